@@ -1,0 +1,1 @@
+"""The ``puzzleforge`` command (a midend: it only talks to the registry and engine CLIs)."""

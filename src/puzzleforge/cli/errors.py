@@ -1,0 +1,71 @@
+"""Turn any failure into one clear paragraph on stderr and a non-zero exit.
+
+Why here: engines raise ``PuzzleForgeError`` with file/field/line; only the CLI decides
+how to show it. ``--debug`` (or PUZZLEFORGE_DEBUG=1) adds the traceback.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import traceback
+from typing import Any, Callable, TypeVar
+
+import typer
+
+from ..core.errors import PuzzleForgeError
+
+__all__ = ["run_guarded", "debug_enabled", "set_debug", "fail"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+_DEBUG = {"on": False}
+
+
+def set_debug(flag: bool) -> None:
+    _DEBUG["on"] = flag
+
+
+def debug_enabled() -> bool:
+    return _DEBUG["on"] or os.environ.get("PUZZLEFORGE_DEBUG") == "1"
+
+
+def fail(message: str, code: int = 2) -> "typer.Exit":
+    """Print ``message`` as the error paragraph and return the Exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def report(exc: BaseException) -> int:
+    """Print ``exc`` for a person; return the exit code."""
+    if debug_enabled():
+        traceback.print_exception(exc, file=sys.stderr)
+    if isinstance(exc, PuzzleForgeError):
+        typer.echo(f"error ({exc.kind}): {exc}", err=True)
+        return 2
+    if isinstance(exc, KeyboardInterrupt):
+        typer.echo("interrupted", err=True)
+        return 130
+    if isinstance(exc, OSError):
+        name = getattr(exc, "filename", None)
+        where = f"{name}: " if name else ""
+        typer.echo(f"error (file): {where}{exc.strerror or exc}.", err=True)
+        return 2
+    typer.echo(
+        f"error (internal): {type(exc).__name__}: {exc}. This is a bug in puzzleforge; "
+        "rerun with --debug for the traceback and report it.", err=True)
+    return 3
+
+
+def run_guarded(func: F) -> F:
+    """Decorator for commands: PuzzleForgeError and OSError become a paragraph + exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the one place that catches everything
+            raise typer.Exit(report(exc)) from None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,84 @@
+"""The only list of puzzle families: an explicit table of names to ``module:attribute``.
+
+Why a table of strings: families load lazily (importing Z3 or the zebra databases costs
+time) and no import has a side effect of registering anything. A new genre is one module
+and one line here. Contract tests loop over ``family_names()``.
+
+Paths are families too: a ``.yaml``/``.yml`` file is a PuzzleClone spec (or a batch
+recipe, which the batch layer recognises first); the loader for each suffix is named here.
+"""
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .errors import UnknownFamily
+
+__all__ = ["FAMILIES", "PATH_LOADERS", "family_names", "get_family", "resolve_family",
+           "family_for_record"]
+
+#: Family id -> "module:attribute" of an object implementing ``core.family.Family``.
+FAMILIES: dict[str, str] = {
+    "latin": "puzzleforge.families.latin:family",
+}
+
+#: File suffix -> "module:attribute" of a callable ``(path, **options) -> Family``.
+PATH_LOADERS: dict[str, str] = {
+    ".yaml": "puzzleforge.spec.family:load_spec_family",
+    ".yml": "puzzleforge.spec.family:load_spec_family",
+}
+
+
+def family_names() -> list[str]:
+    """Registered family ids in table order."""
+    return list(FAMILIES)
+
+
+def _load(target: str) -> Any:
+    module_name, _, attribute = target.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attribute)
+
+
+@lru_cache(maxsize=None)
+def get_family(name: str) -> Any:
+    """The family registered under ``name`` (raises ``UnknownFamily`` naming the choices)."""
+    target = FAMILIES.get(name)
+    if target is None:
+        raise UnknownFamily(
+            f"no family named '{name}'",
+            expected="one of " + ", ".join(FAMILIES) + ", or a path to a spec .yaml file")
+    return _load(target)
+
+
+def resolve_family(name_or_path: str, **options: Any) -> Any:
+    """A registered family by id, or the family a file defines (a spec .yaml)."""
+    if name_or_path in FAMILIES:
+        return get_family(name_or_path)
+    suffix = Path(name_or_path).suffix.lower()
+    if suffix in PATH_LOADERS:
+        if not Path(name_or_path).exists():
+            raise UnknownFamily(f"file '{name_or_path}' does not exist",
+                                expected="a registered family id or an existing spec file")
+        return _load(PATH_LOADERS[suffix])(name_or_path, **options)
+    return get_family(name_or_path)
+
+
+def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
+    """The family that produced a dataset record (or Puzzle).
+
+    Registered ids resolve directly; file-defined families (spec files) are rebuilt from
+    ``config["source"]``, the path of the file that defines them.
+    """
+    get = record.get if isinstance(record, dict) else lambda k, d=None: getattr(record, k, d)
+    name = str(get("family", ""))
+    if name in FAMILIES:
+        return get_family(name)
+    config = get("config", None) or {}
+    source = config.get("source") if isinstance(config, dict) else None
+    if source:
+        return resolve_family(str(source), **options)
+    raise UnknownFamily(f"record of unknown family '{name}' carries no config.source",
+                        expected="a registered family id or a record made from a spec file")

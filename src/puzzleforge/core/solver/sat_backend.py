@@ -1,0 +1,68 @@
+"""SAT backend: PySAT with CaDiCaL 1.9.5 by default, Glucose 4 selectable.
+
+Time limits: CaDiCaL in PySAT ignores ``interrupt()``, so a limited call runs the solver
+in conflict-budget slices and checks the clock between them; learned clauses survive the
+slices, so no work is lost. Kissat is refused: it aborts when clauses follow a solve.
+"""
+from __future__ import annotations
+
+import time
+from typing import Iterable
+
+from pysat.solvers import Solver
+
+from ..errors import BackendUnavailable
+from .results import Model, Status
+from .session import Session
+
+__all__ = ["SatSession", "SAT_SOLVERS"]
+
+SAT_SOLVERS = ("cadical195", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling")
+
+
+class SatSession(Session):
+    backend = "sat"
+
+    def __init__(self, solver: str | None = None) -> None:
+        super().__init__()
+        name = solver or "cadical195"
+        if name not in SAT_SOLVERS:
+            raise BackendUnavailable(f"SAT solver '{name}' is not usable incrementally here",
+                                     expected="one of " + ", ".join(SAT_SOLVERS))
+        self.solver_name = name
+        self.backend = "sat:" + name
+        self._solver = Solver(name=name)
+
+    def _add(self, clause: list[int]) -> None:
+        self._solver.add_clause(clause)
+
+    def _check(self, assumptions: list[int], deadline: float | None) -> Status:
+        if deadline is None:
+            ok = self._solver.solve(assumptions=assumptions)
+            return Status.SAT if ok else Status.UNSAT
+        budget = 1000
+        while True:
+            if time.monotonic() >= deadline:
+                return Status.TIMEOUT
+            start = time.monotonic()
+            self._solver.conf_budget(budget)
+            ok = self._solver.solve_limited(assumptions=assumptions)
+            if ok is not None:
+                return Status.SAT if ok else Status.UNSAT
+            spent = time.monotonic() - start
+            left = deadline - time.monotonic()
+            # grow the slice while it is cheap, shrink it near the deadline
+            if spent < left / 8:
+                budget = min(budget * 2, 1_000_000)
+            elif spent > left and budget > 100:
+                budget //= 4
+
+    def _model(self, variables: Iterable[int]) -> Model:
+        raw = self._solver.get_model() or []
+        truth = {abs(l): l > 0 for l in raw}
+        return {v: truth.get(v, False) for v in variables}
+
+    def close(self) -> None:
+        if not self._closed:
+            self._solver.delete()
+        super().close()

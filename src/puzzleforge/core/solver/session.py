@@ -1,0 +1,164 @@
+"""One incremental solver session over clauses, shared by every backend.
+
+Why: generators ask "is it still unique?" hundreds of times per puzzle. The formula is
+loaded once; clues sit behind selector literals switched on through assumptions;
+enumeration blocks models under a fresh activation literal that is retired afterwards,
+so the session stays usable for the next question. Backends only implement loading
+clauses and one time-limited ``_check``.
+"""
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from typing import Iterable, Sequence
+
+from ..errors import BackendUnavailable
+from .results import Count, Enumeration, Model, SolveResult, Status, Uniqueness
+
+__all__ = ["Session", "open_session", "BACKENDS", "deadline_after"]
+
+Clause = Sequence[int]
+
+#: Backend name -> (module, class, default solver name).
+BACKENDS: dict[str, tuple[str, str]] = {
+    "sat": ("puzzleforge.core.solver.sat_backend", "SatSession"),
+    "cadical": ("puzzleforge.core.solver.sat_backend", "SatSession"),
+    "glucose": ("puzzleforge.core.solver.sat_backend", "SatSession"),
+    "z3": ("puzzleforge.core.solver.z3_backend", "Z3Session"),
+}
+
+
+def deadline_after(time_limit: float | None) -> float | None:
+    return None if time_limit is None else time.monotonic() + max(0.0, time_limit)
+
+
+class Session(ABC):
+    """Incremental satisfiability over integer literals (DIMACS convention)."""
+
+    backend: str = "?"
+
+    def __init__(self) -> None:
+        self.num_vars = 0
+        self._closed = False
+
+    # -- loading -----------------------------------------------------------------------
+    def add_clause(self, clause: Clause) -> None:
+        clause = [int(l) for l in clause]
+        for lit in clause:
+            if lit == 0:
+                raise ValueError("literal 0 is not allowed in a clause")
+            if abs(lit) > self.num_vars:
+                self.num_vars = abs(lit)
+        self._add(clause)
+
+    def add_clauses(self, clauses: Iterable[Clause]) -> None:
+        for clause in clauses:
+            self.add_clause(clause)
+
+    def new_var(self) -> int:
+        """A fresh variable above every variable seen so far (for activation literals)."""
+        self.num_vars += 1
+        return self.num_vars
+
+    # -- backend hooks -----------------------------------------------------------------
+    @abstractmethod
+    def _add(self, clause: list[int]) -> None: ...
+
+    @abstractmethod
+    def _check(self, assumptions: list[int], deadline: float | None) -> Status: ...
+
+    @abstractmethod
+    def _model(self, variables: Iterable[int]) -> Model: ...
+
+    def close(self) -> None:
+        self._closed = True
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- operations --------------------------------------------------------------------
+    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None,
+              project: Sequence[int] | None = None) -> SolveResult:
+        """One model (over ``project`` or all variables), UNSAT, or TIMEOUT."""
+        status = self._check(list(assumptions), deadline_after(time_limit))
+        if status is not Status.SAT:
+            return SolveResult(status)
+        variables = project if project is not None else range(1, self.num_vars + 1)
+        return SolveResult(status, self._model(variables))
+
+    def enumerate(self, project: Sequence[int] | None = None, limit: int | None = None,
+                  assumptions: Sequence[int] = (), time_limit: float | None = None) -> Enumeration:
+        """Distinct models projected on ``project`` (default: all variables), up to ``limit``.
+
+        Blocking clauses carry a fresh activation literal that is permanently falsified
+        at the end, so they never affect later calls on this session.
+        """
+        deadline = deadline_after(time_limit)
+        variables = list(project) if project is not None else list(range(1, self.num_vars + 1))
+        act = self.new_var()
+        models: list[Model] = []
+        complete, timed_out = True, False
+        try:
+            while limit is None or len(models) < limit:
+                status = self._check([*assumptions, act], deadline)
+                if status is Status.TIMEOUT:
+                    complete, timed_out = False, True
+                    break
+                if status is Status.UNSAT:
+                    break
+                model = self._model(variables)
+                models.append(model)
+                if not variables:
+                    break  # the empty projection has exactly one model
+                self.add_clause([-act] + [(-v if model[v] else v) for v in variables])
+            else:
+                complete = False  # stopped at the limit; more models may exist
+        finally:
+            self.add_clause([-act])
+        return Enumeration(models, complete, timed_out)
+
+    def count(self, limit: int | None = None, project: Sequence[int] | None = None,
+              assumptions: Sequence[int] = (), time_limit: float | None = None) -> Count:
+        """Number of projected models; stops at ``limit`` (then ``exact`` is False)."""
+        found = self.enumerate(project, limit, assumptions, time_limit)
+        return Count(len(found), exact=found.complete, timed_out=found.timed_out)
+
+    def is_unique(self, project: Sequence[int] | None = None, assumptions: Sequence[int] = (),
+                  time_limit: float | None = None) -> Uniqueness:
+        """Exactly one projected model? Decided by the exact solver, never a heuristic."""
+        found = self.enumerate(project, 2, assumptions, time_limit)
+        if found.timed_out:
+            return Uniqueness("timeout", found.models)
+        if len(found) == 0:
+            return Uniqueness("none")
+        if len(found) == 1:
+            return Uniqueness("unique", found.models)
+        return Uniqueness("multiple", found.models)
+
+
+def open_session(backend: str = "sat", clauses: Iterable[Clause] = (), *,
+                 solver: str | None = None) -> Session:
+    """Open a session on ``backend`` ("sat" = CaDiCaL, "glucose", "z3").
+
+    ``solver`` picks the PySAT engine for the SAT backend ("cadical195", "glucose4", ...).
+
+    >>> with open_session("sat", [[1, 2], [-1]]) as s:
+    ...     s.solve().value(2)
+    True
+    """
+    import importlib
+
+    try:
+        module_name, class_name = BACKENDS[backend]
+    except KeyError:
+        raise BackendUnavailable(f"unknown solver backend '{backend}'",
+                                 expected="one of " + ", ".join(BACKENDS)) from None
+    cls = getattr(importlib.import_module(module_name), class_name)
+    if backend == "glucose" and solver is None:
+        solver = "glucose4"
+    session = cls(solver=solver) if cls.__name__ == "SatSession" else cls()
+    session.add_clauses(clauses)
+    return session

@@ -1,0 +1,105 @@
+"""Z3 backend: the same session API over Z3 Booleans, plus projected enumeration of Z3 terms.
+
+Why both: the clause API lets tests compare Z3 and SAT on identical formulas; the term
+API (``enumerate_terms``) is what the spec engine needs, because spec formulas are written
+against Z3's Python API over Int/Real/Bool symbols.
+"""
+from __future__ import annotations
+
+import time
+from typing import Iterable, Sequence
+
+import z3
+
+from .results import Enumeration, Model, Status
+from .session import Session, deadline_after
+
+__all__ = ["Z3Session", "enumerate_terms", "check_with_deadline"]
+
+
+def check_with_deadline(solver: z3.Solver, deadline: float | None,
+                        assumptions: Sequence[z3.BoolRef] = ()) -> Status:
+    """``solver.check`` with the remaining time as Z3's timeout; unknown at expiry -> TIMEOUT."""
+    if deadline is not None:
+        left_ms = int((deadline - time.monotonic()) * 1000)
+        if left_ms <= 0:
+            return Status.TIMEOUT
+        solver.set("timeout", left_ms)
+    result = solver.check(*assumptions)
+    if deadline is not None:
+        solver.set("timeout", 4294967295)
+    if result == z3.sat:
+        return Status.SAT
+    if result == z3.unsat:
+        return Status.UNSAT
+    return Status.TIMEOUT
+
+
+class Z3Session(Session):
+    backend = "z3"
+
+    def __init__(self, solver: str | None = None) -> None:
+        super().__init__()
+        self._ctx = z3.Context()
+        self._solver = z3.SolverFor("QF_FD", ctx=self._ctx) if solver == "qf_fd" else z3.Solver(ctx=self._ctx)
+        self._bools: dict[int, z3.BoolRef] = {}
+
+    def _var(self, v: int) -> z3.BoolRef:
+        b = self._bools.get(v)
+        if b is None:
+            b = z3.Bool(f"v{v}", self._ctx)
+            self._bools[v] = b
+        return b
+
+    def _lit(self, lit: int) -> z3.BoolRef:
+        return self._var(lit) if lit > 0 else z3.Not(self._var(-lit), self._ctx)
+
+    def _add(self, clause: list[int]) -> None:
+        if not clause:
+            self._solver.add(z3.BoolVal(False, self._ctx))
+        elif len(clause) == 1:
+            self._solver.add(self._lit(clause[0]))
+        else:
+            self._solver.add(z3.Or([self._lit(l) for l in clause]))
+
+    def _check(self, assumptions: list[int], deadline: float | None) -> Status:
+        return check_with_deadline(self._solver, deadline, [self._lit(l) for l in assumptions])
+
+    def _model(self, variables: Iterable[int]) -> Model:
+        m = self._solver.model()
+        return {v: z3.is_true(m.eval(self._var(v), model_completion=True)) for v in variables}
+
+
+def enumerate_terms(solver: z3.Solver, terms: Sequence[z3.ExprRef], limit: int | None = None,
+                    time_limit: float | None = None) -> tuple[list[z3.ModelRef], list[tuple], Enumeration]:
+    """Enumerate models of ``solver`` distinct on ``terms`` (blocking inside push/pop).
+
+    Returns the Z3 models, the projected value tuples, and an ``Enumeration`` saying whether
+    the list is complete. The solver is left as it was.
+    """
+    deadline = deadline_after(time_limit)
+    models: list[z3.ModelRef] = []
+    values: list[tuple] = []
+    complete, timed_out = True, False
+    solver.push()
+    try:
+        while True:
+            status = check_with_deadline(solver, deadline)
+            if status is Status.TIMEOUT:
+                complete, timed_out = False, True
+                break
+            if status is Status.UNSAT:
+                break
+            if limit is not None and len(models) >= limit:
+                complete = False
+                break
+            m = solver.model()
+            row = tuple(m.eval(t, model_completion=True) for t in terms)
+            models.append(m)
+            values.append(row)
+            if not terms:
+                break
+            solver.add(z3.Or([t != v for t, v in zip(terms, row)]))
+    finally:
+        solver.pop()
+    return models, values, Enumeration([], complete, timed_out)
