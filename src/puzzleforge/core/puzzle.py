@@ -15,7 +15,7 @@ import orjson
 from .errors import InvalidDescription
 from .seeding import stable_hash
 
-__all__ = ["Puzzle", "puzzle_id", "canonical_json", "RECORD_FIELDS"]
+__all__ = ["Puzzle", "puzzle_id", "canonical_json", "RECORD_FIELDS", "stamp"]
 
 RECORD_FIELDS = (
     "id", "family", "question", "answer", "solution", "difficulty",
@@ -126,3 +126,19 @@ class Puzzle:
             raise InvalidDescription(f"not valid JSON ({exc})", file=source,
                                      expected="one JSON object per line") from None
         return cls.from_record(record, source=source)
+
+
+def stamp(puzzle: Puzzle, seed: int) -> Puzzle:
+    """Record the seed a caller used to build ``puzzle`` (families only see the rng).
+
+    Sets ``seed``, recomputes the stable ``id`` and fills ``config`` with family, params
+    and seed unless the family wrote a config of its own (then only missing keys of
+    provenance go to ``meta``).
+    """
+    puzzle.seed = seed
+    puzzle.id = puzzle_id(puzzle.family, puzzle.params, seed)
+    if not puzzle.config or set(puzzle.config) <= {"family", "params", "seed"}:
+        puzzle.config = {"family": puzzle.family, "params": dict(puzzle.params), "seed": seed}
+    else:
+        puzzle.meta.setdefault("seed", seed)
+    return puzzle

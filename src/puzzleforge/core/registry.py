@@ -70,14 +70,17 @@ def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
     """The family that produced a dataset record (or Puzzle).
 
     Registered ids resolve directly; file-defined families (spec files) are rebuilt from
-    ``config["source"]``, the path of the file that defines them.
+    ``config["source"]`` or ``meta["source"]``, the path of the file that defines them.
     """
     get = record.get if isinstance(record, dict) else lambda k, d=None: getattr(record, k, d)
     name = str(get("family", ""))
     if name in FAMILIES:
         return get_family(name)
-    config = get("config", None) or {}
-    source = config.get("source") if isinstance(config, dict) else None
+    source = None
+    for holder in (get("config", None), get("meta", None)):
+        if isinstance(holder, dict) and holder.get("source"):
+            source = holder["source"]
+            break
     if source:
         return resolve_family(str(source), **options)
     raise UnknownFamily(f"record of unknown family '{name}' carries no config.source",

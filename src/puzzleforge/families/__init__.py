@@ -1,0 +1,1 @@
+"""Small families that live in no engine (the example family the pipeline was built on)."""
