@@ -63,7 +63,7 @@ class _Instance:
     def __init__(self, n: int, backend: str) -> None:
         self.n = n
         self.pool = VarPool()
-        self.session: Session = open_session(backend, latin_clauses(n, self.pool))
+        self.session: Session = open_session(backend, latin_clauses(n, self.pool), pool=self.pool)
 
     def lit(self, r: int, c: int, v: int) -> int:
         return self.pool.id((r, c, v))

@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from typing import Iterable, Sequence
 
 from ..errors import BackendUnavailable
+from .pool import VarPool
 from .results import Count, Enumeration, Model, SolveResult, Status, Uniqueness
 
 __all__ = ["Session", "open_session", "BACKENDS", "deadline_after"]
@@ -39,6 +40,7 @@ class Session(ABC):
 
     def __init__(self) -> None:
         self.num_vars = 0
+        self.pool = None  # a VarPool shared with the caller, set by open_session
         self._closed = False
 
     # -- loading -----------------------------------------------------------------------
@@ -56,9 +58,22 @@ class Session(ABC):
             self.add_clause(clause)
 
     def new_var(self) -> int:
-        """A fresh variable above every variable seen so far (for activation literals)."""
+        """A fresh variable (for activation literals) that no named variable will reuse.
+
+        With a pool the variable comes from it, so later ``pool.id(...)`` calls never
+        collide with it; without one it is one above every variable seen so far.
+        """
+        if self.pool is not None:
+            var = self.pool.fresh()
+            self.num_vars = max(self.num_vars, var)
+            return var
         self.num_vars += 1
         return self.num_vars
+
+    def _note_vars(self, variables: Sequence[int]) -> None:
+        for var in variables:
+            if abs(var) > self.num_vars:
+                self.num_vars = abs(var)
 
     # -- backend hooks -----------------------------------------------------------------
     @abstractmethod
@@ -98,6 +113,8 @@ class Session(ABC):
         """
         deadline = deadline_after(time_limit)
         variables = list(project) if project is not None else list(range(1, self.num_vars + 1))
+        self._note_vars(variables)
+        self._note_vars(assumptions)
         act = self.new_var()
         models: list[Model] = []
         complete, timed_out = True, False
@@ -140,10 +157,11 @@ class Session(ABC):
 
 
 def open_session(backend: str = "sat", clauses: Iterable[Clause] = (), *,
-                 solver: str | None = None) -> Session:
+                 solver: str | None = None, pool: VarPool | None = None) -> Session:
     """Open a session on ``backend`` ("sat" = CaDiCaL, "glucose", "z3").
 
     ``solver`` picks the PySAT engine for the SAT backend ("cadical195", "glucose4", ...).
+    Pass the ``pool`` the clauses were built from so activation literals come from it.
 
     >>> with open_session("sat", [[1, 2], [-1]]) as s:
     ...     s.solve().value(2)
@@ -160,5 +178,8 @@ def open_session(backend: str = "sat", clauses: Iterable[Clause] = (), *,
     if backend == "glucose" and solver is None:
         solver = "glucose4"
     session = cls(solver=solver) if cls.__name__ == "SatSession" else cls()
+    session.pool = pool
     session.add_clauses(clauses)
+    if pool is not None:
+        session._note_vars([pool.top] if pool.top else [])
     return session
