@@ -22,6 +22,7 @@ ENGINE_APPS: dict[str, str] = {}
 #: Modules that add top-level commands to ``app`` through a ``register(app)`` function.
 COMMAND_MODULES: tuple[str, ...] = (
     "puzzleforge.cli.family_commands",
+    "puzzleforge.cli.demo_command",
 )
 
 app = typer.Typer(
