@@ -22,7 +22,9 @@ ENGINE_APPS: dict[str, str] = {}
 #: Modules that add top-level commands to ``app`` through a ``register(app)`` function.
 COMMAND_MODULES: tuple[str, ...] = (
     "puzzleforge.cli.family_commands",
+    "puzzleforge.cli.dataset_commands",
     "puzzleforge.cli.demo_command",
+    "puzzleforge.cli.serve_command",
 )
 
 app = typer.Typer(

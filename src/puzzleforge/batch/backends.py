@@ -1,0 +1,174 @@
+"""Where chunks run: inline (1 worker), a local process pool, or a Ray cluster.
+
+Why one tiny interface (submit / next_done / close): the runner's ordered-commit loop,
+dedupe, resume and summary are written once and cannot differ between backends, which is
+what makes the output byte-identical for 1 worker, W workers and Ray.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from ..core.errors import BackendUnavailable
+from .worker import ChunkResult, ChunkTask, run_chunk
+
+__all__ = ["Backend", "InlineBackend", "LocalPoolBackend", "RayBackend", "make_backend",
+           "default_workers"]
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - non-Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class Backend:
+    """Run ChunkTasks; ``next_done`` returns (token, result) of some finished task."""
+
+    workers: int = 1
+    name: str = "inline"
+
+    def submit(self, task: ChunkTask) -> int:
+        raise NotImplementedError
+
+    def next_done(self, timeout: float) -> tuple[int, ChunkResult] | None:
+        raise NotImplementedError
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+class InlineBackend(Backend):
+    """Runs tasks in this process, one at a time (no start-up cost, same bytes)."""
+
+    def __init__(self) -> None:
+        self._queue: deque[tuple[int, ChunkTask]] = deque()
+        self._next = 0
+
+    def submit(self, task: ChunkTask) -> int:
+        self._next += 1
+        self._queue.append((self._next, task))
+        return self._next
+
+    def next_done(self, timeout: float) -> tuple[int, ChunkResult] | None:
+        if not self._queue:
+            return None
+        token, task = self._queue.popleft()
+        return token, run_chunk(task)
+
+
+def _warm() -> int:
+    return os.getpid()
+
+
+class LocalPoolBackend(Backend):
+    """A process pool over the local cores (forkserver: no fork of a threaded parent)."""
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        try:
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["puzzleforge.batch.worker"])
+        except ValueError:  # pragma: no cover - platforms without forkserver
+            ctx = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        self._futures: dict[Future, int] = {}
+        self._next = 0
+
+    def submit(self, task: ChunkTask) -> int:
+        self._next += 1
+        self._futures[self._pool.submit(run_chunk, task)] = self._next
+        return self._next
+
+    def next_done(self, timeout: float) -> tuple[int, ChunkResult] | None:
+        if not self._futures:
+            return None
+        done, _ = wait(list(self._futures), timeout=timeout, return_when=FIRST_COMPLETED)
+        if not done:
+            return None
+        future = next(iter(done))
+        token = self._futures.pop(future)
+        return token, future.result()
+
+    def close(self, cancel: bool = False) -> None:
+        if cancel:
+            for future in self._futures:
+                future.cancel()
+            # chunks already running would finish first: stop their processes instead
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                if process.is_alive():
+                    process.terminate()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayBackend(Backend):
+    """The same chunks as Ray tasks (``address='auto'`` joins a cluster; None starts one)."""
+
+    name = "ray"
+
+    def __init__(self, workers: int | None, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BackendUnavailable(
+                "the Ray backend needs the 'ray' package",
+                hint='Install it with: pip install "puzzleforge[ray]"') from None
+        self._ray = ray
+        self._owns = False
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if address:
+                kwargs["address"] = address
+            elif workers:
+                kwargs["num_cpus"] = workers
+            ray.init(**kwargs)
+            self._owns = True
+        self.workers = int(ray.cluster_resources().get("CPU", workers or 1))
+        self._remote = ray.remote(num_cpus=1, max_retries=2)(run_chunk)
+        self._refs: dict[Any, int] = {}
+        self._next = 0
+
+    def submit(self, task: ChunkTask) -> int:
+        self._next += 1
+        self._refs[self._remote.remote(task)] = self._next
+        return self._next
+
+    def next_done(self, timeout: float) -> tuple[int, ChunkResult] | None:
+        if not self._refs:
+            return None
+        ready, _ = self._ray.wait(list(self._refs), num_returns=1, timeout=timeout)
+        if not ready:
+            return None
+        ref = ready[0]
+        token = self._refs.pop(ref)
+        return token, self._ray.get(ref)
+
+    def close(self, cancel: bool = False) -> None:
+        if cancel:
+            for ref in self._refs:
+                try:
+                    self._ray.cancel(ref, force=True)
+                except Exception:  # noqa: BLE001 - best effort on shutdown
+                    pass
+        self._refs.clear()
+        if self._owns:
+            self._ray.shutdown()
+
+
+def make_backend(backend: str, workers: int | None, ray_address: str | None = None) -> Backend:
+    """Backend by name; ``workers`` None means all cores."""
+    if backend == "ray":
+        return RayBackend(workers, ray_address)
+    if backend != "local":
+        raise BackendUnavailable(f"unknown backend '{backend}'", expected="local or ray")
+    count = workers or default_workers()
+    if count <= 1:
+        return InlineBackend()
+    return LocalPoolBackend(count)

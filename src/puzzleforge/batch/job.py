@@ -1,0 +1,162 @@
+"""What a batch run is: one or more components (family + params + count) and a base seed.
+
+Why a plain, picklable description: workers (local processes or Ray tasks) rebuild each
+family from its name or file path, never from a pickled family object (families may hold
+solvers or compiled specs that do not pickle). The job's fingerprint, stored next to the
+output, lets ``--resume`` refuse to continue a file that a different command started.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError
+from ..core.family import build_params, params_to_dict
+from ..core.puzzle import canonical_json
+from ..core.registry import FAMILIES, PATH_LOADERS, resolve_family
+from ..core.seeding import derive_seed, stable_hash
+
+__all__ = ["Component", "BatchJob", "Split", "family_ref", "load_family_ref",
+           "DEFAULT_MAX_ATTEMPTS"]
+
+#: Attempts per item (attempt 0 plus retries with the next derived seed).
+DEFAULT_MAX_ATTEMPTS = 4
+
+
+def family_ref(name_or_path: str) -> str:
+    """The string workers rebuild a family from: a registered id, or an absolute file path.
+
+    File paths are made absolute so workers started in another directory (Ray) find them.
+    """
+    if name_or_path in FAMILIES:
+        return name_or_path
+    path = Path(name_or_path)
+    if path.suffix.lower() in PATH_LOADERS and path.exists():
+        return str(path.resolve())
+    return name_or_path
+
+
+def load_family_ref(ref: str, options: dict[str, Any] | None = None) -> Any:
+    """Rebuild a family from its ref (registry id, spec path, or ``module:attribute``).
+
+    ``module:attribute`` refs exist for the Python API (plugin families, tests); the CLI
+    only passes registered ids and file paths.
+    """
+    options = dict(options or {})
+    if ref in FAMILIES or Path(ref).suffix.lower() in PATH_LOADERS:
+        return resolve_family(ref, **options)
+    module_name, sep, attribute = ref.partition(":")
+    if sep and module_name.replace(".", "").replace("_", "").isalnum() and attribute.isidentifier():
+        import importlib
+
+        return getattr(importlib.import_module(module_name), attribute)
+    return resolve_family(ref, **options)
+
+
+@dataclass(frozen=True)
+class Split:
+    """A named share of the dataset (train 0.9, test 0.1); shares add up to 1."""
+
+    name: str
+    fraction: float
+
+
+@dataclass(frozen=True)
+class Component:
+    """One family with one parameter set and how many records of it to write.
+
+    ``name`` tells components apart in records (``meta.component``); ``tier`` is the
+    difficulty tier a recipe gives it (``meta.tier``), used by ``puzzleforge score``.
+    """
+
+    ref: str
+    count: int
+    params: dict[str, Any] = field(default_factory=dict)
+    name: str = ""
+    tier: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def payload(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class BatchJob:
+    """A whole run: components are generated in order into one dataset.
+
+    Item ``i`` of component ``k`` uses ``derive_seed(component_seed(k), family.name, i)``,
+    retry ``a`` uses ``derive_seed(..., i, a)``; nothing depends on workers or chunking.
+    """
+
+    components: tuple[Component, ...]
+    seed: int
+    splits: tuple[Split, ...] = ()
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    timeout_per_item: float | None = None
+    dedupe: bool = True
+    recipe: str | None = None
+
+    @property
+    def total(self) -> int:
+        return sum(c.count for c in self.components)
+
+    def component_seed(self, k: int) -> int:
+        """Base seed of component ``k``: the run seed for a single-family run, derived otherwise.
+
+        Why derived: two tiers of one family in a recipe must not start from the same seeds.
+        """
+        if len(self.components) == 1 and not self.recipe:
+            return self.seed
+        comp = self.components[k]
+        return derive_seed(self.seed, "component:" + (comp.name or str(k)), k)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """Everything that decides the records' content (not the count, workers or format)."""
+        return {
+            "components": [
+                {"ref": c.ref, "params": c.params, "name": c.name, "tier": c.tier,
+                 "options": c.options} for c in self.components],
+            "seed": self.seed,
+            "splits": [[s.name, s.fraction] for s in self.splits],
+            "max_attempts": self.max_attempts,
+            "dedupe": self.dedupe,
+        }
+
+    def fingerprint_hash(self) -> str:
+        return stable_hash("job", canonical_json(self.fingerprint()), digest_size=8)
+
+    def validate(self) -> list[Any]:
+        """Resolve every family and validate its params now (clear errors before any work).
+
+        Returns the families in component order; raises ConfigError / UnknownFamily.
+        """
+        problems = []
+        if not self.components:
+            problems.append("no components to generate")
+        if self.max_attempts < 1:
+            problems.append(f"max_attempts={self.max_attempts}; expected >= 1")
+        if self.timeout_per_item is not None and self.timeout_per_item <= 0:
+            problems.append(f"timeout per item {self.timeout_per_item}; expected > 0 seconds")
+        if self.splits:
+            total = sum(s.fraction for s in self.splits)
+            if abs(total - 1.0) > 1e-9 or any(s.fraction <= 0 for s in self.splits):
+                problems.append(f"split fractions {[s.fraction for s in self.splits]} must be > 0 "
+                                "and add up to 1")
+        for c in self.components:
+            if c.count < 0:
+                problems.append(f"component '{c.name or c.ref}' count {c.count}; expected >= 0")
+        if problems:
+            raise ConfigError("; ".join(problems), file=self.recipe)
+        families = []
+        for c in self.components:
+            family = load_family_ref(c.ref, c.options)
+            build_params(family.Params, c.params, family=family.name,
+                         source=f"components.{c.name}.params" if self.recipe else "params")
+            families.append(family)
+        return families
+
+
+def normalised_params(family: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """Params as the family's JSON dict (defaults filled in), for fingerprints and summaries."""
+    return params_to_dict(build_params(family.Params, params, family=family.name))

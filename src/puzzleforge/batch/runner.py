@@ -1,0 +1,255 @@
+"""Run a BatchJob: chunks out to a backend, records committed in index order, resumable.
+
+Why commit in index order: chunks finish in any order on W workers or a cluster, but the
+runner only appends a chunk once every earlier chunk is in, so the file (not just the file
+sorted by index) is byte-identical for 1 worker, W workers and Ray, dedupe keeps the
+lowest index deterministically, and the journal is always a prefix of the final dataset.
+A crash loses at most the chunks in flight or waiting; ``--resume`` cuts a torn last
+line, rebuilds the dedupe set and continues after the last committed index.
+
+Items whose every attempt failed, and duplicates (same canonical question), are replaced
+by continuing the index stream past N; a family that produces nothing new for a long run
+of items stops with GenerationFailed naming the reasons instead of spinning.
+"""
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+
+from .. import __version__
+from ..core.errors import ConfigError, GenerationFailed
+from .backends import Backend, make_backend
+from .job import BatchJob
+from .sinks import JsonlJournal, scan_journal, write_parquet, write_split_jsonl
+from .summary import ProgressState, Summary, sidecar, write_json_atomic
+from .worker import ChunkResult, ChunkTask, question_key
+
+__all__ = ["run_batch", "journal_path", "FAILED_ITEMS_LIMIT", "BAD_ITEMS_LIMIT"]
+
+#: Stop when this many consecutive items failed every attempt (the family fails everything).
+FAILED_ITEMS_LIMIT = 20
+#: Stop when this many consecutive items were all rejected (duplicates: space exhausted).
+BAD_ITEMS_LIMIT = 2000
+
+ProgressCallback = Callable[[ProgressState], None]
+
+
+def journal_path(out: Path, fmt: str) -> Path:
+    """The JSONL file records are appended to (the output itself for JSONL)."""
+    return out if fmt == "jsonl" else sidecar(out, "journal.jsonl")
+
+
+def _auto_chunk(total: int, workers: int) -> int:
+    return max(1, min(256, -(-total // (workers * 16))))
+
+
+class _Run:
+    def __init__(self, job: BatchJob, backend: Backend, journal: JsonlJournal,
+                 summary: Summary, chunk_size: int | None,
+                 on_progress: ProgressCallback | None) -> None:
+        self.job, self.backend, self.journal, self.summary = job, backend, journal, summary
+        self.chunk_size = chunk_size
+        self.on_progress = on_progress
+        self.seen: set[int] = set()
+        self.started = time.monotonic()
+        self.last_progress = 0.0
+        self.done = 0
+        self.reject_count = 0
+
+    def _progress(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if self.on_progress and (force or now - self.last_progress >= 0.2):
+            self.last_progress = now
+            self.on_progress(ProgressState(self.done, self.job.total, self.reject_count,
+                                           now - self.started, self.summary.records_written))
+
+    def _reject(self, reason: str, n: int = 1) -> None:
+        self.summary.rejects[reason] = self.summary.rejects.get(reason, 0) + n
+        self.reject_count += n
+
+    def component(self, k: int, family: Any, have: int, next_index: int) -> None:
+        comp = self.job.components[k]
+        accepted = have
+        if accepted >= comp.count:
+            return
+        workers = max(1, self.backend.workers)
+        size = self.chunk_size or _auto_chunk(comp.count - have, workers)
+        task_base = dict(
+            component=comp.payload(), component_index=k, base_seed=self.job.component_seed(k),
+            max_attempts=self.job.max_attempts, timeout=self.job.timeout_per_item,
+            splits=tuple((s.name, s.fraction) for s in self.job.splits),
+            provenance={"generator": f"puzzleforge {__version__}", "run_seed": self.job.seed,
+                        "recipe": Path(self.job.recipe).name if self.job.recipe else None})
+        buffered: dict[int, ChunkResult] = {}
+        mine: set[int] = set()  # tokens of this component's chunks (older ones are surplus)
+        in_flight = 0
+        submit_at = commit_at = next_index
+        committed_items = accepted_now = 0
+        consecutive_failed = consecutive_bad = 0
+        last_error, failure_reasons = "", {}
+        while accepted < comp.count:
+            remaining = comp.count - accepted
+            yield_rate = max(0.05, accepted_now / committed_items) if committed_items else 1.0
+            while (in_flight < 2 * workers and len(buffered) < 4 * workers
+                   and ((submit_at - commit_at) * yield_rate < remaining + size or in_flight == 0)):
+                indices = tuple(range(submit_at, submit_at + size))
+                mine.add(self.backend.submit(ChunkTask(indices=indices, **task_base)))
+                submit_at += size
+                in_flight += 1
+            got = self.backend.next_done(timeout=0.25)
+            if got is not None and got[0] in mine:
+                token, result = got
+                mine.discard(token)
+                in_flight -= 1
+                buffered[result.first_index] = result
+                self.summary.worker_cpu_seconds += result.cpu_seconds
+            while commit_at in buffered and accepted < comp.count:
+                result = buffered.pop(commit_at)
+                commit_at += len(result.items)
+                lines = []
+                for item in result.items:
+                    if accepted >= comp.count:
+                        break
+                    committed_items += 1
+                    self.summary.items_attempted += 1
+                    for reason, n in item.rejects.items():
+                        self._reject(reason, n)
+                    if item.line is None:
+                        self._reject("item_failed")
+                        consecutive_failed += 1
+                        consecutive_bad += 1
+                        last_error = item.error
+                        for reason, n in item.rejects.items():
+                            failure_reasons[reason] = failure_reasons.get(reason, 0) + n
+                    elif self.job.dedupe and item.qkey in self.seen:
+                        self._reject("duplicate")
+                        consecutive_failed = 0
+                        consecutive_bad += 1
+                    else:
+                        self.seen.add(item.qkey)
+                        lines.append(item.line)
+                        accepted += 1
+                        accepted_now += 1
+                        consecutive_failed = consecutive_bad = 0
+                    if consecutive_failed >= FAILED_ITEMS_LIMIT or consecutive_bad >= BAD_ITEMS_LIMIT:
+                        self.journal.commit(lines)
+                        self._stop(family, consecutive_failed, consecutive_bad, failure_reasons,
+                                   last_error)
+                self.journal.commit(lines)
+                self.summary.records_written += len(lines)
+                self.done += len(lines)
+                self.summary.per_component[comp.name or family.name] = accepted
+            self._progress()
+        self._progress(force=True)
+
+    def _stop(self, family: Any, failed: int, bad: int, reasons: dict[str, int],
+              last_error: str) -> None:
+        if failed >= FAILED_ITEMS_LIMIT:
+            detail = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())) or "no reason given"
+            raise GenerationFailed(
+                f"family '{family.name}' failed {failed} items in a row, every one of its "
+                f"{self.job.max_attempts} attempts (rejects: {detail}; last: {last_error}); "
+                "stopping instead of spinning",
+                reasons=reasons,
+                hint="Check the params, raise --timeout-per-item, or run "
+                     "`puzzleforge generate` with -n 1 --debug to see one failure")
+        raise GenerationFailed(
+            f"family '{family.name}' produced no new puzzle in {bad} items in a row "
+            "(all duplicates of earlier ones)",
+            hint="The parameter space looks exhausted: ask for fewer puzzles or widen the params")
+
+
+def _clear_outputs(out: Path, fmt: str) -> None:
+    journal = journal_path(out, fmt)
+    for path in (journal, sidecar(out, "job.json"), sidecar(out, "summary.json")):
+        if path.exists():
+            path.unlink()
+    if fmt == "parquet" and out.is_dir():
+        shutil.rmtree(out)
+
+
+def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: int | None = None,
+              backend: str = "local", resume: bool = False, ray_address: str | None = None,
+              chunk_size: int | None = None,
+              on_progress: ProgressCallback | None = None) -> Summary:
+    """Generate ``job`` into ``out``; returns the Summary (also written as JSON beside it).
+
+    ``fmt`` is ``jsonl`` (``out`` is the file) or ``parquet`` (``out`` is a directory of
+    ``<split>-NNNNN-of-NNNNN.parquet`` shards). ``workers`` None means all cores.
+    """
+    out = Path(out)
+    if fmt not in ("jsonl", "parquet"):
+        raise ConfigError(f"unknown format '{fmt}'", field="--format", expected="jsonl or parquet")
+    if fmt == "jsonl" and out.is_dir():
+        raise ConfigError(f"'{out}' is a directory", field="--out",
+                          expected="a .jsonl file path for --format jsonl")
+    families = job.validate()
+    wall0, cpu0 = time.monotonic(), time.process_time()
+    journal = journal_path(out, fmt)
+    job_file = sidecar(out, "job.json")
+    fingerprint = job.fingerprint()
+    component_of = {c.name: k for k, c in enumerate(job.components)}
+    if resume and job_file.exists():
+        stored = orjson.loads(job_file.read_bytes())
+        if stored.get("fingerprint") != fingerprint:
+            raise ConfigError(
+                "--resume: this output was started by a different command (family, params, "
+                "seed, recipe or splits differ)", file=str(job_file),
+                expected="the same command as the run being resumed, or no --resume to start over")
+    elif resume and journal.exists() and journal.stat().st_size > 0:
+        raise ConfigError("--resume: the output exists but has no job file beside it",
+                          file=str(job_file), expected="an output written by puzzleforge generate")
+    else:
+        _clear_outputs(out, fmt)
+    if not resume or not job_file.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(job_file, {"fingerprint": fingerprint, "requested": job.total,
+                                     "format": fmt, "generator": f"puzzleforge {__version__}"})
+    state = scan_journal(journal, component_of, question_key)
+    chosen = make_backend(backend, workers, ray_address)
+    summary = Summary(output=str(out), format=fmt, backend=chosen.name, workers=chosen.workers,
+                      seed=job.seed, requested=job.total, resumed_from=state.records,
+                      job=fingerprint)
+    sink = JsonlJournal(journal)
+    run = _Run(job, chosen, sink, summary, chunk_size, on_progress)
+    run.seen = state.qkeys
+    run.done = state.records
+    for k, comp in enumerate(job.components):
+        summary.per_component[comp.name or families[k].name] = state.counts.get(k, 0)
+    completed = False
+    try:
+        for k, family in enumerate(families):
+            run.component(k, family, state.counts.get(k, 0), state.last_index.get(k, -1) + 1)
+        completed = True
+    finally:
+        sink.close()
+        chosen.close(cancel=not completed)
+    summary.records_total = run.done
+    files: list[Path] = [journal]
+    if fmt == "parquet":
+        files = write_parquet(journal, out)
+    elif job.splits:
+        files += list(write_split_jsonl(journal).values())
+    if job.splits:
+        summary.per_split = _count_splits(journal)
+    summary.files = [str(p) for p in files]
+    summary.wall_seconds = time.monotonic() - wall0
+    summary.cpu_seconds = summary.worker_cpu_seconds + (time.process_time() - cpu0)
+    if chosen.name == "inline":
+        summary.cpu_seconds = time.process_time() - cpu0
+    write_json_atomic(sidecar(out, "summary.json"), summary.to_dict())
+    return summary
+
+
+def _count_splits(journal: Path) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    with open(journal, "rb") as fh:
+        for raw in fh:
+            if raw.strip():
+                split = str((orjson.loads(raw).get("meta") or {}).get("split", ""))
+                counts[split] = counts.get(split, 0) + 1
+    return counts

@@ -1,0 +1,186 @@
+"""The work one process does: generate a chunk of item indices of one component.
+
+Why here and not in the runner: the same function runs in a local pool process, in a Ray
+task and inline (1 worker), so every backend produces the very same bytes. Families are
+rebuilt from their ref once per process and cached. Each attempt gets a wall-clock budget
+(SIGALRM, main thread only); an attempt that exceeds it, raises, or whose stored answer
+does not verify is retried with the next derived seed and counted by reason.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import GenerationFailed, PuzzleForgeError
+from ..core.family import build_params
+from ..core.puzzle import stamp
+from ..core.seeding import derive_seed, make_rng, stable_hash
+from .job import load_family_ref
+
+__all__ = ["ChunkTask", "ItemResult", "ChunkResult", "run_chunk", "question_key",
+           "structural_key", "split_for"]
+
+_FAMILY_CACHE: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Plain data sent to a worker: which component, which indices, and the run settings."""
+
+    component: dict[str, Any]        # Component.payload()
+    component_index: int
+    base_seed: int                   # the component's base seed
+    indices: tuple[int, ...]
+    max_attempts: int
+    timeout: float | None
+    splits: tuple[tuple[str, float], ...]
+    provenance: dict[str, Any]       # generator version, run seed, recipe...
+
+
+@dataclass
+class ItemResult:
+    index: int
+    line: str | None                 # the JSON record, or None when every attempt failed
+    qkey: int = 0                    # dedupe key (canonical question hash)
+    rejects: dict[str, int] = field(default_factory=dict)
+    error: str = ""                  # last failure message when line is None
+
+
+@dataclass
+class ChunkResult:
+    component_index: int
+    first_index: int
+    items: list[ItemResult]
+    cpu_seconds: float
+    wall_seconds: float
+
+
+class _ItemTimeout(BaseException):
+    """Raised by the alarm inside a family's generate (a BaseException so a family's own
+    ``except Exception`` cannot swallow it)."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:  # noqa: ARG001 - signal handler signature
+    raise _ItemTimeout()
+
+
+def _family(ref: str, options: dict[str, Any]) -> Any:
+    key = ref + "|" + repr(sorted(options.items()))
+    family = _FAMILY_CACHE.get(key)
+    if family is None:
+        family = _FAMILY_CACHE[key] = load_family_ref(ref, options)
+    return family
+
+
+def question_key(question: str) -> int:
+    """Dedupe key: hash of the question with whitespace runs collapsed (12 bytes)."""
+    return int(stable_hash("q", " ".join(question.split()), digest_size=12), 16)
+
+
+def structural_key(family: Any, puzzle: Any) -> str:
+    """What decides the split: ``family.structural_key(puzzle)`` if the family defines one
+    (e.g. a zebra puzzle up to renaming), else the whitespace-normalised question."""
+    custom = getattr(family, "structural_key", None)
+    if custom is not None:
+        return str(custom(puzzle))
+    return puzzle.family + "\n" + " ".join(puzzle.question.split()).lower()
+
+
+def split_for(key: str, splits: tuple[tuple[str, float], ...]) -> str:
+    """The split a structural key falls in (stable hash bucket against cumulative shares)."""
+    bucket = int(stable_hash("split", key, digest_size=8), 16) / float(1 << 64)
+    acc = 0.0
+    for name, fraction in splits:
+        acc += fraction
+        if bucket < acc:
+            return name
+    return splits[-1][0]
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, GenerationFailed):
+        return "generation_failed"
+    if isinstance(exc, PuzzleForgeError):
+        return exc.kind.replace(" ", "_")
+    return "error:" + type(exc).__name__
+
+
+def _attempt(family: Any, params: Any, seed: int, timeout: float | None,
+             use_alarm: bool) -> Any:
+    if timeout and use_alarm:
+        previous = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            return stamp(family.generate(params, make_rng(seed)), seed)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    started = time.monotonic()
+    puzzle = stamp(family.generate(params, make_rng(seed)), seed)
+    if timeout and time.monotonic() - started > timeout:
+        raise _ItemTimeout()
+    return puzzle
+
+
+def run_item(family: Any, params: Any, task: ChunkTask, index: int,
+             use_alarm: bool) -> ItemResult:
+    """Generate item ``index`` with retries; the record carries its provenance in meta."""
+    comp = task.component
+    rejects: dict[str, int] = {}
+    error = ""
+    for attempt in range(task.max_attempts):
+        seed = derive_seed(task.base_seed, family.name, index, attempt)
+        try:
+            puzzle = _attempt(family, params, seed, task.timeout, use_alarm)
+        except _ItemTimeout:
+            rejects["timeout"] = rejects.get("timeout", 0) + 1
+            error = f"attempt exceeded {task.timeout:g} s"
+            continue
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - any generator failure is a counted reject
+            reason = _reason(exc)
+            rejects[reason] = rejects.get(reason, 0) + 1
+            error = f"{type(exc).__name__}: {exc}"
+            continue
+        try:
+            score = float(family.verify(puzzle, puzzle.answer))
+        except Exception as exc:  # noqa: BLE001
+            score, error = 0.0, f"verify raised {type(exc).__name__}: {exc}"
+        if score != 1.0:
+            rejects["answer_does_not_verify"] = rejects.get("answer_does_not_verify", 0) + 1
+            error = error or f"stored answer scored {score}"
+            continue
+        meta = puzzle.meta
+        meta["index"] = index
+        meta["run_seed"] = task.provenance.get("run_seed")
+        meta["generator"] = task.provenance.get("generator")
+        if attempt:
+            meta["attempt"] = attempt
+        if comp.get("name"):
+            meta["component"] = comp["name"]
+        if comp.get("tier"):
+            meta["tier"] = comp["tier"]
+        if task.provenance.get("recipe"):
+            meta["recipe"] = task.provenance["recipe"]
+        if task.splits:
+            meta["split"] = split_for(structural_key(family, puzzle), task.splits)
+        return ItemResult(index, puzzle.to_json(), question_key(puzzle.question), rejects)
+    return ItemResult(index, None, 0, rejects, error)
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    """Generate every index of ``task`` (the function every backend calls)."""
+    wall0, cpu0 = time.monotonic(), time.process_time()
+    comp = task.component
+    family = _family(comp["ref"], comp.get("options") or {})
+    params = build_params(family.Params, comp.get("params") or {}, family=family.name)
+    use_alarm = (task.timeout is not None
+                 and threading.current_thread() is threading.main_thread()
+                 and hasattr(signal, "setitimer"))
+    items = [run_item(family, params, task, i, use_alarm) for i in task.indices]
+    return ChunkResult(task.component_index, task.indices[0] if task.indices else 0, items,
+                       time.process_time() - cpu0, time.monotonic() - wall0)

@@ -1,0 +1,266 @@
+"""``puzzleforge generate | verify | show | score``: datasets from the command line.
+
+Why in the CLI layer: the batch package never prints; here its progress callbacks become
+a live bar on a terminal (only for runs slower than a second) or plain periodic lines in
+logs, and its Summary becomes the table and JSON file users read.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from .errors import run_guarded
+
+__all__ = ["register", "parse_param_pairs"]
+
+
+def parse_param_pairs(pairs: list[str]) -> dict[str, str]:
+    """``["n=5", "backend=sat"]`` -> dict; a pair without '=' is a ConfigError."""
+    from ..core.errors import ConfigError
+
+    out: dict[str, str] = {}
+    bad = [p for p in pairs if "=" not in p or not p.split("=", 1)[0].strip()]
+    if bad:
+        raise ConfigError(f"cannot read --param {', '.join(repr(b) for b in bad)}",
+                          field="--param", expected="key=value, e.g. --param n=6")
+    for pair in pairs:
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+class _Progress:
+    """A rich bar on a TTY (started after 1 s), plain lines every few seconds otherwise."""
+
+    def __init__(self, label: str, total: int, *, delay: float = 1.0, every: float = 5.0) -> None:
+        self.label, self.total = label, total
+        self.tty = sys.stderr.isatty()
+        self.delay, self.every = delay, every
+        self.started = time.monotonic()
+        self.last_line = self.started
+        self._bar: Any = None
+        self._task: Any = None
+
+    def update(self, done: int, rejects: int = 0, rate: float = 0.0,
+               eta: float | None = None) -> None:
+        now = time.monotonic()
+        if now - self.started < self.delay:
+            return
+        if self.tty:
+            if self._bar is None:
+                from rich.console import Console
+                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                           TimeElapsedColumn, TimeRemainingColumn)
+
+                self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                     MofNCompleteColumn(), TextColumn("{task.fields[rate]}/s"),
+                                     TextColumn("rejects {task.fields[rejects]}"),
+                                     TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                                     console=Console(stderr=True), transient=False)
+                self._bar.start()
+                self._task = self._bar.add_task(self.label, total=self.total, rate="0",
+                                                rejects=0)
+            self._bar.update(self._task, completed=done, rate=f"{rate:.1f}", rejects=rejects)
+        elif now - self.last_line >= self.every:
+            self.last_line = now
+            eta_text = f", ETA {eta:.0f} s" if eta is not None else ""
+            typer.echo(f"{self.label}: {done}/{self.total} ({rate:.1f}/s, rejects {rejects}"
+                       f"{eta_text})", err=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
+              params: list[str], workers: Optional[int], backend: str, ray_address: Optional[str],
+              fmt: str, resume: bool, timeout: Optional[float], chunk_size: Optional[int],
+              max_attempts: Optional[int], quiet: bool) -> None:
+    from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
+    from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
+    from ..core.errors import ConfigError
+    from ..core.registry import resolve_family
+
+    if is_recipe(target):
+        if params:
+            raise ConfigError("--param does not apply to a recipe", field="--param",
+                              expected="params inside the recipe's components")
+        job = load_recipe(target, n=n, seed=seed, timeout_per_item=timeout)
+        if max_attempts is not None:
+            job = dataclasses.replace(job, max_attempts=max_attempts)
+    else:
+        if n is None:
+            raise ConfigError("how many puzzles?", field="-n", expected="-n N (N >= 1)")
+        resolve_family(target)  # a clear UnknownFamily error before anything starts
+        job = BatchJob(components=(Component(ref=family_ref(target), count=n,
+                                             params=parse_param_pairs(params)),),
+                       seed=seed or 0, max_attempts=max_attempts or DEFAULT_MAX_ATTEMPTS,
+                       timeout_per_item=timeout)
+    if n is not None and n < 0:
+        raise ConfigError(f"-n {n}", field="-n", expected="a count >= 0")
+    progress = _Progress(f"generate {Path(target).name}", job.total)
+    try:
+        summary = run_batch(
+            job, out, fmt=fmt, workers=workers, backend=backend, resume=resume,
+            ray_address=ray_address, chunk_size=chunk_size,
+            on_progress=None if quiet else
+            (lambda s: progress.update(s.done, s.rejects, s.rate, s.eta)))
+    finally:
+        progress.close()
+    if not quiet:
+        for line in summary.lines():
+            typer.echo(line)
+        from ..batch.summary import sidecar
+
+        typer.echo(f"summary: {sidecar(out, 'summary.json')}")
+
+
+def _show(path: Path, index: int, record_id: Optional[str]) -> None:
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from ..batch.sinks import iter_records
+    from ..core.errors import InvalidDescription
+    from ..core.puzzle import canonical_json
+
+    chosen = None
+    count = 0
+    for position, (_, record) in enumerate(iter_records(path)):
+        count += 1
+        if (record_id is not None and str(record.get("id")) == record_id) or \
+                (record_id is None and position == index):
+            chosen = record
+            break
+    if chosen is None:
+        what = f"id {record_id}" if record_id is not None else f"index {index}"
+        raise InvalidDescription(f"no record with {what} ({count} records read)", file=str(path),
+                                 expected="--index from 0 to the number of records - 1, or an "
+                                          "existing --id")
+    console = Console()
+    head = Table.grid(padding=(0, 2))
+    head.add_column(style="bold")
+    head.add_column()
+    meta = chosen.get("meta") or {}
+    head.add_row("family", str(chosen.get("family")))
+    head.add_row("id", str(chosen.get("id")))
+    head.add_row("difficulty", str(chosen.get("difficulty")))
+    head.add_row("params", canonical_json(chosen.get("params") or {}))
+    head.add_row("seed", str(chosen.get("seed")))
+    for key in ("index", "tier", "split", "source"):
+        if key in meta:
+            head.add_row(key, str(meta[key]))
+    console.print(head)
+    console.print(Panel(str(chosen.get("question", "")), title="question", title_align="left"))
+    console.print(Panel(str(chosen.get("answer", "")), title="answer", title_align="left",
+                        border_style="green"))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("generate")
+    @run_guarded
+    def generate_command(
+        family: str = typer.Argument(..., help="Family id, spec .yaml file, or recipe .yaml."),
+        n: Optional[int] = typer.Option(None, "-n", "--count", help="Number of puzzles."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0, or the "
+                                           "recipe's seed)."),
+        out: Path = typer.Option(..., "--out", "-o", help="Output .jsonl file (or directory "
+                                 "for --format parquet)."),
+        param: list[str] = typer.Option([], "--param", "-p", help="Family parameter key=value "
+                                        "(repeatable)."),
+        workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes (default: "
+                                              "all cores)."),
+        backend: str = typer.Option("local", "--backend", help="local or ray."),
+        ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster "
+                                                  "address ('auto'); default starts a local one."),
+        fmt: str = typer.Option("jsonl", "--format", help="jsonl or parquet."),
+        resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
+        timeout: Optional[float] = typer.Option(None, "--timeout-per-item", help="Seconds per "
+                                                "attempt; slower attempts are retried."),
+        chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Items per chunk."),
+        max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Attempts per "
+                                                   "item (default 4)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
+    ) -> None:
+        """Generate a dataset: N verified puzzles, deterministic for the seed."""
+        _generate(family, n, seed, out, param, workers, backend, ray_address, fmt, resume,
+                  timeout, chunk_size, max_attempts, quiet)
+
+    @app.command("verify")
+    @run_guarded
+    def verify_command(
+        path: Path = typer.Argument(..., help="Dataset (.jsonl, .parquet or a Parquet dir)."),
+        workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes."),
+        no_audit: bool = typer.Option(False, "--no-audit", help="Skip the families' audits."),
+    ) -> None:
+        """Re-derive every record and check its answer; exit 1 if any is wrong."""
+        from ..batch.verify import verify_file
+
+        if not path.exists():
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        progress = _Progress(f"verify {path.name}", 0)
+        try:
+            report = verify_file(path, workers=workers, audit=not no_audit,
+                                 on_progress=lambda done: progress.update(done))
+        finally:
+            progress.close()
+        for check in report.wrong:
+            typer.echo(f"record {check.number} (id {check.id}, {check.family}): "
+                       + "; ".join(check.problems))
+        typer.echo(f"{report.correct}/{report.checked} correct in {path}")
+        if report.wrong or report.checked == 0:
+            raise typer.Exit(1)
+
+    @app.command("show")
+    @run_guarded
+    def show_command(
+        path: Path = typer.Argument(..., help="Dataset file."),
+        index: int = typer.Option(0, "--index", "-i", help="0-based record position."),
+        record_id: Optional[str] = typer.Option(None, "--id", help="Record id instead."),
+    ) -> None:
+        """Pretty-print one puzzle with its answer."""
+        if not path.exists():
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        _show(path, index, record_id)
+
+    @app.command("score")
+    @run_guarded
+    def score_command(
+        dataset: Path = typer.Argument(..., help="Dataset the answers are for."),
+        answers: Path = typer.Argument(..., help='JSONL of {"id": ..., "answer": ...}.'),
+        json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON "
+                                                "report (default ANSWERS.scores.json)."),
+    ) -> None:
+        """Score a model's answers: accuracy and mean partial credit per family and tier."""
+        from rich.console import Console
+        from rich.table import Table
+
+        from ..batch.scoring import score_file
+        from ..batch.summary import write_json_atomic
+
+        for p in (dataset, answers):
+            if not p.exists():
+                raise FileNotFoundError(2, "No such file or directory", str(p))
+        report = score_file(dataset, answers)
+        data = report.to_dict()
+        table = Table(title=f"scores of {answers.name} on {dataset.name}")
+        for col in ("group", "name", "n", "correct", "accuracy", "mean score"):
+            table.add_column(col, justify="right" if col not in ("group", "name") else "left")
+        rows = [("family", k, g) for k, g in data["by_family"].items()]
+        rows += [("tier", k, g) for k, g in data["by_tier"].items()]
+        rows.append(("all", "", data["overall"]))
+        for group, name, g in rows:
+            table.add_row(group, name, str(g["n"]), str(g["correct"]), f"{g['accuracy']:.3f}",
+                          f"{g['mean_score']:.3f}")
+        Console().print(table)
+        if report.missing or report.unknown_ids:
+            typer.echo(f"{report.missing} record(s) had no answer (scored 0); "
+                       f"{report.unknown_ids} answer id(s) are not in the dataset")
+        target = json_out or answers.with_name(answers.stem + ".scores.json")
+        write_json_atomic(target, data)
+        typer.echo(f"json: {target}")
