@@ -1,0 +1,153 @@
+"""The FastAPI app factory: pages, JSON API, packaged assets and the safety middleware.
+
+Why a factory: tests build an app per settings object, and ``puzzleforge serve`` builds
+one for uvicorn. Every asset is served from the package (no CDN, works offline). Pages
+whose engine is missing are left out of the navigation rather than faked.
+"""
+from __future__ import annotations
+
+import importlib
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from .datasets import DatasetStore, router as dataset_router
+from .errors import install_error_handlers
+from .jobs import JobStore
+from .settings import WebSettings
+
+__all__ = ["create_app", "PAGES", "HERE"]
+
+HERE = Path(__file__).resolve().parent
+
+#: Page modules: each has ``router``, ``TITLE``, ``PATH``, ``BLURB`` and ``available()``
+#: (False when the engine it needs is not importable, so the page is left out).
+PAGES: tuple[str, ...] = (
+    "puzzleforge.web.page_logicgrid",
+    "puzzleforge.web.page_grid",
+    "puzzleforge.web.page_crossnumber",
+)
+
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+       "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'")
+
+
+def _load_pages() -> list[Any]:
+    pages = []
+    for name in PAGES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if module.available():
+            pages.append(module)
+    return pages
+
+
+class _Guard:
+    """ASGI middleware: refuse foreign Host headers and oversized bodies; add headers.
+
+    The Host check defeats DNS-rebinding pages from reaching this local server.
+    """
+
+    def __init__(self, app: Any, settings: WebSettings) -> None:
+        self.app = app
+        self.hosts = {h.lower() for h in settings.allowed_hosts}
+        self.max_body = settings.max_upload_bytes + (1 << 20)
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        host = headers.get("host", "")
+        hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
+        if hostname.lower() not in self.hosts:
+            await JSONResponse({"error": {"kind": "forbidden", "message":
+                                          "this local server only answers to localhost"}},
+                               status_code=403)(scope, receive, send)
+            return
+        length = headers.get("content-length")
+        if length and length.isdigit() and int(length) > self.max_body:
+            await JSONResponse({"error": {"kind": "too large", "message":
+                                          "the request is larger than the upload limit"}},
+                               status_code=413)(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                extra = [(b"content-security-policy", CSP.encode()),
+                         (b"x-content-type-options", b"nosniff"),
+                         (b"referrer-policy", b"no-referrer"),
+                         (b"x-frame-options", b"DENY")]
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(settings: WebSettings | None = None) -> FastAPI:
+    """Build the web app for ``settings`` (defaults: no data folder, safe limits)."""
+    settings = settings or WebSettings()
+    jobs = JobStore(settings.job_workers, settings.max_jobs)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        jobs.shutdown()
+
+    app = FastAPI(title="puzzleforge", docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan)
+    app.state.settings = settings
+    app.state.jobs = jobs
+    app.state.datasets = DatasetStore(settings.max_datasets_open)
+    app.state.sessions = {}
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.state.templates = templates
+    install_error_handlers(app)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    pages = _load_pages()
+    nav = [{"path": "/", "title": "Home"}]
+    nav += [{"path": p.PATH, "title": p.TITLE} for p in pages]
+    nav.append({"path": "/datasets", "title": "Datasets"})
+    app.state.nav = nav
+
+    def render(request: Request, template: str, title: str, **context: Any) -> HTMLResponse:
+        return templates.TemplateResponse(
+            request, template, {"title": title, "nav": nav, "path": request.url.path, **context})
+
+    app.state.render = render
+
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request) -> HTMLResponse:
+        cards = [{"path": p.PATH, "title": p.TITLE, "blurb": p.BLURB} for p in pages]
+        cards.append({"path": "/datasets", "title": "Datasets",
+                      "blurb": "Open a JSONL dataset made by puzzleforge generate; browse "
+                               "and search its puzzles, answers and explanations."})
+        return render(request, "index.html", "puzzleforge", cards=cards)
+
+    @app.get("/datasets", response_class=HTMLResponse)
+    def datasets_page(request: Request) -> HTMLResponse:
+        return render(request, "datasets.html", "Datasets · puzzleforge",
+                      max_mb=settings.max_upload_bytes // (1024 * 1024))
+
+    @app.get("/api/jobs/{job_id}")
+    def job_status(request: Request, job_id: str) -> dict[str, Any]:
+        return app.state.jobs.get(job_id).view()
+
+    @app.get("/api/health")
+    def health() -> dict[str, Any]:
+        return {"ok": True, "pages": [p.PATH for p in pages] + ["/datasets"]}
+
+    app.include_router(dataset_router)
+    for page in pages:
+        app.include_router(page.router)
+
+    app.add_middleware(_Guard, settings=settings)
+    return app

@@ -1,0 +1,31 @@
+"""Limits and locations of one web-app instance, in one frozen object.
+
+Why explicit limits: the server accepts files and numbers from a browser; every size is
+bounded here so a pasted 2 GB file or a 50x50 logic grid is refused with a message
+instead of eating the machine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["WebSettings"]
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """Settings of a web-app instance (every field has a safe default).
+
+    ``data_dir`` is the only folder whose ``.jsonl`` files the dataset page lists; a
+    dataset is opened by its listed name, never by a path from the browser.
+    """
+
+    data_dir: Path | None = None
+    max_upload_bytes: int = 64 * 1024 * 1024
+    max_puzzle_file_bytes: int = 256 * 1024
+    max_datasets_open: int = 8
+    max_records: int = 200_000
+    max_jobs: int = 32
+    job_workers: int = 2
+    solve_time_limit: float = 30.0
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]", "testserver")

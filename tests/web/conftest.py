@@ -1,0 +1,137 @@
+"""Fixtures of the web-app tests: an API client, a live server and a headless Chromium.
+
+The browser tests drive Debian's ``chromium`` through Playwright (never a downloaded
+browser). Without it they are reported as skipped with the install hint, not hidden.
+"""
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+pytest.importorskip("fastapi", reason='the web extra is missing: pip install -e ".[web]"')
+
+from puzzleforge.web import WebSettings, create_app  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "docs" / "screenshots"
+CHROMIUM_HINT = ("Chromium not found: install it with "
+                 "`apt-get install -y --no-install-recommends chromium`")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--disable-quic"]
+
+
+def find_chromium() -> str | None:
+    """Debian's chromium binary, if installed."""
+    if Path("/usr/bin/chromium").exists():
+        return "/usr/bin/chromium"
+    return shutil.which("chromium")
+
+
+def write_latin_dataset(path: Path, count: int = 6) -> Path:
+    """A small real dataset (made through the public API, as `generate` would)."""
+    import puzzleforge
+
+    with path.open("w", encoding="utf-8") as handle:
+        for seed in range(count):
+            puzzle = puzzleforge.generate("latin", seed=seed, n=4)
+            puzzle.meta["explanation"] = [f"step {i + 1} of a made-up explanation"
+                                          for i in range(2)]
+            handle.write(puzzle.to_json() + "\n")
+    return path
+
+
+@pytest.fixture(scope="session")
+def web_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("web-data")
+    write_latin_dataset(folder / "latin-small.jsonl")
+    return folder
+
+
+@pytest.fixture()
+def api_client(web_data_dir: Path):
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(WebSettings(data_dir=web_data_dir))) as client:
+        yield client
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_server(web_data_dir: Path) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 and a free port, in a thread."""
+    import uvicorn
+
+    port = _free_port()
+    config = uvicorn.Config(create_app(WebSettings(data_dir=web_data_dir)), host="127.0.0.1",
+                            port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True, name="pf-web-test-server")
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test web server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """A headless Debian Chromium driven by Playwright (skips with the install hint)."""
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip(CHROMIUM_HINT)
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason='Playwright is missing: pip install -e ".[dev]"')
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(chromium_browser, live_server):
+    """A fresh browser page whose console errors fail the test."""
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900},
+                                           base_url=live_server)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    yield pg
+    context.close()
+    assert not [e for e in errors if "404" not in e], f"browser errors: {errors}"
+
+
+@pytest.fixture()
+def save_screenshot():
+    """``save_screenshot(page, name)`` writes docs/screenshots/<name>.png (full page)."""
+
+    def save(pg, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        pg.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+
+@pytest.fixture()
+def expect():
+    """Playwright's ``expect`` (auto-waiting assertions; no page-side eval, so CSP holds)."""
+    return pytest.importorskip("playwright.sync_api").expect

@@ -1,0 +1,89 @@
+"""API tests of the web app's skeleton: pages, safety middleware and the dataset endpoints."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+
+def test_pages_render_with_titles_and_navigation(api_client) -> None:
+    home = api_client.get("/")
+    assert home.status_code == 200
+    assert "<title>puzzleforge</title>" in home.text
+    assert 'href="/datasets"' in home.text
+    assert api_client.get("/datasets").status_code == 200
+    health = api_client.get("/api/health").json()
+    assert "/datasets" in health["pages"]
+
+
+def test_assets_are_packaged_and_no_cdn_is_referenced(api_client) -> None:
+    from puzzleforge.web.app import HERE
+
+    for name in ("style.css", "common.js", "datasets.js"):
+        assert (HERE / "static" / name).is_file()
+        assert api_client.get(f"/static/{name}").status_code == 200
+    for template in (HERE / "templates").glob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert "http://" not in text and "https://" not in text, template.name
+
+
+def test_foreign_host_header_is_refused(api_client) -> None:
+    response = api_client.get("/", headers={"host": "attacker.example"})
+    assert response.status_code == 403
+
+
+def test_security_headers_forbid_foreign_scripts(api_client) -> None:
+    csp = api_client.get("/").headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "default-src 'self'" in csp
+
+
+def test_open_listed_dataset_search_and_record(api_client) -> None:
+    listing = api_client.get("/api/datasets/files").json()
+    assert [f["name"] for f in listing["files"]] == ["latin-small.jsonl"]
+    view = api_client.post("/api/datasets/open", json={"name": "latin-small.jsonl"}).json()
+    assert view["count"] == 6 and view["families"] == ["latin"] and view["problems"] == []
+    token = view["token"]
+    page = api_client.get(f"/api/datasets/{token}/records", params={"limit": 2}).json()
+    assert page["total"] == 6 and [i["index"] for i in page["items"]] == [0, 1]
+    record = api_client.get(f"/api/datasets/{token}/records/3").json()
+    assert record["family"] == "latin" and record["line"] == 4
+    assert record["explanation"] == ["step 1 of a made-up explanation",
+                                     "step 2 of a made-up explanation"]
+    hit = api_client.get(f"/api/datasets/{token}/records", params={"q": record["id"]}).json()
+    assert [i["index"] for i in hit["items"]] == [3]
+    missing = api_client.get(f"/api/datasets/{token}/records/99")
+    assert missing.status_code == 404 and "has 6" in missing.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("name", ["../etc/passwd", "/etc/passwd", "latin-small.jsonl/../x",
+                                  "..\\latin-small.jsonl", ""])
+def test_path_traversal_is_refused(api_client, name: str) -> None:
+    response = api_client.post("/api/datasets/open", json={"name": name})
+    assert response.status_code in (400, 404)
+    assert "error" in response.json()
+
+
+def test_upload_reports_bad_lines_with_numbers(api_client) -> None:
+    body = b'{"family": "latin", "question": "q", "answer": "a"}\n[1, 2]\n{oops\n'
+    view = api_client.post("/api/datasets/upload", files={"file": ("x.jsonl", body)}).json()
+    assert view["count"] == 1
+    assert [p["line"] for p in view["problems"]] == [2, 3]
+
+
+def test_upload_over_the_size_limit_is_refused(web_data_dir) -> None:
+    from fastapi.testclient import TestClient
+
+    from puzzleforge.web import WebSettings, create_app
+
+    app = create_app(WebSettings(data_dir=web_data_dir, max_upload_bytes=1000))
+    with TestClient(app) as client:
+        response = client.post("/api/datasets/upload",
+                               files={"file": ("big.jsonl", b"x" * 5000)})
+    assert response.status_code == 413
+    assert "limit" in response.json()["error"]["message"]
+
+
+def test_unknown_dataset_token_is_a_message_not_a_trace(api_client) -> None:
+    response = api_client.get("/api/datasets/deadbeef/records")
+    assert response.status_code == 404
+    assert "open it again" in response.json()["error"]["message"]
