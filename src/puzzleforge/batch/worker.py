@@ -111,6 +111,9 @@ def _reason(exc: BaseException) -> str:
 def _attempt(family: Any, params: Any, seed: int, timeout: float | None,
              use_alarm: bool) -> Any:
     if timeout and use_alarm:
+        # keep any timer the host process armed (pytest-timeout, a caller's own alarm)
+        outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+        started = time.monotonic()
         previous = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
@@ -118,6 +121,9 @@ def _attempt(family: Any, params: Any, seed: int, timeout: float | None,
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            if outer_left > 0:
+                signal.setitimer(signal.ITIMER_REAL,
+                                 max(0.001, outer_left - (time.monotonic() - started)))
     started = time.monotonic()
     puzzle = stamp(family.generate(params, make_rng(seed)), seed)
     if timeout and time.monotonic() - started > timeout:

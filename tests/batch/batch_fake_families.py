@@ -1,0 +1,58 @@
+"""Small families with known failure modes, loaded by workers as ``module:attribute`` refs.
+
+They are real Family objects (not mocks): the runner generates, verifies and writes their
+puzzles like any other; each misbehaves in one documented way.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from puzzleforge.core.errors import GenerationFailed
+from puzzleforge.core.family import params_to_dict
+from puzzleforge.core.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Params:
+    distinct: int = 1_000_000   # how many different puzzles exist
+    slow_share: float = 0.0     # share of attempts that take `slow_seconds`
+    slow_seconds: float = 3.0
+
+
+class _Base:
+    Params = Params
+    summary = "test family"
+    difficulty_doc = "none"
+    name = "fake"
+
+    def make(self, params: Params, rng: random.Random) -> Puzzle:
+        k = rng.randrange(params.distinct)
+        return Puzzle(family=self.name, question=f"What is {k} + 1?", answer=str(k + 1),
+                      solution={"k": k}, difficulty=0.0, params=params_to_dict(params), seed=0)
+
+    def verify(self, puzzle: Puzzle, answer: str) -> float:
+        return 1.0 if str(answer).strip() == puzzle.answer else 0.0
+
+
+class AlwaysFails(_Base):
+    name = "always_fails"
+
+    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+        raise GenerationFailed("no puzzle today", reasons={"no_luck": 1})
+
+
+class Sometimes(_Base):
+    """Slow on a share of attempts (decided by the rng, so deterministic), else instant."""
+
+    name = "sometimes_slow"
+
+    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+        if rng.random() < params.slow_share:
+            time.sleep(params.slow_seconds)
+        return self.make(params, rng)
+
+
+always_fails = AlwaysFails()
+sometimes_slow = Sometimes()

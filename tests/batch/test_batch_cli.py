@@ -1,0 +1,73 @@
+"""Issue 2 dataset commands end to end, as a user runs them (real subprocesses)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+CLI = [sys.executable, "-m", "puzzleforge.cli.main"]
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_generate_is_byte_identical_and_verify_finds_the_edited_record(tmp_path: Path) -> None:
+    first = run("generate", "latin", "-n", "100", "--seed", "7", "--out", "a.jsonl", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    data = (tmp_path / "a.jsonl").read_bytes()
+    again = run("generate", "latin", "-n", "100", "--seed", "7", "--out", "a.jsonl",
+                "--workers", "1", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "a.jsonl").read_bytes() == data
+    lines = data.decode().splitlines()
+    assert len(lines) == 100 and len({json.loads(x)["id"] for x in lines}) == 100
+    summary = json.loads((tmp_path / "a.summary.json").read_text())
+    assert summary["records_total"] == 100 and summary["puzzles_per_second"] > 0
+
+    ok = run("verify", "a.jsonl", cwd=tmp_path)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "100/100 correct" in ok.stdout
+
+    record = json.loads(lines[57])
+    grid = record["answer"].split("\n")
+    grid[0], grid[1] = grid[1], grid[0]          # still a Latin square, but the wrong one
+    record["answer"] = "\n".join(grid)
+    lines[57] = json.dumps(record)
+    (tmp_path / "b.jsonl").write_text("\n".join(lines) + "\n")
+    bad = run("verify", "b.jsonl", cwd=tmp_path)
+    assert bad.returncode == 1
+    reported = [line for line in bad.stdout.splitlines() if line.startswith("record ")]
+    assert len(reported) == 1 and reported[0].startswith(f"record 58 (id {record['id']}")
+    assert "99/100 correct" in bad.stdout
+
+
+def test_show_prints_question_and_answer(tmp_path: Path) -> None:
+    assert run("generate", "latin", "-n", "3", "--seed", "1", "--out", "s.jsonl", "-p", "n=4",
+               cwd=tmp_path).returncode == 0
+    record = json.loads((tmp_path / "s.jsonl").read_text().splitlines()[2])
+    shown = run("show", "s.jsonl", "--index", "2", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert record["id"] in shown.stdout and "question" in shown.stdout
+    assert record["answer"].split("\n")[0] in shown.stdout
+    missing = run("show", "s.jsonl", "--index", "9", cwd=tmp_path)
+    assert missing.returncode == 2 and "no record with index 9" in missing.stderr
+
+
+def test_errors_are_one_paragraph_without_traceback(tmp_path: Path) -> None:
+    unknown = run("generate", "no-such-family", "-n", "2", "--out", "x.jsonl", cwd=tmp_path)
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+    assert "no family named 'no-such-family'" in unknown.stderr
+    bad_param = run("generate", "latin", "-n", "2", "--out", "x.jsonl", "--param", "n=99",
+                    cwd=tmp_path)
+    assert bad_param.returncode == 2 and "n=99 is out of range" in bad_param.stderr
+    no_eq = run("generate", "latin", "-n", "2", "--out", "x.jsonl", "--param", "n", cwd=tmp_path)
+    assert no_eq.returncode == 2 and "key=value" in no_eq.stderr
+    absent = run("verify", "absent.jsonl", cwd=tmp_path)
+    assert absent.returncode == 2 and "absent.jsonl" in absent.stderr
+    (tmp_path / "junk.jsonl").write_text('{"family": "latin"\n')
+    junk = run("verify", "junk.jsonl", cwd=tmp_path)
+    assert junk.returncode == 2 and "junk.jsonl:1" in junk.stderr
+    debug = run("--debug", "verify", "junk.jsonl", cwd=tmp_path)
+    assert "Traceback" in debug.stderr

@@ -1,0 +1,104 @@
+"""The runner: determinism across workers, dedupe, timeouts and retries, giving up, resume."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzleforge.batch import BatchJob, Component, run_batch
+from puzzleforge.core.errors import ConfigError, GenerationFailed
+from puzzleforge.core.seeding import derive_seed
+
+FAKE = "batch_fake_families"
+
+
+def latin_job(n: int, seed: int = 11, **params) -> BatchJob:
+    return BatchJob(components=(Component("latin", n, params or {"n": 5}),), seed=seed)
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_same_bytes_for_one_and_two_workers_and_any_chunking(tmp_path: Path) -> None:
+    one = run_batch(latin_job(60), tmp_path / "one.jsonl", workers=1)
+    two = run_batch(latin_job(60), tmp_path / "two.jsonl", workers=2, chunk_size=3)
+    odd = run_batch(latin_job(60), tmp_path / "odd.jsonl", workers=2, chunk_size=7)
+    assert one.backend == "inline" and two.backend == "local"
+    data = (tmp_path / "one.jsonl").read_bytes()
+    assert data == (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "odd.jsonl").read_bytes()
+    records = lines(tmp_path / "one.jsonl")
+    assert [r["meta"]["index"] for r in records] == list(range(60))
+    assert records[5]["seed"] == derive_seed(11, "latin", 5)
+    assert all(r["meta"]["run_seed"] == 11 and r["meta"]["generator"].startswith("puzzleforge")
+               for r in records)
+    summary = json.loads((tmp_path / "two.summary.json").read_text())
+    assert summary["records_total"] == 60 and summary["workers"] == 2
+    assert summary["cpu_seconds"] > 0 and summary["wall_seconds"] > 0
+
+
+def test_duplicates_are_dropped_replaced_and_counted(tmp_path: Path) -> None:
+    job = BatchJob(components=(Component(f"{FAKE}:sometimes_slow", 30, {"distinct": 40}),),
+                   seed=1)
+    summary = run_batch(job, tmp_path / "d.jsonl", workers=1)
+    records = lines(tmp_path / "d.jsonl")
+    questions = [r["question"] for r in records]
+    assert len(records) == 30 and len(set(questions)) == 30
+    assert summary.rejects.get("duplicate", 0) > 0          # 30 draws from 40: collisions
+    assert records[-1]["meta"]["index"] == 29 + summary.rejects["duplicate"]
+
+
+def test_exhausted_space_stops_instead_of_spinning(tmp_path: Path) -> None:
+    job = BatchJob(components=(Component(f"{FAKE}:sometimes_slow", 10, {"distinct": 3}),), seed=1)
+    with pytest.raises(GenerationFailed, match="no new puzzle"):
+        run_batch(job, tmp_path / "e.jsonl", workers=1)
+    assert len(lines(tmp_path / "e.jsonl")) == 3             # what it found is kept
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_slow_attempts_time_out_and_retry_with_next_seed(tmp_path: Path, workers: int) -> None:
+    job = BatchJob(components=(Component(f"{FAKE}:sometimes_slow", 12,
+                                         {"slow_share": 0.3, "slow_seconds": 5.0}),),
+                   seed=4, timeout_per_item=0.2)
+    summary = run_batch(job, tmp_path / "t.jsonl", workers=workers, chunk_size=2)
+    records = lines(tmp_path / "t.jsonl")
+    assert len(records) == 12
+    assert summary.rejects.get("timeout", 0) >= 1
+    retried = [r for r in records if r["meta"].get("attempt")]
+    assert retried, "some item must have needed a retry"
+    r = retried[0]
+    assert r["seed"] == derive_seed(4, "sometimes_slow", r["meta"]["index"], r["meta"]["attempt"])
+    assert summary.wall_seconds < 20
+
+
+def test_family_that_fails_everything_stops_with_a_clear_message(tmp_path: Path) -> None:
+    job = BatchJob(components=(Component(f"{FAKE}:always_fails", 50),), seed=0)
+    with pytest.raises(GenerationFailed) as err:
+        run_batch(job, tmp_path / "f.jsonl", workers=2, chunk_size=4)
+    text = str(err.value)
+    assert "always_fails" in text and "generation_failed" in text and "no puzzle today" in text
+
+
+def test_resume_cuts_a_torn_line_and_completes_identically(tmp_path: Path) -> None:
+    reference = tmp_path / "ref.jsonl"
+    run_batch(latin_job(40), reference, workers=1)
+    partial = tmp_path / "p.jsonl"
+    run_batch(latin_job(40), partial, workers=1)
+    data = reference.read_bytes()
+    cut = data.split(b"\n")
+    partial.write_bytes(b"\n".join(cut[:17]) + b"\n" + cut[17][: len(cut[17]) // 2])
+    summary = run_batch(latin_job(40), partial, workers=2, resume=True)
+    assert partial.read_bytes() == data
+    assert summary.resumed_from == 17 and summary.records_written == 23
+    done = run_batch(latin_job(40), partial, workers=2, resume=True)   # nothing left to do
+    assert done.records_written == 0 and partial.read_bytes() == data
+
+
+def test_resume_refuses_a_different_command(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    run_batch(latin_job(5), out, workers=1)
+    with pytest.raises(ConfigError, match="different command"):
+        run_batch(latin_job(5, seed=12), out, workers=1, resume=True)
+    with pytest.raises(ConfigError, match="n=2 is out of range"):
+        run_batch(BatchJob((Component("latin", 5, {"n": 2}),), seed=1), tmp_path / "bad.jsonl", workers=1)
