@@ -23,7 +23,7 @@ import orjson
 from .. import __version__
 from ..core.errors import ConfigError, GenerationFailed
 from .backends import Backend, make_backend
-from .job import BatchJob
+from .job import BatchJob, normalised_params
 from .sinks import JsonlJournal, scan_journal, write_parquet, write_split_jsonl
 from .summary import ProgressState, Summary, sidecar, write_json_atomic
 from .worker import ChunkResult, ChunkTask, question_key
@@ -192,6 +192,8 @@ def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: in
     journal = journal_path(out, fmt)
     job_file = sidecar(out, "job.json")
     fingerprint = job.fingerprint()
+    for entry, family in zip(fingerprint["components"], families):
+        entry["params"] = normalised_params(family, entry["params"])  # "n=08" == "n=8"
     component_of = {c.name: k for k, c in enumerate(job.components)}
     if resume and job_file.exists():
         stored = orjson.loads(job_file.read_bytes())
