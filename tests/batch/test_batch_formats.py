@@ -1,0 +1,98 @@
+"""Recipes with tiers and splits; Parquet shards; loading both formats with HF ``datasets``."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from puzzleforge.batch import load_recipe, run_batch
+from puzzleforge.batch.sinks import iter_records
+from puzzleforge.batch.verify import verify_file
+from puzzleforge.core.errors import InvalidSpec
+
+RECIPE = """\
+name: latin-mix
+seed: 21
+splits: {train: 0.75, test: 0.25}
+components:
+  - family: latin
+    tiers:
+      easy: {weight: 3, params: {n: 4}}
+      medium: {weight: 2, params: {n: 5}}
+  - family: latin
+    name: big
+    tier: hard
+    weight: 1
+    params: {n: 6}
+"""
+
+
+def test_recipe_mixture_with_splits_jsonl(tmp_path: Path) -> None:
+    recipe = tmp_path / "mix.yaml"
+    recipe.write_text(RECIPE)
+    job = load_recipe(recipe, n=60)
+    assert [c.count for c in job.components] == [30, 20, 10]
+    assert [c.name for c in job.components] == ["latin-easy", "latin-medium", "big"]
+    summary = run_batch(job, tmp_path / "mix.jsonl", workers=2)
+    records = [json.loads(x) for x in (tmp_path / "mix.jsonl").read_text().splitlines()]
+    assert len(records) == 60 and len({r["question"] for r in records}) == 60
+    tiers = [r["meta"]["tier"] for r in records]
+    assert tiers.count("easy") == 30 and tiers.count("medium") == 20 and tiers.count("hard") == 10
+    assert {r["meta"]["recipe"] for r in records} == {"mix.yaml"}
+    train = (tmp_path / "mix.train.jsonl").read_text().splitlines()
+    test = (tmp_path / "mix.test.jsonl").read_text().splitlines()
+    assert len(train) + len(test) == 60 and train and test
+    assert summary.per_split == {"train": len(train), "test": len(test)}
+    # the split is a function of the puzzle: regenerating lands every puzzle in its split
+    again = run_batch(load_recipe(recipe, n=60), tmp_path / "again.jsonl", workers=1)
+    assert (tmp_path / "again.jsonl").read_bytes() == (tmp_path / "mix.jsonl").read_bytes()
+    assert again.per_split == summary.per_split
+    assert not ({json.loads(x)["question"] for x in train}
+                & {json.loads(x)["question"] for x in test})
+    assert verify_file(tmp_path / "mix.jsonl", workers=1, audit=False).wrong == []
+
+
+def test_recipe_errors_name_the_field(tmp_path: Path) -> None:
+    recipe = tmp_path / "bad.yaml"
+    recipe.write_text("components:\n  - family: latin\n    cout: 3\n  - tiers: {}\n")
+    with pytest.raises(InvalidSpec) as err:
+        load_recipe(recipe)
+    text = str(err.value)
+    assert "bad.yaml" in text and "components[0]: unknown key 'cout'" in text
+    assert "components[1].family is missing" in text
+
+
+def test_parquet_shards_roundtrip_and_verify(tmp_path: Path) -> None:
+    recipe = tmp_path / "mix.yaml"
+    recipe.write_text(RECIPE)
+    summary = run_batch(load_recipe(recipe, n=24), tmp_path / "pq", fmt="parquet", workers=1)
+    shards = sorted(p.name for p in (tmp_path / "pq").glob("*.parquet"))
+    assert any(s.startswith("train-") for s in shards) and any(s.startswith("test-") for s in shards)
+    assert summary.files and all(Path(f).suffix == ".parquet" for f in summary.files)
+    jsonl = [json.loads(x) for x in (tmp_path / "pq.journal.jsonl").read_text().splitlines()]
+    back = [r for _, r in iter_records(tmp_path / "pq")]
+    assert sorted(json.dumps(r, sort_keys=True) for r in back) == \
+        sorted(json.dumps(r, sort_keys=True) for r in jsonl)
+    assert verify_file(tmp_path / "pq", workers=1, audit=False).checked == 24
+
+
+def test_huggingface_datasets_loads_jsonl_and_parquet(tmp_path: Path) -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    datasets = pytest.importorskip("datasets", reason="HF datasets not installed (extra 'hf')")
+    recipe = tmp_path / "mix.yaml"
+    recipe.write_text(RECIPE)
+    run_batch(load_recipe(recipe, n=24), tmp_path / "pq", fmt="parquet", workers=1)
+    run_batch(load_recipe(recipe, n=24), tmp_path / "mix.jsonl", workers=1)
+    cache = str(tmp_path / "hf-cache")
+    parquet = datasets.load_dataset(str(tmp_path / "pq"), cache_dir=cache)
+    assert set(parquet) == {"train", "test"}
+    assert parquet["train"].num_rows + parquet["test"].num_rows == 24
+    row = parquet["train"][0]
+    assert json.loads(row["meta"])["split"] == "train" and row["question"] and row["answer"]
+    jsonl = datasets.load_dataset("json", cache_dir=cache, data_files={
+        "train": str(tmp_path / "mix.train.jsonl"), "test": str(tmp_path / "mix.test.jsonl")})
+    assert jsonl["train"].num_rows == parquet["train"].num_rows
+    assert sorted(jsonl["test"]["id"]) == sorted(parquet["test"]["id"])
