@@ -1,0 +1,299 @@
+"""One compiled rule set per (rules, size, instance data): solve, count, unique, forced.
+
+Why one incremental session per instance: the rules are encoded once; clues are
+assumptions on selector literals, a uniqueness question is one extra solve under an
+activation literal, and connectivity / single-loop rules are enforced lazily (solve,
+find the components of the model, add a cut clause, solve again), the cuts staying in the
+session because they follow from the rules alone.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Any, Iterable
+
+from ..core.errors import InvalidDescription, SolverTimeout
+from ..core.solver import open_session
+from .domains import DSLError
+from .ground import Grounder
+from .lower import Lowering
+from .model import Model
+from .topology import Cell
+
+__all__ = ["Compiled", "compile_rules"]
+
+Solution = dict  # var name -> {entity: value}
+
+
+class Compiled:
+    """Rules lowered for one board; ``clues`` are ``{spec name: {place: value}}``."""
+
+    def __init__(self, model: Model, params: dict, data: dict | None = None, *,
+                 backend: str = "sat", int_encoding: str = "onehot",
+                 card_encoding: str = "seqcounter") -> None:
+        self.model = model
+        self.params = dict(params)
+        self.grounder = Grounder(model, params, data)
+        self.constraints = self.grounder.ground_rules()
+        self.low = Lowering(self.grounder, int_encoding=int_encoding, card_encoding=card_encoding)
+        self.low.lower(self.constraints)
+        for spec in model.clue_specs():  # every selector exists, even if no rule used it
+            for place in self.grounder.resolve(spec.places, {}):
+                for v in self.grounder.clue_values(spec):
+                    self.low.selector(spec, place, v)
+        self.specs = {s.name: s for s in model.clue_specs()}
+        self.session = open_session(backend, self.low.clauses)
+        self.grid = next(iter(self.grounder._grids.values()), None)
+        self.answer: list[tuple] = []  # (var name, entity, rep)
+        for var in self.low.answer_vars:
+            for e in self.grounder.instances(var):
+                self.answer.append((var.name, e, self.low.var_lit(var, e), self.grounder.domain(var)))
+        proj = []
+        for _, _, rep, _ in self.answer:
+            proj.extend([rep] if isinstance(rep, int) else rep.eq.values())
+        self.answer_lits = sorted({abs(l) for l in proj if abs(l) != self.low.T})
+        lazy_lits = {abs(l) for item in self.low.lazy for _, l in item[-1]}
+        self.project = sorted(set(self.answer_lits) | lazy_lits)
+        self.solves = 0
+        self.cuts = 0
+
+    # -- clues ------------------------------------------------------------------------
+    def assumptions(self, clues: dict | None) -> list[int]:
+        out: list[int] = []
+        clues = clues or {}
+        for name in clues:
+            if name not in self.specs:
+                raise InvalidDescription(f"unknown clue kind '{name}'",
+                                         expected="one of " + ", ".join(self.specs))
+        for name, spec in self.specs.items():
+            given = clues.get(name, {})
+            for place, value in given.items():
+                lit = self.low.selectors.get((name, place, value))
+                if lit is None:
+                    raise InvalidDescription(f"clue {name} {value!r} at {place!r} is not allowed here",
+                                             expected=f"a value of {spec.domain!r} at a place of the board")
+                out.append(lit)
+            if spec.closed:
+                for (n, place, value), lit in self.low.selectors.items():
+                    if n == name and given.get(place, object()) != value:
+                        out.append(-lit)
+        return out
+
+    # -- solving ----------------------------------------------------------------------
+    def _check(self, assumptions: list[int], deadline: float | None) -> dict | None:
+        """A model satisfying the lazy graph rules too, or None (UNSAT)."""
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            res = self.session.solve(assumptions, time_limit=left, project=self.project)
+            self.solves += 1
+            if res.timed_out:
+                raise SolverTimeout("grid solver time limit reached", expected="a larger time limit")
+            if not res.sat:
+                return None
+            model = res.model
+            cuts = self._cuts(model)
+            if not cuts:
+                return model
+            self.cuts += len(cuts)
+            self.session.add_clauses(cuts)
+
+    def _truth(self, model: dict, lit: int) -> bool:
+        if abs(lit) == self.low.T:
+            return lit > 0
+        v = model.get(abs(lit), False)
+        return v if lit > 0 else not v
+
+    def decode(self, model: dict) -> Solution:
+        sol: Solution = {}
+        for name, e, rep, _ in self.answer:
+            if isinstance(rep, int):
+                value = self._truth(model, rep)
+            else:
+                value = next((v for v, l in rep.eq.items() if self._truth(model, l)), None)
+            sol.setdefault(name, {})[e] = value
+        return sol
+
+    def solution_lits(self, sol: Solution) -> list[int]:
+        """The projection literals true in ``sol``."""
+        out = []
+        for name, e, rep, _ in self.answer:
+            v = sol[name][e]
+            if isinstance(rep, int):
+                out.append(rep if v else -rep)
+            else:
+                out.append(rep.eq[v])
+        return [l for l in out if abs(l) != self.low.T]
+
+    def solve(self, clues: dict | None = None, *, extra: Iterable[int] = (),
+              time_limit: float | None = None) -> Solution | None:
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        model = self._check(self.assumptions(clues) + list(extra), deadline)
+        return None if model is None else self.decode(model)
+
+    def block_solution(self, sol: Solution) -> int:
+        """Activation literal of "differs from ``sol``" (assume it to exclude ``sol``)."""
+        act = self.low.new()
+        self.session.add_clause([-act] + [-l for l in self.solution_lits(sol)])
+        return act
+
+    def retire(self, act: int) -> None:
+        self.session.add_clause([-act])
+
+    def enumerate(self, clues: dict | None = None, limit: int = 2,
+                  time_limit: float | None = None) -> list[Solution]:
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        base = self.assumptions(clues)
+        act = self.low.new()
+        found = []
+        try:
+            while len(found) < limit:
+                model = self._check(base + [act], deadline)
+                if model is None:
+                    break
+                sol = self.decode(model)
+                found.append(sol)
+                self.session.add_clause([-act] + [-l for l in self.solution_lits(sol)])
+        finally:
+            self.retire(act)
+        return found
+
+    def count(self, clues: dict | None = None, limit: int = 1000, time_limit: float | None = None) -> int:
+        return len(self.enumerate(clues, limit, time_limit))
+
+    def is_unique(self, clues: dict | None = None, time_limit: float | None = None) -> tuple[str, list]:
+        sols = self.enumerate(clues, 2, time_limit)
+        return ("none" if not sols else "unique" if len(sols) == 1 else "multiple"), sols
+
+    def unique_given(self, assumptions: list[int], differs: int) -> bool:
+        """Is the solution behind ``differs`` the only one under ``assumptions``? One solve."""
+        return self._check(assumptions + [differs], None) is None
+
+    def forced(self, clues: dict | None = None, solution: Solution | None = None) -> dict:
+        """Answer entries equal in every solution: {(var name, entity): value}."""
+        base = self.assumptions(clues)
+        if solution is None:
+            solution = self.solve(clues)
+            if solution is None:
+                return {}
+        cand = {(n, e): solution[n][e] for n, e, _, _ in self.answer}
+        lit_of = {}
+        for n, e, rep, _ in self.answer:
+            v = solution[n][e]
+            lit_of[(n, e)] = (rep if v else -rep) if isinstance(rep, int) else rep.eq[v]
+        while True:
+            live = [k for k in cand if abs(lit_of[k]) != self.low.T]
+            if not live:
+                break
+            act = self.low.new()
+            self.session.add_clause([-act] + [-lit_of[k] for k in live])
+            model = self._check(base + [act], None)
+            self.retire(act)
+            if model is None:
+                break
+            other = self.decode(model)
+            for k in live:
+                if other[k[0]][k[1]] != cand[k]:
+                    del cand[k]
+        return cand
+
+    def propagate(self, assumptions: list[int]) -> tuple[bool, set[int]]:
+        """Unit propagation only (no search): (consistent, implied literals)."""
+        ok, lits = self.session.propagate(assumptions)
+        return ok, set(lits)
+
+    def answer_decided(self, lits: set[int]) -> float:
+        """Fraction of answer entries fixed by a set of implied literals."""
+        done = 0
+        for _, _, rep, dom in self.answer:
+            if isinstance(rep, int):
+                done += rep in lits or -rep in lits or abs(rep) == self.low.T
+            else:
+                done += any(l in lits or l == self.low.T for l in rep.eq.values())
+        return done / max(1, len(self.answer))
+
+    # -- lazy graph rules ---------------------------------------------------------------
+    def _cuts(self, model: dict) -> list[list[int]]:
+        cuts: list[list[int]] = []
+        for item in self.low.lazy:
+            if item[0] == "conn":
+                cuts.extend(self._conn_cuts(item[1], model))
+            else:
+                cuts.extend(self._loop_cuts(item[1], item[2], model))
+        return cuts
+
+    def _conn_cuts(self, items: list, model: dict) -> list[list[int]]:
+        lit = dict(items)
+        on = {e for e, l in items if self._truth(model, l)}
+        comps = _components(on, lambda c: [n for n in _adj(c) if n in on])
+        if len(comps) <= 1:
+            return []
+        out = []
+        for k in comps:
+            border = {n for c in k for n in _adj(c) if n in lit and n not in k}
+            sep = [lit[b] for b in sorted(border)]
+            k0 = min(k)
+            for other in comps:
+                if other is k:
+                    continue
+                o = min(other)
+                out.append([-lit[k0], -lit[o]] + sep)
+        return out
+
+    def _loop_cuts(self, nodes: str, items: list, model: dict) -> list[list[int]]:
+        grid = self.grid
+        ends = (grid.edge_vertices if nodes == "vertices" else grid.edge_cells)
+        on = [(e, l) for e, l in items if self._truth(model, l)]
+        parent: dict = {}
+
+        def find(x: Any) -> Any:
+            while parent.setdefault(x, x) != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for e, _ in on:
+            a, b = ends(e)
+            parent[find(a)] = find(b)
+        groups: dict = {}
+        for e, l in on:
+            groups.setdefault(find(ends(e)[0]), []).append(l)
+        if len(groups) <= 1:
+            return []
+        out = []
+        for key in sorted(groups, key=repr):
+            comp = groups[key]
+            inside = set(comp)
+            a = self.low.new()
+            out.append([a] + [-l for l in comp])
+            for _, l in items:
+                if l not in inside:
+                    out.append([-a, -l])
+        return out
+
+
+def _adj(c: Cell) -> list:
+    return [Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1)]
+
+
+def _components(nodes: set, nbrs: Any) -> list[set]:
+    seen: set = set()
+    comps = []
+    for start in sorted(nodes):
+        if start in seen:
+            continue
+        comp = {start}
+        seen.add(start)
+        queue = deque([start])
+        while queue:
+            x = queue.popleft()
+            for y in nbrs(x):
+                if y not in seen:
+                    seen.add(y)
+                    comp.add(y)
+                    queue.append(y)
+        comps.append(comp)
+    return comps
+
+
+def compile_rules(model: Model, params: dict, data: dict | None = None, **options: Any) -> Compiled:
+    return Compiled(model, params, data, **options)
