@@ -7,7 +7,7 @@ slices, so no work is lost. Kissat is refused: it aborts when clauses follow a s
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from pysat.solvers import Solver
 
@@ -61,6 +61,10 @@ class SatSession(Session):
         raw = self._solver.get_model() or []
         truth = {abs(l): l > 0 for l in raw}
         return {v: truth.get(v, False) for v in variables}
+
+    def propagate(self, assumptions: Sequence[int] = ()) -> tuple[bool, list[int]]:
+        ok, lits = self._solver.propagate(assumptions=list(assumptions))
+        return bool(ok), list(lits or [])
 
     def close(self) -> None:
         if not self._closed:

@@ -85,6 +85,12 @@ class Session(ABC):
     @abstractmethod
     def _model(self, variables: Iterable[int]) -> Model: ...
 
+    def propagate(self, assumptions: Sequence[int] = ()) -> tuple[bool, list[int]]:
+        """Unit propagation only: (consistent, implied literals). Grading uses it to ask
+        what follows from the clues without search. Backends that cannot: BackendUnavailable."""
+        raise BackendUnavailable(f"backend {self.backend} cannot propagate without search",
+                                 expected="the sat backend")
+
     def close(self) -> None:
         self._closed = True
 
