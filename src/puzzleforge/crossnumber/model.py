@@ -1,0 +1,525 @@
+"""Puzzle files (YAML) -> a checked ``Model``: grid, entries, clues, variables, rules.
+
+Why a separate model: the file format is for people (phrases like "multiple of D7",
+algebra like ``AC+CD``); the solver wants compiled expressions and number kinds. Every
+problem found here is an ``InvalidSpec`` naming the file, the field and the YAML line.
+See docs/crossnumber.md for the format.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..core.errors import InvalidSpec
+from . import expr as ex
+from . import numbers as nb
+from .grid import Entry, Grid, parse_grid
+
+__all__ = ["Part", "Clue", "Variables", "Rules", "Model", "load_model", "parse_model",
+           "parse_range"]
+
+
+@dataclass
+class Part:
+    """One conjunct of a clue. ``kind``: 'type' (number kind test), 'value' (the clue's
+    value equals every side of an expression), 'cond' (a relation that mentions the clue
+    itself) or 'griddigits' (the sum of all digits in the grid)."""
+
+    kind: str
+    text: str
+    number_kind: str | None = None
+    sides: list[ex.Compiled] = field(default_factory=list)
+    cond: ex.Compiled | None = None
+
+
+@dataclass
+class Clue:
+    name: str
+    direction: str
+    text: str
+    parts: list[Part]
+    cells: int
+    entry: str | None            # fixed entry, or None when the mapping is searched
+    candidates: list[str]        # entries this clue may map to
+    transform: str | None = None  # "reverse": the entry holds the value reversed
+    line: int | None = None
+
+    @property
+    def tests(self) -> list[str]:
+        return [p.number_kind for p in self.parts if p.kind == "type" and p.number_kind]
+
+
+@dataclass
+class Variables:
+    names: list[str]
+    domain: list[int]
+    distinct: bool
+    order: list[list[str]]  # chains a < b < c
+    text: str = ""
+
+
+@dataclass
+class Rules:
+    distinct: bool = True
+    leading_zeros: bool = False
+    digits: list[int] = field(default_factory=lambda: list(range(10)))
+    cell_values: list[int] | None = None       # multi-digit cells (e.g. 0..16)
+    cell_values_once: list[int] = field(default_factory=list)
+    digits_once: bool = False
+    no_repeat: list[str] = field(default_factory=list)   # rows / columns / diagonals
+    reversed_pair: bool = False
+    grid_digit_sum: int | None = None
+    nontrivial: bool = False
+    clue_order: str | None = None  # ascending / descending within each direction
+    hooks: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Model:
+    title: str
+    grid: Grid
+    entries: dict[str, Entry]
+    clues: dict[str, Clue]
+    variables: Variables
+    rules: Rules
+    expect: dict[str, Any]
+    notes: str
+    source: str | None
+    raw: dict[str, Any]
+
+    @property
+    def mapped(self) -> bool:
+        """True when every clue's entry is known (no clue-to-entry search needed)."""
+        return all(c.entry is not None for c in self.clues.values())
+
+    def cell_domain(self) -> list[str]:
+        if self.rules.cell_values is not None:
+            vals = self.rules.cell_values
+        else:
+            vals = self.rules.digits
+        return [str(v) for v in vals if v >= 10 or v in self.rules.digits]
+
+
+# ------------------------------------------------------------------ YAML with lines
+
+
+def _compose(text: str, file: str | None) -> tuple[Any, dict[str, int]]:
+    """Load YAML keeping the line of every mapping key (dotted path -> 1-based line)."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise InvalidSpec(f"the puzzle file is not valid YAML: {getattr(e, 'problem', e)}",
+                          file=file, line=None if mark is None else mark.line + 1,
+                          expected="a YAML mapping (see docs/crossnumber.md)") from None
+    lines: dict[str, int] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                p = f"{path}.{k.value}" if path else str(k.value)
+                lines[p] = k.start_mark.line + 1
+                walk(v, p)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, v in enumerate(node.value):
+                p = f"{path}[{i}]"
+                lines[p] = v.start_mark.line + 1
+                walk(v, p)
+        elif node is not None:
+            lines.setdefault(path, node.start_mark.line + 1)
+    walk(root, "")
+    data = yaml.safe_load(text) if root is not None else None
+    return data, lines
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def parse_range(value: Any, *, what: str, file, fld, line) -> list[int]:
+    """``0..16``, ``1-6``, ``[1, 3, 5]``, ``"2,4,6"`` -> sorted ints."""
+    if isinstance(value, bool):
+        raise InvalidSpec(f"{what}: {value!r} is not a set of numbers", file=file, field=fld,
+                          line=line, expected="a range like 0..9 or 1-6, or a list of integers")
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            out.extend(parse_range(v, what=what, file=file, fld=fld, line=line))
+        return sorted(set(out))
+    s = str(value).strip()
+    m = re.fullmatch(r"(-?\d+)\s*(?:\.\.|-|to)\s*(-?\d+)", s)
+    if m:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        if lo > hi:
+            raise InvalidSpec(f"{what}: range {s} is empty", file=file, field=fld, line=line,
+                              expected="lo..hi with lo <= hi")
+        return list(range(lo, hi + 1))
+    if re.fullmatch(r"[\d\s,]+", s):
+        return sorted({int(x) for x in re.split(r"[\s,]+", s) if x})
+    raise InvalidSpec(f"{what}: cannot read {s!r} as numbers", file=file, field=fld, line=line,
+                      expected="a range like 0..9 or 1-6, or a list of integers")
+
+
+_KIND_WORD = r"(?:an?\s+)?([A-Za-z][A-Za-z0-9 _-]*?)s?"
+
+
+class _ClueParser:
+    """Turns the text of one clue into Parts (number kinds, expressions, relations)."""
+
+    def __init__(self, model_clues: list[str], variables: list[str], rules: Rules,
+                 file: str | None) -> None:
+        self.clue_names = model_clues
+        self.variables = variables
+        self.rules = rules
+        self.file = file
+
+    def parse(self, name: str, text: Any, fld: str, line: int | None) -> list[Part]:
+        if text is None:
+            return []
+        items = text if isinstance(text, list) else str(text).split(";")
+        parts: list[Part] = []
+        for item in items:
+            item = str(item).strip()
+            if not item or item.lower() in ("unclued", "(unclued)", "-", "see other clue"):
+                continue
+            parts.extend(self.part(name, item, fld, line))
+        return parts
+
+    def _expr(self, text: str, fld, line) -> ex.Node:
+        return ex.parse(text, clues=self.clue_names, variables=self.variables, field=fld,
+                        file=self.file, line=line)
+
+    def _operand(self, text: str) -> str:
+        """'a triangular' -> '#triangular'; anything else stays an expression."""
+        t = re.sub(r"^(?:an?|the)\s+", "", text.strip(), flags=re.I)
+        k = nb.canonical_kind(t) or (nb.canonical_kind(t[:-1]) if t.endswith("s") else None)
+        if k is not None and not re.fullmatch(r"[A-Z]+", t):
+            return "#" + k
+        if re.fullmatch(r"power\s*(?:\(?\s*(?:exponent\s*)?>=\s*3\s*\)?)", t, re.I):
+            return "#power3"
+        return "(" + t + ")"
+
+    def part(self, name: str, item: str, fld: str, line: int | None) -> list[Part]:
+        low = item.lower().strip()
+        kind = nb.canonical_kind(low) or (nb.canonical_kind(low[:-1]) if low.endswith("s") else None)
+        if kind is not None and not re.fullmatch(r"[A-Z]+", item):
+            return [Part("type", item, number_kind=kind)]
+        m = re.fullmatch(r"power\s*(?:\(?\s*(?:exponent\s*)?>=\s*(\d+)\s*\)?)?", low)
+        if m:
+            e = int(m.group(1) or 2)
+            if e not in (2, 3):
+                raise InvalidSpec(f"clue {name}: power with exponent >= {e} is not supported",
+                                  file=self.file, field=fld, line=line,
+                                  expected="power (exponent >= 2) or power >= 3")
+            return [Part("type", item, number_kind="power" if e == 2 else "power3")]
+        m = re.fullmatch(r"product of (\d+) distinct primes?", low)
+        if m:
+            n = int(m.group(1))
+            key = f"product{n}primes"
+            if key not in nb.KINDS:
+                nb.KINDS[key] = (lambda v, n=n: nb.distinct_prime_product(v, n),
+                                 nb._gen_filter(lambda v, n=n: nb.distinct_prime_product(v, n)),
+                                 True)
+            return [Part("type", item, number_kind=key)]
+        if re.fullmatch(r"(?:the )?sum of (?:all )?(?:the )?digits(?: in the (?:grid|puzzle))?"
+                        r"|grid digit sum|#sumdigits", low):
+            return [Part("griddigits", item)]
+        rewrites = [
+            (r"multiple of (.+)", lambda g: f"{self._operand(g[0])} * #multiplier"),
+            (r"(?:divisor|factor) of (.+)", lambda g: f"{self._operand(g[0])} / #multiplier"),
+            (r"half (?:of )?(.+)", lambda g: f"{self._operand(g[0])} / 2"),
+            (r"twice (.+)", lambda g: f"2 * {self._operand(g[0])}"),
+            (r"square of (.+)", lambda g: f"{self._operand(g[0])} ^ 2"),
+            (r"cube of (.+)", lambda g: f"{self._operand(g[0])} ^ 3"),
+            (r"(?:reverse|reversal) of (.+)", lambda g: f"$rev{self._operand(g[0])}"),
+            (r"jumble of (.+)", lambda g: f"$jumble{self._operand(g[0])}"),
+            (r"digit sum of (.+)", lambda g: f"$ds{self._operand(g[0])}"),
+            (r"digit product of (.+)", lambda g: f"$dp{self._operand(g[0])}"),
+            (r"(.+) raised to a power", lambda g: f"{self._operand(g[0])} ^ #multiplier"),
+            (r"power of (.+)", lambda g: f"{self._operand(g[0])} ^ #multiplier"),
+        ]
+        for pat, build in rewrites:
+            m = re.fullmatch(pat, item.strip(), flags=re.I)
+            if m:
+                return self.part(name, "= " + build(m.groups()), fld, line)
+        conds = [
+            (r"digit sum (?:is |= ?|equals? (?:to )?)?(.+)", "$ds({self}) = {x}"),
+            (r"digit product (?:is |= ?|equals? (?:to )?)?(.+)", "$dp({self}) = {x}"),
+            (r"(?:multiplicative )?persistence (?:is |= ?)?(.+)", "$mp({self}) = {x}"),
+        ]
+        for pat, tmpl in conds:
+            m = re.fullmatch(pat, item.strip(), flags=re.I)
+            if m:
+                return self.part(name, tmpl.format(self=name, x=m.group(1)), fld, line)
+        text = item[1:] if item.startswith("=") else item
+        node = self._expr(text, fld, line)
+        vs, cs = ex.refs(node)
+        nt = self.rules.nontrivial
+        if name in cs:
+            if node.op != "cmp":
+                raise InvalidSpec(f"clue {name}: expression {item!r} mentions {name} itself but "
+                                  "is not a relation", file=self.file, field=fld, line=line,
+                                  expected=f"a relation such as '{name} % 7 = 3', or an "
+                                  "expression for the value that does not mention the clue")
+            return [Part("cond", item, cond=ex.compile_expr(node, nontrivial=nt))]
+        if node.op == "cmp":
+            if any(o != "=" for o in node.ops):
+                raise InvalidSpec(f"clue {name}: comparison {item!r} does not mention {name}",
+                                  file=self.file, field=fld, line=line,
+                                  expected=f"'=' chains (value equals each side) or a relation "
+                                  f"that mentions {name}")
+            sides = [ex.compile_expr(a, nontrivial=nt) for a in node.args]
+        else:
+            sides = [ex.compile_expr(node, nontrivial=nt)]
+        return [Part("value", item, sides=sides)]
+
+
+# ------------------------------------------------------------------ loading
+
+
+def load_model(path: str | Path) -> Model:
+    """Read and check a puzzle file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise InvalidSpec(f"cannot read puzzle file: {e.strerror}", file=str(p),
+                          expected="a readable .yaml puzzle file") from None
+    return parse_model(text, file=str(p))
+
+
+_TOP_KEYS = {"title", "id", "setter", "published", "notes", "source_notes", "tags", "grid",
+             "givens", "rules", "variables", "clues", "entries", "expect", "source"}
+
+
+def parse_model(text: str, *, file: str | None = None) -> Model:
+    """Parse puzzle-file text (errors carry YAML line numbers)."""
+    data, lines = _compose(text, file)
+    if not isinstance(data, dict):
+        raise InvalidSpec("a puzzle file must be a YAML mapping", file=file,
+                          expected="keys title, grid, clues (see docs/crossnumber.md)")
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise InvalidSpec(f"unknown top-level key(s): {', '.join(unknown)}", file=file,
+                          field=unknown[0], line=lines.get(unknown[0]),
+                          expected="some of " + ", ".join(sorted(_TOP_KEYS)))
+    for key in ("grid", "clues"):
+        if key not in data:
+            raise InvalidSpec(f"missing required key '{key}'", file=file, field=key,
+                              expected="a grid (block or barred ASCII) and clues")
+    grid = parse_grid(data["grid"], file=file, line=lines.get("grid"))
+    _apply_givens(grid, data.get("givens"), file, lines.get("givens"))
+    rules = _rules(data.get("rules") or {}, file, lines)
+    variables = _variables(data.get("variables"), file, lines, grid)
+    clues = _clues(data["clues"], grid, variables, rules, file, lines)
+    _transforms(data.get("entries") or {}, clues, file, lines)
+    if rules.cell_values is not None and rules.no_repeat:
+        raise InvalidSpec("no_repeat is only defined for one-digit cells", file=file,
+                          field="rules.no_repeat", line=lines.get("rules.no_repeat"),
+                          expected="either cell_values or no_repeat, not both")
+    return Model(title=str(data.get("title") or data.get("id") or Path(file or "puzzle").stem),
+                 grid=grid, entries=grid.entries, clues=clues, variables=variables,
+                 rules=rules, expect=dict(data.get("expect") or {}),
+                 notes=str(data.get("notes") or data.get("source_notes") or ""),
+                 source=file, raw=data)
+
+
+def _apply_givens(grid: Grid, givens: Any, file, line) -> None:
+    if givens is None:
+        return
+    rows = [r.replace(" ", "") for r in str(givens).strip("\n").splitlines()]
+    if len(rows) != grid.rows or any(len(r) != grid.cols for r in rows):
+        raise InvalidSpec(f"givens must have {grid.rows} rows of {grid.cols} characters",
+                          file=file, field="givens", line=line,
+                          expected="one character per cell: '.' unknown or a digit")
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch.isdigit():
+                grid.givens[(r, c)] = ch
+            elif ch != ".":
+                raise InvalidSpec(f"givens row {r + 1} has {ch!r}", file=file, field="givens",
+                                  line=None if line is None else line + 1 + r,
+                                  expected="'.' or a digit")
+
+
+_RULE_KEYS = {"distinct", "leading_zeros", "digits", "cell_values", "cell_values_once",
+              "digits_once", "no_repeat", "reversed_pair", "grid_digit_sum", "nontrivial",
+              "clue_order", "hooks"}
+
+
+def _rules(raw: Any, file, lines) -> Rules:
+    if not isinstance(raw, dict):
+        raise InvalidSpec("rules must be a mapping", file=file, field="rules",
+                          line=lines.get("rules"), expected="keys such as distinct, digits")
+    bad = sorted(set(raw) - _RULE_KEYS)
+    if bad:
+        raise InvalidSpec(f"unknown rule(s): {', '.join(bad)}", file=file,
+                          field=f"rules.{bad[0]}", line=lines.get(f"rules.{bad[0]}"),
+                          expected="some of " + ", ".join(sorted(_RULE_KEYS)))
+    r = Rules()
+
+    def rng(key):
+        return parse_range(raw[key], what=f"rules.{key}", file=file, fld=f"rules.{key}",
+                           line=lines.get(f"rules.{key}"))
+    for key in ("distinct", "leading_zeros", "digits_once", "reversed_pair", "nontrivial"):
+        if key in raw:
+            setattr(r, key, bool(raw[key]))
+    if "digits" in raw:
+        r.digits = rng("digits")
+    if "cell_values" in raw:
+        r.cell_values = rng("cell_values")
+    if "cell_values_once" in raw:
+        r.cell_values_once = rng("cell_values_once")
+    if "grid_digit_sum" in raw:
+        r.grid_digit_sum = int(raw["grid_digit_sum"])
+    if "no_repeat" in raw:
+        nr = raw["no_repeat"]
+        nr = [nr] if isinstance(nr, str) else list(nr or [])
+        for item in nr:
+            if item not in ("rows", "columns", "diagonals"):
+                raise InvalidSpec(f"no_repeat: unknown line kind {item!r}", file=file,
+                                  field="rules.no_repeat", line=lines.get("rules.no_repeat"),
+                                  expected="rows, columns and/or diagonals")
+        r.no_repeat = nr
+    if "clue_order" in raw:
+        if raw["clue_order"] not in ("ascending", "descending", None):
+            raise InvalidSpec(f"clue_order {raw['clue_order']!r}", file=file,
+                              field="rules.clue_order", line=lines.get("rules.clue_order"),
+                              expected="ascending or descending")
+        r.clue_order = raw["clue_order"]
+    if "hooks" in raw:
+        from .hooks import HOOKS
+        for h in list(raw["hooks"] or []):
+            if h not in HOOKS:
+                raise InvalidSpec(f"unknown hook {h!r}", file=file, field="rules.hooks",
+                                  line=lines.get("rules.hooks"),
+                                  expected="one of " + ", ".join(sorted(HOOKS)))
+            r.hooks.append(h)
+    return r
+
+
+def _variables(raw: Any, file, lines, grid: Grid) -> Variables:
+    if raw is None:
+        return Variables([], [], True, [])
+    if not isinstance(raw, dict):
+        raise InvalidSpec("variables must be a mapping", file=file, field="variables",
+                          line=lines.get("variables"), expected="names, domain, distinct, order")
+    names = raw.get("names", [])
+    names = list(names) if not isinstance(names, str) else [c for c in names if c.isalpha()]
+    for n in names:
+        if not (isinstance(n, str) and len(n) == 1 and n.isalpha()):
+            raise InvalidSpec(f"variable name {n!r} is not a single letter", file=file,
+                              field="variables.names", line=lines.get("variables.names"),
+                              expected="single letters such as A, B, C")
+    dom_raw = raw.get("domain", "0..9")
+    longest = max((e.length for e in grid.entries.values()), default=1)
+    vmax = int(raw.get("max", 10 ** longest))
+    kind = nb.canonical_kind(str(dom_raw)) if isinstance(dom_raw, str) else None
+    if kind is not None:
+        domain = list(nb.generate(kind, 0, vmax))
+    else:
+        domain = parse_range(dom_raw, what="variables.domain", file=file,
+                             fld="variables.domain", line=lines.get("variables.domain"))
+    order: list[list[str]] = []
+    oraw = raw.get("order") or raw.get("constraint")
+    for chain in ([oraw] if isinstance(oraw, str) else list(oraw or [])):
+        parts = [p.strip() for p in re.split(r"<", str(chain))]
+        if ">" in str(chain):
+            parts = [p.strip() for p in reversed(re.split(r">", str(chain)))]
+        for p in parts:
+            if p not in names:
+                raise InvalidSpec(f"order {chain!r} names {p!r}, which is not a variable",
+                                  file=file, field="variables.order",
+                                  line=lines.get("variables.order", lines.get("variables.constraint")),
+                                  expected="a chain such as A < B < C of declared variables")
+        order.append(parts)
+    return Variables(names, domain, bool(raw.get("distinct", True)), order, str(dom_raw))
+
+
+def _clues(raw: Any, grid: Grid, variables: Variables, rules: Rules, file, lines) -> dict[str, Clue]:
+    items: list[tuple[str, str, Any, int | None, str | None, str, Any]] = []
+    # (name, direction, text, cells, fixed entry, field path, raw item)
+    if isinstance(raw, dict) and set(raw) <= {"across", "down"} and raw:
+        for d in ("across", "down"):
+            for i, it in enumerate(raw.get(d) or []):
+                fld = f"clues.{d}[{i}]"
+                if not isinstance(it, dict) or "cells" not in it:
+                    raise InvalidSpec("an unnumbered clue needs 'clue' and 'cells'", file=file,
+                                      field=fld, line=lines.get(fld),
+                                      expected="{label: A1, clue: 'B+Y', cells: 2}")
+                label = str(it.get("label") or f"{d[0].upper()}{i + 1}")
+                items.append((label, d, it.get("clue"), int(it["cells"]), None, fld, it))
+    elif isinstance(raw, dict):
+        for name, it in raw.items():
+            fld = f"clues.{name}"
+            if name not in grid.entries:
+                raise InvalidSpec(f"clue {name} has no entry in the grid", file=file, field=fld,
+                                  line=lines.get(fld), expected="one of " + ", ".join(grid.entries))
+            e = grid.entries[name]
+            if isinstance(it, dict):
+                text = it.get("clue", it.get("text"))
+                length = it.get("length", it.get("cells"))
+                if length is not None and int(length) != e.length:
+                    raise InvalidSpec(f"clue {name} says length {length} but its grid entry "
+                                      f"has {e.length} cells (entry length mismatch)", file=file,
+                                      field=fld, line=lines.get(fld),
+                                      expected=f"length {e.length}, or fix the grid")
+            else:
+                text = it
+            items.append((name, e.direction, text, e.length, name, fld, it))
+    else:
+        raise InvalidSpec("clues must be a mapping of entry names to clues, or 'across'/'down' "
+                          "lists", file=file, field="clues", line=lines.get("clues"),
+                          expected="{A1: 'prime', D2: 'AC+CD'} or {across: [...], down: [...]}")
+    names = [it[0] for it in items]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise InvalidSpec(f"clue label {dup[0]} is used twice", file=file, field="clues",
+                          line=lines.get("clues"), expected="unique clue labels")
+    parser = _ClueParser(names, variables.names, rules, file)
+    out: dict[str, Clue] = {}
+    for name, d, text, cells, entry, fld, it in items:
+        line = lines.get(fld)
+        parts = parser.parse(name, text, fld, line)
+        if entry is None:
+            cands = [e.name for e in grid.entries.values() if e.direction == d and e.length == cells]
+            if not cands:
+                raise InvalidSpec(f"clue {name} has {cells} cells but no {d} entry has that "
+                                  "length (entry length mismatch)", file=file, field=fld, line=line,
+                                  expected="a cell count of some " + d + " entry")
+        else:
+            cands = [entry]
+        out[name] = Clue(name, d, "" if text is None else (
+            "; ".join(map(str, text)) if isinstance(text, list) else str(text)),
+            parts, cells, entry, cands, line=line)
+    if all(c.entry is not None for c in out.values()):
+        return out
+    for d in ("across", "down"):
+        n_cl = sum(1 for c in out.values() if c.direction == d)
+        n_en = sum(1 for e in grid.entries.values() if e.direction == d)
+        if n_cl != n_en:
+            raise InvalidSpec(f"{n_cl} {d} clues for {n_en} {d} entries", file=file,
+                              field=f"clues.{d}", line=lines.get(f"clues.{d}"),
+                              expected="one unnumbered clue per grid entry")
+    return out
+
+
+def _transforms(raw: Any, clues: dict[str, Clue], file, lines) -> None:
+    if not isinstance(raw, dict):
+        raise InvalidSpec("entries must be a mapping", file=file, field="entries",
+                          line=lines.get("entries"), expected="{A1: {transform: reverse}}")
+    for name, spec in raw.items():
+        fld = f"entries.{name}"
+        if name not in clues:
+            raise InvalidSpec(f"entries: {name} is not a clue", file=file, field=fld,
+                              line=lines.get(fld), expected="a clue name")
+        t = spec.get("transform") if isinstance(spec, dict) else spec
+        if t not in ("reverse",):
+            raise InvalidSpec(f"entries.{name}: unknown transform {t!r}", file=file, field=fld,
+                              line=lines.get(fld), expected="transform: reverse")
+        clues[name].transform = t

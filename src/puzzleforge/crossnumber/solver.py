@@ -1,0 +1,810 @@
+"""Propagation to a fixpoint, then search, for cross-number ``Model``s.
+
+Why this shape (the seed's "generic solution"): every clue keeps a set of possible
+values, every cell a set of possible digits (or multi-digit cell values), every variable
+a set of values, and -- for puzzles whose clue numbers are not given -- every clue a set
+of entries it may sit in. Constraints narrow those sets from a work queue until nothing
+changes; then the solver picks the smallest open set, tries each value and propagates
+again, collecting every solution up to a limit so non-unique puzzles are reported.
+
+An expression constraint is only enumerated when the product of its operands' domain
+sizes is small (``COMBO_LIMIT``) and its generators stay within a work budget; otherwise
+it waits until other constraints (or search decisions) have narrowed its operands. Every
+leaf is re-checked against every constraint exactly, so a deferred constraint never lets
+a wrong grid through.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any, Callable, Iterable
+
+from . import expr as ex
+from . import numbers as nb
+from .model import Clue, Model, Part
+from .steps import StepLog, summarize
+
+__all__ = ["Solver", "SolveResult", "Solution", "solve", "Contradiction"]
+
+COMBO_LIMIT = 40_000
+CHECK_LIMIT = 20_000
+MATERIALIZE_LIMIT = 20_000
+GENERATE_LIMIT = 200_000
+BUDGET = 400_000
+
+
+class Contradiction(Exception):
+    """A domain became empty (a dead end of the search, or an unsolvable puzzle)."""
+
+
+Key = tuple
+
+
+@dataclass
+class Solution:
+    cells: dict[tuple[int, int], str]
+    values: dict[str, int]           # clue -> value
+    variables: dict[str, int]
+    mapping: dict[str, str]          # clue -> entry
+
+    def rows(self, model: Model, sep: str = "") -> list[str]:
+        out = []
+        for r in range(model.grid.rows):
+            out.append(sep.join(self.cells.get((r, c), "#") for c in range(model.grid.cols)))
+        return out
+
+    def to_json(self, model: Model) -> dict[str, Any]:
+        multi = model.rules.cell_values is not None
+        return {"rows": self.rows(model, " " if multi else ""),
+                "values": dict(self.values), "variables": dict(self.variables),
+                "mapping": dict(self.mapping)}
+
+
+@dataclass
+class SolveResult:
+    solutions: list[Solution]
+    complete: bool                  # search space exhausted (count is exact)
+    steps: StepLog
+    seconds: float
+    nodes: int
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions)
+
+    @property
+    def unique(self) -> bool:
+        return self.complete and len(self.solutions) == 1
+
+
+# ------------------------------------------------------------------ constraints
+
+
+class Con:
+    scope: list[Key]
+    label: str = ""
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        raise NotImplementedError
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        return True
+
+
+def _range_for(s: "Solver", clue: Clue) -> tuple[int, int]:
+    lo_d = clue.cells
+    hi_d = clue.cells
+    if s.multi:
+        extra = min(clue.cells, s.max_multi_cells)
+        hi_d = clue.cells + extra * (s.max_cell_len - 1)
+    return (10 ** (lo_d - 1) if lo_d > 1 else 0), 10 ** hi_d - 1
+
+
+class ExprCon(Con):
+    """A clue's value equals every side of an expression, or a relation holds."""
+
+    def __init__(self, s: "Solver", clue: Clue, part: Part) -> None:
+        self.clue, self.part = clue, part
+        self.self_key = ("c", clue.name)
+        if part.kind == "value":
+            vs = set().union(*(c.variables for c in part.sides))
+            cs = set().union(*(c.clues for c in part.sides))
+            self.sides = part.sides
+        else:
+            node = part.cond.node  # type: ignore[union-attr]
+            vs, cs = set(part.cond.variables), set(part.cond.clues)  # type: ignore[union-attr]
+            self.ops = node.ops
+            self.operands = [ex.compile_expr(a, nontrivial=s.model.rules.nontrivial)
+                             for a in node.args]
+        self.is_cond = part.kind == "cond"
+        cs = set(cs)
+        if not self.is_cond:
+            cs.discard(clue.name)
+        self.refs: list[Key] = [("v", v) for v in sorted(vs)] + [("c", c) for c in sorted(cs)]
+        self.names = [k[1] for k in self.refs]
+        self.scope = list(self.refs) + ([] if self.is_cond else [self.self_key])
+        self.label = f"{clue.name}: {part.text}"
+
+    # value side -----------------------------------------------------
+    def _values(self, env: dict, lo: int, hi: int, budget: ex.Budget) -> set[int]:
+        first, *rest = self.sides
+        vals = set(first.values(env, lo, hi, budget))
+        for side in rest:
+            if not vals:
+                break
+            if side.single is not None:
+                v = side.single(env)
+                vals = {v} & vals
+            else:
+                vals = {t for t in vals if any(True for _ in side.values(env, t, t, budget))}
+        return vals
+
+    def _cond(self, env: dict, budget: ex.Budget) -> bool:
+        vals: list[int | None] = []
+        for o in self.operands:
+            vals.append(o.single(env) if o.single is not None else None)
+        for i, op in enumerate(self.ops):
+            a, b = vals[i], vals[i + 1]
+            if a is None and self.operands[i].single is not None:
+                return False
+            if b is None and self.operands[i + 1].single is not None:
+                return False
+            if a is None or b is None:
+                if op != "=":
+                    raise ex.Unbounded("generator in an inequality")
+                if a is None and b is None:
+                    raise ex.Unbounded("generators on both sides")
+                t = b if a is None else a
+                o = self.operands[i] if a is None else self.operands[i + 1]
+                if not any(True for _ in o.values(env, t, t, budget)):
+                    return False
+                continue
+            if not ex.compare(op, a, b):
+                return False
+        return True
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        doms = []
+        for k in self.refs:
+            d = s.get(dom, k)
+            if d is None:
+                return
+            doms.append(sorted(d))
+        total = math.prod(len(d) for d in doms)
+        budget = ex.Budget(BUDGET)
+        if self.is_cond:
+            if total > COMBO_LIMIT:
+                return
+            support = [set() for _ in doms]
+            try:
+                for combo in product(*doms):
+                    env = dict(zip(self.names, combo))
+                    if self._cond(env, budget):
+                        for i, v in enumerate(combo):
+                            support[i].add(v)
+            except (ex.Unbounded, ex.BudgetExceeded):
+                return
+            for k, sup in zip(self.refs, support):
+                s.narrow(dom, k, sup, self, f"{self.label}")
+            return
+        own = s.get(dom, self.self_key)
+        if total > COMBO_LIMIT:
+            return
+        lo, hi = (min(own), max(own)) if own else _range_for(s, self.clue)
+        tests = s.tests[self.clue.name]
+        new_own: set[int] = set()
+        support = [set() for _ in doms]
+        try:
+            for combo in product(*doms):
+                env = dict(zip(self.names, combo))
+                vals = self._values(env, lo, hi, budget)
+                if own is not None:
+                    vals &= own
+                if tests:
+                    vals = {v for v in vals if all(t(v) for t in tests)}
+                if vals:
+                    new_own |= vals
+                    for i, v in enumerate(combo):
+                        support[i].add(v)
+        except (ex.Unbounded, ex.BudgetExceeded):
+            if own is None or len(own) * total > CHECK_LIMIT:
+                return
+            new_own, support = self._check_mode(own, doms)
+        for k, sup in zip(self.refs, support):
+            s.narrow(dom, k, sup, self, f"{self.label}")
+        s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
+
+    def _check_mode(self, own, doms):
+        """Per candidate value t: does the expression produce t (bounds [t, t])?"""
+        budget = ex.Budget(BUDGET * 4)
+        new_own: set[int] = set()
+        support = [set() for _ in doms]
+        try:
+            for combo in product(*doms):
+                env = dict(zip(self.names, combo))
+                for t in own:
+                    if t in new_own and all(v in support[i] for i, v in enumerate(combo)):
+                        continue
+                    if self._values(env, t, t, budget):
+                        new_own.add(t)
+                        for i, v in enumerate(combo):
+                            support[i].add(v)
+        except (ex.Unbounded, ex.BudgetExceeded):
+            return set(own), [set(d) for d in doms]
+        return new_own, support
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        env = {k[1]: a[k] for k in self.refs}
+        budget = ex.Budget(BUDGET * 20)
+        try:
+            if self.is_cond:
+                return self._cond(env, budget)
+            t = a[self.self_key]
+            return bool(self._values(env, t, t, budget))
+        except (ex.Unbounded, ex.BudgetExceeded):
+            return False
+
+
+class LinkCon(Con):
+    """A clue's value is written in the cells of its entry (or of one candidate entry)."""
+
+    def __init__(self, s: "Solver", clue: Clue) -> None:
+        self.clue = clue
+        self.key = ("c", clue.name)
+        self.map_key = ("m", clue.name)
+        cells: set[Key] = set()
+        for e in clue.candidates:
+            cells.update(("x", rc) for rc in s.model.entries[e].cells)
+        self.scope = [self.key] + ([self.map_key] if len(clue.candidates) > 1 else []) + sorted(cells)
+        self.label = f"{clue.name} fits its cells"
+
+    def entry_of(self, dom: dict) -> str | None:
+        if len(self.clue.candidates) == 1:
+            return self.clue.candidates[0]
+        m = dom[self.map_key]
+        return next(iter(m)) if len(m) == 1 else None
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        e = self.entry_of(dom)
+        d = s.get(dom, self.key)
+        if d is None:
+            return
+        if e is None:
+            ok_entries = set()
+            keep = set()
+            for en in dom[self.map_key]:
+                cd = [dom[("x", rc)] for rc in s.model.entries[en].cells]
+                hit = {v for v in d if s.fits(self.clue, v, cd)}
+                if hit:
+                    ok_entries.add(en)
+                    keep |= hit
+            s.narrow(dom, self.map_key, ok_entries, self, f"{self.clue.name} can only sit in")
+            s.narrow(dom, self.key, keep, self, f"{self.clue.name} must fit a possible entry")
+            return
+        cells = s.model.entries[e].cells
+        cd = [dom[("x", rc)] for rc in cells]
+        keep = set()
+        support = [set() for _ in cells]
+        for v in d:
+            segs = s.segments(self.clue, v, cd)
+            if segs:
+                keep.add(v)
+                for seg in segs:
+                    for i, part in enumerate(seg):
+                        support[i].add(part)
+        s.narrow(dom, self.key, keep, self, f"{self.clue.name} must fit the digits possible in {e}")
+        for rc, sup in zip(cells, support):
+            s.narrow(dom, ("x", rc), sup, self, f"cells of {e} hold {self.clue.name}")
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        e = self.entry_of(a) if len(self.clue.candidates) == 1 else a[self.map_key]
+        text = "".join(a[("x", rc)] for rc in s.model.entries[e].cells)
+        return text == s.entry_text(self.clue, a[self.key])
+
+
+class AllDiff(Con):
+    """Values of the keys are pairwise different (singleton elimination + pigeonhole)."""
+
+    def __init__(self, keys: list[Key], label: str) -> None:
+        self.scope = keys
+        self.label = label
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        changed = True
+        while changed:
+            changed = False
+            fixed: dict[Any, Key] = {}
+            for k in self.scope:
+                d = dom.get(k)
+                if d is not None and len(d) == 1:
+                    v = next(iter(d))
+                    if v in fixed:
+                        raise Contradiction(f"{k[1]} and {fixed[v][1]} both {v}")
+                    fixed[v] = k
+            if not fixed:
+                return
+            for k in self.scope:
+                d = dom.get(k)
+                if d is not None and len(d) > 1 and not d.isdisjoint(fixed):
+                    new = d - fixed.keys()
+                    taken = sorted(str(x) for x in d & fixed.keys())
+                    s.narrow(dom, k, new, self, f"{self.label}: {', '.join(taken)} already used")
+                    changed = True
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        vals = [a[k] for k in self.scope]
+        return len(vals) == len(set(vals))
+
+
+class Ordered(Con):
+    """Strictly increasing values along a chain (A < B < C, or clues listed ascending)."""
+
+    def __init__(self, keys: list[Key], label: str) -> None:
+        self.scope = keys
+        self.label = label
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        lb = None
+        for k in self.scope:
+            d = dom.get(k)
+            if d is None:
+                continue
+            if lb is not None:
+                s.narrow(dom, k, {v for v in d if v > lb}, self, f"{self.label}")
+                d = dom[k]
+            lb = min(d)
+        ub = None
+        for k in reversed(self.scope):
+            d = dom.get(k)
+            if d is None:
+                continue
+            if ub is not None:
+                s.narrow(dom, k, {v for v in d if v < ub}, self, f"{self.label}")
+                d = dom[k]
+            ub = max(d)
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        vals = [a[k] for k in self.scope]
+        return all(x < y for x, y in zip(vals, vals[1:]))
+
+
+class GridDigitSum(Con):
+    """The sum of all digits in the grid equals a clue (or a fixed number)."""
+
+    def __init__(self, s: "Solver", target: Key | int) -> None:
+        self.target = target
+        self.cells = [("x", rc) for rc in s.model.grid.cells()]
+        self.scope = self.cells + ([target] if isinstance(target, tuple) else [])
+        self.label = "sum of all digits in the grid"
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        if isinstance(self.target, tuple):
+            t = s.get(dom, self.target)
+            if t is None:
+                return
+        else:
+            t = {self.target}
+        sums = [[nb.digits_sum(int(v)) for v in dom[c]] for c in self.cells]
+        mins = [min(x) for x in sums]
+        maxs = [max(x) for x in sums]
+        smin, smax = sum(mins), sum(maxs)
+        if isinstance(self.target, tuple):
+            s.narrow(dom, self.target, {v for v in t if smin <= v <= smax}, self,
+                     f"the grid's digits add up to between {smin} and {smax}")
+            t = dom[self.target]
+        tmin, tmax = min(t), max(t)
+        if smin > tmax or smax < tmin:
+            raise Contradiction("digit sum out of range")
+        for c, lo_c, hi_c in zip(self.cells, mins, maxs):
+            d = dom[c]
+            keep = {v for v in d if smin - lo_c + nb.digits_sum(int(v)) <= tmax
+                    and smax - hi_c + nb.digits_sum(int(v)) >= tmin}
+            if len(keep) < len(d):
+                s.narrow(dom, c, keep, self, "the grid digit sum")
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        total = sum(nb.digits_sum(int(a[c])) for c in self.cells)
+        t = a[self.target] if isinstance(self.target, tuple) else self.target
+        return total == t
+
+
+class ValuesOnce(Con):
+    """Each listed cell value occurs exactly once in the grid (e.g. 10..16 in No 21)."""
+
+    def __init__(self, s: "Solver", values: list[int]) -> None:
+        self.values = [str(v) for v in values]
+        self.scope = [("x", rc) for rc in s.model.grid.cells()]
+        self.label = "each of " + ", ".join(self.values) + " occurs exactly once"
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        for v in self.values:
+            holders = [c for c in self.scope if v in dom[c]]
+            if not holders:
+                raise Contradiction(f"no cell can hold {v}")
+            fixed = [c for c in holders if len(dom[c]) == 1]
+            if len(fixed) > 1:
+                raise Contradiction(f"{v} twice")
+            if fixed:
+                for c in holders:
+                    if c != fixed[0]:
+                        s.narrow(dom, c, dom[c] - {v}, self, f"{v} is already placed")
+            elif len(holders) == 1:
+                s.narrow(dom, holders[0], {v}, self, f"only this cell can hold {v}")
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        vals = [a[c] for c in self.scope]
+        return all(vals.count(v) == 1 for v in self.values)
+
+
+class FinalCheck(Con):
+    """Whole-solution rules checked only at the leaves (reversed pair, hooks)."""
+
+    def __init__(self, fn: Callable[["Solver", dict], bool], label: str) -> None:
+        self.fn, self.label, self.scope = fn, label, []
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        return
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        return self.fn(s, a)
+
+
+# ------------------------------------------------------------------ solver
+
+
+class Solver:
+    """Build with a Model, then ``solve(limit)``."""
+
+    def __init__(self, model: Model, *, log_steps: bool = True) -> None:
+        self.model = model
+        self.multi = model.rules.cell_values is not None
+        cell_vals = model.cell_domain()
+        self.max_cell_len = max(len(v) for v in cell_vals)
+        long_vals = [v for v in cell_vals if len(v) > 1]
+        self.max_multi_cells = (len(model.rules.cell_values_once) if model.rules.cell_values_once
+                                else len(model.grid.cells())) if long_vals else 0
+        self.log = StepLog(enabled=log_steps)
+        self.depth = 0
+        self.tests: dict[str, list[Callable[[int], bool]]] = {
+            c.name: [nb.kind_test(k) for k in c.tests] for c in model.clues.values()}
+        self.cons: list[Con] = []
+        self._build()
+        self.watch: dict[Key, list[Con]] = {}
+        for con in self.cons:
+            for k in con.scope:
+                self.watch.setdefault(k, []).append(con)
+        self.queue: deque[Con] = deque()
+        self.queued: set[int] = set()
+        self.nodes = 0
+
+    # -- building --------------------------------------------------
+    def _build(self) -> None:
+        m = self.model
+        for clue in m.clues.values():
+            for part in clue.parts:
+                if part.kind in ("value", "cond"):
+                    self.cons.append(ExprCon(self, clue, part))
+                elif part.kind == "griddigits":
+                    self.cons.append(GridDigitSum(self, ("c", clue.name)))
+            self.cons.append(LinkCon(self, clue))
+        if m.rules.distinct:
+            self.cons.append(AllDiff([("c", c) for c in m.clues], "answers are all different"))
+        if m.variables.names and m.variables.distinct:
+            self.cons.append(AllDiff([("v", v) for v in m.variables.names],
+                                     "variables are all different"))
+        for chain in m.variables.order:
+            self.cons.append(Ordered([("v", v) for v in chain], " < ".join(chain)))
+        if not m.mapped:
+            for d in ("across", "down"):
+                keys = [("m", c.name) for c in m.clues.values() if c.direction == d]
+                self.cons.append(AllDiff(keys, f"each {d} entry holds one clue"))
+        if m.rules.clue_order:
+            for d in ("across", "down"):
+                keys = [("c", c.name) for c in m.clues.values() if c.direction == d]
+                if m.rules.clue_order == "descending":
+                    keys.reverse()
+                self.cons.append(Ordered(keys, f"{d} clues are listed in {m.rules.clue_order} order"))
+        if m.rules.grid_digit_sum is not None:
+            self.cons.append(GridDigitSum(self, m.rules.grid_digit_sum))
+        if m.rules.cell_values_once:
+            self.cons.append(ValuesOnce(self, m.rules.cell_values_once))
+        if m.rules.digits_once:
+            self.cons.append(AllDiff([("x", rc) for rc in m.grid.cells()], "each digit once"))
+        for kind in m.rules.no_repeat:
+            for line in _lines(m, kind):
+                self.cons.append(AllDiff([("x", rc) for rc in line], f"no repeated digit in {kind}"))
+        if m.rules.reversed_pair:
+            def rev_pair(s: "Solver", a: dict) -> bool:
+                vals = [a[("c", c)] for c in s.model.clues]
+                pool = set(vals)
+                return any(nb.reverse_int(v) in pool and nb.reverse_int(v) != v for v in vals)
+            self.cons.append(FinalCheck(rev_pair, "one answer is another reversed"))
+        if m.rules.hooks:
+            from .hooks import HOOKS
+            for h in m.rules.hooks:
+                fn = HOOKS[h]
+                self.cons.append(FinalCheck(lambda s, a, fn=fn: fn(s.model, s.solution_from(a)), h))
+
+    def initial_domains(self) -> dict:
+        m = self.model
+        dom: dict[Key, frozenset] = {}
+        cell_vals = m.cell_domain()
+        starts = set()
+        if not m.rules.leading_zeros:
+            for e in m.entries.values():
+                starts.add(e.cells[0])
+        for rc in m.grid.cells():
+            vals = [v for v in cell_vals if not (rc in starts and v.startswith("0"))]
+            if rc in m.grid.givens:
+                vals = [v for v in vals if v == m.grid.givens[rc]]
+            dom[("x", rc)] = frozenset(vals)
+        for v in m.variables.names:
+            dom[("v", v)] = frozenset(m.variables.domain)
+        for c in m.clues.values():
+            if not m.mapped:
+                dom[("m", c.name)] = frozenset(c.candidates)
+            d = self._generate_clue(c, dom)
+            if d is not None:
+                dom[("c", c.name)] = frozenset(d)
+                self.log.add("kind", c.name, f"{c.name} is {_kinds_text(c)} with {_len_text(self, c)}"
+                             f": {summarize(d)}", {c.name: summarize(d)})
+        return dom
+
+    def _generate_clue(self, c: Clue, dom: dict) -> set[int] | None:
+        if not c.tests:
+            return None
+        lo, hi = _range_for(self, c)
+        best = None
+        for k in c.tests:
+            cost = nb.generate_cost(k, lo, hi)
+            if cost <= GENERATE_LIMIT and (best is None or cost < best[0]):
+                best = (cost, k)
+        if best is None:
+            return None
+        if best[0] > MATERIALIZE_LIMIT and len(c.candidates) == 1:
+            n = math.prod(len(dom[("x", rc)]) for rc in self.model.entries[c.entry].cells)
+            if n <= MATERIALIZE_LIMIT:
+                return None  # cheaper from the cells, done lazily by get()
+        tests = self.tests[c.name]
+        return {v for v in nb.generate(best[1], lo, hi) if all(t(v) for t in tests)}
+
+    # -- domain access ------------------------------------------------
+    def get(self, dom: dict, key: Key) -> frozenset | None:
+        d = dom.get(key)
+        if d is not None or key[0] != "c":
+            return d
+        clue = self.model.clues[key[1]]
+        if len(clue.candidates) != 1 and len(dom[("m", clue.name)]) != 1:
+            return None
+        e = clue.candidates[0] if len(clue.candidates) == 1 else next(iter(dom[("m", clue.name)]))
+        cells = self.model.entries[e].cells
+        cds = [sorted(dom[("x", rc)]) for rc in cells]
+        if math.prod(len(x) for x in cds) > MATERIALIZE_LIMIT:
+            return None
+        tests = self.tests[clue.name]
+        vals = set()
+        for combo in product(*cds):
+            text = "".join(combo)
+            v = int(text)
+            if clue.transform == "reverse":
+                if text.endswith("0"):
+                    continue
+                v = int(text[::-1])
+            if all(t(v) for t in tests):
+                vals.add(v)
+        if not vals:
+            raise Contradiction(f"{clue.name} has no possible value")
+        dom[key] = frozenset(vals)
+        if self.depth == 0:
+            self.log.add("cells", clue.name, f"{clue.name} read from the possible digits of {e}"
+                         + (f" ({_kinds_text(clue)})" if clue.tests else "")
+                         + f": {summarize(vals)}", {clue.name: summarize(vals)})
+        self._enqueue_key(key, None)
+        return dom[key]
+
+    def narrow(self, dom: dict, key: Key, new: Iterable, con: Con | None, why: str) -> None:
+        old = dom.get(key)
+        new = frozenset(new)
+        if old is not None:
+            if len(new) == len(old):
+                return
+            new = new & old
+        if not new:
+            raise Contradiction(f"{_key_text(key)} has no possible value ({why})")
+        if old is not None and new == old:
+            return
+        dom[key] = new
+        if self.depth == 0:
+            self.log.add("narrow", _key_text(key), f"{why} -> {_key_text(key)} "
+                         f"{'=' if len(new) == 1 else 'in'} {summarize(new, key[0] == 'x')}",
+                         {_key_text(key): summarize(new, key[0] == "x")})
+        self._enqueue_key(key, con)
+
+    def _enqueue_key(self, key: Key, skip: Con | None) -> None:
+        for c in self.watch.get(key, ()):
+            if c is not skip and id(c) not in self.queued:
+                self.queued.add(id(c))
+                self.queue.append(c)
+
+    def propagate(self, dom: dict) -> None:
+        while self.queue:
+            con = self.queue.popleft()
+            self.queued.discard(id(con))
+            con.propagate(self, dom)
+
+    # -- cells ----------------------------------------------------------
+    def entry_text(self, clue: Clue, v: int) -> str:
+        s = str(v)
+        return s[::-1] if clue.transform == "reverse" else s
+
+    def segments(self, clue: Clue, v: int, cds: list[frozenset]) -> list[tuple[str, ...]]:
+        s = self.entry_text(clue, v)
+        if clue.transform == "reverse" and s.startswith("0"):
+            return []
+        n = len(cds)
+        if not self.multi:
+            if len(s) != n:
+                return []
+            for ch, d in zip(s, cds):
+                if ch not in d:
+                    return []
+            return [tuple(s)]
+        out: list[tuple[str, ...]] = []
+
+        def rec(i: int, pos: int, acc: list[str]) -> None:
+            if i == n:
+                if pos == len(s):
+                    out.append(tuple(acc))
+                return
+            for ln in range(1, self.max_cell_len + 1):
+                piece = s[pos:pos + ln]
+                if len(piece) == ln and piece in cds[i]:
+                    acc.append(piece)
+                    rec(i + 1, pos + ln, acc)
+                    acc.pop()
+        rec(0, 0, [])
+        return out
+
+    def fits(self, clue: Clue, v: int, cds: list[frozenset]) -> bool:
+        return bool(self.segments(clue, v, cds))
+
+    # -- search -----------------------------------------------------------
+    def solve(self, limit: int = 10, time_limit: float = 60.0) -> SolveResult:
+        t0 = time.perf_counter()
+        self.deadline = t0 + time_limit
+        self.solutions: list[Solution] = []
+        self.complete = True
+        self.limit = limit
+        self.depth = 0
+        try:
+            dom = self.initial_domains()
+            for con in self.cons:
+                self.queued.add(id(con))
+                self.queue.append(con)
+            self.propagate(dom)
+        except Contradiction as e:
+            self.log.add("contradiction", "", f"no solution: {e}", {})
+            self.queue.clear()
+            self.queued.clear()
+            return SolveResult([], True, self.log, time.perf_counter() - t0, 0)
+        open_keys = sum(1 for k, d in dom.items() if len(d) > 1)
+        self.log.add("fixpoint", "", "propagation reached a fixpoint: "
+                     + ("everything is determined" if open_keys == 0 else
+                        f"{open_keys} sets still open, searching"), {})
+        self.depth = 1
+        self._search(dom, [])
+        return SolveResult(self.solutions, self.complete, self.log, time.perf_counter() - t0,
+                           self.nodes, {"constraints": len(self.cons)})
+
+    def _pick(self, dom: dict) -> Key | None:
+        best, best_n = None, None
+        for k, d in dom.items():
+            n = len(d)
+            if n > 1:
+                rank = (n, {"v": 0, "m": 1, "c": 2, "x": 3}[k[0]])
+                if best_n is None or rank < best_n:
+                    best, best_n = k, rank
+        return best
+
+    def _search(self, dom: dict, path: list[str]) -> None:
+        if len(self.solutions) >= self.limit:
+            self.complete = False
+            return
+        if time.perf_counter() > self.deadline:
+            self.complete = False
+            return
+        self.nodes += 1
+        key = self._pick(dom)
+        if key is None:
+            self._leaf(dom, path)
+            return
+        for v in sorted(dom[key]):
+            child = dict(dom)
+            child[key] = frozenset([v])
+            self.queue.clear()
+            self.queued.clear()
+            self._enqueue_key(key, None)
+            try:
+                self.propagate(child)
+            except Contradiction:
+                self.queue.clear()
+                self.queued.clear()
+                continue
+            self._search(child, path + [f"{_key_text(key)} = {v}"])
+            if len(self.solutions) >= self.limit:
+                if v != max(dom[key]):
+                    self.complete = False
+                return
+
+    def _leaf(self, dom: dict, path: list[str]) -> None:
+        a: dict[Key, Any] = {}
+        for k, d in dom.items():
+            a[k] = next(iter(d))
+        for c in self.model.clues.values():
+            k = ("c", c.name)
+            if k not in a:
+                e = c.candidates[0] if len(c.candidates) == 1 else a[("m", c.name)]
+                text = "".join(a[("x", rc)] for rc in self.model.entries[e].cells)
+                if c.transform == "reverse":
+                    text = text[::-1]
+                a[k] = int(text)
+                if not all(t(a[k]) for t in self.tests[c.name]):
+                    return
+        for con in self.cons:
+            if not con.check(self, a):
+                return
+        sol = self.solution_from(a)
+        if any(sol == old for old in self.solutions):
+            return
+        self.solutions.append(sol)
+        self.log.add("solution", "", f"solution {len(self.solutions)}"
+                     + (" after trying " + ", ".join(path) if path else " needs no search"),
+                     {"path": path})
+
+    def solution_from(self, a: dict) -> Solution:
+        m = self.model
+        mapping = {c.name: (c.candidates[0] if len(c.candidates) == 1 else a[("m", c.name)])
+                   for c in m.clues.values()}
+        return Solution(cells={rc: a[("x", rc)] for rc in m.grid.cells()},
+                        values={c: a[("c", c)] for c in m.clues},
+                        variables={v: a[("v", v)] for v in m.variables.names},
+                        mapping=mapping)
+
+
+def _lines(m: Model, kind: str) -> list[list[tuple[int, int]]]:
+    g = m.grid
+    if kind == "rows":
+        return [[(r, c) for c in range(g.cols) if g.white[r][c]] for r in range(g.rows)]
+    if kind == "columns":
+        return [[(r, c) for r in range(g.rows) if g.white[r][c]] for c in range(g.cols)]
+    n = min(g.rows, g.cols)
+    return [[(i, i) for i in range(n) if g.white[i][i]],
+            [(i, g.cols - 1 - i) for i in range(n) if g.white[i][g.cols - 1 - i]]]
+
+
+def _key_text(key: Key) -> str:
+    if key[0] == "x":
+        r, c = key[1]
+        return f"r{r + 1}c{c + 1}"
+    if key[0] == "m":
+        return f"entry of {key[1]}"
+    return str(key[1])
+
+
+def _kinds_text(c: Clue) -> str:
+    return " and ".join(c.tests) or "unclued"
+
+
+def _len_text(s: Solver, c: Clue) -> str:
+    lo, hi = _range_for(s, c)
+    return f"{c.cells} cells" if s.multi else f"{c.cells} digits"
+
+
+def solve(model: Model, *, limit: int = 10, time_limit: float = 60.0,
+          log_steps: bool = True) -> SolveResult:
+    """Solve a model; every solution up to ``limit`` (``complete`` says the count is exact)."""
+    return Solver(model, log_steps=log_steps).solve(limit=limit, time_limit=time_limit)
