@@ -19,6 +19,7 @@ from fastapi.templating import Jinja2Templates
 from .datasets import DatasetStore, router as dataset_router
 from .errors import install_error_handlers
 from .jobs import JobStore
+from .sessions import SessionStore
 from .settings import WebSettings
 
 __all__ = ["create_app", "PAGES", "HERE"]
@@ -106,7 +107,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.jobs = jobs
     app.state.datasets = DatasetStore(settings.max_datasets_open)
-    app.state.sessions = {}
+    app.state.sessions = SessionStore()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.state.templates = templates
     install_error_handlers(app)

@@ -1,0 +1,93 @@
+"""Browser test of the logic-grid page: generate 4x4, mark, hint until solved, check."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+pytest.importorskip("puzzleforge.zebra.generator", reason="the zebra engine is not installed")
+
+
+def test_generate_mark_hint_until_solved_and_check(page, expect, save_screenshot) -> None:
+    page.goto("/logic-grid")
+    assert page.title() == "Logic grid · puzzleforge"
+    page.get_by_label("Categories (K)").fill("4")
+    page.get_by_label("Objects per category (k)").fill("4")
+    page.get_by_label("Seed (empty = random)").fill("11")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#lg-play")).to_be_visible()
+    expect(page.locator("#lg-info")).to_contain_text("4×4 · seed 11")
+    cells = page.locator("#lg-grid button[data-key]")
+    expect(cells).to_have_count(6 * 16)   # K(K-1)/2 boxes of k*k cells
+    assert page.locator("#lg-clues li").count() > 0
+
+    # a click cycles empty -> x -> dot -> empty
+    first = cells.first
+    first.click()
+    expect(first).to_have_text("×")
+    first.click()
+    expect(first).to_have_text("●")
+    first.click()
+    expect(first).to_have_text("")
+
+    # a wrong mark is highlighted by check: mark the first cell with the wrong symbol
+    key = first.get_attribute("data-key")
+    first.focus()
+    page.keyboard.press("o")     # keyboard sets a dot
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#lg-result")).to_be_visible()
+    result = page.text_content("#lg-result")
+    if "wrong mark(s)" in result:
+        expect(page.locator(f'#lg-grid td[data-key="{key}"]')).to_have_class(re.compile("wrong"))
+        page.keyboard.press("Delete")   # clear it again with the keyboard
+    else:
+        assert "No wrong marks" in result
+
+    # hints until solved; each shows its reason and the clue it used
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#lg-result")).to_contain_text("Hint:")
+    expect(page.locator("#lg-grid td.hinted").first).to_be_visible()
+    save_screenshot(page, "logic-grid")
+    for _ in range(200):
+        if "already solved" in (page.text_content("#lg-result") or ""):
+            break
+        page.get_by_role("button", name="Hint").click()
+        page.wait_for_timeout(20)
+    expect(page.locator("#lg-result")).to_contain_text("already solved")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#lg-result")).to_contain_text("Solved! Every pairing is correct.")
+    assert page.locator("#lg-grid td.mark-o").count() == 6 * 4
+    save_screenshot(page, "logic-grid-solved")
+
+
+def test_walkthrough_rename_and_bad_size(page, expect, save_screenshot) -> None:
+    page.goto("/logic-grid")
+    page.get_by_label("Seed (empty = random)").fill("3")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#lg-play")).to_be_visible()
+    page.get_by_role("button", name="Solve step by step").click()
+    expect(page.locator("#lg-walk-pos")).to_contain_text("Empty grid")
+    page.get_by_role("button", name="Next step").click()
+    expect(page.locator("#lg-walk-pos")).to_contain_text("Step 1 of")
+    total = page.locator("#lg-step-list li").count()
+    for _ in range(total - 1):
+        page.get_by_role("button", name="Next step").click()
+    expect(page.locator("#lg-result")).to_contain_text("reached the solution")
+    save_screenshot(page, "logic-grid-steps")
+    page.get_by_role("button", name="Back to my marks").click()
+
+    # rename an object of the first category: the clues use the new name
+    page.locator("#lg-rename-box summary").click()
+    first_item = page.get_by_label("Object 1 of category 1")
+    first_item.fill("Zoltan")
+    page.get_by_role("button", name="Apply names").click()
+    expect(page.locator("#lg-result")).to_contain_text("Names updated")
+    expect(page.locator("#lg-grid")).to_contain_text("Zoltan")
+
+    # an out-of-range size is refused in the page, not with a trace
+    page.get_by_label("Categories (K)").evaluate("e => e.removeAttribute('max')")
+    page.get_by_label("Categories (K)").fill("40")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#lg-error")).to_contain_text("less than or equal to 6")
