@@ -17,7 +17,9 @@ __all__ = ["app", "main", "ENGINE_APPS", "COMMAND_MODULES"]
 
 #: Sub-command group -> "module:attribute" of a Typer app (imported at start-up, so
 #: those modules keep their heavy imports inside the commands).
-ENGINE_APPS: dict[str, str] = {}
+ENGINE_APPS: dict[str, str] = {
+    "zebra": "puzzleforge.zebra.cli:app",
+}
 
 #: Modules that add top-level commands to ``app`` through a ``register(app)`` function.
 COMMAND_MODULES: tuple[str, ...] = (

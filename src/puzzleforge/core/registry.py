@@ -22,6 +22,7 @@ __all__ = ["FAMILIES", "PATH_LOADERS", "family_names", "get_family", "resolve_fa
 #: Family id -> "module:attribute" of an object implementing ``core.family.Family``.
 FAMILIES: dict[str, str] = {
     "latin": "puzzleforge.builtin.latin:family",
+    "zebra": "puzzleforge.zebra.family:family",
 }
 
 #: File suffix -> "module:attribute" of a callable ``(path, **options) -> Family``.

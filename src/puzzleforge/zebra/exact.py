@@ -43,7 +43,7 @@ class ExactChecker:
                             for l in range(k):
                                 ac, bc = self.var(c1, i, c3, l), self.var(c2, j, c3, l)
                                 clauses += [[-ab, -bc, ac], [-ab, -ac, bc], [-ac, -bc, ab]]
-        self.session = open_session("sat")
+        self.session = open_session("sat", pool=self.pool)
         self.session.add_clauses(clauses)
         self.selectors: dict[int, int] = {}
         self._blockers: dict[tuple, int] = {}

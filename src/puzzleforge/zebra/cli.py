@@ -1,0 +1,131 @@
+"""``puzzleforge zebra ...``: generate, solve (explained), pdf, categories.
+
+Heavy imports stay inside the commands so ``puzzleforge --help`` stays fast.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..cli.errors import run_guarded
+
+app = typer.Typer(help="Logic-grid (zebra) puzzles.", no_args_is_help=True,
+                  add_completion=False)
+
+
+def _params(K: int, k: int, lang: str, difficulty: Optional[str], question: str,
+            clues: Optional[str]) -> dict:
+    out: dict = {"K": K, "k": k, "lang": lang, "question": question}
+    if difficulty:
+        out["difficulty"] = difficulty
+    if clues:
+        out["clues"] = clues
+    return out
+
+
+@app.command("generate")
+@run_guarded
+def generate_cmd(
+    seed: int = typer.Option(0, "--seed", help="Seed (same seed, same puzzle)."),
+    n: int = typer.Option(1, "-n", help="How many puzzles (seeds seed, seed+1, ...)."),
+    K: int = typer.Option(3, "--K", "-K", help="Number of categories (3..8)."),
+    k: int = typer.Option(4, "--k", "-k", help="Objects per category (3..8)."),
+    lang: str = typer.Option("en", "--lang", help="en or pl."),
+    difficulty: Optional[str] = typer.Option(None, "--difficulty",
+                                             help="easy, medium, hard or expert."),
+    question: str = typer.Option("grid", "--question", help="grid or cell."),
+    clues: Optional[str] = typer.Option(None, "--clues", help="Comma list of clue kinds."),
+    fmt: str = typer.Option("text", "--format", help="text, json (record) or jsonl."),
+) -> None:
+    """Generate puzzles and print them."""
+    from . import generate
+    for i in range(n):
+        p = generate(seed=seed + i, **_params(K, k, lang, difficulty, question, clues))
+        if fmt in ("json", "jsonl"):
+            typer.echo(p.to_json())
+        else:
+            stars = "*" * int(p.meta.get("stars") or 1)
+            typer.echo(f"# zebra {K}x{k} seed {seed + i}  difficulty {p.difficulty} {stars}\n")
+            typer.echo(p.question)
+            typer.echo("\nAnswer:\n" + p.answer + "\n")
+
+
+def _read_record(path: Path):
+    from ..core.puzzle import Puzzle
+    text = path.read_text(encoding="utf-8").strip()
+    first = text.splitlines()[0] if text.startswith("{") and "\n{" in text else text
+    return Puzzle.from_json(first, source=str(path))
+
+
+@app.command("solve")
+@run_guarded
+def solve_cmd(
+    file: Path = typer.Argument(..., help="A zebra record (JSON, or the first line of JSONL)."),
+    fmt: str = typer.Option("text", "--format", help="text or json."),
+) -> None:
+    """Solve with the deduction engine and print the explained steps."""
+    import json
+
+    from . import explain, load
+    record = _read_record(file)
+    steps = explain(record)
+    if fmt == "json":
+        typer.echo(json.dumps(steps, ensure_ascii=False, indent=1))
+        return
+    zp = load(record)
+    for step in steps:
+        typer.echo(f"{step['n']}. {step['text']}")
+    typer.echo(f"\n{len(steps)} steps, {sum(1 for s in steps if s['rule'] == 'guess')} "
+               f"guesses; solution:")
+    from .text import answer_text
+    typer.echo("\n".join(" ~ ".join(r) for r in zp.rows()) if zp.question.get("kind") != "cell"
+               else answer_text(zp))
+
+
+@app.command("pdf")
+@run_guarded
+def pdf_cmd(
+    out: Path = typer.Option(Path("zebra.pdf"), "--out", help="Sheet PDF path."),
+    seed: int = typer.Option(0, "--seed"),
+    K: int = typer.Option(3, "--K", "-K"),
+    k: int = typer.Option(4, "--k", "-k"),
+    lang: str = typer.Option("en", "--lang"),
+    difficulty: Optional[str] = typer.Option(None, "--difficulty"),
+    file: Optional[Path] = typer.Option(None, "--file", help="Render this record instead."),
+    solution: Optional[Path] = typer.Option(None, "--solution",
+                                            help="Also write the step-by-step solution PDF."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the grid as SVG."),
+) -> None:
+    """Write a printable PDF sheet (and optionally the step-by-step solution PDF)."""
+    from . import generate, load, pdf_solution, svg_grid
+    from .pdf import write_sheet
+    record = _read_record(file) if file else generate(
+        seed=seed, **_params(K, k, lang, difficulty, "grid", None))
+    zp = load(record)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_sheet(zp, str(out))
+    typer.echo(f"wrote {out}")
+    if solution:
+        solution.parent.mkdir(parents=True, exist_ok=True)
+        solution.write_bytes(pdf_solution(zp))
+        typer.echo(f"wrote {solution}")
+    if svg:
+        svg.parent.mkdir(parents=True, exist_ok=True)
+        svg.write_text(svg_grid(zp), encoding="utf-8")
+        typer.echo(f"wrote {svg}")
+
+
+@app.command("categories")
+@run_guarded
+def categories_cmd(
+    lang: str = typer.Option("en", "--lang"),
+    find: Optional[str] = typer.Option(None, "--find", help="Where does this word occur?"),
+) -> None:
+    """Statistics of the category databases (counts, sizes, weights, duplicates)."""
+    from .stats import find_word, stats_lines
+    if find:
+        typer.echo("\n".join(find_word(lang, find)))
+        return
+    typer.echo("\n".join(stats_lines(lang)))
