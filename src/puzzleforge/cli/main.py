@@ -19,6 +19,7 @@ __all__ = ["app", "main", "ENGINE_APPS", "COMMAND_MODULES"]
 #: those modules keep their heavy imports inside the commands).
 ENGINE_APPS: dict[str, str] = {
     "zebra": "puzzleforge.zebra.cli:app",
+    "grid": "puzzleforge.grid.cli:app",
 }
 
 #: Modules that add top-level commands to ``app`` through a ``register(app)`` function.

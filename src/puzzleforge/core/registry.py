@@ -21,6 +21,14 @@ __all__ = ["FAMILIES", "PATH_LOADERS", "family_names", "get_family", "resolve_fa
 
 #: Family id -> "module:attribute" of an object implementing ``core.family.Family``.
 FAMILIES: dict[str, str] = {
+    "unruly": "puzzleforge.grid.family:unruly",
+    "binairo": "puzzleforge.grid.family:binairo",
+    "sudoku": "puzzleforge.grid.family:sudoku",
+    "futoshiki": "puzzleforge.grid.family:futoshiki",
+    "skyscrapers": "puzzleforge.grid.family:skyscrapers",
+    "kakurasu": "puzzleforge.grid.family:kakurasu",
+    "starbattle": "puzzleforge.grid.family:starbattle",
+    "lightup": "puzzleforge.grid.family:lightup",
     "latin": "puzzleforge.builtin.latin:family",
     "zebra": "puzzleforge.zebra.family:family",
 }

@@ -129,10 +129,20 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
         if sol is None:
             reasons["no solution for the drawn layout"] = reasons.get("no solution for the drawn layout", 0) + 1
             continue
-        inst.clues = genre.clues_from_solution(inst, sol)
-        differs = comp.block_solution(sol)
-        unique = comp.unique_given(comp.assumptions(inst.clues), differs)
-        comp.retire(differs)
+        unique = False
+        for _round in range(genre.max_repairs(inst) + 1):
+            inst.clues = genre.clues_from_solution(inst, sol)
+            differs = comp.block_solution(sol)
+            model = comp._check(comp.assumptions(inst.clues) + [differs], None)
+            comp.retire(differs)
+            if model is None:
+                unique = True
+                break
+            # ambiguous even with every clue: let the genre change its fixed data (regions,
+            # walls) so that ``sol`` stays a solution and the other one does not
+            if not genre.repair(inst, sol, comp.decode(model), rng):
+                break
+            comp = genre.compile(inst)
         if not unique:
             reasons["all clues still ambiguous"] = reasons.get("all clues still ambiguous", 0) + 1
             continue

@@ -69,9 +69,9 @@ def split_tokens(line: str) -> list[str]:
 
 
 def parse_header(text: str, genre: str) -> tuple[dict, list[str]]:
-    """First non-comment line ``genre RxC key=value...`` -> (fields, remaining lines)."""
+    """First line ``genre RxC key=value...`` -> (fields, other lines); lines starting with ";" are comments."""
     lines = [l.rstrip("\n") for l in text.splitlines()]
-    lines = [l for l in lines if l.strip() and not l.lstrip().startswith("#")]
+    lines = [l for l in lines if l.strip() and not l.lstrip().startswith(";")]
     if not lines:
         raise InvalidDescription("empty puzzle text", expected=f"a first line '{genre} RxC'")
     head = lines[0].split()
@@ -133,9 +133,19 @@ class Genre:
             problems.append(f"{self.id} sizes must lie in {self.min_size}..{self.max_size}, got {rows}x{cols}")
         return problems
 
+    answer_doc = "one line per row, one symbol per cell (1 = black/shaded, 0 = white)."
+    extra_params: tuple = ()  # (name, type, default) added to the family's Params
+
     # -- generation hooks ------------------------------------------------------------------
     def default_opts(self, rows: int, cols: int, params: Any = None) -> dict:
         return {}
+
+    def opts_from_params(self, params: Any, rows: int, cols: int) -> dict:
+        """Instance options from the family Params (box size, stars...)."""
+        return self.default_opts(rows, cols, params)
+
+    def check_params(self, params: Any) -> list[str]:
+        return []
 
     def random_data(self, inst: Instance, rng: Any) -> dict:
         """Fixed instance data drawn before the solution (regions, walls)."""
@@ -143,6 +153,13 @@ class Genre:
 
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
         raise NotImplementedError
+
+    def max_repairs(self, inst: Instance) -> int:
+        return 0
+
+    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> bool:
+        """Change ``inst.data`` so ``sol`` stays a solution and ``other`` is excluded."""
+        return False
 
     # -- answers ----------------------------------------------------------------------------
     def answer_grid(self, inst: Instance, sol: dict) -> list[list[str]]:

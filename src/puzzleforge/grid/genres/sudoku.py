@@ -33,6 +33,18 @@ class Sudoku(Genre):
     answer_var = "digit"
     binary_answer = False
     puzzlink_name = "sudoku"
+    answer_doc = "one line per row, the digits of the row (space separated when n > 9)."
+    extra_params = (("box", str, "auto"),)
+
+    def opts_from_params(self, params, rows: int, cols: int) -> dict:
+        box = getattr(params, "box", "auto")
+        if box in ("", "auto"):
+            return {}
+        try:
+            bh, bw = (int(x) for x in str(box).lower().split("x"))
+        except ValueError:
+            return {"box": (0, 0)}
+        return {"box": (bh, bw)}
 
     def build_rules(self) -> Model:
         n, bh, bw = Param("n", int), Param("bh", int), Param("bw", int)

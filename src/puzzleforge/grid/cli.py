@@ -1,0 +1,161 @@
+"""``puzzleforge grid ...``: generate, solve, rules, smtlib, hint, url for every grid genre.
+
+Heavy imports (solvers, genres) stay inside the command functions so ``puzzleforge``
+starts fast.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..cli.errors import run_guarded
+
+__all__ = ["app"]
+
+app = typer.Typer(name="grid", help="Grid puzzles written in the LogicPuzzles DSL.",
+                  no_args_is_help=True, add_completion=False)
+
+
+def _read(source: str) -> str:
+    if source.startswith(("http://", "https://")) or source.startswith("puzz.link"):
+        return source
+    if source == "-":
+        import sys
+
+        return sys.stdin.read()
+    return Path(source).read_text(encoding="utf-8")
+
+
+@app.command("genres")
+@run_guarded
+def genres_command() -> None:
+    """List the grid genres."""
+    from .genres import GENRES, get_genre
+
+    for gid in GENRES:
+        try:
+            g = get_genre(gid)
+            typer.echo(f"{gid:12s} {g.summary}")
+        except ImportError:
+            typer.echo(f"{gid:12s} (not available)")
+
+
+@app.command("generate")
+@run_guarded
+def generate_command(
+    genre: str = typer.Argument(..., help="genre id (unruly, sudoku, ...)"),
+    size: str = typer.Option("", "--size", help="RxC, e.g. 10x10 (default: the genre's)"),
+    seed: int = typer.Option(0, "--seed"),
+    difficulty: str = typer.Option("any", "--difficulty", help="any, easy, medium, hard"),
+    density: Optional[float] = typer.Option(None, "--density", help="target share of clues kept"),
+    out: Optional[Path] = typer.Option(None, "--out", help="write the instance text here"),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="also write an SVG picture"),
+    show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
+) -> None:
+    """Generate a puzzle with a unique solution."""
+    from . import api
+    from .genres import get_genre
+
+    inst, sol, diff = api.generate(genre, size, seed, difficulty=difficulty, density=density)
+    g = get_genre(genre)
+    text = g.format(inst)
+    if out:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out} ({inst.clue_count()} clues, difficulty {diff})")
+    else:
+        typer.echo(text, nl=False)
+    if svg:
+        svg.write_text(api.svg(inst), encoding="utf-8")
+    typer.echo(api.text(inst, sol if show_solution else None), nl=False)
+    typer.echo(f"difficulty {diff}")
+
+
+@app.command("solve")
+@run_guarded
+def solve_command(
+    source: str = typer.Argument(..., help="instance file, '-' for stdin, or a puzz.link URL"),
+    limit: int = typer.Option(2, "--count", help="count solutions up to this many"),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="write the solved picture"),
+    forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
+) -> None:
+    """Solve a puzzle, report whether the solution is unique, print it."""
+    from . import api
+
+    g, inst = api.parse_puzzle(_read(source))
+    comp = g.compile(inst)
+    sols = comp.enumerate(inst.clues, max(1, limit))
+    if not sols:
+        typer.echo("no solution")
+        raise typer.Exit(1)
+    n = len(sols)
+    word = "unique solution" if n == 1 else f"{n}{'+' if n >= limit else ''} solutions"
+    typer.echo(f"{g.id} {inst.rows}x{inst.cols}: {word}")
+    typer.echo(api.text(inst, sols[0]), nl=False)
+    typer.echo(g.answer_text(inst, sols[0]))
+    if svg:
+        svg.write_text(api.svg(inst, sols[0]), encoding="utf-8")
+    if forced and n > 1:
+        fixed = comp.forced(inst.clues)
+        typer.echo(f"{len(fixed)} of {len(comp.answer)} entries are the same in every solution")
+
+
+@app.command("rules")
+@run_guarded
+def rules_command(genre: str = typer.Argument(...)) -> None:
+    """Pretty-print a genre's rules (the IR before any size is bound)."""
+    from . import api
+
+    typer.echo(api.rules_text(genre))
+
+
+@app.command("smtlib")
+@run_guarded
+def smtlib_command(
+    source: str = typer.Argument(..., help="instance file or URL"),
+    out: Optional[Path] = typer.Option(None, "--out"),
+    check: bool = typer.Option(False, "--check", help="solve it with Z3 and compare with SAT"),
+) -> None:
+    """Print the puzzle (rules + clues) as SMT-LIB 2."""
+    from . import api
+    from .smtlib import solve_smtlib_z3, to_smtlib
+
+    g, inst = api.parse_puzzle(_read(source))
+    comp = g.compile(inst)
+    text = to_smtlib(comp, inst.clues)
+    if out:
+        out.write_text(text, encoding="utf-8")
+    else:
+        typer.echo(text, nl=False)
+    if check:
+        z = solve_smtlib_z3(text, comp)
+        s = comp.solve(inst.clues)
+        same = z is not None and s is not None and g.answer_text(inst, z) == g.answer_text(inst, s)
+        typer.echo(f"; z3 and SAT agree: {same}", err=True)
+        if not same:
+            raise typer.Exit(1)
+
+
+@app.command("hint")
+@run_guarded
+def hint_command(source: str = typer.Argument(...)) -> None:
+    """One deducible cell with the reason."""
+    from . import api
+
+    _, inst = api.parse_puzzle(_read(source))
+    h = api.hint(inst)
+    typer.echo(h.reason if h else "no deduction found")
+
+
+@app.command("url")
+@run_guarded
+def url_command(source: str = typer.Argument(...)) -> None:
+    """Convert an instance file to a puzz.link URL (or a URL to instance text)."""
+    from . import api
+
+    g, inst = api.parse_puzzle(_read(source))
+    if source.startswith(("http://", "https://")):
+        typer.echo(g.format(inst), nl=False)
+    else:
+        typer.echo(api.to_url(inst))

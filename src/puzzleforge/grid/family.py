@@ -1,0 +1,139 @@
+"""Each grid genre as a puzzleforge Family (registered as ``puzzleforge.grid.family:<id>``).
+
+Why an adapter: the batch runner, the CLI and the web app only speak the Family protocol;
+the genre keeps its rules and formats, this turns them into Puzzle records whose answer
+is the solution grid as text rows (partial credit = fraction of correct cells).
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any, Optional
+
+from ..core.errors import ConfigError, InvalidDescription
+from ..core.family import params_to_dict
+from ..core.puzzle import Puzzle
+from .generator import TIERS
+
+__all__ = ["GridFamily"] + ["unruly", "binairo", "sudoku", "futoshiki", "skyscrapers", "kakurasu",
+                            "starbattle", "lightup", "slitherlink", "masyu", "nurikabe", "nonogram"]
+
+GENERATOR_VERSION = "grid-1"
+
+DIFFICULTY_DOC = (
+    "Difficulty proxy from the rule encoding: 1.x = unit propagation from the clues fixes every "
+    "cell; 2.x = needs failed-literal probing (assume a value, propagate, refute); 3.x = needs "
+    "search. The fraction is the share of cells the cheaper level left open. "
+    "Params.difficulty targets a tier (easy=1, medium=2, hard=3, any).")
+
+
+def _make_params(genre: Any) -> type:
+    size = "{}x{}".format(*genre.default_size)
+    fields: list = [
+        ("size", str, dataclasses.field(default=size)),
+        ("difficulty", str, dataclasses.field(default="any")),
+        ("density", Optional[float], dataclasses.field(default=None)),
+    ]
+    fields += [(n, t, dataclasses.field(default=d)) for n, t, d in getattr(genre, "extra_params", ())]
+
+    def validate(self: Any) -> None:
+        from .genre import parse_size
+
+        problems = []
+        try:
+            rows, cols = parse_size(self.size)
+            problems += genre.check_size(rows, cols, genre.opts_from_params(self, rows, cols))
+        except Exception as exc:  # noqa: BLE001 - collected into one ConfigError
+            problems.append(f"size {self.size!r}: {getattr(exc, 'problem', exc)}")
+        if self.difficulty not in TIERS:
+            problems.append(f"difficulty {self.difficulty!r} is not one of {', '.join(TIERS)}")
+        if self.density is not None and not 0 < self.density <= 1:
+            problems.append(f"density {self.density} is not in (0, 1]")
+        problems += genre.check_params(self)
+        if problems:
+            raise ConfigError("; ".join(problems), field="params", expected=f"valid {genre.id} parameters")
+
+    cls = dataclasses.make_dataclass(f"{genre.id.capitalize()}Params", fields, frozen=True,
+                                     namespace={"validate": validate})
+    cls.__module__ = __name__
+    return cls
+
+
+class GridFamily:
+    """Family protocol over one grid genre."""
+
+    difficulty_doc = DIFFICULTY_DOC
+
+    def __init__(self, genre_id: str) -> None:
+        from .genres import get_genre
+
+        self.genre = get_genre(genre_id)
+        self.name = genre_id
+        self.summary = self.genre.summary
+        self.Params = _make_params(self.genre)
+
+    def generate(self, params: Any, rng: random.Random) -> Puzzle:
+        from .generator import generate_instance
+        from .genre import parse_size
+
+        params.validate()
+        g = self.genre
+        rows, cols = parse_size(params.size)
+        opts = g.opts_from_params(params, rows, cols)
+        inst, sol, diff, comp = generate_instance(g, rows, cols, opts, rng, tier=params.difficulty,
+                                                  density=params.density)
+        text = g.format(inst)
+        answer = g.answer_text(inst, sol)
+        question = (f"{g.title} puzzle ({rows}x{cols}). Rules: {g.rules_doc}\n"
+                    f"Answer format: {g.answer_doc}\n\n{text}")
+        return Puzzle(
+            family=self.name, question=question, answer=answer,
+            solution={"instance": text, "grid": answer.splitlines()},
+            difficulty=diff, params=params_to_dict(params), seed=0,
+            meta={"generator": GENERATOR_VERSION, "backend": comp.session.backend,
+                  "clues": inst.clue_count(), "solver_calls": comp.solves, "genre": g.id})
+
+    def verify(self, puzzle: Any, answer: str) -> float:
+        try:
+            expected = puzzle["answer"] if isinstance(puzzle, dict) else puzzle.answer
+            return self.genre.score(str(expected), str(answer))
+        except Exception:  # noqa: BLE001 - a malformed answer scores 0.0, never raises
+            return 0.0
+
+    def instance_of(self, puzzle: Any) -> Any:
+        sol = puzzle["solution"] if isinstance(puzzle, dict) else puzzle.solution
+        if not isinstance(sol, dict) or "instance" not in sol:
+            raise InvalidDescription("record carries no grid instance", field="solution.instance")
+        return self.genre.parse(sol["instance"])
+
+    def audit(self, puzzle: Any) -> list[str]:
+        """Independent re-check: re-parse the instance text, solve it from scratch, demand a
+        unique solution equal to the stored answer."""
+        try:
+            inst = self.instance_of(puzzle)
+        except Exception as exc:  # noqa: BLE001
+            return [f"instance does not parse: {exc}"]
+        comp = self.genre.compile(inst)
+        status, sols = comp.is_unique(inst.clues)
+        if status != "unique":
+            return [f"solution is {status}"]
+        expected = puzzle["answer"] if isinstance(puzzle, dict) else puzzle.answer
+        got = self.genre.answer_text(inst, sols[0])
+        if self.genre.score(expected, got) != 1.0:
+            return ["stored answer differs from the solver's solution"]
+        return []
+
+
+def _lazy(genre_id: str) -> GridFamily:
+    return GridFamily(genre_id)
+
+
+def __getattr__(name: str) -> GridFamily:
+    """Module attributes per genre id, built on first use (``family:unruly``)."""
+    from .genres import GENRES
+
+    if name in GENRES:
+        fam = GridFamily(name)
+        globals()[name] = fam
+        return fam
+    raise AttributeError(name)

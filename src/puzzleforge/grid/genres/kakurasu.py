@@ -1,0 +1,106 @@
+"""Kakurasu: shade cells; a shaded cell in column j (row i) is worth j (i), counting from
+1; the clue right of a row (below a column) is the total worth of its shaded cells."""
+from __future__ import annotations
+
+from ...core.errors import InvalidDescription
+from ..domains import Bool, Int
+from ..genre import Drawing, Genre, Instance, parse_header
+from ..ir import Param
+from ..model import ClueSpec, Grid, Model
+from ..topology import Cell, Line
+from ..genre import concrete
+
+__all__ = ["Kakurasu"]
+
+
+class Kakurasu(Genre):
+    id = "kakurasu"
+    title = "Kakurasu"
+    summary = "Kakurasu: shade cells so weighted row/column sums match the clues"
+    rules_doc = ("Shade some cells. In a row, a shaded cell in column j (1-based) counts j; the "
+                 "number right of the row is the total. Likewise for columns with row numbers, "
+                 "totals below the grid.")
+    square = True
+    min_size = 4
+    max_size = 12
+    default_size = (6, 6)
+    answer_var = "shade"
+    removable = ("sum",)
+    puzzlink_name = "kakuro"  # not on puzz.link: Janko-style text is the exchange format
+
+    def build_rules(self) -> Model:
+        n = Param("n", int)
+        grid = Grid(n, n)
+        shade = Bool.over(grid.C, name="shade")
+        m = Model("kakurasu")
+        total = ClueSpec(grid.rows | grid.cols, Int(0, n * (n + 1) // 2), name="sum")
+        m.add(total.rule(lambda L, k: L.sum_of(lambda c: (L.index(c) + 1) * shade[c]) == k),
+              "weighted sums of rows and columns")
+        return m
+
+    def bind(self, inst: Instance) -> dict:
+        return {"n": inst.rows}
+
+    def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
+        s = sol["shade"]
+        g = concrete(inst.rows, inst.cols)
+        out = {}
+        for line in g.rows() + g.cols():
+            out[line] = sum(i + 1 for i, c in enumerate(line.items) if s[c])
+        return {"sum": out}
+
+    def parse(self, text: str) -> Instance:
+        fields, lines = parse_header(text, self.id)
+        n = fields["rows"]
+        inst = Instance(self.id, n, fields["cols"])
+        g = concrete(n, n)
+        if len(lines) != n + 1:
+            raise InvalidDescription(f"kakurasu body has {len(lines)} lines",
+                                     expected=f"{n} rows of '{n} cells + row sum', then {n} column sums")
+        sums = {}
+
+        def num(t: str, ln: int) -> int | None:
+            if t in ".-":
+                return None
+            if not t.isdigit():
+                raise InvalidDescription(f"token {t!r}", line=ln, expected="a number or '.'")
+            return int(t)
+
+        for r in range(n):
+            toks = lines[r].split()
+            if len(toks) != n + 1:
+                raise InvalidDescription(f"{len(toks)} tokens", line=r + 2, expected=f"{n} cells then the row sum")
+            v = num(toks[-1], r + 2)
+            if v is not None:
+                sums[g.row(r)] = v
+        toks = lines[n].split()
+        if len(toks) != n:
+            raise InvalidDescription(f"{len(toks)} column sums", line=n + 2, expected=f"{n}")
+        for c, t in enumerate(toks):
+            v = num(t, n + 2)
+            if v is not None:
+                sums[g.col(c)] = v
+        inst.clues = {"sum": sums}
+        return inst
+
+    def format(self, inst: Instance) -> str:
+        n = inst.rows
+        g = concrete(n, n)
+        s = inst.clues.get("sum", {})
+        out = [self.header(inst)]
+        for r in range(n):
+            out.append(" ".join(["."] * n + [str(s[g.row(r)]) if g.row(r) in s else "."]))
+        out.append(" ".join(str(s[g.col(c)]) if g.col(c) in s else "." for c in range(n)))
+        return "\n".join(out) + "\n"
+
+    def drawing(self, inst: Instance, sol: dict | None = None) -> Drawing:
+        d = Drawing(inst.rows, inst.cols)
+        for line, v in inst.clues.get("sum", {}).items():
+            kind, i = line.name
+            d.outside[("E", i) if kind == "row" else ("S", i)] = str(v)
+        for i in range(inst.rows):
+            d.outside[("W", i)] = str(i + 1)
+            d.outside[("N", i)] = str(i + 1)
+        if sol:
+            d.shaded = {c for c, v in sol["shade"].items() if v}
+        return d
