@@ -1,0 +1,289 @@
+"""Adapter between the grid-genre page and the grid engine's API (``puzzleforge.grid.api``).
+
+Why here: the page plays any genre whose answer is one value per cell (Unruly, Binairo,
+Sudoku...). It needs the answer cells, their possible values, the givens and the
+solution as tokens keyed ``"r,c"``; the engine speaks in ``Cell`` objects, solver
+literals and Python values. Genres whose answer lives on edges (loops) can be generated,
+viewed and revealed, but not played cell by cell.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from typing import Any
+
+from ..core.errors import ConfigError, InvalidAnswer, InvalidDescription
+
+__all__ = ["GridSession", "available", "genre_list", "generate_session", "load_session",
+           "MAX_SIDE", "MAX_TEXT"]
+
+MAX_SIDE = 12         # the page's board limit (keeps solving and hints interactive)
+MAX_TEXT = 20_000     # characters of pasted puzzle text or URL
+
+
+def available() -> bool:
+    try:
+        importlib.import_module("puzzleforge.grid.api")
+    except ImportError:
+        return False
+    return True
+
+
+def _api() -> Any:
+    return importlib.import_module("puzzleforge.grid.api")
+
+
+def _genres() -> Any:
+    return importlib.import_module("puzzleforge.grid.genres")
+
+
+def genre_list() -> list[dict[str, Any]]:
+    """The genres whose module is present, with their size rules, Unruly first."""
+    out = []
+    mod = _genres()
+    for gid in mod.GENRES:
+        try:
+            g = mod.get_genre(gid)
+        except (ImportError, AttributeError):
+            continue
+        out.append({"id": gid, "title": g.title, "rules": g.describe_rules(),
+                    "default_size": "{}x{}".format(*g.default_size), "even": bool(g.even),
+                    "square": bool(g.square), "min": g.min_size,
+                    "max": min(g.max_size, MAX_SIDE)})
+    out.sort(key=lambda item: item["id"] != "unruly")
+    return out
+
+
+def _key(cell: Any) -> str:
+    return f"{cell.r},{cell.c}"
+
+
+@dataclasses.dataclass
+class GridSession:
+    token: str
+    inst: Any
+    sol: dict
+    seed: int | None = None
+    difficulty: float | None = None
+
+    @property
+    def genre(self) -> Any:
+        return _genres().get_genre(self.inst.genre)
+
+    def _answer(self) -> list[tuple[str, Any, Any, Any]]:
+        if not hasattr(self, "_answer_cache"):
+            self._answer_cache = self.genre.compile(self.inst).answer
+        return self._answer_cache
+
+    def values(self) -> list[str]:
+        """The tokens a cell can take, in the order a click cycles through them."""
+        _, _, rep, dom = self._answer()[0]
+        if isinstance(rep, int):
+            return ["1", "0"]
+        return [self.genre.token(v) for v in sorted(rep.eq)]
+
+    def playable(self) -> bool:
+        cell_type = type(self._answer()[0][1]).__name__ if self._answer() else ""
+        names = {name for name, *_ in self._answer()}
+        return cell_type == "Cell" and len(names) == 1
+
+    def solution_tokens(self) -> dict[str, str]:
+        g = self.genre
+        return {_key(e): g.token(self.sol[name][e]) for name, e, _, _ in self._answer()
+                if name in self.sol and e in self.sol[name]}
+
+    def given_tokens(self) -> dict[str, str]:
+        g = self.genre
+        given = self.inst.clues.get("given", {})
+        answer_cells = {e for _, e, _, _ in self._answer()}
+        return {_key(c): g.token(v) for c, v in given.items() if c in answer_cells}
+
+    def view(self) -> dict[str, Any]:
+        g = self.genre
+        api = _api()
+        drawing = g.drawing(self.inst, None)
+        url = None
+        if getattr(g, "puzzlink_name", None):
+            try:
+                url = api.to_url(self.inst)
+            except Exception:  # noqa: BLE001 - the URL is a convenience, never an error
+                url = None
+        return {"token": self.token, "genre": self.inst.genre, "title": g.title,
+                "rules": g.describe_rules(), "rows": self.inst.rows, "cols": self.inst.cols,
+                "values": self.values(), "binary": self.values() == ["1", "0"],
+                "givens": self.given_tokens(), "playable": self.playable(),
+                "seed": self.seed, "difficulty": self.difficulty,
+                "text": g.format(self.inst), "url": url,
+                "drawing": {
+                    "text": {_key(c): t for c, t in drawing.text.items()},
+                    "regions": {_key(c): r for c, r in drawing.regions.items()},
+                    "outside": [[side, idx, t] for (side, idx), t in drawing.outside.items()],
+                    "circles": {_key(c): t for c, t in drawing.circles.items()},
+                }}
+
+    def _read(self, values: dict[str, str]) -> dict[str, str]:
+        if not isinstance(values, dict) or len(values) > self.inst.rows * self.inst.cols:
+            raise InvalidAnswer("values must map at most one token per cell", field="values")
+        allowed = set(self.values())
+        cells = self.solution_tokens()
+        out = {}
+        for key, token in values.items():
+            if key not in cells:
+                raise InvalidAnswer(f"'{str(key)[:20]}' is not a cell of this board", field="values")
+            if token not in allowed:
+                raise InvalidAnswer(f"'{str(token)[:10]}' is not a value of this genre",
+                                    field="values", expected=", ".join(sorted(allowed)))
+            out[key] = token
+        return out
+
+    def check(self, values: dict[str, str]) -> dict[str, Any]:
+        read = self._read(values)
+        sol = self.solution_tokens()
+        givens = self.given_tokens()
+        filled = {**read, **givens}
+        wrong = sorted(k for k, t in read.items() if sol[k] != t and k not in givens)
+        solved = not wrong and all(filled.get(k) == t for k, t in sol.items())
+        return {"wrong": wrong, "filled": len(filled), "cells": len(sol), "solved": solved}
+
+    def hint(self, values: dict[str, str]) -> dict[str, Any]:
+        status = self.check(values)
+        if status["wrong"]:
+            return {"kind": "wrong", "wrong": status["wrong"],
+                    "message": f"{len(status['wrong'])} cell(s) are wrong; fix them first"}
+        if status["solved"]:
+            return {"kind": "solved", "message": "the puzzle is already solved"}
+        read = {**self._read(values), **self.given_tokens()}
+        known = {}
+        for name, e, rep, dom in self._answer():
+            token = read.get(_key(e))
+            if token is not None:
+                known[(name, e)] = self.sol[name][e]
+        found = self._local_hint(known) or _api().hint(self.inst, known)
+        if found is None:
+            return {"kind": "stuck", "message": "no deduction found from these cells"}
+        token = self.genre.token(found.value)
+        used = self._cells_used(known, found) if found.level == "propagation" else []
+        reason = _one_based(found.reason)
+        if used:
+            reason = (f"{_place(found.entity)} must be {self.token_name(token)}: the rules "
+                      f"({self.rule_names()}) with the {len(used)} highlighted cell(s) leave "
+                      "no other value")
+        return {"kind": "step", "cell": _key(found.entity), "value": token,
+                "reason": reason, "level": found.level, "used": used}
+
+    def _local_hint(self, known: dict) -> Any:
+        """The forced cell whose reason is smallest: among cells propagation fixes, the
+        one forced by the fewest filled cells of its own row and column (what a person
+        spots first). None when no cell is forced that way (then the engine decides)."""
+        comp = self.genre.compile(self.inst)
+        others = {n: d for n, d in self.inst.clues.items() if n != "given"}
+        base = comp.assumptions(others)
+        reps = {(name, e): rep for name, e, rep, _ in comp.answer}
+
+        def lit(key: tuple, value: Any) -> int:
+            r = reps[key]
+            return (r if value else -r) if isinstance(r, int) else r.eq[value]
+
+        ok, lits = comp.propagate(base + [lit(k, v) for k, v in known.items()])
+        if not ok:
+            return None
+        best = None
+        for (name, e), rep in reps.items():
+            if (name, e) in known:
+                continue
+            value = None
+            if isinstance(rep, int):
+                value = True if rep in lits else False if -rep in lits else None
+            else:
+                value = next((v for v, l in rep.eq.items() if l in lits), None)
+            if value is None:
+                continue
+            near = [(k, v) for k, v in known.items() if k[1].r == e.r or k[1].c == e.c]
+            ok2, l2 = comp.propagate(base + [lit(k, v) for k, v in near])
+            if not (ok2 and lit((name, e), value) in l2):
+                continue
+            if best is None or len(near) < best[0]:
+                best = (len(near), name, e, value)
+        if best is None:
+            return None
+        hint_cls = getattr(_api(), "Hint")
+        return hint_cls(best[1], best[2], best[3], "", "propagation")
+
+    def token_name(self, token: str) -> str:
+        if self.values() == ["1", "0"]:
+            return {"1": "black", "0": "white"}[token]
+        return token
+
+    def rule_names(self) -> str:
+        labels = getattr(self.genre.rules, "labels", None) or []
+        return ", ".join(n for n in labels if n and "given" not in n) or self.genre.title
+
+    def _cells_used(self, known: dict, found: Any) -> list[str]:
+        """A minimal set of filled cells that, with the rules and the non-cell clues,
+        forces the hinted cell by propagation alone (deletion-based, like the engine)."""
+        comp = self.genre.compile(self.inst)
+        others = {n: d for n, d in self.inst.clues.items() if n != "given"}
+        base = comp.assumptions(others)
+        lit_of = {}
+        for name, e, rep, _ in comp.answer:
+            lit_of[(name, e)] = rep
+        rep = lit_of[(found.var, found.entity)]
+        target = (rep if found.value else -rep) if isinstance(rep, int) else rep.eq[found.value]
+
+        def lit(key: tuple, value: Any) -> int:
+            r = lit_of[key]
+            return (r if value else -r) if isinstance(r, int) else r.eq[value]
+
+        needed = sorted(known.items(), key=lambda kv: (kv[0][1].r, kv[0][1].c))
+        ok, lits = comp.propagate(base + [lit(k, v) for k, v in needed])
+        if not ok or target not in lits:
+            return []
+        for item in list(needed):
+            trial = [x for x in needed if x is not item]
+            ok, lits = comp.propagate(base + [lit(k, v) for k, v in trial])
+            if ok and target in lits:
+                needed = trial
+        return [_key(k[1]) for k, _ in needed]
+
+
+def _place(cell: Any) -> str:
+    return f"Row {cell.r + 1}, column {cell.c + 1}"
+
+
+def _one_based(text: str) -> str:
+    """The engine's ``(r,c)`` is 0-based; people count rows and columns from 1."""
+    import re
+
+    return re.sub(r"\((\d+),(\d+)\)",
+                  lambda m: f"(row {int(m.group(1)) + 1}, column {int(m.group(2)) + 1})", text)
+
+
+def _check_side(rows: int, cols: int) -> None:
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        raise ConfigError(f"{rows}x{cols} is larger than this page's limit of "
+                          f"{MAX_SIDE}x{MAX_SIDE}", field="size")
+
+
+def generate_session(token: str, *, genre: str, size: str, seed: int,
+                     difficulty: str) -> GridSession:
+    from ..grid.genre import parse_size  # noqa: PLC0415 - engine loaded lazily
+
+    rows, cols = parse_size(size)
+    _check_side(rows, cols)
+    inst, sol, diff = _api().generate(genre, f"{rows}x{cols}", seed, difficulty=difficulty)
+    return GridSession(token, inst, sol, seed=seed, difficulty=diff)
+
+
+def load_session(token: str, text: str, time_limit: float) -> GridSession:
+    """A pasted instance text or puzz.link URL; solved (uniquely) before it is played."""
+    if len(text) > MAX_TEXT:
+        raise InvalidDescription(f"the text is longer than {MAX_TEXT} characters")
+    api = _api()
+    try:
+        _, inst = api.parse_puzzle(text)
+    except ImportError:
+        raise InvalidDescription("puzz.link URLs are not supported by this build of the grid "
+                                 "engine", expected="puzzle text: '<genre> RxC' then the grid") from None
+    _check_side(inst.rows, inst.cols)
+    sol = api.require_unique(inst)
+    return GridSession(token, inst, sol)

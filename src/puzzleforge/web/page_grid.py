@@ -1,0 +1,98 @@
+"""Grid-genre page: pick a genre and size, generate, play with mouse and keyboard, check,
+hint (a forced cell with its reason), reveal; paste puzzle text or a puzz.link URL."""
+from __future__ import annotations
+
+import secrets
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field
+
+from . import grid_adapter as ga
+from .errors import WebError
+from .sessions import new_token
+
+__all__ = ["router", "available", "TITLE", "PATH", "BLURB"]
+
+TITLE = "Grid puzzles"
+PATH = "/grid"
+BLURB = ("Unruly and other grid genres: generate one or paste a puzzle (text or puzz.link "
+         "URL), play with mouse or keyboard, check, ask for a forced cell and its reason.")
+
+router = APIRouter()
+
+
+def available() -> bool:
+    return ga.available()
+
+
+class GenerateRequest(BaseModel):
+    genre: str = Field("unruly", max_length=40)
+    size: str = Field("6x6", max_length=12)
+    difficulty: Literal["any", "easy", "medium", "hard"] = "any"
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+
+
+class LoadRequest(BaseModel):
+    text: str = Field(max_length=ga.MAX_TEXT)
+
+
+class ValuesRequest(BaseModel):
+    values: dict[str, str] = Field(default_factory=dict, max_length=ga.MAX_SIDE * ga.MAX_SIDE)
+
+
+def _session(request: Request, token: str) -> ga.GridSession:
+    item = request.app.state.sessions.get(token, "grid puzzle")
+    if not isinstance(item, ga.GridSession):
+        raise WebError("this token is not a grid puzzle", 404)
+    return item
+
+
+@router.get(PATH, response_class=HTMLResponse)
+def page(request: Request) -> HTMLResponse:
+    return request.app.state.render(request, "grid.html", "Grid puzzles · puzzleforge",
+                                    genres=ga.genre_list(), max_side=ga.MAX_SIDE)
+
+
+@router.post("/api/grid/generate")
+def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
+    known = {g["id"] for g in ga.genre_list()}
+    if body.genre not in known:
+        raise WebError(f"unknown genre '{body.genre}'", field="genre")
+    seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+    state = request.app.state
+    token = new_token()
+
+    def run(progress):
+        progress(0.1, f"generating a {body.genre} puzzle and checking it is unique")
+        session = ga.generate_session(token, genre=body.genre, size=body.size, seed=seed,
+                                      difficulty=body.difficulty)
+        state.sessions.put(token, session)
+        return session.view()
+
+    return state.jobs.submit("grid", run).view()
+
+
+@router.post("/api/grid/load")
+def load(request: Request, body: LoadRequest) -> dict[str, Any]:
+    state = request.app.state
+    token = new_token()
+    session = ga.load_session(token, body.text, state.settings.solve_time_limit)
+    state.sessions.put(token, session)
+    return session.view()
+
+
+@router.post("/api/grid/{token}/check")
+def check(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
+    return _session(request, token).check(body.values)
+
+
+@router.post("/api/grid/{token}/hint")
+def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
+    return _session(request, token).hint(body.values)
+
+
+@router.get("/api/grid/{token}/solution")
+def solution(request: Request, token: str) -> dict[str, Any]:
+    return {"values": _session(request, token).solution_tokens()}

@@ -1,0 +1,68 @@
+"""Browser test of the grid-genre page: a small Unruly played with keys and hints to the end."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+pytest.importorskip("puzzleforge.grid.api", reason="the grid engine is not installed")
+
+
+def test_unruly_keyboard_hints_to_completion(page, expect, save_screenshot) -> None:
+    page.goto("/grid")
+    assert page.title() == "Grid puzzles · puzzleforge"
+    page.get_by_label("Genre", exact=True).select_option("unruly")
+    page.get_by_label("Size (rows x columns)").fill("6x6")
+    page.get_by_label("Seed (empty = random)").fill("4")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#gp-play")).to_be_visible()
+    expect(page.locator("#gp-title")).to_have_text("Unruly")
+    cells = page.locator("#gp-board td[data-key]")
+    expect(cells).to_have_count(36)
+
+    # keyboard: put black on the first free cell, then clear it; mouse: click cycles
+    free = page.locator("#gp-board td[data-key]:not(.given) button").first
+    free.focus()
+    page.keyboard.press("b")
+    expect(free).to_have_attribute("aria-label", re.compile(r": black$"))
+    page.keyboard.press("Delete")
+    expect(free).to_have_attribute("aria-label", re.compile(r": empty$"))
+    free.click()
+    expect(free).to_have_attribute("aria-label", re.compile(r": black$"))
+    free.click()
+    free.click()
+    expect(free).to_have_attribute("aria-label", re.compile(r": empty$"))
+
+    # hints until solved, each with a reason and the cells it used
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#gp-result")).to_contain_text("must be")
+    expect(page.locator("#gp-board td.hinted")).to_have_count(1)
+    save_screenshot(page, "grid-unruly")
+    for _ in range(60):
+        if "already solved" in (page.text_content("#gp-result") or ""):
+            break
+        page.get_by_role("button", name="Hint").click()
+        page.wait_for_timeout(20)
+    expect(page.locator("#gp-result")).to_contain_text("already solved")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#gp-result")).to_contain_text("Solved! Every cell is correct.")
+    save_screenshot(page, "grid-unruly-solved")
+
+
+def test_load_text_errors_and_reveal(page, expect) -> None:
+    page.goto("/grid")
+    page.get_by_label(re.compile("Puzzle text")).fill("unruly 4x4\n1...\n")
+    page.get_by_role("button", name="Load").click()
+    expect(page.locator("#gp-error")).to_contain_text("line 3")
+    page.get_by_label(re.compile("Puzzle text")).fill("unruly 4x4\n1...\n....\n..0.\n....\n")
+    page.get_by_role("button", name="Load").click()
+    # four givens do not make a unique 4x4 Unruly: the page says so instead of playing
+    error_or_board = page.locator("#gp-error:not([hidden]), #gp-play:not([hidden])").first
+    expect(error_or_board).to_be_visible()
+    if page.locator("#gp-play").is_visible():
+        page.get_by_role("button", name="Reveal solution").click()
+        expect(page.locator("#gp-result")).to_contain_text("Solution revealed")
+    else:
+        expect(page.locator("#gp-error")).to_contain_text("more than one solution")
