@@ -86,6 +86,15 @@ def test_walkthrough_rename_and_bad_size(page, expect, save_screenshot) -> None:
     expect(page.locator("#lg-result")).to_contain_text("Names updated")
     expect(page.locator("#lg-grid")).to_contain_text("Zoltan")
 
+    # both PDFs download (the sheet uses the new name)
+    for link, suffix in (("Download PDF sheet", ".pdf"), ("Download solution PDF", "-solution.pdf")):
+        with page.expect_download() as info:
+            page.get_by_role("link", name=link).click()
+        download = info.value
+        assert download.suggested_filename.endswith(suffix)
+        with open(download.path(), "rb") as handle:
+            assert handle.read(5) == b"%PDF-"
+
     # an out-of-range size is refused in the page, not with a trace
     page.get_by_label("Categories (K)").evaluate("e => e.removeAttribute('max')")
     page.get_by_label("Categories (K)").fill("40")

@@ -279,7 +279,9 @@ def pdf_available() -> bool:
 
 
 def _pdf_bytes(puzzle: Any, *, solution: bool, record: Any) -> bytes:
-    raise NotImplementedError  # filled in once the zebra PDF module lands
+    """The zebra engine's printable sheet, or its step-by-step solution (one page a step)."""
+    pdf = importlib.import_module("puzzleforge.zebra.pdf")
+    return pdf.solution_bytes(puzzle) if solution else pdf.sheet_bytes(puzzle)
 
 
 def generate_session(token: str, *, K: int, k: int, difficulty: str | None, lang: str,

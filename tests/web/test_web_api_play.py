@@ -1,0 +1,116 @@
+"""API tests of the logic-grid and grid-genre endpoints: validation, check, hint, reveal."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+
+def _wait(client, job: dict) -> dict:
+    deadline = time.monotonic() + 60
+    while job["status"] == "running":
+        assert time.monotonic() < deadline, "job did not finish"
+        time.sleep(0.05)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    return job
+
+
+@pytest.fixture()
+def zebra_view(api_client):
+    pytest.importorskip("puzzleforge.zebra.generator")
+    job = api_client.post("/api/logic-grid/generate", json={"K": 3, "k": 4, "seed": 7}).json()
+    job = _wait(api_client, job)
+    assert job["status"] == "done", job
+    return job["result"]
+
+
+def test_logic_grid_same_seed_as_the_family(api_client, zebra_view) -> None:
+    import puzzleforge
+
+    record = puzzleforge.generate("zebra", seed=7, K=3, k=4)
+    names = [c["items"] for c in zebra_view["categories"]]
+    assert names == [c["items"] for c in record.meta["zebra"]["categories"]]
+    assert len(zebra_view["clues"]) == len(record.meta["zebra"]["clues"])
+
+
+def test_logic_grid_hints_solve_and_check_flags_wrong_marks(api_client, zebra_view) -> None:
+    token = zebra_view["token"]
+    marks: dict[str, str] = {}
+    for _ in range(300):
+        hint = api_client.post(f"/api/logic-grid/{token}/hint", json={"marks": marks}).json()
+        if hint["kind"] != "step":
+            break
+        assert hint["step"]["marks"] and hint["step"]["reason"]
+        for mark in hint["step"]["marks"]:
+            marks[mark["cell"]] = mark["mark"]
+    assert hint["kind"] == "solved"
+    assert api_client.post(f"/api/logic-grid/{token}/check",
+                           json={"marks": marks}).json()["solved"] is True
+    flipped = dict(marks)
+    cell = next(iter(flipped))
+    flipped[cell] = "x" if flipped[cell] == "o" else "o"
+    result = api_client.post(f"/api/logic-grid/{token}/check", json={"marks": flipped}).json()
+    assert result["wrong"] == [cell] and not result["solved"]
+    hint = api_client.post(f"/api/logic-grid/{token}/hint", json={"marks": flipped}).json()
+    assert hint["kind"] == "wrong" and hint["wrong"] == [cell]
+
+
+@pytest.mark.parametrize("marks", [{"9.0.1.0": "x"}, {"0.0.0.0": "x"}, {"a.b": "x"},
+                                   {"0.0.1.0": "maybe"}])
+def test_logic_grid_bad_marks_are_refused(api_client, zebra_view, marks) -> None:
+    response = api_client.post(f"/api/logic-grid/{zebra_view['token']}/check",
+                               json={"marks": marks})
+    assert response.status_code in (400, 422)
+    assert response.json()["error"]["message"]
+
+
+def test_logic_grid_rename_refuses_duplicates(api_client, zebra_view) -> None:
+    cats = zebra_view["categories"]
+    cats[0]["items"][1] = cats[0]["items"][0]
+    response = api_client.post(f"/api/logic-grid/{zebra_view['token']}/rename",
+                               json={"categories": cats})
+    assert response.status_code == 400
+    assert "must not repeat" in response.json()["error"]["message"]
+
+
+def test_logic_grid_sizes_are_bounded(api_client) -> None:
+    response = api_client.post("/api/logic-grid/generate", json={"K": 9, "k": 4})
+    assert response.status_code == 422
+
+
+def test_unknown_token_is_a_message(api_client) -> None:
+    response = api_client.post("/api/logic-grid/nope/check", json={"marks": {}})
+    assert response.status_code == 404
+    assert "generate or load it again" in response.json()["error"]["message"]
+
+
+def test_unruly_generate_hint_to_solution_and_reveal(api_client) -> None:
+    pytest.importorskip("puzzleforge.grid.api")
+    job = api_client.post("/api/grid/generate",
+                          json={"genre": "unruly", "size": "6x6", "seed": 3}).json()
+    view = _wait(api_client, job)["result"]
+    assert view["binary"] and view["playable"] and view["rows"] == 6
+    token = view["token"]
+    values: dict[str, str] = {}
+    for _ in range(40):
+        hint = api_client.post(f"/api/grid/{token}/hint", json={"values": values}).json()
+        if hint["kind"] != "step":
+            break
+        assert "must be" in hint["reason"]
+        values[hint["cell"]] = hint["value"]
+    assert hint["kind"] == "solved"
+    solution = api_client.get(f"/api/grid/{token}/solution").json()["values"]
+    assert all(solution[k] == v for k, v in values.items())
+
+
+def test_grid_load_errors_name_the_line_and_sizes_are_bounded(api_client) -> None:
+    pytest.importorskip("puzzleforge.grid.api")
+    bad = api_client.post("/api/grid/load", json={"text": "unruly 4x4\n1...\n"}).json()
+    assert bad["error"]["line"] == 3
+    unknown = api_client.post("/api/grid/generate", json={"genre": "../../etc", "size": "6x6"})
+    assert unknown.status_code == 400
+    job = api_client.post("/api/grid/generate", json={"genre": "unruly", "size": "40x40"}).json()
+    failed = _wait(api_client, job)
+    assert failed["status"] == "failed" and "limit" in failed["error"]["message"]
