@@ -63,13 +63,14 @@ class _Progress:
                                      TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                                      console=Console(stderr=True), transient=False)
                 self._bar.start()
-                self._task = self._bar.add_task(self.label, total=self.total, rate="0",
+                self._task = self._bar.add_task(self.label, total=self.total or None, rate="0",
                                                 rejects=0)
             self._bar.update(self._task, completed=done, rate=f"{rate:.1f}", rejects=rejects)
         elif now - self.last_line >= self.every:
             self.last_line = now
             eta_text = f", ETA {eta:.0f} s" if eta is not None else ""
-            typer.echo(f"{self.label}: {done}/{self.total} ({rate:.1f}/s, rejects {rejects}"
+            total = f"/{self.total}" if self.total else ""
+            typer.echo(f"{self.label}: {done}{total} ({rate:.1f}/s, rejects {rejects}"
                        f"{eta_text})", err=True)
 
     def close(self) -> None:
@@ -206,7 +207,8 @@ def register(app: typer.Typer) -> None:
         progress = _Progress(f"verify {path.name}", 0)
         try:
             report = verify_file(path, workers=workers, audit=not no_audit,
-                                 on_progress=lambda done: progress.update(done))
+                                 on_progress=lambda done: progress.update(
+                                     done, rate=done / max(1e-9, time.monotonic() - progress.started)))
         finally:
             progress.close()
         for check in report.wrong:
