@@ -159,6 +159,16 @@ class Clue:
         raise NotImplementedError
 
 
+def _atom_rows(atoms: Sequence[Atom], K: int, k: int) -> list[int]:
+    """Rows of both orientations of each atom's box lines (what atom clues read)."""
+    out = []
+    for (c1, i1), (c2, i2) in atoms:
+        if c1 != c2:
+            out.append((c1 * K + c2) * k + i1)
+            out.append((c2 * K + c1) * k + i2)
+    return out
+
+
 def _atom_state(g: Grid, atom: Atom) -> int:
     (c1, i1), (c2, i2) = atom
     return g.state(c1, i1, c2, i2)
@@ -211,6 +221,9 @@ class NotClue(Clue):
     def used_cells(self, g: Grid) -> list[tuple[str, Cell]]:
         return []
 
+    def watched_rows(self, K: int, k: int) -> list[int]:
+        return _atom_rows(self.atoms(), K, k)
+
     def cnf(self, atom):
         out = []
         for a in self.atoms():
@@ -261,12 +274,76 @@ class OrderClue(Clue):
                     out.append((x, y))
         return out
 
+    def _prepare(self) -> None:
+        """Precompute what propagation reads: pairs to separate and, for binary
+        relations, support masks (sup[m][v] = positions of the other object allowed
+        when object m sits at v)."""
+        self._sep = self.pairs_to_separate()
+        n = len(self.objs)
+        self._sup: list[list[int]] | None = None
+        self._unary = 0
+        if n == 1:
+            for (a,) in self.tuples:
+                self._unary |= 1 << a
+        elif n == 2:
+            size = max([max(t) for t in self.tuples] + [0]) + 1
+            sup = [[0] * size, [0] * size]
+            for a, b in self.tuples:
+                sup[0][a] |= 1 << b
+                sup[1][b] |= 1 << a
+            self._sup = sup
+
+    def _restrict(self, g: Grid, m: int, lost: int) -> None:
+        c, i = self.objs[m]
+        if c == self.cat:
+            raise Contradiction("an ordered object outside its own position")
+        v = 0
+        while lost:
+            if lost & 1:
+                g.exclude(c, i, self.cat, v)
+            lost >>= 1
+            v += 1
+
     def propagate(self, g: Grid) -> None:
+        if not hasattr(self, "_sep"):
+            self._prepare()
         cat = self.cat
-        for x, y in self.pairs_to_separate():
+        for x, y in self._sep:
             g.exclude(x[0], x[1], y[0], y[1])
         objs = self.objs
         n = len(objs)
+        if n == 1:
+            c, i = objs[0]
+            dom = g.row(c, i, cat)
+            if dom & ~self._unary:
+                self._restrict(g, 0, dom & ~self._unary)
+            return
+        if n == 2:
+            sup = self._sup
+            (ca, ia), (cb, ib) = objs
+            while True:
+                da, db = g.row(ca, ia, cat), g.row(cb, ib, cat)
+                keep_a = keep_b = 0
+                v = 0
+                m = da
+                while m:
+                    if m & 1 and v < len(sup[0]) and sup[0][v] & db:
+                        keep_a |= 1 << v
+                    m >>= 1
+                    v += 1
+                v = 0
+                m = db
+                while m:
+                    if m & 1 and v < len(sup[1]) and sup[1][v] & da:
+                        keep_b |= 1 << v
+                    m >>= 1
+                    v += 1
+                if keep_a == da and keep_b == db:
+                    return
+                if da & ~keep_a:
+                    self._restrict(g, 0, da & ~keep_a)
+                if db & ~keep_b:
+                    self._restrict(g, 1, db & ~keep_b)
         while True:
             doms = [g.row(o[0], o[1], cat) for o in objs]
             support = [0] * n
@@ -282,20 +359,21 @@ class OrderClue(Clue):
             changed = False
             for m in range(n):
                 lost = doms[m] & ~support[m]
-                if not lost:
-                    continue
-                c, i = objs[m]
-                if c == cat:
-                    raise Contradiction("an ordered object outside its own position")
-                v = 0
-                while lost:
-                    if lost & 1:
-                        g.exclude(c, i, cat, v)
-                        changed = True
-                    lost >>= 1
-                    v += 1
+                if lost:
+                    self._restrict(g, m, lost)
+                    changed = True
             if not changed:
                 return
+
+    def watched_rows(self, K: int, k: int) -> list[int]:
+        """Grid row indices this clue reads (for skipping unchanged clues)."""
+        out = []
+        for c, i in self.objs:
+            if c != self.cat:
+                out.append((c * K + self.cat) * k + i)
+        for x, y in self.pairs_to_separate():
+            out.append((x[0] * K + y[0]) * k + x[1])
+        return out
 
     def used_cells(self, g: Grid) -> list[tuple[str, Cell]]:
         out = []
@@ -371,6 +449,10 @@ class IfThenClue(Clue):
     def used_cells(self, g: Grid) -> list[tuple[str, Cell]]:
         return _atom_marks(g, self.atoms())
 
+    def watched_rows(self, K: int, k: int) -> list[int]:
+        # the same-box rule only reads cells on these same lines
+        return _atom_rows(self.atoms(), K, k)
+
     def critical_squares(self, K: int, k: int) -> set[Cell]:
         return super().critical_squares(K, k)
 
@@ -426,6 +508,10 @@ class EitherClue(Clue):
 
     def used_cells(self, g: Grid) -> list[tuple[str, Cell]]:
         return _atom_marks(g, self.atoms())
+
+    def watched_rows(self, K: int, k: int) -> list[int]:
+        # the same-box rule only reads cells on these same lines
+        return _atom_rows(self.atoms(), K, k)
 
     def cnf(self, atom):
         p, q = atom(*self.p), atom(*self.q)

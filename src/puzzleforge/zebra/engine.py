@@ -81,8 +81,16 @@ class Engine:
         self.use_rule5 = use_rule5
         self.steps: list[dict[str, Any]] = []
         self.step_count = 0
+        self._watch = [c.watched_rows(K, k) for c in self.clues]
+        self._sigs: list[tuple | None] = [None] * len(self.clues)
         if explain:
             self.g.log = []
+
+    def add_clue(self, clue: Clue) -> None:
+        """Add a clue to a running engine (the generator adds clues one by one)."""
+        self.clues.append(clue)
+        self._watch.append(clue.watched_rows(self.K, self.k))
+        self._sigs.append(None)
 
     # -- step recording ----------------------------------------------------------------
     def _open(self) -> None:
@@ -141,20 +149,19 @@ class Engine:
 
     def _rule2(self) -> bool:
         g, K, k = self.g, self.K, self.k
-        cand, yes = g.cand, g.yes
-        for c1 in range(K):
-            for c2 in range(K):
-                if c1 == c2:
-                    continue
-                base = (c1 * K + c2) * k
-                for i in range(k):
-                    m = cand[base + i]
-                    if yes[base + i] < 0 and m & (m - 1) == 0:
-                        j = m.bit_length() - 1
-                        used = ([("x", norm_cell(c1, i, c2, x)) for x in range(k) if x != j]
-                                if g.log is not None else ())
-                        self._apply("rule2", (), used, g.confirm, c1, i, c2, j)
-                        return True
+        single = g.single
+        while single:
+            idx = single.pop()
+            m = g.cand[idx]
+            if g.yes[idx] >= 0 or not m or m & (m - 1):
+                continue
+            c1, rest = divmod(idx, K * k)
+            c2, i = divmod(rest, k)
+            j = m.bit_length() - 1
+            used = ([("x", norm_cell(c1, i, c2, x)) for x in range(k) if x != j]
+                    if g.log is not None else ())
+            self._apply("rule2", (), used, g.confirm, c1, i, c2, j)
+            return True
         return False
 
     def _rule3(self) -> bool:
@@ -189,27 +196,40 @@ class Engine:
         return False
 
     def _rule4(self) -> bool:
+        """Object i of c1 can only pair with objects j of c2 that share an option in
+        c3: row(c1,i,c2) must lie within OR_{v in row(c1,i,c3)} row(c3,v,c2)."""
         g, K, k = self.g, self.K, self.k
+        cand, yes = g.cand, g.yes
         for c1 in range(K):
             for c2 in range(c1 + 1, K):
                 base = (c1 * K + c2) * k
                 for i in range(k):
-                    if g.yes[base + i] >= 0:
+                    if yes[base + i] >= 0:
                         continue
-                    for j in _bits(g.cand[base + i]):
-                        for c3 in range(K):
-                            if c3 == c1 or c3 == c2:
-                                continue
-                            a, b = g.row(c1, i, c3), g.row(c2, j, c3)
-                            if a & b:
-                                continue
-                            used = []
-                            if g.log is not None:
-                                used = [("x", norm_cell(c1, i, c3, v)) for v in _bits(~a & g.full)]
-                                used += [("x", norm_cell(c2, j, c3, v))
-                                         for v in _bits(~b & g.full)]
-                            self._apply("rule4", (), used, g.exclude, c1, i, c2, j)
-                            return True
+                    row = cand[base + i]
+                    for c3 in range(K):
+                        if c3 == c1 or c3 == c2:
+                            continue
+                        a = cand[(c1 * K + c3) * k + i]
+                        allowed = 0
+                        v = 0
+                        base3 = (c3 * K + c2) * k
+                        while a:
+                            if a & 1:
+                                allowed |= cand[base3 + v]
+                            a >>= 1
+                            v += 1
+                        lost = row & ~allowed
+                        if not lost:
+                            continue
+                        j = (lost & -lost).bit_length() - 1
+                        used = []
+                        if g.log is not None:
+                            ra, rb = g.row(c1, i, c3), g.row(c2, j, c3)
+                            used = [("x", norm_cell(c1, i, c3, v)) for v in _bits(~ra & g.full)]
+                            used += [("x", norm_cell(c2, j, c3, v)) for v in _bits(~rb & g.full)]
+                        self._apply("rule4", (), used, g.exclude, c1, i, c2, j)
+                        return True
         return False
 
     def _rule5(self) -> bool:
@@ -250,12 +270,28 @@ class Engine:
         return False
 
     def _clues(self) -> bool:
+        """Propagate every clue whose watched rows changed since it last ran."""
         g = self.g
+        cand, yes = g.cand, g.yes
+        sigs = self._sigs
         changed = False
-        for clue in self.clues:
-            used = clue.used_cells(g) if g.log is not None else ()
-            changed |= self._apply("clue", (clue.cid,), used, clue.propagate, g)
-            if g.pending:
+        for n, clue in enumerate(self.clues):
+            rows = self._watch[n]
+            sig = tuple(cand[r] for r in rows) + tuple(yes[r] for r in rows)
+            if sigs[n] == sig:
+                continue
+            if g.log is not None:
+                used = clue.used_cells(g)
+                did = self._apply("clue", (clue.cid,), used, clue.propagate, g)
+            else:
+                before = len(g.trail)
+                clue.propagate(g)
+                did = len(g.trail) != before
+                if did:
+                    self.step_count += 1
+            sigs[n] = tuple(cand[r] for r in rows) + tuple(yes[r] for r in rows)
+            changed |= did
+            if g.pending or g.single:
                 return True
         return changed
 

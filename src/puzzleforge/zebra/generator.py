@@ -194,7 +194,7 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
         else:
             continue
         clues.append(cand)
-        engine.clues.append(cand)
+        engine.add_clue(cand)
         engine.propagate()
         if engine.g.is_complete():
             return clues, True
@@ -217,7 +217,7 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
             c1, i1, c2, i2 = rng.choice(cells)
             cand = NotClue(obj=(c1, i1), others=((c2, i2),))
         clues.append(cand)
-        engine.clues.append(cand)
+        engine.add_clue(cand)
         engine.propagate()
     return clues, engine.g.is_complete()
 

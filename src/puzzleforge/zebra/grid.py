@@ -36,7 +36,7 @@ class Grid:
     ``(mark, cell)`` to ``log[-1]`` so the engine can group marks into explained steps.
     """
 
-    __slots__ = ("K", "k", "full", "cand", "yes", "trail", "log", "pending")
+    __slots__ = ("K", "k", "full", "cand", "yes", "trail", "log", "pending", "single")
 
     def __init__(self, K: int, k: int) -> None:
         self.K, self.k = K, k
@@ -47,6 +47,8 @@ class Grid:
         self.trail: list[tuple[int, int, int]] = []
         self.log: list[list[tuple[str, tuple[int, int, int, int]]]] | None = None
         self.pending: list[tuple[int, int, int, int]] = []
+        #: rows that became a single open cell without a ● (work for rule 2)
+        self.single: list[int] = []
 
     # -- reading -----------------------------------------------------------------------
     def row(self, c1: int, i: int, c2: int) -> int:
@@ -140,6 +142,10 @@ class Grid:
             self.log[-1].append(("x", norm_cell(c1, i1, c2, i2)))
         if not na or not nb:
             raise Contradiction("a line of the grid has no possibility left")
+        if na & (na - 1) == 0 and self.yes[a] < 0:
+            self.single.append(a)
+        if nb & (nb - 1) == 0 and self.yes[b] < 0:
+            self.single.append(b)
         return True
 
     def confirm(self, c1: int, i1: int, c2: int, i2: int) -> bool:
@@ -181,6 +187,7 @@ class Grid:
             cand[idx] = c
             yes[idx] = y
         self.pending.clear()
+        self.single.clear()
 
     def snapshot(self) -> dict[str, Any]:
         """Plain copy of the marks (for tests and the explanation JSON)."""
