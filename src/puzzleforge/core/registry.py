@@ -29,6 +29,9 @@ FAMILIES: dict[str, str] = {
     "kakurasu": "puzzleforge.grid.family:kakurasu",
     "starbattle": "puzzleforge.grid.family:starbattle",
     "lightup": "puzzleforge.grid.family:lightup",
+    "slitherlink": "puzzleforge.grid.family:slitherlink",
+    "masyu": "puzzleforge.grid.family:masyu",
+    "nurikabe": "puzzleforge.grid.family:nurikabe",
     "latin": "puzzleforge.builtin.latin:family",
     "zebra": "puzzleforge.zebra.family:family",
 }

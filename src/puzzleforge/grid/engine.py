@@ -53,6 +53,10 @@ class Compiled:
             proj.extend([rep] if isinstance(rep, int) else rep.eq.values())
         self.answer_lits = sorted({abs(l) for l in proj if abs(l) != self.low.T})
         lazy_lits = {abs(l) for item in self.low.lazy for _, l in item[-1]}
+        for item in self.low.lazy:
+            if item[0] == "islands":
+                lazy_lits |= {abs(l) for d in item[2].values() for l in d.values()}
+                lazy_lits |= {abs(l) for l in item[3].values()}
         self.project = sorted(set(self.answer_lits) | lazy_lits)
         self.solves = 0
         self.cuts = 0
@@ -217,6 +221,8 @@ class Compiled:
         for item in self.low.lazy:
             if item[0] == "conn":
                 cuts.extend(self._conn_cuts(item[1], model))
+            elif item[0] == "islands":
+                cuts.extend(self._island_cuts(item[2], item[3], item[4], model))
             else:
                 cuts.extend(self._loop_cuts(item[1], item[2], model))
         return cuts
@@ -237,6 +243,34 @@ class Compiled:
                     continue
                 o = min(other)
                 out.append([-lit[k0], -lit[o]] + sep)
+        return out
+
+    def _island_cuts(self, sels: dict, pres: dict, items: list, model: dict) -> list[list[int]]:
+        """Cuts for "each group of members holds exactly one clue, equal to its size".
+
+        Every cut names the clue selectors / presence literals it relies on, so it stays
+        valid for any other clue set (the cuts are kept in the session)."""
+        lit = dict(items)
+        on = {e for e, l in items if self._truth(model, l)}
+        out = []
+        for comp in _components(on, lambda c: [n for n in _adj(c) if n in on]):
+            border = sorted({n for c in comp for n in _adj(c) if n in lit and n not in comp})
+            whole = [lit[b] for b in border] + [-lit[k] for k in sorted(comp)]
+            clues = [c for c in sorted(comp) if self._truth(model, pres[c])]
+            if not clues:
+                out.append(whole + [pres[k] for k in sorted(comp)])
+                continue
+            if len(clues) >= 2:
+                path = _path(comp, clues[0], clues[1])
+                out.append([-pres[clues[0]], -pres[clues[1]]] + [-lit[x] for x in path])
+                continue
+            p = clues[0]
+            v = next(v for v, l in sels[p].items() if self._truth(model, l))
+            if len(comp) < v:
+                out.append(whole + [-sels[p][v]])
+            elif len(comp) > v:
+                tree = _bfs_order(comp, p)[:v + 1]
+                out.append([-sels[p][v]] + [-lit[t] for t in tree])
         return out
 
     def _loop_cuts(self, nodes: str, items: list, model: dict) -> list[list[int]]:
@@ -273,6 +307,36 @@ class Compiled:
 
 def _adj(c: Cell) -> list:
     return [Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1)]
+
+
+def _bfs_order(nodes: set, start: Any) -> list:
+    order, seen, queue = [start], {start}, deque([start])
+    while queue:
+        x = queue.popleft()
+        for y in _adj(x):
+            if y in nodes and y not in seen:
+                seen.add(y)
+                order.append(y)
+                queue.append(y)
+    return order
+
+
+def _path(nodes: set, a: Any, b: Any) -> list:
+    prev = {a: None}
+    queue = deque([a])
+    while queue:
+        x = queue.popleft()
+        if x == b:
+            break
+        for y in _adj(x):
+            if y in nodes and y not in prev:
+                prev[y] = x
+                queue.append(y)
+    out, x = [], b
+    while x is not None:
+        out.append(x)
+        x = prev[x]
+    return out
 
 
 def _components(nodes: set, nbrs: Any) -> list[set]:

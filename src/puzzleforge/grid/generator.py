@@ -121,11 +121,26 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
                       attempts: int = 30) -> tuple[Instance, dict, float, Compiled]:
     """A unique puzzle of ``genre`` (instance, solution, difficulty, compiled rules)."""
     reasons: dict[str, int] = {}
+    shared = None
     for _ in range(attempts):
         inst = Instance(genre.id, rows, cols, dict(opts))
         inst.data = genre.random_data(inst, rng)
-        comp = genre.compile(inst)
-        sol = random_solution(comp, rng)
+        direct = getattr(genre, "direct_solution", None)
+        if direct is not None:
+            made = direct(inst, rng)
+            if made is None:
+                reasons["no layout"] = reasons.get("no layout", 0) + 1
+                continue
+            sol, inst.clues = made
+            comp = genre.compile(inst)
+        elif inst.data or shared is None:
+            comp = genre.compile(inst)
+            if not inst.data:
+                shared = comp  # no fixed data: one session (and its learnt cuts) serves all attempts
+        else:
+            comp = shared
+        if direct is None:
+            sol = random_solution(comp, rng)
         if sol is None:
             reasons["no solution for the drawn layout"] = reasons.get("no solution for the drawn layout", 0) + 1
             continue
@@ -140,9 +155,12 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
                 break
             # ambiguous even with every clue: let the genre change its fixed data (regions,
             # walls) so that ``sol`` stays a solution and the other one does not
-            if not genre.repair(inst, sol, comp.decode(model), rng):
+            data_before = inst.data
+            sol = genre.repair(inst, sol, comp.decode(model), rng)
+            if sol is None:
                 break
-            comp = genre.compile(inst)
+            if inst.data is not data_before:
+                comp = genre.compile(inst)
         if not unique:
             reasons["all clues still ambiguous"] = reasons.get("all clues still ambiguous", 0) + 1
             continue

@@ -157,9 +157,11 @@ class Genre:
     def max_repairs(self, inst: Instance) -> int:
         return 0
 
-    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> bool:
-        """Change ``inst.data`` so ``sol`` stays a solution and ``other`` is excluded."""
-        return False
+    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> dict | None:
+        """The full clue set of ``sol`` also admits ``other``. Either change ``inst.data``
+        (assign a new dict) so ``sol`` stays a solution and ``other`` is excluded, and
+        return ``sol``; or return another solution to continue with; or None to give up."""
+        return None
 
     # -- answers ----------------------------------------------------------------------------
     def answer_grid(self, inst: Instance, sol: dict) -> list[list[str]]:

@@ -339,6 +339,9 @@ class Grounder:
         if isinstance(e, ir.SingleLoop):
             items = self.resolve(e.scope, env)
             return ("loop", e.nodes, tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
+        if isinstance(e, ir.Islands):
+            items = self.resolve(e.scope, env)
+            return ("islands", e.spec, tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
         if isinstance(e, ClueRef):
             return ("given", e.spec, self.entity(e.place, env))
         raise DSLError(f"cannot ground {type(e).__name__} here")

@@ -29,7 +29,7 @@ __all__ = [
     "Add", "Sub", "Mul", "Div", "Sum", "CountTrue", "ForAll", "Exists", "forall", "exists",
     "EntityFn", "Attr", "Card", "IndexIn", "Cmp", "Arith", "Aggregate", "Quant",
     "GridSet", "Windows", "Union", "Difference", "BinderSet", "Range", "Before", "as_set",
-    "Connected", "SingleLoop", "connected", "single_loop", "If",
+    "Connected", "SingleLoop", "connected", "single_loop", "If", "Islands", "islands",
 ]
 
 _chain = threading.local()
@@ -727,6 +727,31 @@ class SingleLoop(Expr):
 
     def children(self) -> tuple:
         return (self.scope, self.body)
+
+
+class Islands(Expr):
+    """The entities of S whose key is true split into orthogonally connected groups; each
+    group holds exactly one clue of the (closed) ClueSpec ``spec``, whose value is the size
+    of the group (Nurikabe's white islands). Only allowed as a top-level rule."""
+
+    type = "bool"
+    op = "Islands"
+
+    def __init__(self, scope: Any, key: Any, spec: Any) -> None:
+        self.scope = as_set(scope)
+        self.spec = spec
+        if not getattr(spec, "closed", False):
+            raise DSLError("islands(...) needs a closed ClueSpec (clue presence must be known)",
+                           expected="ClueSpec(..., closed=True)")
+        self.binder = Binder(_binder_name(key, "x"), self.scope.elem)
+        self.body = _apply(key, self.binder, "islands", ("bool",))
+
+    def children(self) -> tuple:
+        return (self.scope, self.body)
+
+
+def islands(scope: Any, key: Any, spec: Any) -> Expr:
+    return Islands(scope, key, spec)
 
 
 def connected(scope: Any, key: Any) -> Expr:

@@ -168,6 +168,9 @@ class Lowering:
     def var_lit(self, var: Any, entity: Any) -> Any:
         return self.reps[(id(var), entity)]
 
+    def presence_map(self, spec: Any, places: list) -> dict:
+        return {p: self.present(spec, p) for p in places}
+
     def selector(self, spec: Any, place: Any, value: Any) -> int:
         key = (spec.name, place, value)
         lit = self.selectors.get(key)
@@ -417,7 +420,7 @@ class Lowering:
             if form is not None:
                 self._card(form, guard)
                 return
-        if tag in ("conn", "loop"):
+        if tag in ("conn", "loop", "islands"):
             if guard:
                 raise DSLError(f"{tag} cannot depend on a clue", expected="a rule on its own")
             self._graph(g)
@@ -468,6 +471,16 @@ class Lowering:
             self.emit(list(c) + guard)
 
     def _graph(self, g: tuple) -> None:
+        if g[0] == "islands":
+            spec = g[1]
+            items = [(e, self.lit(x)) for e, x in g[2]]
+            values = self.g.clue_values(spec)
+            for e, l in items:  # a clue cell belongs to an island
+                if (spec.name, e, values[0]) in self.selectors or True:
+                    self.emit([l, -self.present(spec, e)])
+            sels = {e: {v: self.selector(spec, e, v) for v in values} for e, _ in items}
+            self.lazy.append(("islands", spec, sels, self.presence_map(spec, [e for e, _ in items]), items))
+            return
         if g[0] == "conn":
             items = [(e, self.lit(x)) for e, x in g[1]]
             self.lazy.append(("conn", items))

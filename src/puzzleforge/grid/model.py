@@ -13,7 +13,7 @@ from typing import Any, Callable
 from .domains import Bool, Domain, DSLError, Enum, Int
 from .ir import (
     And, Binder, Card, Connected, Const, Div, EntityFn, Eq, Expr, ForAll, Exists, GridSet, Gt,
-    Lt, Node, Param, Quant, Aggregate, SetExpr, SingleLoop, Sum, CountTrue, Var, VarRef,
+    Lt, Node, Param, Quant, Aggregate, SetExpr, SingleLoop, Islands, Sum, CountTrue, Var, VarRef,
     _apply, _binder_name, _need, as_set, assert_no_pending, lift, short, walk, IndexIn,
 )
 
@@ -263,7 +263,7 @@ class Model:
     def clue_specs(self) -> list[ClueSpec]:
         seen: dict[int, ClueSpec] = {}
         for n in self.nodes():
-            if isinstance(n, (ClueRule, ClueRef)):
+            if isinstance(n, (ClueRule, ClueRef, Islands)):
                 seen.setdefault(id(n.spec), n.spec)
         return list(seen.values())
 
@@ -296,7 +296,7 @@ def _check_scopes(node: Node, bound: frozenset) -> None:
             raise DSLError(f"binder '{node.name}' is used outside the forall/sum/clue rule "
                            "that introduced it", expected="binders only inside their own lambda")
         return
-    if isinstance(node, (Quant, Aggregate, Connected, SingleLoop)):
+    if isinstance(node, (Quant, Aggregate, Connected, SingleLoop, Islands)):
         _check_scopes(node.scope, bound)
         _check_scopes(node.body, bound | {id(node.binder)})
         return
@@ -313,7 +313,7 @@ def _check_scopes(node: Node, bound: frozenset) -> None:
 
 
 def _check_graph_top(node: Node, top: bool) -> None:
-    if isinstance(node, (Connected, SingleLoop)) and not top:
+    if isinstance(node, (Connected, SingleLoop, Islands)) and not top:
         raise DSLError(f"{type(node).__name__} may only appear as a rule or inside And/forall",
                        expected="a top-level connected(...)/single_loop(...) rule")
     if isinstance(node, ClueRule):

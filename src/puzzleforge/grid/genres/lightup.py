@@ -75,7 +75,7 @@ class LightUp(Genre):
     def max_repairs(self, inst: Instance) -> int:
         return inst.rows * inst.cols // 3
 
-    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> bool:
+    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> dict | None:
         g = concrete(inst.rows, inst.cols)
         walls = dict(inst.data["wall"])
         cand = [c for c in g.cells() if other["bulb"][c] and not sol["bulb"][c] and not walls[c]]
@@ -85,8 +85,8 @@ class LightUp(Genre):
             trial[x] = True
             if _lit_ok(g, trial, sol["bulb"]):
                 inst.data = {"wall": trial}
-                return True
-        return False
+                return sol
+        return None
 
     # -- text ------------------------------------------------------------------------
     def parse(self, text: str) -> Instance:

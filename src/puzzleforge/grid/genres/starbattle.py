@@ -81,7 +81,7 @@ class StarBattle(Genre):
     def max_repairs(self, inst: Instance) -> int:
         return 6 * inst.rows
 
-    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> bool:
+    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> dict | None:
         region = dict(inst.data["region"])
         n = inst.rows
         cells = [c for c, v in sorted(other["star"].items()) if v and not sol["star"][c]]
@@ -94,8 +94,8 @@ class StarBattle(Genre):
                 continue
             region[x] = rng.choice(nbrs)
             inst.data = {"region": region}
-            return True
-        return False
+            return sol
+        return None
 
     # -- text ------------------------------------------------------------------------
     def parse(self, text: str) -> Instance:

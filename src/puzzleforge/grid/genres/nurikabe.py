@@ -1,0 +1,147 @@
+"""Nurikabe: shade cells so the shaded cells form one connected wall with no 2x2 block,
+and the unshaded cells form islands, each holding exactly one number equal to its size.
+Uses the DSL's graph primitives ``connected`` and ``islands`` (lazy cuts in SAT)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..domains import Bool, Int
+from ..genre import Drawing, Genre, Instance, concrete, parse_header
+from ..ir import Param, connected, forall, islands
+from ..model import ClueSpec, Grid, Model
+from ..topology import Cell
+from .common import read_cells, write_cells
+
+__all__ = ["Nurikabe"]
+
+
+class Nurikabe(Genre):
+    id = "nurikabe"
+    title = "Nurikabe"
+    summary = "Nurikabe: connected wall, no 2x2 pools, one numbered island per number"
+    rules_doc = ("Shade cells. All shaded cells form one orthogonally connected wall with no 2x2 "
+                 "shaded block. Unshaded cells form islands; each island holds exactly one number, "
+                 "and that number is the island's size. Numbered cells stay unshaded.")
+    min_size = 4
+    max_size = 20
+    default_size = (6, 6)
+    answer_var = "black"
+    removable = ()
+    puzzlink_name = "nurikabe"
+
+    def build_rules(self) -> Model:
+        nR, nC, maxv = Param("nR", int), Param("nC", int), Param("maxv", int)
+        grid = Grid(nR, nC)
+        black = Bool.over(grid.C, name="black")
+        m = Model("nurikabe")
+        m.add(forall(grid.blocks(2, 2), lambda b: b.count_true(black) < 4), "no 2x2 shaded block")
+        m.add(connected(grid.C, black), "shaded cells connected")
+        number = ClueSpec(grid.C, Int(1, maxv), name="number", closed=True)
+        m.add(number.rule(lambda c, k: ~black[c]), "numbered cells unshaded")
+        m.add(islands(grid.C, lambda c: ~black[c], number), "one number per island, equal to its size")
+        return m
+
+    def bind(self, inst: Instance) -> dict:
+        values = list(inst.clues.get("number", {}).values())
+        return {"nR": inst.rows, "nC": inst.cols, "maxv": max(values or [1])}
+
+    def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
+        return inst.clues
+
+    def direct_solution(self, inst: Instance, rng: Any) -> tuple[dict, dict] | None:
+        """A random valid shading plus one number per island (built directly: without
+        numbers the rules admit no islands at all, so the solver cannot draw one)."""
+        g = concrete(inst.rows, inst.cols)
+        limit = max(3, (inst.rows + inst.cols) // 2)
+        for _ in range(50):
+            white: dict = {}  # cell -> island id
+            sizes: dict = {}
+            blocks = list(g.blocks(2, 2))
+            rng.shuffle(blocks)
+            changed = True
+            while changed:
+                changed = False
+                for b in blocks:
+                    if any(c in white for c in b.items):
+                        continue
+                    opts = list(b.items)
+                    rng.shuffle(opts)
+                    for x in opts:
+                        ids = {white[y] for y in g.neighbors(x) if y in white}
+                        if len(ids) > 1:
+                            continue
+                        if ids and sizes[next(iter(ids))] >= limit:
+                            continue
+                        blacks = {c for c in g.cells() if c not in white and c != x}
+                        if not _connected(blacks):
+                            continue
+                        iid = next(iter(ids)) if ids else len(sizes)
+                        white[x] = iid
+                        sizes[iid] = sizes.get(iid, 0) + 1
+                        changed = True
+                        break
+            if any(all(c not in white for c in b.items) for b in g.blocks(2, 2)):
+                continue
+            # grow some islands a little further at random, keeping every rule
+            for _ in range(len(g.cells()) // 3):
+                x = rng.choice(g.cells())
+                if x in white:
+                    continue
+                ids = {white[y] for y in g.neighbors(x) if y in white}
+                if len(ids) != 1 or sizes[next(iter(ids))] >= limit:
+                    continue
+                blacks = {c for c in g.cells() if c not in white and c != x}
+                if blacks and _connected(blacks):
+                    iid = next(iter(ids))
+                    white[x] = iid
+                    sizes[iid] += 1
+            members: dict = {}
+            for c, i in sorted(white.items()):
+                members.setdefault(i, []).append(c)
+            numbers = {rng.choice(cells): len(cells) for _, cells in sorted(members.items())}
+            sol = {"black": {c: c not in white for c in g.cells()}}
+            return sol, {"number": numbers}
+        return None
+
+    def parse(self, text: str) -> Instance:
+        fields, lines = parse_header(text, self.id)
+        inst = Instance(self.id, fields["rows"], fields["cols"])
+        inst.clues = {"number": read_cells(lines, inst.rows, inst.cols, _num, genre=self.id)}
+        return inst
+
+    def format(self, inst: Instance) -> str:
+        n = inst.clues.get("number", {})
+        body = write_cells(inst.rows, inst.cols, lambda c: _tok(n[c]) if c in n else ".")
+        return "\n".join([self.header(inst)] + body) + "\n"
+
+    def drawing(self, inst: Instance, sol: dict | None = None) -> Drawing:
+        d = Drawing(inst.rows, inst.cols)
+        d.text = {c: str(v) for c, v in inst.clues.get("number", {}).items()}
+        if sol:
+            d.shaded = {c for c, v in sol["black"].items() if v}
+        return d
+
+
+def _num(t: str) -> int:
+    v = int(t, 36)
+    if v < 1:
+        raise ValueError(t)
+    return v
+
+
+def _tok(v: int) -> str:
+    return str(v) if v < 10 else "0123456789abcdefghijklmnopqrstuvwxyz"[v] if v < 36 else str(v)
+
+
+def _connected(cells: set) -> bool:
+    if not cells:
+        return True
+    start = min(cells)
+    seen, stack = {start}, [start]
+    while stack:
+        c = stack.pop()
+        for d in (Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1)):
+            if d in cells and d not in seen:
+                seen.add(d)
+                stack.append(d)
+    return len(seen) == len(cells)
