@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from puzzleforge.batch import load_recipe, run_batch
-from puzzleforge.batch.sinks import iter_records
+from puzzleforge.batch.sinks import iter_records, write_parquet
 from puzzleforge.batch.verify import verify_file
 from puzzleforge.core.errors import InvalidSpec
 
@@ -96,3 +96,8 @@ def test_huggingface_datasets_loads_jsonl_and_parquet(tmp_path: Path) -> None:
         "train": str(tmp_path / "mix.train.jsonl"), "test": str(tmp_path / "mix.test.jsonl")})
     assert jsonl["train"].num_rows == parquet["train"].num_rows
     assert sorted(jsonl["test"]["id"]) == sorted(parquet["test"]["id"])
+    # many shards per split (rows of several tiers, metadata of varying keys) load together
+    shards = write_parquet(tmp_path / "pq.journal.jsonl", tmp_path / "many", rows_per_shard=5)
+    assert len(shards) >= 4 and any("-00001-of-" in p.name for p in shards)
+    many = datasets.load_dataset(str(tmp_path / "many"), cache_dir=cache)
+    assert sorted(many["train"]["id"]) == sorted(parquet["train"]["id"])

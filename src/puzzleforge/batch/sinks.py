@@ -172,21 +172,32 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
         ("solution", pa.string()), ("params", pa.string()), ("config", pa.string()),
         ("meta", pa.string()), ("extra", pa.string()),
     ])
-    by_split: dict[str, list[dict[str, Any]]] = {}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in list(out_dir.glob("*.parquet")) + list(out_dir.glob("*.parquet.tmp")):
+        old.unlink()
+    # stream: at most rows_per_shard rows per split in memory; shard totals known at the end
+    buffers: dict[str, list[dict[str, Any]]] = {}
+    parts: dict[str, list[Path]] = {}
+
+    def flush(split: str) -> None:
+        rows = buffers.pop(split, [])
+        if rows:
+            tmp = out_dir / f"{split}-{len(parts.setdefault(split, [])):05d}.parquet.tmp"
+            pq.write_table(pa.Table.from_pylist(rows, schema=schema), tmp)
+            parts[split].append(tmp)
+
     for _, record in iter_records(journal):
         row = _row(record)
-        by_split.setdefault(row["split"] or "train", []).append(row)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for old in out_dir.glob("*.parquet"):
-        old.unlink()
+        split = row["split"] or "train"
+        buffers.setdefault(split, []).append(row)
+        if len(buffers[split]) >= rows_per_shard:
+            flush(split)
+    for split in list(buffers):
+        flush(split)
     written = []
-    for split, rows in sorted(by_split.items()):
-        shards = max(1, -(-len(rows) // rows_per_shard))
-        for s in range(shards):
-            part = rows[s * rows_per_shard:(s + 1) * rows_per_shard]
-            target = out_dir / f"{split}-{s:05d}-of-{shards:05d}.parquet"
-            tmp = target.with_suffix(".parquet.tmp")
-            pq.write_table(pa.Table.from_pylist(part, schema=schema), tmp)
+    for split, tmps in sorted(parts.items()):
+        for s, tmp in enumerate(tmps):
+            target = out_dir / f"{split}-{s:05d}-of-{len(tmps):05d}.parquet"
             os.replace(tmp, target)
             written.append(target)
     return written
