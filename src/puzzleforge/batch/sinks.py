@@ -63,31 +63,49 @@ def scan_journal(path: Path, component_of: dict[str, int], qkey: Any) -> Journal
     state = JournalState()
     if not path.exists():
         return state
+    _cut_torn_tail(path, state)
+    with open(path, "rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = orjson.loads(raw)
+                meta = record["meta"]
+                comp = component_of[str(meta.get("component", ""))]
+                index = int(meta["index"])
+            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise InvalidDescription(
+                    "this line is not a record of the job being resumed", file=str(path),
+                    line=number, expected="a journal written by the same generate command"
+                ) from None
+            state.counts[comp] = state.counts.get(comp, 0) + 1
+            state.last_index[comp] = max(state.last_index.get(comp, -1), index)
+            state.qkeys.add(qkey(record["question"]))
+            state.records += 1
+    return state
+
+
+def _cut_torn_tail(path: Path, state: JournalState, block: int = 1 << 16) -> None:
+    """Truncate the file after its last newline (a line cut by a crash), reading backwards."""
     with open(path, "rb+") as fh:
-        data = fh.read()
-        end = data.rfind(b"\n") + 1
-        if end < len(data):
-            state.truncated_bytes = len(data) - end
+        size = fh.seek(0, os.SEEK_END)
+        pos = size
+        while pos > 0:
+            start = max(0, pos - block)
+            fh.seek(start)
+            chunk = fh.read(pos - start)
+            at = chunk.rfind(b"\n")
+            if at >= 0:
+                end = start + at + 1
+                break
+            pos = start
+        else:
+            end = 0
+        if end < size:
+            state.truncated_bytes = size - end
             fh.truncate(end)
             fh.flush()
             os.fsync(fh.fileno())
-    for number, raw in enumerate(data[:end].splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            record = orjson.loads(raw)
-            meta = record["meta"]
-            comp = component_of[str(meta.get("component", ""))]
-            index = int(meta["index"])
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-            raise InvalidDescription(
-                "this line is not a record of the job being resumed", file=str(path),
-                line=number, expected="a journal written by the same generate command") from None
-        state.counts[comp] = state.counts.get(comp, 0) + 1
-        state.last_index[comp] = max(state.last_index.get(comp, -1), index)
-        state.qkeys.add(qkey(record["question"]))
-        state.records += 1
-    return state
 
 
 def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
