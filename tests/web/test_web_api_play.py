@@ -114,3 +114,40 @@ def test_grid_load_errors_name_the_line_and_sizes_are_bounded(api_client) -> Non
     job = api_client.post("/api/grid/generate", json={"genre": "unruly", "size": "40x40"}).json()
     failed = _wait(api_client, job)
     assert failed["status"] == "failed" and "limit" in failed["error"]["message"]
+
+
+def test_crossnumber_solves_an_example_and_reports_the_bad_line(api_client) -> None:
+    pytest.importorskip("puzzleforge.crossnumber.api")
+    from puzzleforge.web.crossnumber_adapter import example_files
+
+    if "powerplay" not in example_files():
+        pytest.skip("the powerplay example is not present")
+    text = api_client.post("/api/crossnumber/example", json={"name": "powerplay"}).json()["text"]
+    job = _wait(api_client, api_client.post("/api/crossnumber/solve",
+                                            json={"text": text, "name": "powerplay.yaml"}).json())
+    assert job["status"] == "done" and job["result"]["unique"]
+    assert job["result"]["answer"] == "11449\n49364\n46656"
+    broken = text.replace("A7: square", "A7: squar")
+    job = _wait(api_client, api_client.post("/api/crossnumber/solve",
+                                            json={"text": broken, "name": "p.yaml"}).json())
+    line = 1 + broken.splitlines().index("  A7: squar")
+    assert job["status"] == "failed" and job["error"]["line"] == line
+
+
+@pytest.mark.parametrize("name", ["../../../etc/passwd", "/etc/passwd", "abcd/../../x"])
+def test_crossnumber_examples_refuse_paths(api_client, name: str) -> None:
+    pytest.importorskip("puzzleforge.crossnumber.api")
+    response = api_client.post("/api/crossnumber/example", json={"name": name})
+    assert response.status_code == 400 and "listed example" in response.json()["error"]["message"]
+
+
+def test_crossnumber_file_size_is_limited(web_data_dir) -> None:
+    pytest.importorskip("puzzleforge.crossnumber.api")
+    from fastapi.testclient import TestClient
+
+    from puzzleforge.web import WebSettings, create_app
+
+    app = create_app(WebSettings(data_dir=web_data_dir, max_puzzle_file_bytes=100))
+    with TestClient(app) as client:
+        response = client.post("/api/crossnumber/solve", json={"text": "x" * 500})
+    assert response.status_code == 413
