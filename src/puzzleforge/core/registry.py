@@ -32,6 +32,7 @@ FAMILIES: dict[str, str] = {
     "slitherlink": "puzzleforge.grid.family:slitherlink",
     "masyu": "puzzleforge.grid.family:masyu",
     "nurikabe": "puzzleforge.grid.family:nurikabe",
+    "nonogram": "puzzleforge.grid.family:nonogram",
     "latin": "puzzleforge.builtin.latin:family",
     "zebra": "puzzleforge.zebra.family:family",
 }

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.errors import InvalidSpec
 
-__all__ = ["Domain", "BoolDomain", "Bool", "Enum", "Int", "DSLError"]
+__all__ = ["Domain", "BoolDomain", "Bool", "Enum", "Int", "IntSeq", "DSLError"]
 
 
 class DSLError(InvalidSpec):
@@ -139,3 +139,22 @@ class Int(Domain):
     def __repr__(self) -> str:
         hi = "∞" if self.hi is None else self.hi
         return f"Int({self.lo}, {hi})"
+
+
+@dataclass(frozen=True)
+class IntSeqDomain(Domain):
+    """Tuples of non-negative integers (instance data such as Nonogram run lengths)."""
+
+    kind: str = "seq"
+
+    def cardinality(self) -> float:
+        return math.inf
+
+    def contains(self, value: Any) -> bool:
+        return isinstance(value, tuple) and all(isinstance(v, int) and v >= 0 for v in value)
+
+    def __repr__(self) -> str:
+        return "IntSeq"
+
+
+IntSeq = IntSeqDomain()

@@ -60,6 +60,7 @@ class Compiled:
         self.project = sorted(set(self.answer_lits) | lazy_lits)
         self.solves = 0
         self.cuts = 0
+        self._grading = None
 
     # -- clues ------------------------------------------------------------------------
     def assumptions(self, clues: dict | None) -> list[int]:
@@ -201,8 +202,17 @@ class Compiled:
         return cand
 
     def propagate(self, assumptions: list[int]) -> tuple[bool, set[int]]:
-        """Unit propagation only (no search): (consistent, implied literals)."""
-        ok, lits = self.session.propagate(assumptions)
+        """Unit propagation only (no search): (consistent, implied literals).
+
+        Runs on a second session whose clauses all carry one activation literal, so that
+        nothing is fixed at the root level (propagation reports only what follows from
+        the assumptions at decision level one, and root facts would be invisible)."""
+        if self._grading is None:
+            act = self.low.new()
+            self._grading_act = act
+            self._grading = open_session("sat", ())
+            self._grading.add_clauses(c + [-act] for c in self.low.clauses)
+        ok, lits = self._grading.propagate([self._grading_act] + list(assumptions))
         return ok, set(lits)
 
     def answer_decided(self, lits: set[int]) -> float:

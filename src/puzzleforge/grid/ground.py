@@ -339,6 +339,14 @@ class Grounder:
         if isinstance(e, ir.SingleLoop):
             items = self.resolve(e.scope, env)
             return ("loop", e.nodes, tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
+        from .primitives import Runs
+
+        if isinstance(e, Runs):
+            items = self.resolve(e.scope, env)
+            pat = self.ground(e.pattern, env)
+            if pat[0] != "c":
+                raise DSLError("runs_match pattern must be instance data", expected="an IntSeq Const")
+            return ("runs", tuple(pat[1]), tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
         if isinstance(e, ir.Islands):
             items = self.resolve(e.scope, env)
             return ("islands", e.spec, tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
@@ -384,6 +392,8 @@ class Grounder:
                 value = value[entity]
         if c.domain.kind == "bool":
             return bool(value)
+        if c.domain.kind == "seq":
+            return tuple(value)
         return value
 
     # -- rules -------------------------------------------------------------------------

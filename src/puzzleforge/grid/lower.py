@@ -420,12 +420,47 @@ class Lowering:
             if form is not None:
                 self._card(form, guard)
                 return
+        if tag == "runs":
+            self._runs(g[1], [self.lit(x) for _, x in g[2]], guard)
+            return
         if tag in ("conn", "loop", "islands"):
             if guard:
                 raise DSLError(f"{tag} cannot depend on a clue", expected="a rule on its own")
             self._graph(g)
             return
         self.emit([self.lit(g)] + guard)
+
+    def _runs(self, pattern: tuple, lits: list[int], guard: list[int]) -> None:
+        """Regular constraint: state literals per position, forward transitions, exactly
+        one state per position (states pruned to those that can still reach the end)."""
+        from .primitives import run_automaton
+
+        L, delta = run_automaton(pattern)
+        n = len(lits)
+        states: list[dict] = []
+        for i in range(n + 1):
+            ok = {j for j in range(L + 1) if j <= i and (n - i) >= (L - j)}
+            states.append({j: self.new() for j in sorted(ok)})
+        if not states[0] or 0 not in states[0]:
+            self.emit(list(guard))
+            return
+        self.emit([states[0][0]] + guard)
+        for i in range(n):
+            x = lits[i]
+            for j, s in states[i].items():
+                for bit, cond in ((1, x), (0, -x)):
+                    k = delta(j, bit)
+                    nxt = states[i + 1].get(k) if k is not None else None
+                    if nxt is None:
+                        self.emit([-s, -cond] + guard)
+                    else:
+                        self.emit([-s, -cond, nxt] + guard)
+            cur = list(states[i + 1].values())
+            for c in at_most_k(cur, 1, self.pool, "seqcounter") if len(cur) > 5 else \
+                    [[-cur[a], -cur[b]] for a in range(len(cur)) for b in range(a + 1, len(cur))]:
+                self.emit(list(c) + guard)
+        final = states[n].get(L)
+        self.emit(([final] if final else []) + guard)
 
     def _card_form(self, g: tuple) -> tuple | None:
         """(op, lits, k) when ``g`` compares a count of Booleans with a constant."""

@@ -291,6 +291,13 @@ class Model:
 
 def _check_scopes(node: Node, bound: frozenset) -> None:
     """Every binder must be used inside the quantifier / aggregate that introduced it."""
+    from .primitives import Runs
+
+    if isinstance(node, Runs):
+        _check_scopes(node.scope, bound)
+        _check_scopes(node.pattern, bound)
+        _check_scopes(node.body, bound | {id(node.binder)})
+        return
     if isinstance(node, Binder):
         if id(node) not in bound:
             raise DSLError(f"binder '{node.name}' is used outside the forall/sum/clue rule "

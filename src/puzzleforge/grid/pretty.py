@@ -107,6 +107,10 @@ def pretty_expr(e: Any, prec: int = 0) -> str:
         return f"connected({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)})"
     if isinstance(e, ir.SingleLoop):
         return f"single_loop({e.binder.name} in {pretty_set(e.scope)} over {e.nodes}: {pretty_expr(e.body)})"
+    from .primitives import Runs
+
+    if isinstance(e, Runs):
+        return f"runs({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}) == {pretty_expr(e.pattern)}"
     if isinstance(e, ir.Islands):
         return (f"islands({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}; "
                 f"one {e.spec.name} clue per island = its size)")

@@ -28,19 +28,28 @@ def _thick(d: Drawing, e: Edge) -> bool:
 
 
 def render_terminal(d: Drawing) -> str:
-    """A character picture: 4 columns per cell, borders from thick edges/regions."""
+    """A character picture: 4 columns per cell, borders from thick edges/regions; outside
+    clues on the sides (multi-number clues stacked above columns)."""
     out = []
-    top = [" " * 4 + "".join(f"{d.outside.get(('N', c), ''):^4}" for c in range(d.cols))]
-    if any(k[0] == "N" for k in d.outside):
-        out.extend(top)
+    left = max([len(v) for k, v in d.outside.items() if k[0] == "W"] + [0])
+    pad = " " * (left + 1) if left else ""
+    tops = {c: d.outside.get(("N", c), "").split() for c in range(d.cols)}
+    depth = max([len(v) for v in tops.values()] + [0])
+    for k in range(depth):
+        row = pad
+        for c in range(d.cols):
+            toks = tops[c]
+            i = k - (depth - len(toks))
+            row += f"  {toks[i] if i >= 0 else '':<2}"
+        out.append(row.rstrip())
     for r in range(d.rows + 1):
-        line = "    " if d.outside else ""
+        line = pad
         for c in range(d.cols):
             line += "+" + ("---" if _thick(d, Edge("h", r, c)) else "   ")
         out.append(line + "+")
         if r == d.rows:
             break
-        line = f"{d.outside.get(('W', r), ''):>3} " if d.outside else ""
+        line = f"{d.outside.get(('W', r), ''):>{left}} " if left else ""
         for c in range(d.cols + 1):
             e = Edge("v", r, c)
             sym = "|" if _thick(d, e) else " "
@@ -56,13 +65,13 @@ def render_terminal(d: Drawing) -> str:
             if cell in d.shaded and not txt:
                 txt = "###"
             line += f"{txt:^3}"
-        line += f" {d.outside.get(('E', r), '')}" if d.outside else ""
-        out.append(line)
+        line += f" {d.outside.get(('E', r), '')}"
+        out.append(line.rstrip())
         if r + 1 < d.rows and any(Edge("h", r + 1, c) in d.between for c in range(d.cols)):
             marks = "".join(f" {d.between.get(Edge('h', r + 1, c), ' '):^3}" for c in range(d.cols))
-            out.append(("    " if d.outside else "") + marks)
+            out.append((pad + marks).rstrip())
     if any(k[0] == "S" for k in d.outside):
-        out.append(" " * 4 + "".join(f"{d.outside.get(('S', c), ''):^4}" for c in range(d.cols)))
+        out.append(pad + "".join(f" {d.outside.get(('S', c), ''):^3}" for c in range(d.cols)))
     if d.links:
         out.append("path: " + " ".join(f"{e.o}{e.r},{e.c}" for e in sorted(d.links)))
     return "\n".join(out) + "\n"

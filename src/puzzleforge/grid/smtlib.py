@@ -145,6 +145,21 @@ class _Printer:
             links = {e: [(n, "true") for n in _adj4(e) if n in cells] for e, _ in items}
             self.ranking(items, links)
             return
+        if tag == "runs":
+            from .primitives import run_automaton
+
+            L, delta = run_automaton(g[1])
+            cells = [self.term(x) for _, x in g[2]]
+            st = [self.fresh("st", 0, L) for _ in range(len(cells) + 1)]
+            self.asserts.append(f"(assert (= {st[0]} 0))")
+            for i, x in enumerate(cells):
+                for j in range(L + 1):
+                    for bit, cond in ((1, x), (0, f"(not {x})")):
+                        k = delta(j, bit)
+                        then = "false" if k is None else f"(= {st[i + 1]} {k})"
+                        self.asserts.append(f"(assert (=> (and (= {st[i]} {j}) {cond}) {then}))")
+            self.asserts.append(f"(assert (= {st[-1]} {L}))")
+            return
         if tag == "loop":
             grid = self.comp.grid
             ends = grid.edge_vertices if g[1] == "vertices" else grid.edge_cells

@@ -1,0 +1,81 @@
+"""DSL primitives beyond the seed that are not sums or quantifiers: run patterns.
+
+Why separate: ``runs_match`` lowers to an automaton (a regular constraint), not to
+cardinality gadgets; it needs its own lowering and its own SMT-LIB form.
+
+>>> from puzzleforge.grid import Grid, Param, Bool, Const, forall
+>>> from puzzleforge.grid.domains import IntSeq
+>>> n = Param("n", int); g = Grid(n, n)
+>>> fill = Bool.over(g.C, name="fill")
+>>> runs = Const(IntSeq, over=g.rows, name="runs")
+>>> forall(g.rows, lambda L: runs_match(L, fill, runs[L])).type
+'bool'
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .domains import DSLError
+from .ir import Binder, Expr, _apply, _binder_name, as_set, lift, short
+
+__all__ = ["Runs", "runs_match", "run_automaton"]
+
+
+class Runs(Expr):
+    """The true entries of the ordered set ``scope`` form blocks of consecutive trues
+    whose lengths, in order, are the tuple ``pattern`` (Nonogram lines)."""
+
+    type = "bool"
+    op = "Runs"
+
+    def __init__(self, scope: Any, key: Any, pattern: Any) -> None:
+        self.scope = as_set(scope)
+        self.binder = Binder(_binder_name(key, "x"), self.scope.elem)
+        self.body = _apply(key, self.binder, "runs_match", ("bool",))
+        self.pattern = lift(pattern, "runs_match")
+        if self.pattern.type != "seq":
+            raise DSLError(f"runs_match pattern {short(self.pattern)} is a {self.pattern.type}",
+                           expected="an IntSeq Const (tuple of run lengths)")
+
+    def children(self) -> tuple:
+        return (self.scope, self.body, self.pattern)
+
+
+def runs_match(scope: Any, key: Any, pattern: Any) -> Expr:
+    return Runs(scope, key, pattern)
+
+
+def run_automaton(pattern: tuple) -> tuple[int, Any]:
+    """(final state, delta) of the automaton for 0* 1^a1 0+ 1^a2 ... 0*.
+
+    State j = characters matched of w = 1^a1 0 1^a2 0 ... 1^ak; delta(j, bit) -> state
+    or None (dead).
+
+    >>> L, d = run_automaton((2, 1))
+    >>> s = 0
+    >>> for b in (0, 1, 1, 0, 0, 1, 0):
+    ...     s = d(s, b)
+    >>> s == L
+    True
+    """
+    w: list[int] = []
+    for i, a in enumerate(pattern):
+        if i:
+            w.append(0)
+        w.extend([1] * a)
+    L = len(w)
+
+    def delta(j: int, x: int) -> int | None:
+        if j == L:
+            return L if x == 0 else None
+        if j == 0:
+            if x == 0:
+                return 0
+            return 1 if w[0] == 1 else None
+        if w[j] == x:
+            return j + 1
+        if x == 0 and w[j - 1] == 0:
+            return j  # more zeros inside a gap
+        return None
+
+    return L, delta
