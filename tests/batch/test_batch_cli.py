@@ -71,3 +71,23 @@ def test_errors_are_one_paragraph_without_traceback(tmp_path: Path) -> None:
     assert junk.returncode == 2 and "junk.jsonl:1" in junk.stderr
     debug = run("--debug", "verify", "junk.jsonl", cwd=tmp_path)
     assert "Traceback" in debug.stderr
+
+
+def test_recipe_to_parquet_then_verify_the_directory(tmp_path: Path) -> None:
+    (tmp_path / "mix.yaml").write_text(
+        "seed: 4\nsplits: {train: 0.8, test: 0.2}\ncomponents:\n  - family: latin\n"
+        "    tiers:\n      easy: {weight: 1, params: {n: 4}}\n"
+        "      hard: {weight: 1, params: {n: 6}}\n")
+    made = run("generate", "mix.yaml", "-n", "20", "--format", "parquet", "--out", "mix",
+               cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "latin-easy 10, latin-hard 10" in made.stdout and "splits:" in made.stdout
+    assert sorted(p.name.split("-")[0] for p in (tmp_path / "mix").glob("*.parquet")) == \
+        ["test", "train"]
+    summary = json.loads((tmp_path / "mix.summary.json").read_text())
+    assert summary["records_total"] == 20 and sum(summary["per_split"].values()) == 20
+    checked = run("verify", "mix", cwd=tmp_path)
+    assert checked.returncode == 0 and "20/20 correct" in checked.stdout
+    with_param = run("generate", "mix.yaml", "-n", "4", "--out", "x.jsonl", "-p", "n=4",
+                     cwd=tmp_path)
+    assert with_param.returncode == 2 and "--param does not apply to a recipe" in with_param.stderr
