@@ -20,6 +20,7 @@ __all__ = ["app", "main", "ENGINE_APPS", "COMMAND_MODULES"]
 ENGINE_APPS: dict[str, str] = {
     "zebra": "puzzleforge.zebra.cli:app",
     "grid": "puzzleforge.grid.cli:app",
+    "crossnumber": "puzzleforge.crossnumber.cli:app",
 }
 
 #: Modules that add top-level commands to ``app`` through a ``register(app)`` function.

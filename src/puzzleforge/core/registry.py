@@ -35,6 +35,7 @@ FAMILIES: dict[str, str] = {
     "nonogram": "puzzleforge.grid.family:nonogram",
     "latin": "puzzleforge.builtin.latin:family",
     "zebra": "puzzleforge.zebra.family:family",
+    "crossnumber": "puzzleforge.crossnumber.family:family",
 }
 
 #: File suffix -> "module:attribute" of a callable ``(path, **options) -> Family``.

@@ -625,6 +625,16 @@ class _Compiler:
             raise Unbounded(f"generator under '{op}'")
 
         def values(env, lo, hi, budget):
+            if ga and gb and op == "*" and lo is not None and lo == hi and lo > 0:
+                # one target: try its divisors instead of enumerating both sides
+                for d in nb.divisors(lo):
+                    budget.spend()
+                    if any(True for _ in ma(env, d, d, budget)) and \
+                            any(True for _ in mb(env, lo // d, lo // d, budget)):
+                        if emit(d, lo // d, lo, hi) is not None:
+                            yield lo
+                            return
+                return
             if ga and gb:
                 if op not in ("+", "*") or hi is None:
                     raise Unbounded(f"generators on both sides of '{op}'")

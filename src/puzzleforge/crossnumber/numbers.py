@@ -151,12 +151,23 @@ def is_palindrome(n: int) -> bool:
     return s == s[::-1]
 
 
-def is_happy(n: int) -> bool:
+_SQ = {str(d): d * d for d in range(10)}
+
+
+@lru_cache(maxsize=None)
+def _happy_small(n: int) -> bool:
     seen = set()
     while n != 1 and n not in seen:
         seen.add(n)
-        n = sum(int(c) ** 2 for c in str(n))
+        n = sum(_SQ[c] for c in str(n))
     return n == 1
+
+
+def is_happy(n: int) -> bool:
+    """Repeatedly summing the squares of the digits reaches 1."""
+    if n < 1:
+        return False
+    return _happy_small(sum(_SQ[c] for c in str(n)))
 
 
 @lru_cache(maxsize=8)
@@ -195,16 +206,40 @@ def consecutive(n: int) -> bool:
     return all(b == a + 1 for a, b in zip(d, d[1:]))
 
 
-def _factor(n: int) -> list[int]:
-    out, p = [], 2
-    while p * p <= n:
-        while n % p == 0:
-            out.append(p)
-            n //= p
-        p += 1 if p == 2 else 2
+@lru_cache(maxsize=65536)
+def _factor_cached(n: int) -> tuple[int, ...]:
+    out = []
+    if n > 1 and is_prime(n):
+        return (n,)
+    for p in _sieve(max(2, isqrt(n))):
+        if p * p > n:
+            break
+        if n % p == 0:
+            while n % p == 0:
+                out.append(p)
+                n //= p
+            if n > 1 and is_prime(n):
+                break
     if n > 1:
         out.append(n)
-    return out
+    return tuple(out)
+
+
+def _factor(n: int) -> list[int]:
+    """Prime factors of n with multiplicity (trial division by sieved primes)."""
+    if n < 2:
+        return []
+    return list(_factor_cached(n))
+
+
+def divisors(n: int) -> list[int]:
+    """All positive divisors of n > 0, increasing."""
+    divs = [1]
+    f = _factor(n)
+    for p in sorted(set(f)):
+        k = f.count(p)
+        divs = [d * p ** e for d in divs for e in range(k + 1)]
+    return sorted(divs)
 
 
 def distinct_prime_product(n: int, count: int) -> bool:
@@ -292,6 +327,11 @@ def _gen_primes(lo: int, hi: int) -> Iterator[int]:
     lo = max(lo, 2)
     if hi < lo:
         return
+    if hi - lo < 2000:
+        for n in range(lo, hi + 1):
+            if is_prime(n):
+                yield n
+        return
     if hi <= 2_000_000:
         sieve = _sieve(hi)
         i = bisect_left(sieve, lo)
@@ -305,14 +345,14 @@ def _gen_primes(lo: int, hi: int) -> Iterator[int]:
         n += 1
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=32)
 def _sieve_cached(limit: int) -> tuple[int, ...]:
     flags = bytearray([1]) * (limit + 1)
     flags[0:2] = b"\x00\x00"
     for i in range(2, isqrt(limit) + 1):
         if flags[i]:
             flags[i * i::i] = bytearray(len(range(i * i, limit + 1, i)))
-    return tuple(i for i, f in enumerate(flags) if f)
+    return tuple(i for i in range(limit + 1) if flags[i])
 
 
 def _sieve(hi: int) -> tuple[int, ...]:

@@ -27,7 +27,8 @@ from . import numbers as nb
 from .model import Clue, Model, Part
 from .steps import StepLog, summarize
 
-__all__ = ["Solver", "SolveResult", "Solution", "solve", "Contradiction"]
+__all__ = ["Solver", "SolveResult", "Solution", "solve", "Contradiction", "check_grid",
+           "rows_to_cells"]
 
 COMBO_LIMIT = 40_000
 CHECK_LIMIT = 20_000
@@ -121,6 +122,7 @@ class ExprCon(Con):
             self.operands = [ex.compile_expr(a, nontrivial=s.model.rules.nontrivial)
                              for a in node.args]
         self.is_cond = part.kind == "cond"
+        self.memo: dict = {}
         cs = set(cs)
         if not self.is_cond:
             cs.discard(clue.name)
@@ -214,6 +216,8 @@ class ExprCon(Con):
             if own is None or len(own) * total > CHECK_LIMIT:
                 return
             new_own, support = self._check_mode(own, doms)
+            if new_own is None:
+                return
         for k, sup in zip(self.refs, support):
             s.narrow(dom, k, sup, self, f"{self.label}")
         s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
@@ -223,18 +227,23 @@ class ExprCon(Con):
         budget = ex.Budget(BUDGET * 4)
         new_own: set[int] = set()
         support = [set() for _ in doms]
+        memo = self.memo
         try:
             for combo in product(*doms):
                 env = dict(zip(self.names, combo))
                 for t in own:
                     if t in new_own and all(v in support[i] for i, v in enumerate(combo)):
                         continue
-                    if self._values(env, t, t, budget):
+                    key = (combo, t)
+                    ok = memo.get(key)
+                    if ok is None:
+                        ok = memo[key] = bool(self._values(env, t, t, budget))
+                    if ok:
                         new_own.add(t)
                         for i, v in enumerate(combo):
                             support[i].add(v)
         except (ex.Unbounded, ex.BudgetExceeded):
-            return set(own), [set(d) for d in doms]
+            return None, None
         return new_own, support
 
     def check(self, s: "Solver", a: dict) -> bool:
@@ -459,8 +468,10 @@ class FinalCheck(Con):
 class Solver:
     """Build with a Model, then ``solve(limit)``."""
 
-    def __init__(self, model: Model, *, log_steps: bool = True) -> None:
+    def __init__(self, model: Model, *, log_steps: bool = True,
+                 fixed: dict[tuple[int, int], str] | None = None) -> None:
         self.model = model
+        self.fixed = dict(fixed or {})
         self.multi = model.rules.cell_values is not None
         cell_vals = model.cell_domain()
         self.max_cell_len = max(len(v) for v in cell_vals)
@@ -541,6 +552,8 @@ class Solver:
             vals = [v for v in cell_vals if not (rc in starts and v.startswith("0"))]
             if rc in m.grid.givens:
                 vals = [v for v in vals if v == m.grid.givens[rc]]
+            if rc in self.fixed:
+                vals = [v for v in vals if v == self.fixed[rc]]
             dom[("x", rc)] = frozenset(vals)
         for v in m.variables.names:
             dom[("v", v)] = frozenset(m.variables.domain)
@@ -805,6 +818,30 @@ def _len_text(s: Solver, c: Clue) -> str:
 
 
 def solve(model: Model, *, limit: int = 10, time_limit: float = 60.0,
-          log_steps: bool = True) -> SolveResult:
-    """Solve a model; every solution up to ``limit`` (``complete`` says the count is exact)."""
-    return Solver(model, log_steps=log_steps).solve(limit=limit, time_limit=time_limit)
+          log_steps: bool = True, fixed: dict[tuple[int, int], str] | None = None) -> SolveResult:
+    """Solve a model; every solution up to ``limit`` (``complete`` says the count is exact).
+    ``fixed`` pins cells (row, col) -> text, e.g. to check a proposed grid."""
+    return Solver(model, log_steps=log_steps, fixed=fixed).solve(limit=limit, time_limit=time_limit)
+
+
+def rows_to_cells(model: Model, rows: list[str] | list[list[str]]) -> dict[tuple[int, int], str]:
+    """Grid rows ('455451' or '10 1 7 ...' or lists) -> {(r, c): cell text} for white cells."""
+    out: dict[tuple[int, int], str] = {}
+    for r, row in enumerate(rows):
+        cells = row if isinstance(row, list) else (str(row).split() if " " in str(row).strip()
+                                                   else list(str(row).strip()))
+        for c, ch in enumerate(cells):
+            if r < model.grid.rows and c < model.grid.cols and model.grid.white[r][c] and ch != "#":
+                out[(r, c)] = str(ch)
+    return out
+
+
+def check_grid(model: Model, rows: list[str] | list[list[str]], *,
+               time_limit: float = 10.0) -> Solution | None:
+    """The solution whose grid is ``rows`` if it satisfies every clue and rule, else None
+    (fast: every cell is pinned, so only variables are left to deduce)."""
+    cells = rows_to_cells(model, rows)
+    if len(cells) != len(model.grid.cells()):
+        return None
+    res = solve(model, limit=1, time_limit=time_limit, log_steps=False, fixed=cells)
+    return res.solutions[0] if res.solutions else None

@@ -1,0 +1,122 @@
+"""``puzzleforge crossnumber ...``: solve, check, show, generate cross-number puzzle files.
+
+Heavy imports stay inside the commands so ``puzzleforge`` starts fast.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..cli.errors import run_guarded
+
+__all__ = ["app"]
+
+app = typer.Typer(name="crossnumber", help="Cross-number puzzles from declarative YAML files.",
+                  no_args_is_help=True, add_completion=False)
+
+
+@app.command("solve")
+@run_guarded
+def solve_command(
+    file: Path = typer.Argument(..., help="puzzle file (.yaml)"),
+    steps: bool = typer.Option(False, "--steps", help="print the deductions step by step"),
+    all_: bool = typer.Option(False, "--all", help="print every solution (up to --limit)"),
+    limit: int = typer.Option(10, "--limit", help="stop after this many solutions"),
+    as_json: bool = typer.Option(False, "--json", help="solutions and steps as JSON"),
+    time_limit: float = typer.Option(120.0, "--time-limit", help="seconds"),
+) -> None:
+    """Solve a puzzle file: the grid, the solution count, optionally the steps."""
+    from . import api
+
+    model = api.load_puzzle(file)
+    result = api.solve_puzzle(model, limit=max(limit, 2), time_limit=time_limit, steps=steps or as_json)
+    if as_json:
+        data = api.solution_json(model, result)
+        if not steps:
+            data.pop("steps")
+        typer.echo(json.dumps(data, indent=2))
+        return
+    if steps:
+        typer.echo(result.steps.text())
+        typer.echo("")
+    count = f"{result.count}{'' if result.complete else '+'}"
+    typer.echo(f"{model.title}: {count} solution{'s' if result.count != 1 else ''} "
+               f"({result.seconds:.2f} s, {result.nodes} search nodes)")
+    shown = result.solutions if all_ else result.solutions[:1]
+    for i, sol in enumerate(shown):
+        if len(shown) > 1:
+            typer.echo(f"\nSolution {i + 1}:")
+        typer.echo(api.render_solution(model, sol))
+        if sol.variables:
+            typer.echo("variables: " + ", ".join(f"{k}={v}" for k, v in sol.variables.items()))
+        if not model.mapped:
+            typer.echo("clues: " + ", ".join(f"{c}->{e}" for c, e in sol.mapping.items()))
+    if result.count > 1 and not all_:
+        typer.echo(f"(not unique: {count} solutions; --all shows them)")
+    if result.count == 0:
+        raise typer.Exit(1)
+
+
+@app.command("check")
+@run_guarded
+def check_command(
+    file: Path = typer.Argument(..., help="puzzle file (.yaml)"),
+    answer: str = typer.Argument(..., help="grid rows ('455451/173096/...', a file, or '-'), "
+                                 "or 'A1=4554,D2=57'"),
+) -> None:
+    """Score an answer: 1.0 when it is a solution, else the fraction of right cells/entries."""
+    import sys
+
+    from . import api
+
+    model = api.load_puzzle(file)
+    text = answer
+    if answer == "-":
+        text = sys.stdin.read()
+    elif Path(answer).is_file():
+        text = Path(answer).read_text(encoding="utf-8")
+    elif "/" in answer and "=" not in answer:
+        text = "\n".join(answer.split("/"))
+    result = api.solve_puzzle(model, limit=10, steps=False)
+    if not result.solutions:
+        typer.echo("the puzzle has no solution", err=True)
+        raise typer.Exit(1)
+    score = max(api.check_answer(model, s, text) for s in result.solutions)
+    typer.echo(f"score: {score:.4f}" + ("  (correct)" if score == 1.0 else ""))
+    if score < 1.0:
+        raise typer.Exit(1)
+
+
+@app.command("show")
+@run_guarded
+def show_command(file: Path = typer.Argument(..., help="puzzle file (.yaml)")) -> None:
+    """Print the puzzle as a person would see it (grid with numbers, rules, clues)."""
+    from . import api
+
+    typer.echo(api.render_question(api.load_puzzle(file)))
+
+
+@app.command("generate")
+@run_guarded
+def generate_command(
+    seed: int = typer.Option(0, "--seed"),
+    size: int = typer.Option(4, "--size", help="grid side: 3, 4 or 5"),
+    out: Optional[Path] = typer.Option(None, "--out", help="write the puzzle file here"),
+    show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
+) -> None:
+    """Build a new small puzzle with a unique solution and print its puzzle file."""
+    from ..core.seeding import make_rng
+    from . import api
+    from .generate import generate_puzzle
+
+    text, model, result = generate_puzzle(make_rng(seed), size=size, time_budget=10.0)
+    if out:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}")
+    else:
+        typer.echo(text)
+    if show_solution:
+        typer.echo(api.render_solution(model, result.solutions[0]))

@@ -1,0 +1,145 @@
+"""New small cross-number puzzles with a unique solution.
+
+Why this recipe (STYLE habit 5, adapted): fill a small block grid with random digits,
+clue every entry with something true of its value (a number kind, or an expression over
+other entries such as "A1 + D2", "multiple of D3", "reverse of A4"), then let the solver
+find a second solution; while there is one, strengthen the clue of an entry on which the
+two solutions differ. Finally drop clue parts that are not needed (in rng order) while the
+solution stays unique. The result is a puzzle file (YAML text) any tool can re-solve.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import yaml
+
+from ..core.errors import GenerationFailed
+from . import numbers as nb
+from .grid import parse_block_grid
+from .model import Model, parse_model
+from .solver import SolveResult, solve
+
+__all__ = ["generate_puzzle", "TEMPLATES"]
+
+TEMPLATES: dict[int, list[list[str]]] = {
+    3: [["...", "...", "..."], ["..#", "...", "#.."]],
+    4: [["...#", "....", "....", "#..."], ["#...", "....", "....", "...#"],
+        ["..#.", "....", "....", ".#.."], ["....", ".#..", "..#.", "...."]],
+    5: [["...#.", ".....", ".#.#.", ".....", ".#..."], ["..#..", ".....", "#...#", ".....", "..#.."],
+        ["....#", "..#..", ".....", "..#..", "#...."]],
+}
+
+STRONG_KINDS = ("prime", "square", "cube", "triangular", "fibonacci", "palindrome",
+                "squarepyramidal", "lucas", "sumconsecutivesquares", "power")
+WEAK_KINDS = ("ascending", "descending", "happy")
+KIND_TEXT = {"squarepyramidal": "square pyramidal", "sumconsecutivesquares":
+             "sum of 2 consecutive squares"}
+
+
+def _candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, str]]:
+    """(strength, clue part) pairs true of value v; lower strength = more telling."""
+    out: list[tuple[int, str]] = []
+    for k in STRONG_KINDS:
+        if nb.kind_test(k)(v):
+            out.append((1, KIND_TEXT.get(k, k)))
+    others = [(o, u) for o, u in sorted(values.items()) if o != name]
+    for o, u in others:
+        if u != v and u > 1 and v % u == 0:
+            out.append((1, f"multiple of {o}"))
+        if u != v and nb.reverse_int(u) == v and u % 10 != 0:
+            out.append((0, f"reverse of {o}"))
+        if v == nb.digits_sum(u):
+            out.append((1, f"digit sum of {o}"))
+        for o2, u2 in others:
+            if o2 > o and u + u2 == v:
+                out.append((0, f"{o} + {o2}"))
+            if o2 != o and u - u2 == v:
+                out.append((0, f"{o} - {o2}"))
+    for k in WEAK_KINDS:
+        if nb.kind_test(k)(v):
+            out.append((2, k))
+    out.append((2, f"digit sum {nb.digits_sum(v)}"))
+    out.append((3, "even" if v % 2 == 0 else "odd"))
+    return out
+
+
+def _text(grid_rows: list[str], clues: dict[str, list[str]], title: str) -> str:
+    data: dict[str, Any] = {"title": title, "grid": "\n".join(grid_rows) + "\n",
+                            "clues": {k: "; ".join(v) if v else "unclued" for k, v in clues.items()}}
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def _solve(text: str) -> tuple[Model, SolveResult]:
+    model = parse_model(text)
+    return model, solve(model, limit=2, time_limit=5.0, log_steps=False)
+
+
+def generate_puzzle(rng: random.Random, *, size: int = 4, max_attempts: int = 12,
+                    time_budget: float = 1.5) -> tuple[str, Model, SolveResult]:
+    """Puzzle-file text, its model and its (unique) solve result."""
+    t0 = time.perf_counter()
+    reasons: dict[str, int] = {}
+    for attempt in range(max_attempts):
+        if time.perf_counter() - t0 > time_budget:
+            reasons["time budget"] = reasons.get("time budget", 0) + 1
+            break
+        rows = rng.choice(TEMPLATES[size])
+        grid = parse_block_grid(rows)
+        starts = {e.cells[0] for e in grid.entries.values()}
+        cells = {rc: str(rng.randint(1 if rc in starts else 0, 9)) for rc in grid.cells()}
+        values = {n: int("".join(cells[rc] for rc in e.cells)) for n, e in grid.entries.items()}
+        if len(set(values.values())) != len(values):
+            reasons["repeated answer"] = reasons.get("repeated answer", 0) + 1
+            continue
+        cands = {n: _candidates(n, v, values) for n, v in values.items()}
+        clues: dict[str, list[str]] = {}
+        for n in values:
+            best = min(s for s, _ in cands[n])
+            pool = sorted(p for s, p in cands[n] if s == best)
+            clues[n] = [rng.choice(pool)]
+        ok = False
+        for _ in range(3 * len(values)):
+            text = _text(rows, clues, "Generated cross-number")
+            model, result = _solve(text)
+            if result.count == 1 and result.complete:
+                ok = True
+                break
+            if result.count == 0 or not result.complete and result.count < 2:
+                break
+            a, b = result.solutions[0], result.solutions[1]
+            differ = sorted(n for n in values if a.values.get(n) != b.values.get(n))
+            rng.shuffle(differ)
+            added = False
+            for n in differ:
+                unused = sorted((s, p) for s, p in cands[n] if p not in clues[n])
+                if unused:
+                    best = unused[0][0]
+                    clues[n].append(rng.choice([p for s, p in unused if s == best]))
+                    added = True
+                    break
+            if not added:
+                break
+        if not ok:
+            reasons["not unique"] = reasons.get("not unique", 0) + 1
+            continue
+        # drop clue parts that are not needed, in rng order
+        parts = [(n, p) for n in sorted(clues) for p in clues[n]]
+        rng.shuffle(parts)
+        for n, p in parts:
+            if time.perf_counter() - t0 > time_budget * 1.2:
+                break
+            trial = {k: [q for q in v if not (k == n and q == p)] for k, v in clues.items()}
+            if not trial[n]:
+                continue
+            m2, r2 = _solve(_text(rows, trial, "Generated cross-number"))
+            if r2.count == 1 and r2.complete:
+                clues = trial
+        text = _text(rows, clues, "Generated cross-number")
+        model, result = _solve(text)
+        if result.count == 1 and result.complete:
+            return text, model, result
+        reasons["lost uniqueness"] = reasons.get("lost uniqueness", 0) + 1
+    raise GenerationFailed("could not build a cross-number with a unique solution",
+                           attempts=max_attempts, reasons=reasons)
