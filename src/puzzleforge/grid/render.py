@@ -72,8 +72,6 @@ def render_terminal(d: Drawing) -> str:
             out.append((pad + marks).rstrip())
     if any(k[0] == "S" for k in d.outside):
         out.append(pad + "".join(f" {d.outside.get(('S', c), ''):^3}" for c in range(d.cols)))
-    if d.links:
-        out.append("path: " + " ".join(f"{e.o}{e.r},{e.c}" for e in sorted(d.links)))
     return "\n".join(out) + "\n"
 
 
@@ -121,6 +119,8 @@ def render_svg(d: Drawing, cell: int = 36) -> str:
         fill = "black" if kind == "black" else "white"
         parts.append(f'<circle cx="{x}" cy="{y}" r="{cell * 0.33}" fill="{fill}" stroke="black" stroke-width="2"/>')
     for c, txt in sorted(d.text.items()):
+        if d.links and txt in "│─└┘┌┐":
+            continue  # the path is drawn as lines already
         x, y = xy(c.r + 0.5, c.c + 0.5)
         color = "white" if c in d.shaded else "black"
         parts.append(f'<text x="{x}" y="{y}" font-size="{cell * 0.55}" text-anchor="middle" '

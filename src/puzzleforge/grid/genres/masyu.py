@@ -118,4 +118,9 @@ class Masyu(Genre):
         d.circles = {c: ("white" if v == "W" else "black") for c, v in inst.clues.get("pearl", {}).items()}
         if sol:
             d.links = {e for e, v in sol["link"].items() if v}
+            glyph = {"|": "│", "-": "─", "L": "└", "J": "┘", "r": "┌", "7": "┐"}
+            for c in concrete(inst.rows, inst.cols).cells():
+                shape = SHAPES.get(self._dirs(inst, sol, c), ".")
+                if shape in glyph and c not in d.circles:
+                    d.text[c] = glyph[shape]
         return d
