@@ -37,8 +37,9 @@ def parse_param_pairs(pairs: list[str]) -> dict[str, str]:
 class _Progress:
     """A rich bar on a TTY (started after 1 s), plain lines every few seconds otherwise."""
 
-    def __init__(self, label: str, total: int, *, delay: float = 1.0, every: float = 5.0) -> None:
-        self.label, self.total = label, total
+    def __init__(self, label: str, total: int, *, delay: float = 1.0, every: float = 5.0,
+                 rejects: bool = True) -> None:
+        self.label, self.total, self.show_rejects = label, total, rejects
         self.tty = sys.stderr.isatty()
         self.delay, self.every = delay, every
         self.started = time.monotonic()
@@ -59,7 +60,8 @@ class _Progress:
 
                 self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                                      MofNCompleteColumn(), TextColumn("{task.fields[rate]}/s"),
-                                     TextColumn("rejects {task.fields[rejects]}"),
+                                     TextColumn("rejects {task.fields[rejects]}"
+                                                if self.show_rejects else ""),
                                      TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                                      console=Console(stderr=True), transient=False)
                 self._bar.start()
@@ -70,8 +72,8 @@ class _Progress:
             self.last_line = now
             eta_text = f", ETA {eta:.0f} s" if eta is not None else ""
             total = f"/{self.total}" if self.total else ""
-            typer.echo(f"{self.label}: {done}{total} ({rate:.1f}/s, rejects {rejects}"
-                       f"{eta_text})", err=True)
+            rejected = f", rejects {rejects}" if self.show_rejects else ""
+            typer.echo(f"{self.label}: {done}{total} ({rate:.1f}/s{rejected}{eta_text})", err=True)
 
     def close(self) -> None:
         if self._bar is not None:
@@ -204,7 +206,7 @@ def register(app: typer.Typer) -> None:
 
         if not path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(path))
-        progress = _Progress(f"verify {path.name}", 0)
+        progress = _Progress(f"verify {path.name}", 0, rejects=False)
         try:
             report = verify_file(path, workers=workers, audit=not no_audit,
                                  on_progress=lambda done: progress.update(
