@@ -145,6 +145,32 @@ class _Printer:
             links = {e: [(n, "true") for n in _adj4(e) if n in cells] for e, _ in items}
             self.ranking(items, links)
             return
+        if tag == "islands":
+            spec = g[1]
+            items = [(e, self.term(x)) for e, x in g[2]]
+            member = dict(items)
+            clues = sorted(self.clues.get(spec.name, {}).items())
+            if not clues:
+                for _, t in items:
+                    self.asserts.append(f"(assert (not {t}))")
+                return
+            index = {p: i for i, (p, _) in enumerate(clues)}
+            n = len(items)
+            owner = {e: self.fresh("own", 0, len(clues) - 1) for e, _ in items}
+            rank = {e: self.fresh("dist", 0, n) for e, _ in items}
+            for e, t in items:
+                nbrs = [d for d in _adj4(e) if d in member]
+                for d in nbrs:
+                    self.asserts.append(f"(assert (=> (and {t} {member[d]}) (= {owner[e]} {owner[d]})))")
+                if e in index:
+                    self.asserts.append(f"(assert (and (= {owner[e]} {index[e]}) (= {rank[e]} 0)))")
+                    continue
+                opts = " ".join(f"(and {member[d]} (= {rank[d]} (- {rank[e]} 1)))" for d in nbrs) or "false"
+                self.asserts.append(f"(assert (=> {t} (and (> {rank[e]} 0) (or {opts}))))")
+            for i, (p, v) in enumerate(clues):
+                terms = " ".join(f"(ite (and {t} (= {owner[e]} {i})) 1 0)" for e, t in items)
+                self.asserts.append(f"(assert (= (+ 0 {terms}) {v}))")
+            return
         if tag == "runs":
             from .primitives import run_automaton
 
