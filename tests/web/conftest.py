@@ -47,10 +47,23 @@ def write_latin_dataset(path: Path, count: int = 6) -> Path:
     return path
 
 
+def write_family_dataset(path: Path, family: str, count: int = 3, **params) -> Path | None:
+    """A few records of an engine family (None when that engine is not installed)."""
+    import puzzleforge
+
+    if family not in puzzleforge.families():
+        return None
+    with path.open("w", encoding="utf-8") as handle:
+        for seed in range(count):
+            handle.write(puzzleforge.generate(family, seed=seed, **params).to_json() + "\n")
+    return path
+
+
 @pytest.fixture(scope="session")
 def web_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("web-data")
     write_latin_dataset(folder / "latin-small.jsonl")
+    write_family_dataset(folder / "zebra-small.jsonl", "zebra", K=3, k=4)
     return folder
 
 

@@ -41,3 +41,15 @@ def test_bad_upload_is_reported_in_the_page(page, expect, tmp_path) -> None:
     expect(page.locator("#ds-problems li")).to_have_count(2)
     expect(page.locator("#ds-problems")).to_contain_text("line 1: record lacks question, answer")
     expect(page.locator("#ds-problems")).to_contain_text("line 2: not valid JSON")
+
+
+def test_zebra_dataset_explained_by_the_solver(page, expect, save_screenshot) -> None:
+    page.goto("/datasets")
+    if page.locator("#ds-listed option[value='zebra-small.jsonl']").count() == 0:
+        pytest.skip("the zebra family is not registered")
+    page.select_option("#ds-listed", "zebra-small.jsonl")
+    page.get_by_role("button", name="Open", exact=True).click()
+    expect(page.locator("#ds-record h2")).to_contain_text("#0 · zebra")
+    page.get_by_role("button", name="Explain with the solver").click()
+    expect(page.locator("#ds-derived ol.steps li").first).to_be_visible()
+    save_screenshot(page, "datasets-zebra-explained")

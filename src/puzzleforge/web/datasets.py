@@ -29,6 +29,14 @@ MAX_LISTED_FILES = 200
 PAGE_MAX = 200
 EXPLANATION_KEYS = ("explanation", "steps", "explain", "reasoning", "solution_steps")
 
+#: Families whose records the web app can explain with their engine when the record
+#: stores no explanation: family -> "module:function(record) -> list[str]". Grid genres
+#: share one explainer (looked up by ``meta.genre``).
+EXPLAINERS: dict[str, str] = {
+    "zebra": "puzzleforge.web.zebra_adapter:explain_record",
+    "grid": "puzzleforge.web.grid_adapter:explain_record",
+}
+
 
 @dataclass
 class Dataset:
@@ -116,6 +124,32 @@ def find_explanation(rec: dict[str, Any]) -> Any:
     return None
 
 
+def _explainer_key(rec: dict[str, Any]) -> str | None:
+    family = str(rec.get("family", ""))
+    if family in EXPLAINERS:
+        return family
+    meta = rec.get("meta")
+    if isinstance(meta, dict) and meta.get("genre") == family:
+        return "grid"
+    return None
+
+
+def explain(rec: dict[str, Any]) -> list[str]:
+    """Derive an explanation with the family's engine (raises WebError when none can)."""
+    import importlib
+
+    key = _explainer_key(rec)
+    if key is None:
+        raise WebError(f"no engine explanation is available for family "
+                       f"'{str(rec.get('family'))[:40]}'", 404)
+    module_name, _, attr = EXPLAINERS[key].partition(":")
+    try:
+        function = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError):
+        raise WebError(f"the engine for '{rec.get('family')}' is not installed", 501) from None
+    return function(rec)
+
+
 def full_record(ds: Dataset, index: int) -> dict[str, Any]:
     rec = ds.records[index]
     extra = {k: v for k, v in rec.items() if k not in RECORD_FIELDS and k != "_line"}
@@ -124,7 +158,8 @@ def full_record(ds: Dataset, index: int) -> dict[str, Any]:
             "answer": _text(rec.get("answer", "")), "solution": rec.get("solution"),
             "difficulty": rec.get("difficulty"), "params": rec.get("params"),
             "seed": rec.get("seed"), "config": rec.get("config"), "meta": rec.get("meta"),
-            "extra": extra, "explanation": find_explanation(rec)}
+            "extra": extra, "explanation": find_explanation(rec),
+            "explainable": _explainer_key(rec) is not None}
 
 
 class DatasetStore:
@@ -241,3 +276,11 @@ def api_record(request: Request, token: str, index: int) -> dict[str, Any]:
     if not 0 <= index < len(ds.records):
         raise WebError(f"no record {index}; the dataset has {len(ds.records)}", 404)
     return full_record(ds, index)
+
+
+@router.get("/api/datasets/{token}/records/{index}/explain")
+def api_explain(request: Request, token: str, index: int) -> dict[str, Any]:
+    ds = _state(request).datasets.get(token)
+    if not 0 <= index < len(ds.records):
+        raise WebError(f"no record {index}; the dataset has {len(ds.records)}", 404)
+    return {"index": index, "steps": explain(ds.records[index])}

@@ -165,9 +165,13 @@ class GridSession:
         used = self._cells_used(known, found) if found.level == "propagation" else []
         reason = _one_based(found.reason)
         if used:
+            filled = {**read}
+            listed = "; ".join(f"r{int(k.split(',')[0]) + 1}c{int(k.split(',')[1]) + 1} "
+                               f"{self.token_name(filled[k])}" for k in used[:6])
+            more = f" and {len(used) - 6} more" if len(used) > 6 else ""
             reason = (f"{_place(found.entity)} must be {self.token_name(token)}: the rules "
-                      f"({self.rule_names()}) with the {len(used)} highlighted cell(s) leave "
-                      "no other value")
+                      f"({self.rule_names()}) with the highlighted cells ({listed}{more}) "
+                      "leave no other value")
         return {"kind": "step", "cell": _key(found.entity), "value": token,
                 "reason": reason, "level": found.level, "used": used}
 
@@ -287,3 +291,26 @@ def load_session(token: str, text: str, time_limit: float) -> GridSession:
     _check_side(inst.rows, inst.cols)
     sol = api.require_unique(inst)
     return GridSession(token, inst, sol)
+
+
+def explain_record(record: dict[str, Any]) -> list[str]:
+    """Forced cells one by one, each with its reason, for a grid-genre dataset record
+    (rebuilt from ``solution.instance``, the instance text the grid family stores)."""
+    solution = record.get("solution")
+    text = solution.get("instance") if isinstance(solution, dict) else None
+    if not isinstance(text, str):
+        raise InvalidDescription("this record has no solution.instance to rebuild the puzzle",
+                                 field="solution.instance")
+    session = load_session("explain", text, 30.0)
+    if session.inst.rows * session.inst.cols > 100:
+        raise InvalidDescription("step-by-step explanations are limited to 100 cells here",
+                                 field="solution.instance")
+    values: dict[str, str] = {}
+    lines = []
+    for _ in range(session.inst.rows * session.inst.cols):
+        step = session.hint(values)
+        if step["kind"] != "step":
+            break
+        values[step["cell"]] = step["value"]
+        lines.append(step["reason"])
+    return lines

@@ -37,7 +37,8 @@
       page.items.forEach(function (item) {
         const button = PF.el("button", { type: "button", "data-index": item.index }, [
           PF.el("span", { class: "fam", text: "#" + item.index + " " + item.family }),
-          PF.el("span", { text: item.question })]);
+          PF.el("span", { class: "muted", text: (item.difficulty !== null && item.difficulty !== undefined ? "difficulty " + item.difficulty + " · " : "") + item.id }),
+          PF.el("br"), PF.el("span", { text: String(item.question).replace(/\*\*/g, "") })]);
         button.addEventListener("click", function () { show(item.index, button); });
         list.append(PF.el("li", {}, [button]));
       });
@@ -51,6 +52,15 @@
 
   function section(title, body, cls) {
     return [PF.el("h3", { text: title }), PF.el("pre", { class: cls || "", text: body })];
+  }
+
+  // **bold** (as zebra questions write it) shown bold; everything else stays plain text.
+  function richSection(title, body, cls) {
+    const pre = PF.el("pre", { class: cls || "" });
+    String(body).split("**").forEach(function (part, i) {
+      pre.append(i % 2 === 1 ? PF.el("strong", { text: part }) : document.createTextNode(part));
+    });
+    return [PF.el("h3", { text: title }), pre];
   }
 
   async function show(index, button) {
@@ -67,7 +77,7 @@
         meta.append(PF.el("dt", { text: kv[0] }), PF.el("dd", { text: kv[1] === null || kv[1] === undefined ? "—" : String(kv[1]) }));
       });
       box.append(meta);
-      section("Question", rec.question, "question").forEach(function (n) { box.append(n); });
+      richSection("Question", rec.question, "question").forEach(function (n) { box.append(n); });
       section("Answer", rec.answer, "answer").forEach(function (n) { box.append(n); });
       if (rec.explanation) {
         box.append(PF.el("h3", { text: "Explanation" }));
@@ -76,6 +86,20 @@
           rec.explanation.forEach(function (s) { ol.append(PF.el("li", { text: PF.pretty(s) })); });
           box.append(ol);
         } else box.append(PF.el("pre", { text: PF.pretty(rec.explanation) }));
+      } else if (rec.explainable) {
+        const holder = PF.el("div", { id: "ds-derived" });
+        const button = PF.el("button", { type: "button", class: "secondary", text: "Explain with the solver" });
+        button.addEventListener("click", async function () {
+          button.disabled = true;
+          holder.replaceChildren(PF.el("p", { class: "muted", text: "Solving step by step…" }));
+          try {
+            const res = await PF.api("/api/datasets/" + token + "/records/" + rec.index + "/explain");
+            const ol = PF.el("ol", { class: "steps" });
+            res.steps.forEach(function (s) { ol.append(PF.el("li", { text: s })); });
+            holder.replaceChildren(ol);
+          } catch (err) { holder.replaceChildren(); PF.showError($("ds-error"), err); button.disabled = false; }
+        });
+        box.append(PF.el("h3", { text: "Explanation" }), PF.el("p", { class: "muted", text: "The record stores none; the engine can derive one." }), button, holder);
       } else {
         box.append(PF.el("h3", { text: "Explanation" }), PF.el("p", { class: "muted", text: "This record carries no explanation." }));
       }
