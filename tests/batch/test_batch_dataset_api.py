@@ -75,3 +75,8 @@ def test_score_command_reports_per_family_and_tier(tmp_path: Path) -> None:
     assert report["overall"]["correct"] == 6 and report["by_family"]["latin"]["n"] == 10
     assert report["missing_answers"] == 2 and report["answers_with_unknown_id"] == 1
     assert "easy" in done.stdout and "mean score" in done.stdout
+    printed = subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", "score", "d.jsonl",
+                              "model.jsonl", "--json", "-"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120)
+    assert printed.returncode == 0, printed.stderr
+    assert json.loads(printed.stdout[printed.stdout.index("\n{") + 1:]) == report

@@ -238,7 +238,8 @@ def register(app: typer.Typer) -> None:
         dataset: Path = typer.Argument(..., help="Dataset the answers are for."),
         answers: Path = typer.Argument(..., help='JSONL of {"id": ..., "answer": ...}.'),
         json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON "
-                                                "report (default ANSWERS.scores.json)."),
+                                                "report (default ANSWERS.scores.json; '-' "
+                                                "prints it)."),
     ) -> None:
         """Score a model's answers: accuracy and mean partial credit per family and tier."""
         from rich.console import Console
@@ -265,6 +266,11 @@ def register(app: typer.Typer) -> None:
         if report.missing or report.unknown_ids:
             typer.echo(f"{report.missing} record(s) had no answer (scored 0); "
                        f"{report.unknown_ids} answer id(s) are not in the dataset")
+        if str(json_out) == "-":
+            import orjson
+
+            typer.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+            return
         target = json_out or answers.with_name(answers.stem + ".scores.json")
         write_json_atomic(target, data)
         typer.echo(f"json: {target}")
