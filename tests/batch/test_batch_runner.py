@@ -24,7 +24,7 @@ def lines(path: Path) -> list[dict]:
 def test_same_bytes_for_one_and_two_workers_and_any_chunking(tmp_path: Path) -> None:
     one = run_batch(latin_job(60), tmp_path / "one.jsonl", workers=1)
     two = run_batch(latin_job(60), tmp_path / "two.jsonl", workers=2, chunk_size=3)
-    odd = run_batch(latin_job(60), tmp_path / "odd.jsonl", workers=2, chunk_size=7)
+    run_batch(latin_job(60), tmp_path / "odd.jsonl", workers=2, chunk_size=7)
     assert one.backend == "inline" and two.backend == "local"
     data = (tmp_path / "one.jsonl").read_bytes()
     assert data == (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "odd.jsonl").read_bytes()
