@@ -652,6 +652,8 @@ class Solver:
     # -- cells ----------------------------------------------------------
     def entry_text(self, clue: Clue, v: int) -> str:
         s = str(v)
+        if self.model.rules.leading_zeros and not self.multi:
+            s = s.zfill(clue.cells)
         return s[::-1] if clue.transform == "reverse" else s
 
     def segments(self, clue: Clue, v: int, cds: list[frozenset]) -> list[tuple[str, ...]]:
