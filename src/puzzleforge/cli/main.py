@@ -21,6 +21,7 @@ ENGINE_APPS: dict[str, str] = {
     "zebra": "puzzleforge.zebra.cli:app",
     "grid": "puzzleforge.grid.cli:app",
     "crossnumber": "puzzleforge.crossnumber.cli:app",
+    "spec": "puzzleforge.spec.cli:app",
 }
 
 #: Modules that add top-level commands to ``app`` through a ``register(app)`` function.

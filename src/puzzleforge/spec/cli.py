@@ -1,0 +1,187 @@
+"""``puzzleforge spec ...``: generate puzzles from a PuzzleClone spec, replay configs, check specs.
+
+Heavy imports (Z3, the spec engine) stay inside the commands so ``puzzleforge --help``
+stays fast.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..cli.errors import run_guarded
+
+__all__ = ["app"]
+
+app = typer.Typer(help="PuzzleClone YAML specs: generate, replay and check.", no_args_is_help=True,
+                  add_completion=False, pretty_exceptions_enable=False)
+
+
+def _read_configs(source: str) -> list[dict]:
+    """Configs from a .json file (one config), a .jsonl of records, or inline JSON text.
+
+    Only JSON is parsed; no text from the file is ever executed.
+    """
+    import orjson
+
+    from ..core.errors import InvalidDescription
+
+    path = Path(source)
+    text = path.read_text(encoding="utf-8") if path.exists() else source
+    out: list[dict] = []
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidDescription("config input is empty", file=source, expected="JSON or JSONL")
+    try:
+        whole = orjson.loads(stripped)
+        items = [whole] if isinstance(whole, dict) else None
+    except orjson.JSONDecodeError:
+        items = None
+    if items is None:
+        items = []
+        for n, line in enumerate(stripped.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                items.append(orjson.loads(line))
+            except orjson.JSONDecodeError as exc:
+                raise InvalidDescription(f"line {n} is not valid JSON ({exc})", file=source, line=n,
+                                         expected="one JSON object per line") from None
+    for n, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            raise InvalidDescription(f"item {n} is not a JSON object", file=source, line=n)
+        cfg = item.get("config", item) if ("config" in item and isinstance(item.get("config"), dict)) else item
+        out.append(cfg)
+    return out
+
+
+@app.command("generate")
+@run_guarded
+def generate(
+    spec: str = typer.Argument(..., help="Path to a PuzzleClone .yaml spec."),
+    n: int = typer.Option(1, "-n", "--count", help="Number of puzzles."),
+    seed: int = typer.Option(0, "--seed", help="Base seed (item i uses derive_seed(seed, family, i))."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", help="Output JSONL file (default: stdout)."),
+    trust: bool = typer.Option(False, "--trust", help="Allow custom operators from .py files."),
+    config: Optional[str] = typer.Option(None, "--config", help="Replay configs from a .json/.jsonl file."),
+    use_spec_vars: Optional[List[str]] = typer.Option(
+        None, "--use-spec-vars", help="With --config: re-randomise these variables (repeatable)."),
+    attempts: int = typer.Option(2000, "--attempts", help="Attempts (fresh seeds) per puzzle."),
+    max_seconds: float = typer.Option(120.0, "--max-seconds", help="Time bound per puzzle."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary on stderr."),
+) -> None:
+    """Generate N verified puzzles (JSONL of puzzle records) or replay configs."""
+    import sys
+    import time
+    from collections import Counter
+
+    from ..core.errors import GenerationFailed
+    from ..core.puzzle import stamp
+    from ..core.seeding import derive_seed, make_rng
+    from .family import SpecParams, load_spec_family
+
+    family = load_spec_family(spec, trust=trust)
+    params = SpecParams(attempts=1, max_seconds=max_seconds)
+    params.validate()
+    reasons: Counter = Counter()
+    lines: list[str] = []
+    failed = 0
+    start = time.monotonic()
+    sink = open(out, "w", encoding="utf-8") if out else None
+    extra_vars = tuple(use_spec_vars or ())
+    try:
+        if config:
+            configs = _read_configs(config)
+            for i, cfg in enumerate(configs):
+                s = derive_seed(seed, family.name, i)
+                puzzle = family.generate(SpecParams(attempts=attempts if extra_vars else 1,
+                                                    max_seconds=max_seconds),
+                                         make_rng(s), config=cfg, use_spec_vars=extra_vars)
+                stamp(puzzle, s)
+                _emit(puzzle, family, sink, lines)
+        else:
+            for i in range(n):
+                deadline = time.monotonic() + max_seconds
+                done = False
+                for attempt in range(attempts):
+                    if time.monotonic() > deadline:
+                        reasons["time limit (whole puzzle)"] += 1
+                        break
+                    s = derive_seed(seed, family.name, i, attempt)
+                    try:
+                        puzzle = family.generate(
+                            SpecParams(attempts=1, max_seconds=max(1.0, deadline - time.monotonic())),
+                            make_rng(s))
+                    except GenerationFailed as exc:
+                        reasons.update(exc.reasons)
+                        continue
+                    puzzle.meta["attempt"] = attempt
+                    stamp(puzzle, s)
+                    _emit(puzzle, family, sink, lines)
+                    done = True
+                    break
+                if not done:
+                    failed += 1
+    finally:
+        if sink:
+            sink.close()
+    if not out:
+        for line in lines:
+            typer.echo(line)
+    lines_count = len(lines)
+    elapsed = time.monotonic() - start
+    made = len(lines)
+    if not quiet:
+        summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none"
+        typer.echo(f"{family.name}: {made} puzzle(s), {failed} failed, {elapsed:.2f}s "
+                   f"({made / elapsed if elapsed > 0 else 0:.1f}/s); rejections: {summary}", err=True)
+    if failed:
+        raise GenerationFailed(
+            f"{failed} of {n} puzzle(s) could not be generated within {attempts} attempts / "
+            f"{max_seconds}s each; rejections by reason: "
+            + (", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none"),
+            attempts=attempts, reasons=dict(reasons), file=spec)
+    sys.stdout.flush()
+
+
+def _emit(puzzle, family, sink, lines: list[str]) -> None:
+    from ..core.errors import PuzzleForgeError
+
+    if family.verify(puzzle, puzzle.answer) != 1.0:
+        raise PuzzleForgeError("internal check failed: the stored answer does not verify",
+                               file=family.path)
+    text = puzzle.to_json()
+    if sink:
+        sink.write(text + "\n")
+    lines.append(text)
+
+
+@app.command("check")
+@run_guarded
+def check(
+    spec: str = typer.Argument(..., help="Path to a PuzzleClone .yaml spec."),
+    trust: bool = typer.Option(False, "--trust", help="Allow custom operators from .py files."),
+    tries: int = typer.Option(50, "--tries", help="Attempts used to try one puzzle."),
+) -> None:
+    """Validate a spec (schema, names, expressions) and try to generate one puzzle."""
+    from ..core.errors import GenerationFailed
+    from ..core.seeding import make_rng
+    from .family import SpecParams, load_spec_family
+
+    family = load_spec_family(spec, trust=trust)
+    s = family.spec
+    typer.echo(f"{family.name}: {spec}")
+    typer.echo(f"  variables: {len(s.variables)}  symbols: {len(s.symbols)}  conditions: {len(s.conditions)}"
+               f"  queries: {len(s.queries)}  operators: {len(s.operators)}")
+    kinds = ", ".join(f"{k}={q['kind'] if q['kind'] == 'open' else q['query_type']}" for k, q in s.queries.items())
+    typer.echo(f"  queries: {kinds or 'none'}; solving: "
+               + ("post_generation" if s.post_generation else "optimize" if s.optimize
+                  else "enumerate" if s.calc_solution else "none") + f"; max_solution={s.max_solution}")
+    try:
+        puzzle = family.generate(SpecParams(attempts=tries, max_seconds=60), make_rng(0))
+    except GenerationFailed as exc:
+        typer.echo(f"  no puzzle in {exc.attempts} attempts; rejections: "
+                   + ", ".join(f"{k}: {v}" for k, v in sorted(exc.reasons.items(), key=lambda kv: -kv[1])))
+        raise typer.Exit(1)
+    typer.echo(f"  sample puzzle ok after {puzzle.meta['attempts']} attempt(s); answer: {puzzle.answer}")

@@ -1,0 +1,351 @@
+"""A spec file as a puzzleforge Family: load once, generate verified puzzles, score answers.
+
+Why a family per file: the batch runner, the CLI and the web app only know the Family
+protocol; a spec is rebuilt cheaply from its path in every worker process (the object
+pickles as ``load_spec_family(path, trust)``). Generation retries rejected attempts with
+fresh randomness up to ``Params.attempts`` and reports rejections by reason; an
+expression that fails on every attempt is a spec error with its field and YAML line.
+"""
+from __future__ import annotations
+
+import importlib.util
+import random
+import re
+import signal
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
+from ..core.family import params_to_dict
+from ..core.puzzle import Puzzle
+from .pipeline import ExprFailure, Rejection, run_attempt
+from .schema import Spec, load_spec
+
+__all__ = ["load_spec_family", "SpecFamily", "SpecParams", "score_answer", "DIFFICULTY_DOC"]
+
+DIFFICULTY_DOC = (
+    "Mean of four scales in [0, 1], rounded to 3 places: the diff_factor-weighted position "
+    "of each variable in its domain (1 - position for a negative factor; 0.5 when no "
+    "variable has a diff_factor), cond_num/(cond_num+20), sym_num/(sym_num+20) and "
+    "len(problem)/(len(problem)+500)."
+)
+
+
+@dataclass(frozen=True)
+class SpecParams:
+    """Generation settings of a spec family (the spec itself fixes the puzzle's meaning)."""
+
+    attempts: int = 2000
+    attempt_seconds: float = 20.0
+    max_seconds: float = 120.0
+
+    def validate(self) -> None:
+        problems = []
+        if self.attempts < 1:
+            problems.append("attempts must be >= 1")
+        if self.attempt_seconds <= 0:
+            problems.append("attempt_seconds must be > 0")
+        if self.max_seconds <= 0:
+            problems.append("max_seconds must be > 0")
+        if problems:
+            raise ConfigError("; ".join(problems))
+
+
+class _Alarm:
+    """Interrupt pure-Python runaway evaluation after ``seconds`` (main thread only)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.active = False
+
+    def __enter__(self) -> "_Alarm":
+        if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+            self.old = signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.active = True
+        return self
+
+    @staticmethod
+    def _fire(signum: int, frame: Any) -> None:
+        raise Rejection("time limit", "expression evaluation exceeded the time budget")
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.old)
+
+
+def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
+    candidates = [Path.cwd() / rel, Path(spec.path).resolve().parent / rel]
+    for c in candidates:
+        if c.is_file():
+            return c
+    line = spec.lines.get(("custom_operator", name))
+    raise InvalidSpec(f"operator file '{rel}' not found", file=spec.path,
+                      field=f"custom_operator.{name}", line=line,
+                      expected="a path relative to the working directory (project root) or to the spec's folder")
+
+
+def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, (kind, rel) in spec.operators.items():
+        if kind != "file":
+            continue
+        line = spec.lines.get(("custom_operator", name))
+        path = _resolve_operator_file(spec, name, rel)
+        if not trust:
+            raise TrustRequired(
+                f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
+                field=f"custom_operator.{name}", line=line,
+                expected="--trust to allow Python operator files", hint="Only pass --trust for specs you trust")
+        mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)
+        if mod_spec is None or mod_spec.loader is None:
+            raise InvalidSpec(f"cannot load operator file '{rel}'", file=spec.path,
+                              field=f"custom_operator.{name}", line=line)
+        module = importlib.util.module_from_spec(mod_spec)
+        try:
+            mod_spec.loader.exec_module(module)
+        except Exception as exc:  # noqa: BLE001 - trusted user code failing to import
+            raise InvalidSpec(f"operator file '{rel}' failed to load: {type(exc).__name__}: {exc}",
+                              file=spec.path, field=f"custom_operator.{name}", line=line) from None
+        func = getattr(module, name, None)
+        if func is None:
+            raise InvalidSpec(f"operator file '{rel}' defines no '{name}'", file=spec.path,
+                              field=f"custom_operator.{name}", line=line,
+                              expected=f"a function named {name} in the file")
+        out[name] = func
+    return out
+
+
+def _difficulty(result: dict, problem: str) -> float:
+    pos = result.get("var_pos") or {}
+    weight = sum(abs(f) for _, f in pos.values())
+    if weight:
+        vars_scale = sum(abs(f) * (p if f > 0 else 1 - p) for p, f in pos.values()) / weight
+    else:
+        vars_scale = 0.5
+    c, s, n = result["cond_num"], result["sym_num"], len(problem)
+    return round((vars_scale + c / (c + 20) + s / (s + 20) + n / (n + 500)) / 4, 3)
+
+
+class SpecFamily:
+    """The Family of one spec file."""
+
+    Params = SpecParams
+    difficulty_doc = DIFFICULTY_DOC
+
+    def __init__(self, path: str | Path, trust: bool = False) -> None:
+        self.path = str(path)
+        self.trust = trust
+        self.spec = load_spec(self.path)
+        self.file_ops = _load_file_operators(self.spec, trust)
+        self.name = "spec:" + Path(self.path).stem
+        self.summary = f"PuzzleClone spec {self.path}"
+        self._lambda_cache: dict = {}
+
+    def __reduce__(self):
+        return (load_spec_family, (self.path, self.trust))
+
+    # ---- generation ------------------------------------------------------------------
+    def generate(self, params: SpecParams | None = None, rng: random.Random | None = None, *,
+                 config: dict | None = None, use_spec_vars: tuple[str, ...] = ()) -> Puzzle:
+        params = params or SpecParams()
+        if rng is None:
+            raise ConfigError("generate needs an explicit random.Random")
+        reasons: Counter = Counter()
+        failures: dict[str, ExprFailure] = {}
+        start = time.monotonic()
+        attempts = 0
+        for attempt in range(params.attempts):
+            if time.monotonic() - start > params.max_seconds:
+                reasons["time limit (whole puzzle)"] += 1
+                break
+            attempts += 1
+            sub = random.Random(rng.getrandbits(64))
+            budget = min(params.attempt_seconds, max(0.5, params.max_seconds - (time.monotonic() - start)))
+            try:
+                with _Alarm(budget * 3 + 10):
+                    result = run_attempt(self.spec, self.file_ops, sub, config=config,
+                                         use_spec_vars=set(use_spec_vars), time_budget=budget,
+                                         lambda_cache=self._lambda_cache)
+            except Rejection as exc:
+                reasons[exc.reason] += 1
+                if config is not None and not use_spec_vars:
+                    break
+                continue
+            except ExprFailure as exc:
+                key = f"error in {exc.code.where}"
+                reasons[key] += 1
+                failures.setdefault(key, exc)
+                if config is not None and not use_spec_vars:
+                    break
+                if attempt >= 4 and sum(reasons.values()) == sum(reasons[k] for k in failures):
+                    break  # the same spec error every time: report it instead of retrying
+                continue
+            except RecursionError:
+                reasons["recursion limit"] += 1
+                continue
+            return self._puzzle(params, result, attempts, reasons)
+        self._raise_failure(attempts, reasons, failures, replay=config is not None)
+        raise AssertionError("unreachable")
+
+    def _raise_failure(self, attempts: int, reasons: Counter, failures: dict, replay: bool) -> None:
+        if failures:
+            top, count = max(((k, reasons[k]) for k in failures), key=lambda kv: kv[1])
+            if count * 2 >= sum(reasons.values()):
+                exc = failures[top]
+                code = exc.code
+                raise InvalidSpec(
+                    f"expression failed: {type(exc.exc).__name__}: {exc.exc} (in: {' '.join(code.source.split())[:200]})",
+                    file=self.path, field=code.where, line=code.line,
+                    expected="an expression that evaluates for the spec's variables and symbols "
+                             "(Z3 formulas must type-check)")
+        summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common())
+        raise GenerationFailed(
+            f"{'config replay' if replay else 'spec'} {self.path} gave no puzzle after {attempts} "
+            f"attempt(s); rejections by reason: {summary}",
+            attempts=attempts, reasons=dict(reasons), file=self.path)
+
+    def _puzzle(self, params: SpecParams, result: dict, attempts: int, reasons: Counter) -> Puzzle:
+        problem = result["problem"]
+        difficulty = _difficulty(result, problem)
+        parameters = {"cond_num": result["cond_num"], "sym_num": result["sym_num"],
+                      "sym_type": result["sym_type"], "difficulty": difficulty}
+        return Puzzle(
+            family=self.name,
+            question=problem,
+            answer=result["answer"],
+            solution={"answers": result["answers"], "queries": result["details"],
+                      "solution_count": result["solutions"]},
+            difficulty=difficulty,
+            params=params_to_dict(params),
+            seed=0,
+            config=result["config"],
+            meta={"source": self.path, "engine": "spec", "attempts": attempts,
+                  "rejections": dict(reasons)},
+            extra={"problem": problem, "parameters": parameters},
+        )
+
+    # ---- scoring ---------------------------------------------------------------------
+    def verify(self, puzzle: Puzzle, answer: str) -> float:
+        try:
+            kinds = [q.get("kind", "open") for q in (puzzle.solution or {}).get("queries", [])]
+        except AttributeError:
+            kinds = []
+        return score_answer(str(puzzle.answer), answer, kinds)
+
+    def audit(self, puzzle: Puzzle) -> list[str]:
+        """Replay the puzzle from its config and compare problem and answer."""
+        try:
+            again = self.generate(SpecParams(attempts=1), random.Random(0), config=puzzle.config)
+        except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
+            return [f"config replay failed: {exc}"]
+        problems = []
+        if again.question != puzzle.question:
+            problems.append("config replay gives a different problem text")
+        if again.answer != puzzle.answer:
+            problems.append(f"config replay gives answer {again.answer!r}, stored {puzzle.answer!r}")
+        return problems
+
+
+_NUM = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$|^[-+]?\d+/\d+$")
+
+
+def _num(text: str) -> float | None:
+    t = text.strip()
+    if _NUM.match(t):
+        try:
+            return float(Fraction(t))
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+def _norm(text: str) -> str:
+    t = str(text).strip().replace("，", ",").replace("、", ",").replace("；", ";")
+    t = re.sub(r"\s+", "", t)
+    return t.strip("。.")
+
+
+def _open_score(expected: str, given: str) -> float:
+    e, g = _norm(expected), _norm(given)
+    if e == g:
+        return 1.0
+    ep, gp = re.split(r"[,;]", e), re.split(r"[,;]", g)
+    if len(ep) == len(gp):
+        ok = True
+        for a, b in zip(ep, gp):
+            na, nb = _num(a), _num(b)
+            if na is not None and nb is not None:
+                if abs(na - nb) > 1e-6 * max(1.0, abs(na)):
+                    ok = False
+                    break
+            elif a != b:
+                ok = False
+                break
+        if ok:
+            return 1.0
+    return 0.0
+
+
+def _letters(text: str) -> set[str] | None:
+    """Option letters in an answer: "A", "A, C", "AC", "(B)", "Answer: B"."""
+    t = re.sub(r"(答案|选项|正确|是|为)", " ", str(text)).upper()
+    tokens = [tok for tok in re.split(r"[^A-Z]+", t) if tok]
+    singles = [tok for tok in tokens if len(tok) == 1]
+    if singles:
+        return set(singles)
+    if len(tokens) == 1 and len(set(tokens[0])) == len(tokens[0]):
+        return set(tokens[0])
+    return None
+
+
+def _choice_score(expected: str, given: str, multiple: bool) -> float:
+    want = set(expected.strip().upper())
+    got = _letters(given)
+    if not got:
+        return 0.0
+    if got == want:
+        return 1.0
+    if multiple and got <= want:
+        return round(len(got) / len(want), 3)
+    return 0.0
+
+
+def score_answer(expected: str, given: Any, kinds: list[str] | None = None) -> float:
+    """Score ``given`` against the canonical answer (parts of several queries joined by ``====``).
+
+    >>> score_answer("B", " b ")
+    1.0
+    >>> score_answer("AC", "A, C", ["multiple_choice"])
+    1.0
+    >>> score_answer("12.50", "12.5")
+    1.0
+    """
+    try:
+        exp_parts = str(expected).split("====")
+        giv_parts = str(given if given is not None else "").split("====")
+        if len(giv_parts) == 1 and len(exp_parts) > 1:
+            giv_parts = re.split(r"\n+|;|；", str(given))
+        kinds = list(kinds or [])
+        total = 0.0
+        for i, exp in enumerate(exp_parts):
+            kind = kinds[i] if i < len(kinds) else ("single_choice" if re.fullmatch(r"[A-Z]+", exp.strip()) else "open")
+            g = giv_parts[i] if i < len(giv_parts) else ""
+            if kind in ("single_choice", "multiple_choice"):
+                total += _choice_score(exp, g, kind == "multiple_choice")
+            else:
+                total += _open_score(exp, g)
+        return round(total / max(1, len(exp_parts)), 6)
+    except Exception:  # noqa: BLE001 - verify never raises on a malformed answer
+        return 0.0
+
+
+def load_spec_family(path: str | Path, trust: bool = False, **options: Any) -> SpecFamily:
+    """The Family defined by a PuzzleClone spec file (registry PATH_LOADERS target)."""
+    return SpecFamily(path, trust=trust)

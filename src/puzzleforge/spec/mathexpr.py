@@ -1,0 +1,262 @@
+"""Random arithmetic formulas in the format's serialized S-expression form.
+
+Why: specs call ``generate_formulas``, ``build_system`` and ``get_formula_value`` and
+store the serialized text (``"(Add (Var 0) (Mul (Const 3) (Var 1)))"``) in variables and
+in the puzzle config, so the text form is part of the format. This module implements that
+grammar from its documentation: nodes Var, Const, Add, Sub, Mul, Div, Power (x^2, x^3 of
+a variable) and Cmp (``<= >= == < >``); LaTeX rendering; Z3 translation with a
+non-zero-denominator side condition; evaluation.
+"""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import z3
+
+__all__ = ["generate_formulas", "build_system", "get_formula_value", "parse_formula"]
+
+_TOKEN = re.compile(r"[()]|[^()\s]+")
+_CMP_LATEX = {"<=": r"\leq", ">=": r"\geq", "==": "=", "<": "<", ">": ">"}
+
+
+def _number(text: str) -> int | float:
+    if "." not in text and "e" not in text.lower():
+        try:
+            return int(text)
+        except ValueError:
+            pass
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a number") from None
+
+
+def parse_formula(text: str, vars_num: int) -> tuple:
+    """Parse serialized text into nested tuples: ('Var', i), ('Const', v), (op, a, b)..."""
+    tokens = _TOKEN.findall(str(text))
+    stack: list[list] = []
+    cur: list = []
+    for tok in tokens:
+        if tok == "(":
+            stack.append(cur)
+            cur = []
+        elif tok == ")":
+            if not stack:
+                raise ValueError("unbalanced parentheses in formula")
+            parent = stack.pop()
+            parent.append(cur)
+            cur = parent
+        else:
+            cur.append(tok)
+    if stack or len(cur) != 1:
+        raise ValueError(f"malformed formula: {text}")
+
+    def build(part: Any) -> tuple:
+        if not isinstance(part, list):
+            return ("Const", _number(part))
+        head = part[0] if part else ""
+        if head == "Var":
+            idx = int(part[1])
+            if not 0 <= idx < vars_num:
+                raise ValueError(f"variable index {idx} out of range for {vars_num} variables")
+            return ("Var", idx)
+        if head == "Const":
+            return ("Const", _number(part[1]))
+        if head in ("Add", "Sub", "Mul", "Div"):
+            if len(part) != 3:
+                raise ValueError(f"{head} takes two arguments")
+            return (head, build(part[1]), build(part[2]))
+        if head == "Power":
+            base = build(part[1])
+            exp = int(part[2])
+            if base[0] != "Var" or exp < 1:
+                raise ValueError("Power needs a variable base and a positive exponent")
+            return ("Power", base, exp)
+        if head == "Cmp":
+            if len(part) != 4 or part[1] not in _CMP_LATEX:
+                raise ValueError("Cmp takes an operator and two arguments")
+            return ("Cmp", part[1], build(part[2]), build(part[3]))
+        raise ValueError(f"unknown formula node '{head}'")
+
+    return build(cur[0])
+
+
+def _serialize(node: tuple) -> str:
+    kind = node[0]
+    if kind == "Var":
+        return f"(Var {node[1]})"
+    if kind == "Const":
+        return f"(Const {node[1]})"
+    if kind == "Power":
+        return f"(Power {_serialize(node[1])} {node[2]})"
+    if kind == "Cmp":
+        return f"(Cmp {node[1]} {_serialize(node[2])} {_serialize(node[3])})"
+    return f"({kind} {_serialize(node[1])} {_serialize(node[2])})"
+
+
+def _gen(rng: random.Random, n: int, depth: int, max_depth: int, allow_const: bool,
+         force_var: bool, allow_power: bool, max_const: int = 10) -> tuple:
+    if depth >= max_depth:
+        if force_var or not allow_const:
+            return ("Var", rng.randint(0, n - 1))
+        return rng.choice([("Var", rng.randint(0, n - 1)), ("Const", rng.randint(1, max_const))])
+    ops = ["Add", "Sub", "Mul"] + (["Power"] if allow_power else [])
+    weights = [4, 3, 2] + ([1] if allow_power else [])
+    op = rng.choices(ops, weights=weights, k=1)[0]
+    if op == "Power":
+        return ("Power", ("Var", rng.randint(0, n - 1)), rng.choice([2, 3]))
+    if op == "Mul":
+        left = _gen(rng, n, depth + 1, max_depth, True, False, allow_power, max_const)
+        if left[0] == "Const":
+            right = _gen(rng, n, depth + 1, max_depth, False, True, allow_power, max_const)
+        else:
+            right = ("Const", rng.randint(2, max_const))
+        return ("Mul", left, right)
+    left = _gen(rng, n, depth + 1, max_depth, allow_const, False, allow_power, max_const)
+    right = _gen(rng, n, depth + 1, max_depth, allow_const, False, allow_power, max_const)
+    if left[0] == "Const" and right[0] == "Const":
+        if rng.choice([True, False]):
+            left = ("Var", rng.randint(0, n - 1))
+        else:
+            right = ("Var", rng.randint(0, n - 1))
+    return (op, left, right)
+
+
+def _valid(node: tuple, allow_power: bool, used: set[int]) -> bool:
+    kind = node[0]
+    if kind == "Var":
+        used.add(node[1])
+        return True
+    if kind == "Const":
+        return True
+    if kind == "Power":
+        if not allow_power:
+            return False
+        used.add(node[1][1])
+        return True
+    if kind == "Cmp":
+        return _valid(node[2], allow_power, used) and _valid(node[3], allow_power, used)
+    if kind == "Mul" and node[1][0] != "Const" and node[2][0] != "Const":
+        return False
+    return _valid(node[1], allow_power, used) and _valid(node[2], allow_power, used)
+
+
+def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_cond: bool = False,
+                      allow_power: bool = True, max_depth: int = 5) -> list[str]:
+    """Up to ``formula_num`` distinct random formulas over ``vars_num`` variables."""
+    out: list[str] = []
+    attempts = 0
+    while len(out) < formula_num and attempts < formula_num * 10:
+        attempts += 1
+        expr = _gen(rng, vars_num, 0, max_depth, True, False, allow_power)
+        if is_cond:
+            expr = ("Cmp", rng.choice(["<=", ">=", "==", "<", ">"]), expr, ("Const", 0))
+        used: set[int] = set()
+        if not _valid(expr, allow_power, used) or not used:
+            continue
+        text = _serialize(expr)
+        if text not in out:
+            out.append(text)
+    if not out:
+        raise ValueError(f"no valid formula after {formula_num * 10} attempts")
+    return out
+
+
+def _to_z3(node: tuple, zs: list, side: list) -> Any:
+    kind = node[0]
+    if kind == "Var":
+        return zs[node[1]]
+    if kind == "Const":
+        return node[1]
+    if kind == "Power":
+        base = _to_z3(node[1], zs, side)
+        if not isinstance(base, z3.ExprRef):
+            base = z3.RealVal(base)
+        return base ** node[2]
+    if kind == "Cmp":
+        a, b = _to_z3(node[2], zs, side), _to_z3(node[3], zs, side)
+        return {"<=": lambda: a <= b, ">=": lambda: a >= b, "==": lambda: a == b,
+                "<": lambda: a < b, ">": lambda: a > b}[node[1]]()
+    a, b = _to_z3(node[1], zs, side), _to_z3(node[2], zs, side)
+    if kind == "Add":
+        return a + b
+    if kind == "Sub":
+        return a - b
+    if kind == "Mul":
+        return a * b
+    num = a if isinstance(a, z3.ExprRef) else z3.RealVal(a)
+    den = b if isinstance(b, z3.ExprRef) else z3.RealVal(b)
+    if z3.is_int(num):
+        num = z3.ToReal(num)
+    if z3.is_int(den):
+        den = z3.ToReal(den)
+    side.append(den != 0)
+    return num / den
+
+
+def _latex(node: tuple, names: list[str]) -> str:
+    kind = node[0]
+    if kind == "Var":
+        return str(names[node[1]])
+    if kind == "Const":
+        return f"{node[1]}"
+    if kind == "Power":
+        return f"{_latex(node[1], names)}^{{{node[2]}}}"
+    if kind == "Cmp":
+        return f"{_latex(node[2], names)} {_CMP_LATEX[node[1]]} {_latex(node[3], names)}"
+    if kind == "Add":
+        return f"({_latex(node[1], names)} + {_latex(node[2], names)})"
+    if kind == "Sub":
+        return f"({_latex(node[1], names)} - {_latex(node[2], names)})"
+    if kind == "Mul":
+        return f"{_latex(node[1], names)} \\cdot {_latex(node[2], names)}"
+    return f"\\frac{{{_latex(node[1], names)}}}{{{_latex(node[2], names)}}}"
+
+
+def _value(node: tuple, values: list) -> Any:
+    kind = node[0]
+    if kind == "Var":
+        return values[node[1]]
+    if kind == "Const":
+        return node[1]
+    if kind == "Power":
+        return _value(node[1], values) ** node[2]
+    if kind == "Cmp":
+        a, b = _value(node[2], values), _value(node[3], values)
+        return {"<=": a <= b, ">=": a >= b, "==": a == b, "<": a < b, ">": a > b}[node[1]]
+    a, b = _value(node[1], values), _value(node[2], values)
+    if kind == "Add":
+        return a + b
+    if kind == "Sub":
+        return a - b
+    if kind == "Mul":
+        return a * b
+    if b == 0:
+        raise ValueError("division by zero")
+    return a / b
+
+
+def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> dict:
+    """Z3 expressions, side constraints and LaTeX text of a list of serialized formulas."""
+    zs = list(zvars)
+    names = list(var_names) if var_names else [v.decl().name() for v in zs]
+    nodes = [parse_formula(c, len(zs)) for c in configs]
+    exprs, side = [], []
+    for node in nodes:
+        exprs.append(_to_z3(node, zs, side))
+    if len(nodes) > 1:
+        latex = r"\begin{cases} " + r" \\ ".join(_latex(n, names) for n in nodes) + r" \end{cases}"
+    else:
+        latex = _latex(nodes[0], names)
+    return {"z3_expr": exprs, "z3_constraint": side, "latex_str": latex}
+
+
+def get_formula_value(config: str, values: list) -> Any:
+    """Value of a serialized formula for the given variable values ("Error: ..." on failure)."""
+    node = parse_formula(config, len(values))
+    try:
+        return _value(node, list(values))
+    except (ValueError, ZeroDivisionError, TypeError, OverflowError) as exc:
+        return f"Error: {exc}"

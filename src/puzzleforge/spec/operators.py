@@ -1,0 +1,486 @@
+"""Built-in operators that PuzzleClone specs call by name, and the Z3 names they may use.
+
+Why one runtime object per puzzle: several operators carry state that the original tool
+keeps in module globals (the symbol metadata behind ``get_p``/``get_desc``/``get_data``,
+the letter counter of ``generate_letters``) or draw from the global ``random`` module.
+Here all of it lives in a ``Runtime`` built for one generation attempt, and every random
+draw goes through that attempt's ``random.Random``, so a puzzle is a pure function of
+its seed. Behaviour follows the format's public documentation; the code is our own.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from functools import lru_cache
+from typing import Any, Callable
+
+import z3
+
+from . import mathexpr
+from .wordlists import WORD_LISTS
+
+__all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError"]
+
+
+class OperatorError(Exception):
+    """A built-in operator was called with arguments it cannot work with."""
+
+
+def z3_to_py(value: Any) -> Any:
+    """Python value of a Z3 numeral/boolean (floats for rationals, like the format)."""
+    if value is None:
+        return None
+    if z3.is_true(value):
+        return True
+    if z3.is_false(value):
+        return False
+    if z3.is_int_value(value):
+        return value.as_long()
+    if z3.is_rational_value(value):
+        text = value.as_decimal(10)
+        return float(text.rstrip("?"))
+    if z3.is_algebraic_value(value):
+        return float(value.approx(10).as_decimal(10).rstrip("?"))
+    return value
+
+
+class SolModel:
+    """One solution: Z3 constants -> Python values, with the ``ModelRef`` access style.
+
+    ``model[x]`` gives the value of constant ``x`` (or ``None`` when ``x`` does not occur
+    in the constraints, as with a Z3 model); ``evaluate(expr)`` evaluates any expression.
+    Values are plain Python so option formulas over thousands of solutions stay fast.
+    """
+
+    __slots__ = ("values", "consts", "_model")
+
+    def __init__(self, values: dict[int, Any], consts: dict[int, Any], model: Any = None) -> None:
+        self.values = values
+        self.consts = consts
+        self._model = model
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, z3.FuncDeclRef):
+            return self.values.get(key.get_id())
+        if isinstance(key, z3.ExprRef) and z3.is_const(key):
+            return self.values.get(key.decl().get_id())
+        if isinstance(key, z3.ExprRef):
+            return self.evaluate(key)
+        raise KeyError(key)
+
+    def __contains__(self, key: Any) -> bool:
+        return self[key] is not None
+
+    def __iter__(self):
+        return iter(self.consts.values())
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def evaluate(self, expr: Any, model_completion: bool = False) -> Any:
+        if not isinstance(expr, z3.ExprRef):
+            return expr
+        if z3.is_const(expr) and expr.decl().get_id() in self.values:
+            return self.values[expr.decl().get_id()]
+        if self._model is not None:
+            return z3_to_py(self._model.evaluate(expr, model_completion=model_completion))
+        pairs = [(c, _py_to_z3(self.values[k], c)) for k, c in self.consts.items()]
+        return z3_to_py(z3.simplify(z3.substitute(expr, *pairs)))
+
+    eval = evaluate
+
+    def decls(self) -> list:
+        return [c.decl() for c in self.consts.values()]
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(f"{c} = {self.values[k]}" for k, c in self.consts.items()) + "]"
+
+
+def _py_to_z3(value: Any, like: Any) -> Any:
+    if z3.is_bool(like):
+        return z3.BoolVal(bool(value))
+    if z3.is_int(like):
+        return z3.IntVal(int(value))
+    return z3.RealVal(value)
+
+
+_Z3_NAMES = (
+    "And", "Or", "Not", "Implies", "Xor", "If", "Sum", "Product", "Distinct", "Int", "Ints",
+    "Bool", "Bools", "Real", "Reals", "IntVal", "RealVal", "BoolVal", "ToReal", "ToInt",
+    "IsInt", "is_true", "is_false", "simplify", "AtMost", "AtLeast", "PbEq", "PbLe", "PbGe",
+    "sat", "unsat", "unknown", "BoolRef", "ArithRef", "ExprRef", "is_int", "is_real",
+    "is_bool", "Q", "Abs", "ModelRef", "IntNumRef", "RatNumRef", "BoolSort", "IntSort",
+    "RealSort", "is_expr", "substitute", "Z3Exception", "IntVector", "BoolVector", "RealVector",
+)
+Z3_EXPORTS: dict[str, Any] = {n: getattr(z3, n) for n in _Z3_NAMES if hasattr(z3, n)}
+
+
+def _key(x: Any) -> Any:
+    if isinstance(x, z3.AstRef):
+        return ("z3", x.get_id())
+    if isinstance(x, (list, tuple)):
+        return tuple(_key(e) for e in x)
+    try:
+        hash(x)
+    except TypeError:
+        return ("id", id(x))
+    return x
+
+
+@lru_cache(maxsize=8)
+def _faker(locale: str) -> Any:
+    from faker import Faker  # heavy import, first use only
+    return Faker(locale)
+
+
+def _flatten_syms(events: Any) -> list:
+    if hasattr(events, "to_list") and callable(events.to_list):
+        return list(events.to_list())
+    if isinstance(events, dict):
+        return list(events.values())
+    return list(events)
+
+
+class Runtime:
+    """Per-attempt state of the built-in operators (rng, symbol metadata, counters)."""
+
+    def __init__(self, rng: random.Random, env: dict[str, Any],
+                 compile_lambda: Callable[[str], Any]) -> None:
+        self.rng = rng
+        self.env = env
+        self.sym_config: dict[Any, dict] = {}
+        self.letters = 0
+        self._compile_lambda = compile_lambda
+
+    # ---- symbol metadata -------------------------------------------------------
+    def store(self, sym: Any, conf: dict) -> None:
+        self.sym_config[_key(sym)] = conf
+
+    def _lookup(self, sym: Any, field: str, what: str) -> Any:
+        key = _key(sym)
+        conf = self.sym_config.get(key)
+        if conf is not None and field in conf:
+            return conf[field]
+        if isinstance(sym, (list, tuple)):
+            return type(sym)(self._lookup(item, field, what) for item in sym)
+        raise OperatorError(f"{what}: {sym} is not a symbol with recorded {field}")
+
+    def get_p(self, sym: Any, p: str) -> Any:
+        key = _key(sym)
+        conf = self.sym_config.get(key)
+        if conf is not None and "p" in conf:
+            if p not in conf["p"]:
+                raise OperatorError(f"get_p: symbol {sym} has no source named '{p}' "
+                                    f"(sources: {', '.join(conf['p'])})")
+            return conf["p"][p]
+        if isinstance(sym, (list, tuple)):
+            return type(sym)(self.get_p(item, p) for item in sym)
+        raise OperatorError(f"get_p: {sym} is not a defined symbol")
+
+    def get_desc(self, sym: Any) -> Any:
+        return self._lookup(sym, "desc", "get_desc")
+
+    def get_data(self, cond: Any) -> Any:
+        if hasattr(cond, "data") and not isinstance(cond, (list, tuple)):
+            return cond.data
+        return self._lookup(cond, "data", "get_data")
+
+    # ---- random data -------------------------------------------------------------
+    def generate_letters(self, n: int, lang: str = "en") -> Any:
+        if lang == "en":
+            base = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[self.letters % 26]
+            self.letters += 1
+            return [f"{base}{i + 1}" for i in range(int(n))]
+        return "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥"[: int(n)]
+
+    def get_faker(self, num: int, provider_name: str, locale: str = "zh_CN", seed: Any = None) -> list:
+        num = int(num)
+        rng = random.Random(seed) if seed is not None else self.rng
+        if provider_name in WORD_LISTS:
+            words = WORD_LISTS[provider_name]
+            if num > len(words):
+                raise OperatorError(f"get_faker: provider '{provider_name}' has only {len(words)} "
+                                    f"distinct values, {num} requested")
+            return rng.sample(list(words), num)
+        fk = _faker(locale)
+        method = getattr(fk, provider_name, None) if not provider_name.startswith("_") else None
+        if method is None or not callable(method):
+            raise OperatorError(f"get_faker: unknown provider '{provider_name}'")
+        fk.seed_instance(rng.getrandbits(48))
+        out: list = []
+        seen: set = set()
+        tries = 0
+        while len(out) < num:
+            tries += 1
+            if tries > 200 + 50 * num:
+                raise OperatorError(f"get_faker: provider '{provider_name}' gave only {len(out)} "
+                                    f"distinct values, {num} requested")
+            value = method()
+            if value not in seen:
+                seen.add(value)
+                out.append(value)
+        return out
+
+    def _conditions(self, cond: Any) -> list:
+        out = []
+        for c in cond or []:
+            out.append(self._compile_lambda(c) if isinstance(c, str) else c)
+        return out
+
+    def generate_random_list(self, size: int, ele_type: str, ele_domain: Any, cond: Any = (),
+                             per_ele_domain: Any = None) -> list:
+        if not isinstance(size, int) or size <= 0:
+            raise OperatorError("generate_random_list: size must be a positive integer")
+        if ele_type not in ("int", "bool", "float", "enum"):
+            raise OperatorError(f"generate_random_list: unsupported element type {ele_type!r}")
+        if per_ele_domain is not None and len(per_ele_domain) != size:
+            raise OperatorError("generate_random_list: per_ele_domain length must match size")
+        doms = [per_ele_domain[i] if per_ele_domain is not None and per_ele_domain[i] is not None
+                else ele_domain for i in range(size)]
+        if ele_type in ("int", "float"):
+            for d in doms:
+                if len(d) < 2 or d[0] > d[1]:
+                    raise OperatorError(f"generate_random_list: empty domain {list(d)}")
+        funcs = self._conditions(cond)
+        rng = self.rng
+        for _ in range(200_000):
+            if ele_type == "int":
+                lst = [rng.randint(d[0], d[1]) for d in doms]
+            elif ele_type == "float":
+                lst = [round(rng.uniform(d[0], d[1]), 2) for d in doms]
+            else:
+                lst = [rng.choice(list(d)) for d in doms]
+            ok = True
+            for f in funcs:
+                try:
+                    if not f(lst):
+                        ok = False
+                        break
+                except Exception:  # noqa: BLE001 - a failing condition rejects the draw, as documented
+                    ok = False
+                    break
+            if ok:
+                return lst
+        raise OperatorError("generate_random_list: no list satisfied the conditions in 200000 draws")
+
+    def generate_random_list_with_total(self, size: int, ele_domain: Any, total: int,
+                                        per_ele_domain: Any = None) -> list:
+        if not isinstance(size, int) or size <= 0:
+            raise OperatorError("generate_random_list_with_total: size must be a positive integer")
+        lo_g, hi_g = int(ele_domain[0]), int(ele_domain[1])
+        los, his = [], []
+        for i in range(size):
+            d = per_ele_domain[i] if per_ele_domain is not None and per_ele_domain[i] is not None else (lo_g, hi_g)
+            lo, hi = int(d[0]), int(d[1])
+            if lo > hi:
+                raise OperatorError(f"generate_random_list_with_total: empty domain {list(d)}")
+            los.append(lo)
+            his.append(hi)
+        total = int(total)
+        if not sum(los) <= total <= sum(his):
+            raise OperatorError(f"generate_random_list_with_total: total {total} is outside "
+                                f"[{sum(los)}, {sum(his)}]")
+        out = list(los)
+        room = [h - l for l, h in zip(los, his)]
+        left = total - sum(los)
+        # each unit goes to a slot chosen with probability proportional to its free room
+        while left > 0:
+            free = sum(room)
+            r = self.rng.randrange(free)
+            for i, w in enumerate(room):
+                if r < w:
+                    out[i] += 1
+                    room[i] -= 1
+                    break
+                r -= w
+            left -= 1
+        return out
+
+    def generate_formulas(self, formula_num: int, vars_num: int, is_cond: bool = False,
+                          allow_power: bool = True, max_depth: int = 5) -> list[str]:
+        return mathexpr.generate_formulas(self.rng, int(formula_num), int(vars_num), is_cond,
+                                          allow_power, int(max_depth))
+
+    def choose(self, candidates: Any, group_size: int, group_num: int) -> list:
+        items = _flatten_syms(candidates)
+        combos = list(itertools.combinations(items, group_size))
+        if not combos:
+            return []
+        if group_num <= len(combos):
+            return self.rng.sample(combos, group_num)
+        out = []
+        while len(out) < group_num:
+            out.extend(self.rng.sample(combos, len(combos)))
+        out = out[:group_num]
+        self.rng.shuffle(out)
+        return out
+
+    # ---- the table ---------------------------------------------------------------
+    def table(self) -> dict[str, Any]:
+        rng = self.rng
+        return {
+            "get_value": get_value, "get_faker": self.get_faker, "to_unique": to_unique,
+            "generate_random_list": self.generate_random_list,
+            "generate_random_list_with_total": self.generate_random_list_with_total,
+            "generate_letters": self.generate_letters,
+            "gen_event_count_condition": gen_event_count_condition,
+            "gen_multi_event_count_condition": gen_multi_event_count_condition,
+            "make_expr": make_expr, "get_desc": self.get_desc, "get_p": self.get_p,
+            "get_data": self.get_data,
+            "get_TF_events_for_each_solution": get_TF_events_for_each_solution,
+            "find_always_TF_events": find_always_TF_events,
+            "find_always_TF_combined_events": find_always_TF_combined_events,
+            "get_formula_value": mathexpr.get_formula_value,
+            "generate_var_names": generate_var_names, "generate_formulas": self.generate_formulas,
+            "build_system": mathexpr.build_system, "to_hashable": to_hashable,
+            "get_var_name": get_var_name, "choose": self.choose,
+            "randint": rng.randint, "uniform": rng.uniform, "sample": rng.sample,
+            "choice": rng.choice, "shuffle": rng.shuffle, "random": rng,
+            "itertools": _ITERTOOLS, "reduce": _reduce, "math": math,
+        }
+
+
+class _Namespace:
+    def __init__(self, **items: Any) -> None:
+        self.__dict__.update(items)
+
+
+_ITERTOOLS = _Namespace(**{n: getattr(itertools, n) for n in (
+    "product", "permutations", "combinations", "combinations_with_replacement", "chain",
+    "accumulate", "groupby", "islice", "starmap", "zip_longest", "count", "cycle", "repeat")})
+
+
+def _reduce(*args: Any) -> Any:
+    from functools import reduce
+    return reduce(*args)
+
+
+
+
+def get_value(sol: Any, var: Any) -> Any:
+    """Value(s) of Z3 constant(s) ``var`` in solution ``sol`` (lists map elementwise)."""
+    if isinstance(var, (list, tuple)):
+        return [get_value(sol, item) for item in var]
+    if isinstance(var, dict) or hasattr(var, "to_list"):
+        return [get_value(sol, item) for item in list(var)]
+    if isinstance(sol, SolModel):
+        return sol[var]
+    if isinstance(sol, (list, tuple)) and sol and isinstance(sol[0], SolModel):
+        return sol[0][var]
+    if isinstance(sol, z3.ModelRef):
+        return z3_to_py(sol[var.decl()] if z3.is_const(var) else sol.evaluate(var))
+    raise OperatorError(f"get_value: {type(sol).__name__} is not a solution")
+
+
+def to_unique(items: Any) -> Any:
+    """Remove duplicates, keeping the first occurrence (works on unhashable items too)."""
+    if not isinstance(items, (list, tuple)):
+        return items
+    out: list = []
+    seen: set = set()
+    for item in items:
+        k = to_hashable(item)
+        try:
+            if k in seen:
+                continue
+            seen.add(k)
+        except TypeError:
+            if item in out:
+                continue
+        out.append(item)
+    return out
+
+
+def to_hashable(element: Any) -> Any:
+    if isinstance(element, list):
+        return tuple(to_hashable(e) for e in element)
+    return element
+
+
+def gen_event_count_condition(events: Any, fact: str, num: int = 0) -> list:
+    """[at most / at least / exactly ``num`` of ``events`` true] or [Distinct(events)]."""
+    evs = _flatten_syms(events)
+    n = len(evs)
+    num = 0 if num <= 0 else min(num, n)
+    if fact == "distinct":
+        return [z3.Distinct(*evs)]
+    count = z3.Sum([z3.If(v, 1, 0) for v in evs])
+    if fact == "most":
+        return [count <= num]
+    if fact == "least":
+        return [count >= num]
+    if fact == "equal":
+        return [count == num]
+    raise OperatorError(f"gen_event_count_condition: unknown fact '{fact}' "
+                        "(expected most, least, equal or distinct)")
+
+
+def gen_multi_event_count_condition(events: Any, op: str, target: Any) -> list:
+    """op 'wc': exactly target[i] groups of ``events`` have i true events."""
+    if op != "wc":
+        raise OperatorError(f"gen_multi_event_count_condition: unknown op '{op}'")
+    counts = [z3.Sum([z3.If(e, 1, 0) for e in group]) for group in events]
+    out = []
+    for i, required in enumerate(target):
+        if required < 0:
+            raise OperatorError(f"gen_multi_event_count_condition: negative target {required}")
+        if required:
+            out.append(z3.Sum([z3.If(c == i, 1, 0) for c in counts]) == required)
+    return out
+
+
+_MAKE_EXPR: dict[str, tuple[Callable, int | None]] = {}
+for _names, _fn, _arity in (
+    (("eq", "=="), lambda x, y: x == y, 2), (("neq", "!=", "ne"), lambda x, y: x != y, 2),
+    (("gt", ">"), lambda x, y: x > y, 2), (("ge", ">="), lambda x, y: x >= y, 2),
+    (("lt", "<"), lambda x, y: x < y, 2), (("le", "<="), lambda x, y: x <= y, 2),
+    (("and", "&&"), z3.And, None), (("or", "||"), z3.Or, None), (("not", "!"), z3.Not, 1),
+    (("implies", "=>"), z3.Implies, 2), (("add", "+"), lambda *a: z3.Sum(*a), None),
+    (("sub", "-"), lambda x, y: x - y, 2), (("mul", "*"), lambda x, y: x * y, 2),
+    (("div", "/"), lambda x, y: x / y, 2),
+):
+    for _n in _names:
+        _MAKE_EXPR[_n] = (_fn, _arity)
+
+
+def make_expr(op: str, *operands: Any) -> Any:
+    """Z3 expression for an operator name (eq/neq/gt/ge/lt/le, and/or/not/implies, add/sub/mul/div)."""
+    if op not in _MAKE_EXPR:
+        raise OperatorError(f"make_expr: unsupported operator '{op}'")
+    fn, arity = _MAKE_EXPR[op]
+    if arity is not None and len(operands) != arity:
+        raise OperatorError(f"make_expr: operator '{op}' takes {arity} operand(s)")
+    return fn(*operands)
+
+
+def get_TF_events_for_each_solution(events: Any, solutions: Any, require: bool = True) -> list:
+    evs = _flatten_syms(events)
+    return [[v for v in evs if model[v] == require or model[v] is None] for model in solutions]
+
+
+def find_always_TF_events(events: Any, solutions: Any, require: bool = True) -> tuple[list, list]:
+    yes, no = [], []
+    for e in _flatten_syms(events):
+        (yes if all(m[e] == require for m in solutions) else no).append(e)
+    return yes, no
+
+
+def find_always_TF_combined_events(events: Any, solutions: Any, require: bool = True, num: int = 2) -> list:
+    return [c for c in itertools.combinations(_flatten_syms(events), num)
+            if all(all(m[e] == require for e in c) for m in solutions)]
+
+
+def generate_var_names(n: int) -> list[str]:
+    if n <= 3:
+        return ["x", "y", "z"][:n]
+    if n <= 11:
+        return ["p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"][:n]
+    return [f"x{i}" for i in range(1, n + 1)]
+
+
+def get_var_name(z3_var: Any) -> str:
+    return z3_var.decl().name()
+
+
+OPERATOR_NAMES: set[str] = set(Runtime(random.Random(0), {}, lambda s: None).table()) | set(Z3_EXPORTS)

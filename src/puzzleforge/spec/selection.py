@@ -1,0 +1,276 @@
+"""The format's randomisation workflow: domain / dimension / source selection with constraints.
+
+Why not enumerate like the original: the original builds the full pool of candidate
+combinations (a Cartesian product that explodes with ``amount`` and ``dim``) for every
+derived symbol, dynamic condition and option set, then samples from it. We sample the
+same distribution without building it: each source pool (permutations, combinations,
+with or without repetition) is sampled directly and uniformly, a dimension group is a
+uniformly drawn set of ``dim`` distinct group items in pool order, and constraints are
+applied by rejection (uniform over the product, conditioned on the filters, equals
+uniform over the filtered pool). Small pools (at most ``ENUMERATE_LIMIT`` candidates)
+are enumerated exactly instead, which also proves impossibility instead of guessing.
+
+Indices, not values, flow through here: custom constraints receive index lists, exactly
+as the format documents (``l[domain][dim][field][amount]``).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from typing import Any, Callable, Sequence
+
+__all__ = ["select_indices", "SelectionImpossible", "pool_size", "ENUMERATE_LIMIT", "as_config"]
+
+ENUMERATE_LIMIT = 4096
+MAX_ATTEMPTS = 1000
+
+
+class SelectionImpossible(Exception):
+    """No selection satisfies the constraints (or none was found within the bound)."""
+
+
+def pool_size(n: int, k: int, order: bool, dup: bool) -> int:
+    if k < 0:
+        return 0
+    if order and dup:
+        return n ** k
+    if order:
+        return math.perm(n, k) if k <= n else 0
+    if dup:
+        return math.comb(n + k - 1, k) if n > 0 or k == 0 else 0
+    return math.comb(n, k) if k <= n else 0
+
+
+def _enum_source(n: int, k: int, order: bool, dup: bool) -> list[tuple[int, ...]]:
+    r = range(n)
+    if order:
+        it = itertools.product(r, repeat=k) if dup else itertools.permutations(r, k)
+    else:
+        it = itertools.combinations_with_replacement(r, k) if dup else itertools.combinations(r, k)
+    return [tuple(p) for p in it]
+
+
+def _sample_source(rng: random.Random, n: int, k: int, order: bool, dup: bool) -> tuple[int, ...]:
+    if order and dup:
+        return tuple(rng.randrange(n) for _ in range(k))
+    if order:
+        return tuple(rng.sample(range(n), k))
+    if dup:
+        picks = sorted(rng.sample(range(n + k - 1), k))
+        return tuple(p - i for i, p in enumerate(picks))
+    return tuple(sorted(rng.sample(range(n), k)))
+
+
+def as_config(indices: Any) -> Any:
+    """The config form of selected indices: every index ``i`` becomes the string ``__i__``."""
+    if isinstance(indices, (list, tuple)):
+        return [as_config(x) for x in indices]
+    return f"__{indices}__"
+
+
+def _to_hashable(x: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return tuple(_to_hashable(e) for e in x)
+    return x
+
+
+def _tolist(x: Any) -> Any:
+    if isinstance(x, tuple):
+        return [_tolist(e) for e in x]
+    return x
+
+
+def select_indices(
+    rng: random.Random,
+    pool_lens: Sequence[int],
+    amounts: Sequence[int],
+    domain: int,
+    *,
+    domain_cond: bool = True,
+    dim: int = 1,
+    dim_cond: Sequence[Sequence[int]] = (),
+    custom_cond: Sequence[dict] = (),
+    order: Sequence[bool] | None = None,
+    duplicate: Sequence[bool] | None = None,
+    resolve: Callable[[Any], Any] | None = None,
+    accept: Callable[[list], bool] | None = None,
+) -> list:
+    """Draw ``domain`` selections; return indices shaped ``[domain][dim][source][amount]``
+    (the dim level is dropped when ``dim == 1``).
+
+    ``custom_cond`` entries are ``{"scope", "fields", "constraint"}`` where ``constraint``
+    is ``None`` (all unique) or a compiled expression that ``resolve`` turns into a
+    callable or a boolean. ``accept`` (used for options) must hold for every selected item.
+    """
+    ns = len(pool_lens)
+    if len(amounts) != ns:
+        raise SelectionImpossible(f"{len(amounts)} amounts for {ns} sources")
+    order = list(order) if order else [True] * ns
+    duplicate = list(duplicate) if duplicate else [False] * ns
+    lens = [int(n) for n in pool_lens]
+    amounts = [int(a) for a in amounts]
+    sizes = [pool_size(lens[j], amounts[j], order[j], duplicate[j]) for j in range(ns)]
+    groups = [list(g) for g in dim_cond] if dim_cond else [list(range(ns))]
+    covered = sorted({j for g in groups for j in g})
+    dim_conds = [c for c in custom_cond if c["scope"] == "dim"]
+    dom_conds = [c for c in custom_cond if c["scope"] == "domain"]
+    extra = sorted({f for c in dim_conds for f in c["fields"]} - set(covered))
+    resolved: dict[int, Any] = {}
+
+    def constraint_of(i: int, cond: dict) -> Any:
+        if i not in resolved:
+            code = cond["constraint"]
+            resolved[i] = None if code is None else (resolve(code) if resolve else code)
+        return resolved[i]
+
+    def apply(func: Any, arg: Any) -> bool:
+        if func is None:
+            return len(arg) == len(set(_to_hashable(arg)))
+        if isinstance(func, bool):
+            return func
+        if callable(func):
+            return bool(func(arg))
+        return bool(func)
+
+    def dim_ok(cand: list) -> bool:
+        for i, cond in enumerate(dim_conds):
+            fields = set(cond["fields"])
+            arg = [[_tolist(item) for idx, item in enumerate(row) if idx in fields] for row in cand]
+            if not apply(constraint_of(i, cond), arg):
+                return False
+        return True
+
+    group_sizes = []
+    for g in groups:
+        s = 1
+        for j in g:
+            s *= sizes[j]
+        group_sizes.append(s)
+    total = 1
+    for gs in group_sizes:
+        total *= math.comb(gs, dim) if gs >= dim else 0
+    for j in extra:
+        total *= sizes[j] ** dim
+    if total == 0:
+        raise SelectionImpossible("a source pool is too small for the requested amount/dim")
+
+    def assemble(group_choice: list, extra_choice: list) -> list:
+        cand = [[None] * ns for _ in range(dim)]
+        for g, combo in zip(groups, group_choice):
+            for k in range(dim):
+                for pos, j in enumerate(g):
+                    cand[k][j] = combo[k][pos]
+        for j, per_dim in zip(extra, extra_choice):
+            for k in range(dim):
+                cand[k][j] = per_dim[k]
+        return cand
+
+    item_cache: dict[Any, bool] = {}
+
+    def item_ok(cand: list) -> bool:
+        if not dim_ok(cand):
+            return False
+        return True
+
+    enumerated: list | None = None
+    if total <= ENUMERATE_LIMIT:
+        per_source = {j: _enum_source(lens[j], amounts[j], order[j], duplicate[j]) for j in range(ns)}
+        group_combos = []
+        for g in groups:
+            gpool = list(itertools.product(*(per_source[j] for j in g)))
+            group_combos.append(list(itertools.combinations(gpool, dim)))
+        extra_pools = [list(itertools.product(per_source[j], repeat=dim)) for j in extra]
+        enumerated = []
+        for gc in itertools.product(*group_combos):
+            for ec in itertools.product(*extra_pools):
+                cand = assemble(list(gc), list(ec))
+                if item_ok(cand):
+                    enumerated.append(cand)
+        if domain_cond and len(enumerated) < domain:
+            raise SelectionImpossible(
+                f"only {len(enumerated)} distinct selections satisfy the constraints, {domain} needed")
+
+    def draw_candidate() -> list:
+        for _ in range(20000):
+            gc = []
+            for g in groups:
+                chosen: set = set()
+                combo = []
+                while len(combo) < dim:
+                    item = tuple(_sample_source(rng, lens[j], amounts[j], order[j], duplicate[j]) for j in g)
+                    if item in chosen:
+                        continue
+                    chosen.add(item)
+                    combo.append(item)
+                combo.sort()
+                gc.append(combo)
+            ec = [[_sample_source(rng, lens[j], amounts[j], order[j], duplicate[j]) for _ in range(dim)]
+                  for j in extra]
+            cand = assemble(gc, ec)
+            if item_ok(cand):
+                return cand
+        raise SelectionImpossible("no selection satisfied the dimension constraints in 20000 draws")
+
+    def fill(cand: list) -> list:
+        out = []
+        for row in cand:
+            out.append([list(v) if v is not None else rng.sample(range(lens[j]), amounts[j])
+                        for j, v in enumerate(row)])
+        return out
+
+    def accepted(filled: list) -> bool:
+        if accept is None:
+            return True
+        key = _to_hashable(filled)
+        if key not in item_cache:
+            item_cache[key] = bool(accept(filled))
+        return item_cache[key]
+
+    def domain_ok(chosen: list) -> bool:
+        for i, cond in enumerate(dom_conds):
+            arg = [[[row[f] for f in cond["fields"]] for row in comb] for comb in chosen]
+            func = constraint_of(len(dim_conds) + i, cond) if cond["constraint"] is not None else None
+            if not apply(func, _to_hashable(arg)):
+                return False
+        return True
+
+    if enumerated is not None and accept is not None and not any(c is None for row in enumerated for r in row for c in r):
+        # exact filtering by the option predicate: fails fast when too few options exist
+        enumerated = [c for c in enumerated if accepted(fill(c))]
+        if len(enumerated) < domain and (domain_cond or not enumerated):
+            raise SelectionImpossible(
+                f"only {len(enumerated)} options of the required kind exist, {domain} needed")
+
+    for _attempt in range(MAX_ATTEMPTS):
+        if enumerated is not None:
+            if domain_cond:
+                picked = rng.sample(enumerated, domain)
+            else:
+                picked = [rng.choice(enumerated) for _ in range(domain)] if enumerated else []
+            chosen = [fill(c) for c in picked]
+            if accept is not None and not all(accepted(c) for c in chosen):
+                continue
+        else:
+            chosen = []
+            seen: set = set()
+            draws = 0
+            while len(chosen) < domain:
+                draws += 1
+                if draws > 5000 + 50 * domain:
+                    raise SelectionImpossible(
+                        f"found only {len(chosen)} of {domain} distinct acceptable selections")
+                cand = draw_candidate()
+                key = _to_hashable(cand)
+                if domain_cond and key in seen:
+                    continue
+                filled = fill(cand)
+                if accept is not None and not accepted(filled):
+                    continue
+                seen.add(key)
+                chosen.append(filled)
+        if domain_ok(chosen):
+            if dim == 1:
+                return [c[0] for c in chosen]
+            return chosen
+    raise SelectionImpossible(f"no selection met the domain constraints in {MAX_ATTEMPTS} attempts")

@@ -1,0 +1,105 @@
+"""Runtime objects that spec expressions see: defined symbols and condition texts.
+
+Why these shapes: specs index defined symbols like a dict (``buy[(name, food)]``), call
+``.get('attr')`` and ``.to_list()``, iterate them as lists of Z3 constants, and read a
+dynamic condition both as text (its description) and through ``.data`` (the values drawn
+for it). These classes reproduce exactly that surface.
+"""
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+import z3
+
+__all__ = ["SymbolDict", "CondText", "make_z3_var"]
+
+
+def make_z3_var(name: str, type_name: str) -> Any:
+    t = type_name.lower()
+    if t == "bool":
+        return z3.Bool(name)
+    if t in ("float", "real"):
+        return z3.Real(name)
+    if t in ("int", "enum"):
+        return z3.Int(name)
+    raise ValueError(f"unsupported symbol type '{type_name}'")
+
+
+class SymbolDict(dict):
+    """A DefinedSymbol: keys from the Cartesian product of its sources -> Z3 constant(s).
+
+    With ``attr`` each value is a dict attribute -> constant and ``get(attr)`` returns the
+    constants of one attribute in key order. Iteration yields the constants (values).
+    """
+
+    def __init__(self, name: str, sources: list[tuple[str, list]], attr: list[str] | None,
+                 types: list[str]) -> None:
+        super().__init__()
+        self._name = name
+        self._attr = attr
+        self._dimension = len(sources)
+        self._source_names = [s[0] for s in sources]
+        keys = list(product(*(s[1] for s in sources)))
+        self._keys = [k[0] for k in keys] if self._dimension == 1 else keys
+        for key in self._keys:
+            kstr = "_".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
+            if attr is None:
+                dict.__setitem__(self, key, make_z3_var(f"{name}_{kstr}", types[0]))
+            else:
+                dict.__setitem__(self, key, {a: make_z3_var(f"{name}_{kstr}_{a}", t)
+                                             for a, t in zip(attr, types)})
+
+    def key_parts(self, key: Any) -> dict[str, Any]:
+        if self._dimension == 1:
+            return {self._source_names[0]: key}
+        return {n: key[i] for i, n in enumerate(self._source_names)}
+
+    def __getitem__(self, key: Any) -> Any:
+        if self._dimension == 1:
+            if isinstance(key, tuple) and len(key) == 1:
+                key = key[0]
+            return dict.__getitem__(self, key)
+        if isinstance(key, list):
+            key = tuple(key)
+        if not isinstance(key, tuple):
+            raise KeyError(f"symbol '{self._name}' has {self._dimension} sources: index it with a tuple")
+        return dict.__getitem__(self, key)
+
+    def get(self, attr: Any, default: Any = None) -> list:  # type: ignore[override]
+        if self._attr is None:
+            raise ValueError(f"symbol '{self._name}' has no attributes; iterate it or use to_list()")
+        if attr not in self._attr:
+            raise ValueError(f"symbol '{self._name}' has no attribute '{attr}' (has {', '.join(self._attr)})")
+        return [v[attr] for v in self.values()]
+
+    def to_list(self) -> list:
+        if self._attr is None:
+            return list(self.values())
+        return [[v[a] for v in self.values()] for a in self._attr]
+
+    def __iter__(self):
+        return iter(self.to_list())
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __reduce__(self):  # symbols never leave a generation attempt
+        raise TypeError("SymbolDict is not picklable")
+
+
+class CondText(str):
+    """A dynamic condition (or query) as its text, with the drawn values in ``.data``."""
+
+    def __new__(cls, desc: str = "", data: Any = None, domain: int = 0) -> "CondText":
+        inst = super().__new__(cls, desc)
+        inst.data = data if data is not None else []
+        inst.domain = domain
+        return inst
+
+    @property
+    def desc(self) -> str:
+        return str.__str__(self)
+
+    def __str__(self) -> str:
+        return str.__str__(self)
