@@ -73,7 +73,17 @@ def install_error_handlers(app: Any) -> None:
                                        "line": None, "field": None}}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Any:
+        wants_page = ("text/html" in request.headers.get("accept", "")
+                      and not request.url.path.startswith("/api/"))
+        render = getattr(request.app.state, "render", None)
+        if wants_page and render is not None:
+            message = ("There is no page at this address." if exc.status_code == 404
+                       else str(exc.detail))
+            response = render(request, "error.html", f"Error {exc.status_code} · puzzleforge",
+                              heading=f"Error {exc.status_code}", message=message)
+            response.status_code = exc.status_code
+            return response
         return JSONResponse({"error": {"kind": "http", "message": str(exc.detail),
                                        "line": None, "field": None}},
                             status_code=exc.status_code)
