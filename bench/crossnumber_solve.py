@@ -1,0 +1,47 @@
+"""Seconds per corpus puzzle for the crossnumber solver (target: <= 1 s each).
+
+Usage: .venv/bin/python bench/crossnumber_solve.py [--repeat N] [FILE_OR_FOLDER ...]
+Default: the converted corpus puzzles in examples/crossnumber/. Each puzzle is solved to
+completion (all solutions, limit 10) with the step log off and then on; the best of N runs
+is printed, with the solution count and the number of search nodes.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from puzzleforge.crossnumber.api import list_puzzles, load_puzzle  # noqa: E402
+from puzzleforge.crossnumber.solver import solve  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("paths", nargs="*", default=[str(ROOT / "examples" / "crossnumber")])
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    files = [f for p in args.paths for f in list_puzzles(p)]
+    print(f"{'puzzle':18s} {'solutions':>9s} {'nodes':>6s} {'s (no steps)':>13s} {'s (steps)':>10s}  target<=1s")
+    total = 0.0
+    for f in files:
+        model = load_puzzle(f)
+        best = {False: float("inf"), True: float("inf")}
+        res = None
+        for steps in (False, True):
+            for _ in range(args.repeat):
+                t = time.perf_counter()
+                res = solve(model, limit=10, time_limit=300, log_steps=steps)
+                best[steps] = min(best[steps], time.perf_counter() - t)
+        total += best[False]
+        count = f"{res.count}{'' if res.complete else '+'}"
+        ok = "ok" if best[False] <= 1.0 else "SLOW"
+        print(f"{f.stem:18s} {count:>9s} {res.nodes:>6d} {best[False]:13.3f} {best[True]:10.3f}  {ok}")
+    print(f"{'total':18s} {'':>9s} {'':>6s} {total:13.3f}")
+
+
+if __name__ == "__main__":
+    main()
