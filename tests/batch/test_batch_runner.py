@@ -102,3 +102,15 @@ def test_resume_refuses_a_different_command(tmp_path: Path) -> None:
         run_batch(latin_job(5, seed=12), out, workers=1, resume=True)
     with pytest.raises(ConfigError, match="n=2 is out of range"):
         run_batch(BatchJob((Component("latin", 5, {"n": 2}),), seed=1), tmp_path / "bad.jsonl", workers=1)
+
+
+def test_a_second_writer_on_the_same_output_is_refused(tmp_path: Path) -> None:
+    import fcntl
+
+    out = tmp_path / "busy.jsonl"
+    with open(tmp_path / "busy.lock", "a+b") as held:       # what a running generate holds
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        with pytest.raises(ConfigError, match="another puzzleforge run is writing"):
+            run_batch(latin_job(3), out, workers=1, resume=True)
+    run_batch(latin_job(3), out, workers=1)                   # free again
+    assert len(lines(out)) == 3

@@ -13,10 +13,12 @@ of items stops with GenerationFailed naming the reasons instead of spinning.
 """
 from __future__ import annotations
 
+import fcntl
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import orjson
 
@@ -188,6 +190,33 @@ def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: in
         raise ConfigError(f"'{out}' is a directory", field="--out",
                           expected="a .jsonl file path for --format jsonl")
     families = job.validate()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with _output_lock(out):
+        return _run_locked(job, families, out, fmt, workers, backend, resume, ray_address,
+                           chunk_size, on_progress)
+
+
+@contextmanager
+def _output_lock(out: Path) -> Iterator[None]:
+    """One writer per output: a second run (or a --resume while the first still runs) would
+    interleave chunks. flock is released by the kernel even on kill -9."""
+    lock_path = sidecar(out, "lock")
+    with open(lock_path, "a+b") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfigError("another puzzleforge run is writing this output now",
+                              file=str(out), expected="one run per output; wait for it or "
+                              "choose another --out") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers: int | None,
+                backend: str, resume: bool, ray_address: str | None, chunk_size: int | None,
+                on_progress: ProgressCallback | None) -> Summary:
     wall0, cpu0 = time.monotonic(), time.process_time()
     journal = journal_path(out, fmt)
     job_file = sidecar(out, "job.json")
