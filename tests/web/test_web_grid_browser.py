@@ -66,3 +66,26 @@ def test_load_text_errors_and_reveal(page, expect) -> None:
         expect(page.locator("#gp-result")).to_contain_text("Solution revealed")
     else:
         expect(page.locator("#gp-error")).to_contain_text("more than one solution")
+
+
+SUDOKU_URL = "https://puzz.link/p?sudoku/4/4/h3g2h1g2g3j"   # a unique 4x4 Sudoku
+
+
+def test_puzzlink_url_loads_and_plays_with_digit_keys(page, expect, save_screenshot) -> None:
+    pytest.importorskip("puzzleforge.grid.puzzlink", reason="no puzz.link codec in the grid engine")
+    page.goto("/grid")
+    page.get_by_label(re.compile("Puzzle text")).fill(SUDOKU_URL)
+    page.get_by_role("button", name="Load").click()
+    expect(page.locator("#gp-title")).to_contain_text("Sudoku")
+    expect(page.locator("#gp-board td.given")).to_have_count(5)
+    # type the solution of every free cell with the keyboard (read from Reveal, then cleared)
+    page.get_by_role("button", name="Reveal solution").click()
+    free = page.locator("#gp-board td[data-key]:not(.given) button")
+    solution = [free.nth(i).text_content() for i in range(free.count())]
+    page.get_by_role("button", name="Clear").click()
+    for i, digit in enumerate(solution):
+        free.nth(i).focus()
+        page.keyboard.press(digit)
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#gp-result")).to_contain_text("Solved!")
+    save_screenshot(page, "grid-sudoku-puzzlink")

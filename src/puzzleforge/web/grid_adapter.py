@@ -17,6 +17,10 @@ from ..core.errors import ConfigError, InvalidAnswer, InvalidDescription
 __all__ = ["GridSession", "available", "genre_list", "generate_session", "load_session",
            "MAX_SIDE", "MAX_TEXT"]
 
+#: Binary genres whose "1" is an object placed in a cell rather than a shaded cell:
+#: genre -> (name of 1, name of 0, symbol drawn for 1).
+PLACED = {"lightup": ("a bulb", "no bulb", "●"), "starbattle": ("a star", "no star", "★")}
+
 MAX_SIDE = 12         # the page's board limit (keeps solving and hints interactive)
 MAX_TEXT = 20_000     # characters of pasted puzzle text or URL
 
@@ -93,10 +97,19 @@ class GridSession:
                 if name in self.sol and e in self.sol[name]}
 
     def given_tokens(self) -> dict[str, str]:
+        """Cells the player does not fill: given values, plus cells the puzzle drawing
+        marks (clue numbers of Nurikabe, walls of Light Up), with their solved value."""
         g = self.genre
-        given = self.inst.clues.get("given", {})
         answer_cells = {e for _, e, _, _ in self._answer()}
-        return {_key(c): g.token(v) for c, v in given.items() if c in answer_cells}
+        given = self.inst.clues.get("given", {})
+        out = {_key(c): g.token(v) for c, v in given.items() if c in answer_cells}
+        drawing = g.drawing(self.inst, None)
+        solved = self.solution_tokens()
+        for cell in list(drawing.text) + list(drawing.shaded):
+            key = _key(cell)
+            if cell in answer_cells and key not in out and key in solved:
+                out[key] = solved[key]
+        return out
 
     def view(self) -> dict[str, Any]:
         g = self.genre
@@ -111,11 +124,14 @@ class GridSession:
         return {"token": self.token, "genre": self.inst.genre, "title": g.title,
                 "rules": g.describe_rules(), "rows": self.inst.rows, "cols": self.inst.cols,
                 "values": self.values(), "binary": self.values() == ["1", "0"],
+                "placed": list(PLACED[self.inst.genre]) if self.inst.genre in PLACED else None,
                 "givens": self.given_tokens(), "playable": self.playable(),
                 "seed": self.seed, "difficulty": self.difficulty,
                 "text": g.format(self.inst), "url": url,
                 "drawing": {
                     "text": {_key(c): t for c, t in drawing.text.items()},
+                    "walls": sorted(_key(c) for c in drawing.shaded),
+                    "between": [[e.o, e.r, e.c, sym] for e, sym in drawing.between.items()],
                     "regions": {_key(c): r for c, r in drawing.regions.items()},
                     "outside": [[side, idx, t] for (side, idx), t in drawing.outside.items()],
                     "circles": {_key(c): t for c, t in drawing.circles.items()},
@@ -163,7 +179,9 @@ class GridSession:
             return {"kind": "stuck", "message": "no deduction found from these cells"}
         token = self.genre.token(found.value)
         used = self._cells_used(known, found) if found.level == "propagation" else []
-        reason = _one_based(found.reason)
+        reason = _one_based(found.reason) or (
+            f"{_place(found.entity)} must be {self.token_name(token)}: the rules "
+            f"({self.rule_names()}) and the puzzle's clues leave no other value")
         if used:
             filled = {**read}
             listed = "; ".join(f"r{int(k.split(',')[0]) + 1}c{int(k.split(',')[1]) + 1} "
@@ -215,6 +233,8 @@ class GridSession:
 
     def token_name(self, token: str) -> str:
         if self.values() == ["1", "0"]:
+            if self.inst.genre in PLACED:
+                return PLACED[self.inst.genre][0 if token == "1" else 1]
             return {"1": "black", "0": "white"}[token]
         return token
 

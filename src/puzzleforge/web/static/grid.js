@@ -9,6 +9,7 @@
 
   function describe(token) {
     if (!token) return "empty";
+    if (view.placed) return token === "1" ? view.placed[0] : view.placed[1];
     if (view.binary) return token === "1" ? "black" : "white";
     return token;
   }
@@ -40,7 +41,9 @@
           if (r < R - 1 && d.regions[(r + 1) + "," + c] !== reg) cls.push("tB");
         }
         if (view.givens[key] !== undefined) cls.push("given");
-        if (view.binary) cls.push("binary");
+        if (d.text[key] !== undefined && view.givens[key] !== undefined) cls.push("cluetext");
+        if (d.walls.indexOf(key) >= 0) cls.push("wall");
+        if (view.binary) cls.push(view.placed ? "placed" : "binary");
         const td = PF.el("td", { class: cls.join(" "), "data-key": key });
         const b = PF.el("button", { type: "button", tabindex: r === 0 && c === 0 ? "0" : "-1", "data-key": key, "data-r": r, "data-c": c });
         b.addEventListener("click", function () { cycle(key); });
@@ -51,6 +54,13 @@
       table.append(tr);
     }
     if (has.S) table.append(outRow("S"));
+    // inequality signs between cells (Futoshiki): drawn on the edge of the left/top cell
+    d.between.forEach(function (b) {
+      const o = b[0], r = b[1], c = b[2];
+      const key = o === "v" ? r + "," + (c - 1) : (r - 1) + "," + c;
+      const td = table.querySelector('td[data-key="' + key + '"]');
+      if (td) td.append(PF.el("span", { class: "rel rel-" + o, "aria-hidden": "true", text: b[3] }));
+    });
     table.addEventListener("keydown", onKey);
     $("gp-board").replaceChildren(table);
     paint();
@@ -65,9 +75,13 @@
       const b = td.firstChild;
       ["v0", "v1"].forEach(function (c) { td.classList.remove(c); });
       if (tok !== undefined && view.binary) td.classList.add("v" + tok);
-      b.textContent = view.binary ? "" : (tok || "");
+      const clue = view.drawing.text[key];
+      let shown = view.binary ? "" : (tok || "");
+      if (view.placed && tok !== undefined) shown = tok === "1" ? view.placed[2] : "·";
+      b.textContent = clue !== undefined && given !== undefined ? clue : shown;
       const rc = key.split(",");
-      b.setAttribute("aria-label", "row " + (+rc[0] + 1) + ", column " + (+rc[1] + 1) + ": " + describe(tok) + (given !== undefined ? " (given)" : ""));
+      b.setAttribute("aria-label", "row " + (+rc[0] + 1) + ", column " + (+rc[1] + 1) + ": " + describe(tok) +
+        (clue !== undefined && given !== undefined ? " (clue " + clue + ")" : given !== undefined ? " (given)" : ""));
       td.classList.toggle("wrong", !!(hl.wrong && hl.wrong.has(key)));
       td.classList.toggle("hinted", hl.hinted === key);
       td.classList.toggle("used", !!(hl.used && hl.used.has(key)));
@@ -116,7 +130,9 @@
     $("gp-info").textContent = "· " + v.rows + "×" + v.cols + (v.seed !== null ? " · seed " + v.seed : "") +
       (v.difficulty !== null ? " · difficulty " + v.difficulty.toFixed(1) : "");
     $("gp-play-rules").textContent = v.rules;
-    $("gp-keys").textContent = v.binary
+    $("gp-keys").textContent = v.placed
+      ? "Click a cell to cycle empty → " + v.placed[0] + " → " + v.placed[1] + ". Keyboard: arrows move, Space cycles, 1 places, 0 marks empty, Delete clears."
+      : v.binary
       ? "Click a cell to cycle empty → black → white. Keyboard: arrows move, Space cycles, B or 1 black, W or 0 white, Delete clears."
       : "Click a cell to cycle its values. Keyboard: arrows move, type a value (" + v.values.join(" ") + "), Delete clears.";
     $("gp-source").textContent = v.text;
