@@ -81,16 +81,23 @@ class Engine:
         self.use_rule5 = use_rule5
         self.steps: list[dict[str, Any]] = []
         self.step_count = 0
-        self._watch = [c.watched_rows(K, k) for c in self.clues]
-        self._sigs: list[tuple | None] = [None] * len(self.clues)
+        self._watchers: dict[int, list[int]] = {}
+        for n, clue in enumerate(self.clues):
+            for row in set(clue.watched_rows(K, k)):
+                self._watchers.setdefault(row, []).append(n)
+        self._dirty: set[int] = set(range(len(self.clues)))
+        self._seen = 0
+        self._cursor = {"r4": 0, "r5": 0}
         if explain:
             self.g.log = []
 
     def add_clue(self, clue: Clue) -> None:
         """Add a clue to a running engine (the generator adds clues one by one)."""
+        n = len(self.clues)
         self.clues.append(clue)
-        self._watch.append(clue.watched_rows(self.K, self.k))
-        self._sigs.append(None)
+        for row in set(clue.watched_rows(self.K, self.k)):
+            self._watchers.setdefault(row, []).append(n)
+        self._dirty.add(n)
 
     # -- step recording ----------------------------------------------------------------
     def _open(self) -> None:
@@ -150,6 +157,7 @@ class Engine:
     def _rule2(self) -> bool:
         g, K, k = self.g, self.K, self.k
         single = g.single
+        changed = False
         while single:
             idx = single.pop()
             m = g.cand[idx]
@@ -161,11 +169,12 @@ class Engine:
             used = ([("x", norm_cell(c1, i, c2, x)) for x in range(k) if x != j]
                     if g.log is not None else ())
             self._apply("rule2", (), used, g.confirm, c1, i, c2, j)
-            return True
-        return False
+            changed = True
+        return changed
 
     def _rule3(self) -> bool:
         g, K, k = self.g, self.K, self.k
+        changed = False
         for c1 in range(K):
             for c2 in range(c1 + 1, K):
                 base = (c1 * K + c2) * k
@@ -192,65 +201,112 @@ class Engine:
                             for v in _bits(b & ~both):
                                 g.exclude(c2, j, c3, v)
                         self._apply("rule3", (), used, share)
-                        return True
-        return False
+                        changed = True
+        return changed
+
+    def _rows_since(self, name: str) -> set[int]:
+        """Grid rows written since consumer ``name`` last looked (trail cursor)."""
+        trail = self.g.trail
+        n = len(trail)
+        cur = self._cursor[name]
+        self._cursor[name] = n
+        if cur >= n:
+            return set()
+        return {idx for idx, _, _ in trail[cur:]}
 
     def _rule4(self) -> bool:
-        """Object i of c1 can only pair with objects j of c2 that share an option in
-        c3: row(c1,i,c2) must lie within OR_{v in row(c1,i,c3)} row(c3,v,c2)."""
+        """Rules 3 and 4 as one consistency check, driven by the rows that changed.
+
+        Object a of A can only pair with objects of B that share an option in C:
+        row(A,a,B) must lie within OR_{v in row(A,a,C)} row(C,v,B). When a is already
+        paired in C (a ●) this is rule 3 (shared exclusions); otherwise rule 4 (two lines
+        that exclude each other's every option). A changed row (X,x,Y) can only tighten
+        targets (X,x,B) through C=Y and targets (A,a,Y) through C=X with a in row(X,x,A).
+        """
+        rows = self._rows_since("r4")
+        if not rows:
+            return False
         g, K, k = self.g, self.K, self.k
         cand, yes = g.cand, g.yes
-        for c1 in range(K):
-            for c2 in range(c1 + 1, K):
-                base = (c1 * K + c2) * k
-                for i in range(k):
-                    if yes[base + i] >= 0:
-                        continue
-                    row = cand[base + i]
-                    for c3 in range(K):
-                        if c3 == c1 or c3 == c2:
-                            continue
-                        a = cand[(c1 * K + c3) * k + i]
-                        allowed = 0
-                        v = 0
-                        base3 = (c3 * K + c2) * k
-                        while a:
-                            if a & 1:
-                                allowed |= cand[base3 + v]
-                            a >>= 1
-                            v += 1
-                        lost = row & ~allowed
-                        if not lost:
-                            continue
-                        j = (lost & -lost).bit_length() - 1
-                        used = []
-                        if g.log is not None:
-                            ra, rb = g.row(c1, i, c3), g.row(c2, j, c3)
-                            used = [("x", norm_cell(c1, i, c3, v)) for v in _bits(~ra & g.full)]
-                            used += [("x", norm_cell(c2, j, c3, v)) for v in _bits(~rb & g.full)]
-                        self._apply("rule4", (), used, g.exclude, c1, i, c2, j)
-                        return True
-        return False
+        Kk = K * k
+        # (A, B, C) -> bitmask of objects a of A whose row towards B must be rechecked
+        targets: dict[tuple[int, int, int], int] = {}
+        for idx in rows:
+            X, rest = divmod(idx, Kk)
+            Y, x = divmod(rest, k)
+            bit = 1 << x
+            for B in range(K):
+                if B != X and B != Y:
+                    key = (X, B, Y)
+                    targets[key] = targets.get(key, 0) | bit
+                    # B plays A below: objects of B that may still pair with x
+                    key2 = (B, Y, X)
+                    targets[key2] = targets.get(key2, 0) | cand[(X * K + B) * k + x]
+        changed = False
+        for (A, B, C) in sorted(targets):
+            amask = targets[(A, B, C)]
+            a = -1
+            while amask:
+                a += 1
+                if not amask & 1:
+                    amask >>= 1
+                    continue
+                amask >>= 1
+                tidx = (A * K + B) * k + a
+                m = cand[(A * K + C) * k + a]
+                base3 = (C * K + B) * k
+                allowed = 0
+                v = 0
+                while m:
+                    if m & 1:
+                        allowed |= cand[base3 + v]
+                    m >>= 1
+                    v += 1
+                lost = cand[tidx] & ~allowed
+                if not lost:
+                    continue
+                paired = yes[(A * K + C) * k + a]
+                rule = "rule3" if paired >= 0 else "rule4"
+                for j in _bits(lost):
+                    used: list = []
+                    if g.log is not None:
+                        if paired >= 0:
+                            used = [("o", norm_cell(A, a, C, paired))]
+                            used += [("x", norm_cell(C, paired, B, w))
+                                     for w in _bits(~g.row(C, paired, B) & g.full) if w == j]
+                        else:
+                            ra, rb = g.row(A, a, C), g.row(B, j, C)
+                            used = [("x", norm_cell(A, a, C, w)) for w in _bits(~ra & g.full)]
+                            used += [("x", norm_cell(B, j, C, w)) for w in _bits(~rb & g.full)]
+                    self._apply(rule, (), used, g.exclude, A, a, B, j)
+                changed = True
+        return changed
 
     def _rule5(self) -> bool:
         g, K, k = self.g, self.K, self.k
-        for c1 in range(K):
-            for c2 in range(K):
-                if c1 == c2:
-                    continue
+        changed = False
+        boxes = sorted({idx // k for idx in self._rows_since("r5")})
+        for box in boxes:
+            c1, c2 = divmod(box, K)
+            if c1 == c2:
+                continue
+            if True:
                 base = (c1 * K + c2) * k
                 rows = [(i, g.cand[base + i]) for i in range(k) if g.yes[base + i] < 0]
-                if len(rows) < 4:
+                if len(rows) < 3:
                     continue
+                done = False
                 for n in (2, 3):
-                    small = [(i, m) for i, m in rows if bin(m).count("1") <= n]
+                    if done:
+                        break
+                    small = [(i, m) for i, m in rows if m.bit_count() <= n]
                     if len(small) < n:
                         continue
                     for group in combinations(small, n):
                         union = 0
                         for _, m in group:
                             union |= m
-                        if bin(union).count("1") != n:
+                        if union.bit_count() != n:
                             continue
                         members = {i for i, _ in group}
                         victims = [(i, m) for i, m in rows if i not in members and m & union]
@@ -266,39 +322,48 @@ class Engine:
                                 for v in _bits(m & union):
                                     g.exclude(c1, i, c2, v)
                         self._apply("rule5", (), used, take)
-                        return True
-        return False
+                        changed = done = True
+                        break
+        return changed
+
+    def _scan_trail(self) -> None:
+        """Mark dirty every clue watching a row written since the last scan."""
+        trail = self.g.trail
+        n = len(trail)
+        if self._seen < n:
+            watchers, dirty = self._watchers, self._dirty
+            for idx, _, _ in trail[self._seen:]:
+                w = watchers.get(idx)
+                if w:
+                    dirty.update(w)
+        self._seen = n
 
     def _clues(self) -> bool:
         """Propagate every clue whose watched rows changed since it last ran."""
         g = self.g
-        cand, yes = g.cand, g.yes
-        sigs = self._sigs
+        self._scan_trail()
+        if not self._dirty:
+            return False
+        batch = sorted(self._dirty)
+        self._dirty.clear()
         changed = False
-        for n, clue in enumerate(self.clues):
-            rows = self._watch[n]
-            sig = tuple(cand[r] for r in rows) + tuple(yes[r] for r in rows)
-            if sigs[n] == sig:
-                continue
+        for n in batch:
+            clue = self.clues[n]
             if g.log is not None:
-                used = clue.used_cells(g)
-                did = self._apply("clue", (clue.cid,), used, clue.propagate, g)
+                did = self._apply("clue", (clue.cid,), clue.used_cells(g), clue.propagate, g)
             else:
                 before = len(g.trail)
                 clue.propagate(g)
                 did = len(g.trail) != before
                 if did:
                     self.step_count += 1
-            sigs[n] = tuple(cand[r] for r in rows) + tuple(yes[r] for r in rows)
             changed |= did
-            if g.pending or g.single:
-                return True
         return changed
 
     # -- driving -----------------------------------------------------------------------
     def propagate(self) -> None:
         """Run rules and clues to a fixpoint (raises Contradiction)."""
-        rules = [self._rule1, self._rule2, self._clues, self._rule3, self._rule4]
+        rules = [self._rule1, self._rule2, self._clues, self._rule4]
         if self.use_rule5:
             rules.append(self._rule5)
         while True:
@@ -332,6 +397,10 @@ class Engine:
         del self.steps[saved_steps:]
         self.step_count = saved_count
         g.undo(pos)
+        # the state at ``pos`` was a fixpoint: nothing is dirty there
+        self._dirty.clear()
+        self._seen = len(g.trail)
+        self._cursor = {"r4": self._seen, "r5": self._seen}
         return refuted, chain
 
     def run(self, *, guessing: bool = True, rng: random.Random | None = None,
