@@ -31,7 +31,7 @@ __all__ = ["Solver", "SolveResult", "Solution", "solve", "Contradiction", "check
            "rows_to_cells"]
 
 COMBO_LIMIT = 40_000
-CHECK_LIMIT = 20_000
+CHECK_LIMIT = 2_000
 MATERIALIZE_LIMIT = 20_000
 GENERATE_LIMIT = 200_000
 BUDGET = 400_000
@@ -134,7 +134,13 @@ class ExprCon(Con):
     # value side -----------------------------------------------------
     def _values(self, env: dict, lo: int, hi: int, budget: ex.Budget) -> set[int]:
         first, *rest = self.sides
-        vals = set(first.values(env, lo, hi, budget))
+        if first.single is not None:
+            v = first.single(env)
+            if v is None or v < lo or v > hi:
+                return set()
+            vals = {v}
+        else:
+            vals = set(first.values(env, lo, hi, budget))
         for side in rest:
             if not vals:
                 break
@@ -298,6 +304,15 @@ class LinkCon(Con):
         cd = [dom[("x", rc)] for rc in cells]
         keep = set()
         support = [set() for _ in cells]
+        if not s.multi and self.clue.transform is None and not s.model.rules.leading_zeros:
+            n = len(cells)
+            for v in d:
+                t = str(v)
+                if len(t) == n and all(ch in c for ch, c in zip(t, cd)):
+                    keep.add(v)
+                    for i, ch in enumerate(t):
+                        support[i].add(ch)
+            d = ()
         for v in d:
             segs = s.segments(self.clue, v, cd)
             if segs:
@@ -475,6 +490,8 @@ class Solver:
         self.multi = model.rules.cell_values is not None
         cell_vals = model.cell_domain()
         self.max_cell_len = max(len(v) for v in cell_vals)
+        self._cell_values = frozenset(cell_vals)
+        self._split_cache: dict[tuple[str, int], list[tuple[str, ...]]] = {}
         long_vals = [v for v in cell_vals if len(v) > 1]
         self.max_multi_cells = (len(model.rules.cell_values_once) if model.rules.cell_values_once
                                 else len(model.grid.cells())) if long_vals else 0
@@ -612,7 +629,7 @@ class Solver:
         if not vals:
             raise Contradiction(f"{clue.name} has no possible value")
         dom[key] = frozenset(vals)
-        if self.depth == 0:
+        if self.depth == 0 and self.log.enabled:
             self.log.add("cells", clue.name, f"{clue.name} read from the possible digits of {e}"
                          + (f" ({_kinds_text(clue)})" if clue.tests else "")
                          + f": {summarize(vals)}", {clue.name: summarize(vals)})
@@ -631,7 +648,7 @@ class Solver:
         if old is not None and new == old:
             return
         dom[key] = new
-        if self.depth == 0:
+        if self.depth == 0 and self.log.enabled:
             self.log.add("narrow", _key_text(key), f"{why} -> {_key_text(key)} "
                          f"{'=' if len(new) == 1 else 'in'} {summarize(new, key[0] == 'x')}",
                          {_key_text(key): summarize(new, key[0] == "x")})
@@ -668,20 +685,34 @@ class Solver:
                 if ch not in d:
                     return []
             return [tuple(s)]
-        out: list[tuple[str, ...]] = []
+        return [seg for seg in self._splits(s, n)
+                if all(p in d for p, d in zip(seg, cds))]
 
-        def rec(i: int, pos: int, acc: list[str]) -> None:
-            if i == n:
-                if pos == len(s):
-                    out.append(tuple(acc))
-                return
-            for ln in range(1, self.max_cell_len + 1):
-                piece = s[pos:pos + ln]
-                if len(piece) == ln and piece in cds[i]:
-                    acc.append(piece)
-                    rec(i + 1, pos + ln, acc)
-                    acc.pop()
-        rec(0, 0, [])
+    def _splits(self, s: str, n: int) -> list[tuple[str, ...]]:
+        """Every way to cut s into n valid cell values (cached: independent of domains)."""
+        key = (s, n)
+        hit = self._split_cache.get(key)
+        if hit is not None:
+            return hit
+        out: list[tuple[str, ...]] = []
+        valid = self._cell_values
+        if n <= len(s) <= n * self.max_cell_len:
+            def rec(i: int, pos: int, acc: list[str]) -> None:
+                if i == n:
+                    if pos == len(s):
+                        out.append(tuple(acc))
+                    return
+                rest = len(s) - pos
+                if rest < n - i or rest > (n - i) * self.max_cell_len:
+                    return
+                for ln in range(1, self.max_cell_len + 1):
+                    piece = s[pos:pos + ln]
+                    if len(piece) == ln and piece in valid:
+                        acc.append(piece)
+                        rec(i + 1, pos + ln, acc)
+                        acc.pop()
+            rec(0, 0, [])
+        self._split_cache[key] = out
         return out
 
     def fits(self, clue: Clue, v: int, cds: list[frozenset]) -> bool:
