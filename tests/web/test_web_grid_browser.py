@@ -80,9 +80,12 @@ def test_puzzlink_url_loads_and_plays_with_digit_keys(page, expect, save_screens
     expect(page.locator("#gp-board td.given")).to_have_count(5)
     # type the solution of every free cell with the keyboard (read from Reveal, then cleared)
     page.get_by_role("button", name="Reveal solution").click()
+    expect(page.locator("#gp-result")).to_contain_text("Solution revealed")
     free = page.locator("#gp-board td[data-key]:not(.given) button")
     solution = [free.nth(i).text_content() for i in range(free.count())]
+    assert len(solution) == 11 and all(d in "1234" and d for d in solution)
     page.get_by_role("button", name="Clear").click()
+    expect(free.first).to_have_text("")
     for i, digit in enumerate(solution):
         free.nth(i).focus()
         page.keyboard.press(digit)
