@@ -13,8 +13,8 @@ from pathlib import Path
 from puzzleforge.batch import BatchJob, Component, run_batch
 from puzzleforge.batch.verify import verify_file
 
-N = 240
-ARGS = ["generate", "latin", "-n", str(N), "--seed", "5", "--param", "n=8",
+N = 150
+ARGS = ["generate", "latin", "-n", str(N), "--seed", "5", "--param", "n=7",
         "--workers", "2", "--chunk-size", "3", "--quiet"]
 
 
@@ -41,8 +41,8 @@ def _kill_when(proc: subprocess.Popen, path: Path, at_least: int) -> int:
 
 def test_kill_minus_nine_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "k.jsonl"
-    killed_at = [_kill_when(_start(tmp_path), out, 30)]
-    killed_at.append(_kill_when(_start(tmp_path, "--resume"), out, killed_at[0] + 60))
+    killed_at = [_kill_when(_start(tmp_path), out, 20)]
+    killed_at.append(_kill_when(_start(tmp_path, "--resume"), out, killed_at[0] + 40))
     assert killed_at[0] < N and killed_at[1] < N, killed_at
     done = subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", *ARGS, "--out",
                            "k.jsonl", "--resume"], cwd=tmp_path, capture_output=True, text=True,
@@ -58,5 +58,5 @@ def test_kill_minus_nine_then_resume(tmp_path: Path) -> None:
     assert report.checked == N and not report.wrong
 
     reference = tmp_path / "ref.jsonl"
-    run_batch(BatchJob((Component("latin", N, {"n": "8"}),), seed=5), reference, workers=2)
+    run_batch(BatchJob((Component("latin", N, {"n": "7"}),), seed=5), reference, workers=2)
     assert data == reference.read_bytes()
