@@ -128,7 +128,14 @@ class RayBackend(Backend):
                 kwargs["address"] = address
             elif workers:
                 kwargs["num_cpus"] = workers
-            ray.init(**kwargs)
+            try:
+                ray.init(**kwargs)
+            except Exception as exc:  # noqa: BLE001 - Ray raises several types here
+                raise BackendUnavailable(
+                    f"cannot start or join a Ray cluster"
+                    f"{' at ' + address if address else ''} ({type(exc).__name__}: {exc})",
+                    hint="Start one with `ray start --head`, or omit --ray-address to run a "
+                         "local cluster") from None
             self._owns = True
         self.workers = int(ray.cluster_resources().get("CPU", workers or 1))
         self._remote = ray.remote(num_cpus=1, max_retries=2)(run_chunk)
