@@ -91,3 +91,15 @@ def test_recipe_to_parquet_then_verify_the_directory(tmp_path: Path) -> None:
     with_param = run("generate", "mix.yaml", "-n", "4", "--out", "x.jsonl", "-p", "n=4",
                      cwd=tmp_path)
     assert with_param.returncode == 2 and "--param does not apply to a recipe" in with_param.stderr
+
+
+def test_progress_is_plain_lines_when_not_a_terminal(capsys) -> None:
+    from puzzleforge.cli.dataset_commands import _Progress
+
+    quick = _Progress("generate latin", 10)               # default: silent for the first second
+    quick.update(3, 0, 5.0, 1.4)
+    assert capsys.readouterr().err == ""
+    progress = _Progress("generate latin", 10, delay=0.0, every=0.0)
+    progress.update(4, 2, 8.0, 0.75)
+    progress.close()
+    assert capsys.readouterr().err.strip() == "generate latin: 4/10 (8.0/s, rejects 2, ETA 1 s)"
