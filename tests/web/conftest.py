@@ -5,6 +5,7 @@ browser). Without it they are reported as skipped with the install hint, not hid
 """
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import threading
@@ -28,7 +29,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
 
 
 def find_chromium() -> str | None:
-    """Debian's chromium binary, if installed."""
+    """Debian's chromium binary, if installed (PUZZLEFORGE_CHROMIUM overrides the path;
+    pointing it at a missing file shows how the suite reports an absent browser)."""
+    override = os.environ.get("PUZZLEFORGE_CHROMIUM")
+    if override is not None:
+        return override if Path(override).is_file() else None
     if Path("/usr/bin/chromium").exists():
         return "/usr/bin/chromium"
     return shutil.which("chromium")
