@@ -234,7 +234,7 @@ class ZebraSession:
             if old.kind == "numerical":
                 template = _clean(edit.get("template", old.template))
                 if template != old.template:
-                    items = _numeric_items(old, template)
+                    items = _numeric_items(old, template, self.puzzle.lang)
             else:
                 raw = edit.get("items", list(old.items))
                 if not isinstance(raw, list) or len(raw) != self.k:
@@ -263,9 +263,9 @@ def _clean(value: Any) -> str:
     return text[:60]
 
 
-def _numeric_items(cat: Any, template: str) -> tuple[str, ...]:
+def _numeric_items(cat: Any, template: str, lang: str) -> tuple[str, ...]:
     categories = importlib.import_module("puzzleforge.zebra.categories")
-    return tuple(categories.object_name(template, v, "en") if template else
+    return tuple(categories.object_name(template, v, lang) if template else
                  categories.format_number(v) for v in cat.fractions())
 
 
