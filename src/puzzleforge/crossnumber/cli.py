@@ -103,7 +103,7 @@ def show_command(file: Path = typer.Argument(..., help="puzzle file (.yaml)")) -
 @run_guarded
 def generate_command(
     seed: int = typer.Option(0, "--seed"),
-    size: int = typer.Option(4, "--size", help="grid side: 3, 4 or 5"),
+    size: int = typer.Option(3, "--size", help="grid side: 3, 4 or 5 (4 and 5 take seconds)"),
     out: Optional[Path] = typer.Option(None, "--out", help="write the puzzle file here"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
 ) -> None:

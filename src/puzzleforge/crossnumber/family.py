@@ -30,13 +30,13 @@ MODES = ("file", "generate")
 class Params:
     """mode: 'file' (pick a puzzle file from ``source``) or 'generate' (new small puzzle).
     source: folder or file of puzzle files (default: the bundled puzzles).
-    size: grid side for generated puzzles (4 or 5).
+    size: grid side for generated puzzles (3, 4 or 5; 3 is fast).
     unique_only: in file mode, skip files whose expected solution count is not 1.
     time_limit: seconds the solver may spend on one puzzle."""
 
     mode: str = "file"
     source: str = ""
-    size: int = 4
+    size: int = 3
     unique_only: bool = True
     time_limit: float = 30.0
 

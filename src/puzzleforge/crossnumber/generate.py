@@ -76,8 +76,8 @@ def _solve(text: str) -> tuple[Model, SolveResult]:
     return model, solve(model, limit=2, time_limit=5.0, log_steps=False)
 
 
-def generate_puzzle(rng: random.Random, *, size: int = 4, max_attempts: int = 12,
-                    time_budget: float = 1.5) -> tuple[str, Model, SolveResult]:
+def generate_puzzle(rng: random.Random, *, size: int = 3, max_attempts: int = 12,
+                    time_budget: float = 6.0) -> tuple[str, Model, SolveResult]:
     """Puzzle-file text, its model and its (unique) solve result."""
     t0 = time.perf_counter()
     reasons: dict[str, int] = {}
@@ -111,14 +111,15 @@ def generate_puzzle(rng: random.Random, *, size: int = 4, max_attempts: int = 12
             a, b = result.solutions[0], result.solutions[1]
             differ = sorted(n for n in values if a.values.get(n) != b.values.get(n))
             rng.shuffle(differ)
-            added = False
-            for n in differ:
+            added = 0
+            for n in differ:  # strengthen up to half of the entries that differ
                 unused = sorted((s, p) for s, p in cands[n] if p not in clues[n])
                 if unused:
                     best = unused[0][0]
                     clues[n].append(rng.choice([p for s, p in unused if s == best]))
-                    added = True
-                    break
+                    added += 1
+                    if added * 2 >= len(differ):
+                        break
             if not added:
                 break
         if not ok:
