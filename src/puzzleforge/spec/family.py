@@ -41,7 +41,7 @@ class SpecParams:
     """Generation settings of a spec family (the spec itself fixes the puzzle's meaning)."""
 
     attempts: int = 2000
-    attempt_seconds: float = 20.0
+    attempt_seconds: float = 30.0
     max_seconds: float = 120.0
 
     def validate(self) -> None:
@@ -226,7 +226,7 @@ class SpecFamily:
             params=params_to_dict(params),
             seed=0,
             config=result["config"],
-            meta={"source": self.path, "engine": "spec", "attempts": attempts,
+            meta={"source": str(Path(self.path).resolve()), "engine": "spec", "attempts": attempts,
                   "rejections": dict(reasons)},
             extra={"problem": problem, "parameters": parameters},
         )

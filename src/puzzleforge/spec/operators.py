@@ -61,13 +61,17 @@ class SolModel:
         self._model = model
 
     def __getitem__(self, key: Any) -> Any:
+        try:
+            return self.values[key.get_id()]  # constants are keyed by their (hash-consed) AST id
+        except KeyError:
+            pass
+        except AttributeError:
+            raise KeyError(key) from None
         if isinstance(key, z3.FuncDeclRef):
-            return self.values.get(key.get_id())
-        if isinstance(key, z3.ExprRef) and z3.is_const(key):
-            return self.values.get(key.decl().get_id())
-        if isinstance(key, z3.ExprRef):
+            return self.values.get(key().get_id()) if key.arity() == 0 else None
+        if isinstance(key, z3.ExprRef) and not z3.is_const(key):
             return self.evaluate(key)
-        raise KeyError(key)
+        return None
 
     def __contains__(self, key: Any) -> bool:
         return self[key] is not None
@@ -81,8 +85,8 @@ class SolModel:
     def evaluate(self, expr: Any, model_completion: bool = False) -> Any:
         if not isinstance(expr, z3.ExprRef):
             return expr
-        if z3.is_const(expr) and expr.decl().get_id() in self.values:
-            return self.values[expr.decl().get_id()]
+        if expr.get_id() in self.values:
+            return self.values[expr.get_id()]
         if self._model is not None:
             return z3_to_py(self._model.evaluate(expr, model_completion=model_completion))
         pairs = [(c, _py_to_z3(self.values[k], c)) for k, c in self.consts.items()]

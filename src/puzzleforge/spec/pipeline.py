@@ -16,6 +16,7 @@ from typing import Any
 
 import z3
 
+from .fastz3 import add_block, collect_consts, read_model
 from .operators import Runtime, SolModel, Z3_EXPORTS, z3_to_py
 from .safe import SAFE_BUILTINS, SafeCode, compile_expr
 from .schema import Selection, Spec
@@ -41,6 +42,10 @@ class ExprFailure(Exception):
         self.code = code
         self.exc = exc
         super().__init__(f"{code.where}: {type(exc).__name__}: {exc}")
+
+
+class _FallBack(Exception):
+    """The specialised solver could not decide; use the general one."""
 
 
 class AttemptResult(dict):
@@ -449,28 +454,56 @@ class Attempt:
         values, consts = {}, {}
         for d in model.decls():
             if d.arity() == 0:
-                did = d.get_id()
-                values[did] = z3_to_py(model[d])
-                consts[did] = d()
+                c = d()
+                cid = c.get_id()
+                values[cid] = z3_to_py(model[d])
+                consts[cid] = c
         return SolModel(values, consts, model)
 
     def enumerate(self, assertions: list, limit: int | None) -> list[SolModel]:
-        solver = self._solver()
+        """All solutions projected on the constants of ``assertions`` (bounded by ``limit``)."""
+        consts = collect_consts(assertions)
+        kinds = [c.sort().kind() for c in consts]
+        linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds)
+        try:
+            return self._enumerate(assertions, limit, consts, kinds, "QF_LIA" if linear_ok else None)
+        except _FallBack:
+            return self._enumerate(assertions, limit, consts, kinds, None)
+
+    def _enumerate(self, assertions: list, limit: int | None, consts: list, kinds: list,
+                   logic: str | None) -> list[SolModel]:
+        solver = z3.SolverFor(logic) if logic else z3.Solver()
+        solver.set("random_seed", self._z3_seed)
         solver.add(assertions)
+        decl_asts = [c.decl().ast for c in consts]
+        const_asts = [c.as_ast() for c in consts]
+        ids = [c.get_id() for c in consts]
+        all_consts = dict(zip(ids, consts))
         sols: list[SolModel] = []
         while True:
             self.check_time()
-            if self._check(solver) != z3.sat:
+            solver.set("timeout", self._remaining_ms())
+            r = solver.check()
+            if r == z3.unknown:
+                reason = solver.reason_unknown()
+                if logic and "timeout" not in reason and "canceled" not in reason:
+                    raise _FallBack()
+                raise Rejection("time limit", "solver time budget exhausted")
+            if r != z3.sat:
                 break
             model = solver.model()
-            sol = self._to_sol(model)
-            sols.append(sol)
+            values, raws = read_model(model, consts, decl_asts, kinds)
+            if None in values:
+                vals = {i: v for i, v in zip(ids, values) if v is not None}
+                cmap = {i: all_consts[i] for i in vals}
+            else:
+                vals = dict(zip(ids, values))
+                cmap = all_consts
+            sols.append(SolModel(vals, cmap, model))
             if limit is not None and len(sols) > limit:
                 raise Rejection("too many solutions", f"more than max_solution = {limit}")
-            block = [c != model[c.decl()] for c in sol.consts.values()]
-            if not block:
+            if not add_block(solver, const_asts, raws):
                 break
-            solver.add(z3.Or(block))
         return sols
 
     def solve(self) -> None:

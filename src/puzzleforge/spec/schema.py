@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import keyword
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -313,6 +313,15 @@ def _split_range(ctx: _Ctx, text: Any, path: tuple) -> tuple[str, str]:
     return ast.unparse(tree.elts[0]), ast.unparse(tree.elts[1])
 
 
+def _check_static_range(ctx: _Ctx, lo: str, hi: str, path: tuple) -> None:
+    try:
+        a, b = ast.literal_eval(lo), ast.literal_eval(hi)
+    except (ValueError, SyntaxError):
+        return
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > b:
+        raise ctx.error(path, f"domain [{lo}, {hi}] is empty", "a range [min, max] with min <= max")
+
+
 def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
     data, lines = _load_with_lines(text, file)
     ctx = _Ctx(file, lines)
@@ -367,6 +376,7 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
                 raise ctx.error(p, "type without domain", "both type and domain, or a formula")
             if vtype in ("int", "float", "real"):
                 lo, hi = _split_range(ctx, dom, p + ("domain",))
+                _check_static_range(ctx, lo, hi, p + ("domain",))
                 entry["lo"] = ctx.expr(lo, p + ("domain",))
                 entry["hi"] = ctx.expr(hi, p + ("domain",))
             else:
@@ -441,10 +451,14 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
             _check_fields(ctx, c, p, ("formula", "desc", "source", "amount", "order", "duplicate",
                                       "domain", "domain_cond", "custom_cond"), f"condition '{name}'")
             sel = _selection(ctx, c, p, extra=set(), allow_dim=False)
+            # The original tool never passes order/duplicate of a dynamic condition to its
+            # sampler (permutations without repetition always); specs rely on that meaning.
+            sel = replace(sel, order=None, duplicate=None)
             dom = c.get("domain")
             lohi = None
             if dom is not None:
                 lo, hi = _split_range(ctx, dom, p + ("domain",))
+                _check_static_range(ctx, lo, hi, p + ("domain",))
                 lohi = (ctx.expr(lo, p + ("domain",)), ctx.expr(hi, p + ("domain",)))
             spec.conditions[name] = {"kind": "dynamic", "selection": sel, "domain": lohi,
                                      "formula": ctx.expr(c["formula"], p + ("formula",)),

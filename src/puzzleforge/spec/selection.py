@@ -235,22 +235,28 @@ def select_indices(
                 return False
         return True
 
-    if enumerated is not None and accept is not None and not any(c is None for row in enumerated for r in row for c in r):
-        # exact filtering by the option predicate: fails fast when too few options exist
-        enumerated = [c for c in enumerated if accepted(fill(c))]
-        if len(enumerated) < domain and (domain_cond or not enumerated):
-            raise SelectionImpossible(
-                f"only {len(enumerated)} options of the required kind exist, {domain} needed")
-
     for _attempt in range(MAX_ATTEMPTS):
-        if enumerated is not None:
+        if enumerated is not None and accept is not None:
+            # scan the pool in random order, keeping the first acceptable items: a uniform
+            # sample of the acceptable items that checks only as many as it needs
+            shuffled = list(enumerated)
+            rng.shuffle(shuffled)
+            chosen = []
+            for c in shuffled:
+                f = fill(c)
+                if accepted(f):
+                    chosen.append(f)
+                    if len(chosen) == domain:
+                        break
+            if len(chosen) < domain:
+                raise SelectionImpossible(
+                    f"only {len(chosen)} options of the required kind exist, {domain} needed")
+        elif enumerated is not None:
             if domain_cond:
                 picked = rng.sample(enumerated, domain)
             else:
                 picked = [rng.choice(enumerated) for _ in range(domain)] if enumerated else []
             chosen = [fill(c) for c in picked]
-            if accept is not None and not all(accepted(c) for c in chosen):
-                continue
         else:
             chosen = []
             seen: set = set()
