@@ -104,3 +104,26 @@ def test_latin_record_has_no_engine_explanation(api_client) -> None:
     token = api_client.post("/api/datasets/open", json={"name": "latin-small.jsonl"}).json()["token"]
     response = api_client.get(f"/api/datasets/{token}/records/0/explain")
     assert response.status_code == 404 and "no engine explanation" in response.json()["error"]["message"]
+
+
+def test_crossnumber_record_explained_but_foreign_paths_are_not_read(api_client) -> None:
+    pytest.importorskip("puzzleforge.crossnumber.api")
+    import orjson
+
+    import puzzleforge
+
+    if "crossnumber" not in puzzleforge.families():
+        pytest.skip("the crossnumber family is not registered")
+    record = puzzleforge.generate("crossnumber", seed=1, mode="file").to_record()
+    crafted = orjson.loads(orjson.dumps(record))
+    crafted["meta"].pop("puzzle_file", None)
+    crafted["meta"]["source"] = "/etc/passwd"
+    body = orjson.dumps(record) + b"\n" + orjson.dumps(crafted) + b"\n"
+    token = api_client.post("/api/datasets/upload",
+                            files={"file": ("cn.jsonl", body)}).json()["token"]
+    steps = api_client.get(f"/api/datasets/{token}/records/0/explain").json()["steps"]
+    assert len(steps) > 3
+    refused = api_client.get(f"/api/datasets/{token}/records/1/explain")
+    assert refused.status_code == 400
+    assert "not read" in refused.json()["error"]["message"]
+    assert "root:" not in refused.text

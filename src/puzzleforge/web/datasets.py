@@ -35,6 +35,7 @@ EXPLANATION_KEYS = ("explanation", "steps", "explain", "reasoning", "solution_st
 EXPLAINERS: dict[str, str] = {
     "zebra": "puzzleforge.web.zebra_adapter:explain_record",
     "grid": "puzzleforge.web.grid_adapter:explain_record",
+    "crossnumber": "puzzleforge.web.crossnumber_adapter:explain_record",
 }
 
 
