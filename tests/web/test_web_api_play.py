@@ -151,3 +151,16 @@ def test_crossnumber_file_size_is_limited(web_data_dir) -> None:
     with TestClient(app) as client:
         response = client.post("/api/crossnumber/solve", json={"text": "x" * 500})
     assert response.status_code == 413
+
+
+def test_logic_grid_generation_reports_progress() -> None:
+    pytest.importorskip("puzzleforge.zebra.generator")
+    from puzzleforge.web.zebra_adapter import generate_session
+
+    seen: list[tuple[float, str]] = []
+    session = generate_session("t", K=4, k=4, difficulty=None, lang="en", seed=11,
+                               progress=lambda f, m: seen.append((f, m)))
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and 0 < fractions[0] < fractions[-1] < 1
+    assert any(m.startswith("attempt 1") for _, m in seen)
+    assert session.check(session.solution_marks())["solved"] is True
