@@ -54,5 +54,22 @@ class Sometimes(_Base):
         return self.make(params, rng)
 
 
+class Stuck(_Base):
+    """Sleeps with SIGALRM blocked: stands for a native call that never returns to Python."""
+
+    name = "stuck"
+
+    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+        import signal
+
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            time.sleep(params.slow_seconds)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+        return self.make(params, rng)
+
+
 always_fails = AlwaysFails()
+stuck = Stuck()
 sometimes_slow = Sometimes()

@@ -99,12 +99,14 @@ class LocalPoolBackend(Backend):
 
     def close(self, cancel: bool = False) -> None:
         if cancel:
-            for future in self._futures:
-                future.cancel()
-            # chunks already running would finish first: stop their processes instead
-            for process in list(getattr(self._pool, "_processes", {}).values()):
+            # chunks already running would finish first: stop their processes instead. The
+            # pool then marks every pending future broken by itself (cancelling them first
+            # trips CPython's executor manager thread: InvalidStateError on a cancelled future)
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
                 if process.is_alive():
                     process.terminate()
+            self._pool.shutdown(wait=True)
+            return
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 

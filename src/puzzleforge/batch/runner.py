@@ -36,6 +36,8 @@ __all__ = ["run_batch", "journal_path", "FAILED_ITEMS_LIMIT", "BAD_ITEMS_LIMIT"]
 FAILED_ITEMS_LIMIT = 20
 #: Stop when this many consecutive items were all rejected (duplicates: space exhausted).
 BAD_ITEMS_LIMIT = 2000
+#: Slack on top of 3 x (items x attempts x timeout) before a chunk counts as stuck.
+HARD_GRACE_SECONDS = 60.0
 
 ProgressCallback = Callable[[ProgressState], None]
 
@@ -87,7 +89,10 @@ class _Run:
             provenance={"generator": f"puzzleforge {__version__}", "run_seed": self.job.seed,
                         "recipe": Path(self.job.recipe).name if self.job.recipe else None})
         buffered: dict[int, ChunkResult] = {}
-        mine: set[int] = set()  # tokens of this component's chunks (older ones are surplus)
+        mine: dict[int, float] = {}  # token -> submit time, this component's chunks only
+        # hard stop: SIGALRM cannot interrupt native code that never returns to Python
+        hard = (3 * size * self.job.max_attempts * self.job.timeout_per_item
+                + HARD_GRACE_SECONDS if self.job.timeout_per_item else None)
         in_flight = 0
         submit_at = commit_at = next_index
         committed_items = accepted_now = 0
@@ -99,16 +104,24 @@ class _Run:
             while (in_flight < 2 * workers and len(buffered) < 4 * workers
                    and ((submit_at - commit_at) * yield_rate < remaining + size or in_flight == 0)):
                 indices = tuple(range(submit_at, submit_at + size))
-                mine.add(self.backend.submit(ChunkTask(indices=indices, **task_base)))
+                mine[self.backend.submit(ChunkTask(indices=indices, **task_base))] = \
+                    time.monotonic()
                 submit_at += size
                 in_flight += 1
             got = self.backend.next_done(timeout=0.25)
             if got is not None and got[0] in mine:
                 token, result = got
-                mine.discard(token)
+                mine.pop(token, None)
                 in_flight -= 1
                 buffered[result.first_index] = result
                 self.summary.worker_cpu_seconds += result.cpu_seconds
+            if hard is not None and mine and time.monotonic() - min(mine.values()) > hard:
+                raise GenerationFailed(
+                    f"family '{family.name}': a chunk of {size} items ran for over {hard:.0f} s "
+                    f"although each attempt has {self.job.timeout_per_item:g} s; the generator "
+                    "is stuck in code the per-item timeout cannot interrupt (a native solver "
+                    "call without its own time limit)",
+                    hint="Give the family's solver calls a time limit, or lower the params")
             while commit_at in buffered and accepted < comp.count:
                 result = buffered.pop(commit_at)
                 commit_at += len(result.items)
