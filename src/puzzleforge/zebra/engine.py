@@ -404,8 +404,9 @@ class Engine:
         return refuted, chain
 
     def run(self, *, guessing: bool = True, rng: random.Random | None = None,
-            max_guess_cells: int | None = None) -> SolveOutcome:
-        """Solve as far as the rules (and guessing, when allowed) reach."""
+            max_guess_cells: int | None = None, max_guesses: int | None = None) -> SolveOutcome:
+        """Solve as far as the rules (and guessing, when allowed) reach; with
+        ``max_guesses`` the solve gives up after that many refutations."""
         g = self.g
         guesses = 0
         try:
@@ -423,6 +424,9 @@ class Engine:
                 for cell in cells:
                     if g.state(*cell) != 0:
                         continue
+                    if max_guesses is not None and guesses >= max_guesses:
+                        return SolveOutcome(False, False, guesses, self.step_count,
+                                            self.steps, g)
                     refuted, chain = self.refute(cell)
                     if not refuted:
                         continue

@@ -170,8 +170,24 @@ def _forbidden(cand: Clue, clues: Sequence[Clue], grid: Grid, K: int, k: int,
     if any(grid.state(*cell) != 0 for cell in crit):
         return True
     for other in clues:
-        if crit & _critical(other, K, k, cache):
+        ocrit = _critical(other, K, k, cache)
+        if crit & ocrit:
             return True
+        if isinstance(cand, OrderClue) and isinstance(other, OrderClue) \
+                and _solves_a_line(crit | ocrit, k):
+            return True
+    return False
+
+
+def _solves_a_line(cells: set, k: int) -> bool:
+    """Two order clues that together cross out k-1 cells of one line would solve an
+    object directly on an empty grid (seeds/003 2.1.14)."""
+    lines: dict[tuple[int, int, int], int] = {}
+    for c1, i1, c2, i2 in cells:
+        for key in ((c1, i1, c2), (c2, i2, c1)):
+            lines[key] = lines.get(key, 0) + 1
+            if lines[key] >= k - 1:
+                return True
     return False
 
 
@@ -222,8 +238,15 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
     return clues, engine.g.is_complete()
 
 
-def _engine_solves(K: int, k: int, clues: Sequence[Clue], guessing: bool) -> bool:
-    out = Engine(K, k, clues).run(guessing=guessing)
+#: Guesses allowed (deterministic order) while restricting towards a tier; None = any.
+TIER_BUDGET = {"easy": 0, "medium": 2, "hard": 7, "expert": None}
+
+
+def _engine_solves(K: int, k: int, clues: Sequence[Clue], guessing: bool,
+                   budget: int | None = None) -> bool:
+    if budget == 0:
+        guessing = False
+    out = Engine(K, k, clues).run(guessing=guessing, max_guesses=budget)
     return out.solved
 
 
@@ -244,14 +267,17 @@ def rate(K: int, k: int, clues: Sequence[Clue], rng: random.Random, runs: int = 
 
 
 def _restrict(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],
-              checker: ExactChecker, guessing: bool) -> list[Clue]:
+              checker: ExactChecker, guessing: bool, budget: int | None = None) -> list[Clue]:
     """Drop clues (type 1 first, then the rest in random order) while the puzzle stays
     unique (SAT) and solvable by the engine.
 
-    Fast path: restrict by SAT alone, then run the engine once on the result. Every
-    kept clue is then SAT-necessary, so no clue the engine could spare is left; and in
-    practice the engine (with depth-1 refutation) solves every SAT-unique set it meets.
-    Only when it does not does the slow path check the engine at every removal.
+    Fast path (no difficulty budget): restrict by SAT alone, then run the engine once on
+    the result. Every kept clue is then SAT-necessary, so no clue the engine could spare
+    is left; in practice the engine (with depth-1 refutation) solves every SAT-unique set
+    it meets. Otherwise (or when it does not), each removal is checked by the engine
+    with the guess ``budget`` of the target tier, and clues that are kept only for the
+    engine's sake are then dropped while SAT uniqueness holds (the certificate demands
+    that every clue is necessary; the tier is checked afterwards by the rating).
     """
     keys = {id(c): n for n, c in enumerate(clues)}
     ones = [c for c in clues if c.kind == "not"]
@@ -259,22 +285,75 @@ def _restrict(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[l
     rng.shuffle(ones)
     rng.shuffle(rest)
     order = ones + rest
+
+    def unique(trial: list[Clue]) -> bool:
+        return checker.other_solution_exists([keys[id(c)] for c in trial], sol) is False
+
     current = list(clues)
+    if budget is None:
+        for clue in order:
+            trial = [c for c in current if c is not clue]
+            if unique(trial):
+                current = trial
+        if _engine_solves(K, k, current, guessing):
+            return current
+        current = list(clues)
     for clue in order:
         trial = [c for c in current if c is not clue]
-        if checker.other_solution_exists([keys[id(c)] for c in trial], sol) is False:
+        if unique(trial) and _engine_solves(K, k, trial, guessing, budget):
             current = trial
-    if _engine_solves(K, k, current, guessing):
-        return current
-    current = list(clues)
-    for clue in order:
+    for clue in list(current):
         trial = [c for c in current if c is not clue]
-        other = checker.other_solution_exists([keys[id(c)] for c in trial], sol)
-        if other is not False:
-            continue
-        if _engine_solves(K, k, trial, guessing):
+        if unique(trial) and _engine_solves(K, k, trial, guessing):
             current = trial
     return current
+
+
+TIER_ORDER = ["easy", "medium", "hard", "expert"]
+
+
+def _choose(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],
+            checker: ExactChecker, difficulty: str | None, reasons: dict[str, int],
+            samples: int = 6) -> tuple[list[Clue] | None, dict[str, Any]]:
+    """Restrict the clue list and rate it; with a target tier, try several restrictions
+    (the tier's guess budget first, then SAT-minimal sets from other removal orders)
+    and keep the first whose rating meets the tier. A quick single solve screens out
+    candidates more than one tier away before the 5-run rating."""
+    def note(reason: str) -> None:
+        reasons[reason] = reasons.get(reason, 0) + 1
+
+    if difficulty is None:
+        final = _restrict(rng, K, k, clues, sol, checker, True)
+        rating = rate(K, k, final, rng)
+        if not rating.get("solved"):
+            note("engine failed to rate")
+            return None, rating
+        return final, rating
+    want = TIER_ORDER.index(difficulty)
+    seen: set[tuple[int, ...]] = set()
+    for n in range(samples):
+        budget = TIER_BUDGET.get(difficulty) if n == 0 else None
+        final = _restrict(rng, K, k, clues, sol, checker, True, budget)
+        key = tuple(sorted(id(c) for c in final))
+        if key in seen:
+            continue
+        seen.add(key)
+        keys = {id(c): m for m, c in enumerate(clues)}
+        if not checker.certify([keys[id(c)] for c in final], sol)["all_clues_necessary"]:
+            note("a clue is not necessary")
+            continue
+        quick = Engine(K, k, final).run(guessing=True)
+        if not quick.solved:
+            note("engine failed to solve")
+            continue
+        if abs(TIER_ORDER.index(tier_of(quick.guesses)) - want) > 1:
+            note(f"tier {tier_of(quick.guesses)} != {difficulty}")
+            continue
+        rating = rate(K, k, final, rng)
+        if rating.get("solved") and rating["tier"] == difficulty:
+            return final, rating
+        note(f"tier {rating.get('tier')} != {difficulty}")
+    return None, {}
 
 
 def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "en",
@@ -299,15 +378,8 @@ def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "
         try:
             for n, clue in enumerate(clues):
                 checker.add_clue(clue, n)
-            guessing = difficulty != "easy"
-            final = _restrict(rng, K, k, clues, sol, checker, guessing)
-            rating = rate(K, k, final, rng)
-            if not rating.get("solved"):
-                reasons["engine failed to rate"] = reasons.get("engine failed to rate", 0) + 1
-                continue
-            if difficulty is not None and rating["tier"] != difficulty:
-                reasons[f"tier {rating['tier']} != {difficulty}"] = reasons.get(
-                    f"tier {rating['tier']} != {difficulty}", 0) + 1
+            final, rating = _choose(rng, K, k, clues, sol, checker, difficulty, reasons)
+            if final is None:
                 continue
             keys = {id(c): n for n, c in enumerate(clues)}
             cert = checker.certify([keys[id(c)] for c in final], sol)
