@@ -123,3 +123,22 @@ def test_two_digit_cells() -> None:
     assert res.complete and all(s.values["A1"] == 11 * s.values["A2"] for s in res.solutions)
     assert [["10", "12"], ["#", "#"], ["9", "2"]] in [[r.split() for r in s.rows(m, " ")] for s in res.solutions]
     assert check_grid(m, [["1", "1"], ["#", "#"], ["1", "1"]]) is None
+
+
+def test_named_hook_filters_solutions() -> None:
+    clues = {"A1": "unclued", "A3": "unclued", "D1": "unclued", "D2": "unclued"}
+    plain = make(clues, ["..", ".."], rules={"distinct": False})
+    hooked = make(clues, ["..", ".."], rules={"distinct": False, "hooks": ["distinct_rows"]})
+    assert check_grid(plain, ["12", "12"]) is not None
+    assert check_grid(hooked, ["12", "12"]) is None
+    assert check_grid(hooked, ["12", "13"]) is not None
+
+
+def test_steps_explain_deductions_in_order() -> None:
+    m = make({"A1": "square", "A3": "prime", "D1": "prime", "D2": "square"}, ["..", ".."])
+    res = solve(m)
+    texts = [s.text for s in res.steps.steps]
+    assert texts[0].startswith("A1 is square with 2 digits")
+    assert any("is written in" in t and "so r" in t for t in texts)
+    assert res.steps.to_json()[0]["kind"] == "kind"
+    assert "solution 1" in res.steps.text()

@@ -77,7 +77,13 @@ class ExprCon(Con):
         self.refs: list[Key] = [("v", v) for v in sorted(vs)] + [("c", c) for c in sorted(cs)]
         self.names = [k[1] for k in self.refs]
         self.scope = list(self.refs) + ([] if self.is_cond else [self.self_key])
-        self.label = f"{clue.name}: {part.text}"
+        text = part.text.lstrip("= ").strip()
+        if part.kind != "value":
+            self.label = f"{text} (clue {clue.name})"
+        elif any(ch in text for ch in "+-*/^'√!()#$=") or len(text) <= 3:
+            self.label = f"{clue.name} = {text}"
+        else:
+            self.label = f"{clue.name} is {text}"
 
     # value side -----------------------------------------------------
     def _values(self, env: dict, lo: int, hi: int, budget: ex.Budget) -> set[int]:
@@ -270,7 +276,7 @@ class LinkCon(Con):
                         support[i].add(part)
         s.narrow(dom, self.key, keep, self, f"{self.clue.name} must fit the digits possible in {e}")
         for rc, sup in zip(cells, support):
-            s.narrow(dom, ("x", rc), sup, self, f"cells of {e} hold {self.clue.name}")
+            s.narrow(dom, ("x", rc), sup, self, f"{self.clue.name} is written in {e}")
 
     def check(self, s: "Solver", a: dict) -> bool:
         e = self.entry_of(a) if len(self.clue.candidates) == 1 else a[self.map_key]

@@ -246,7 +246,10 @@ class _ClueParser:
         for pat, build in rewrites:
             m = re.fullmatch(pat, item.strip(), flags=re.I)
             if m:
-                return self.part(name, "= " + build(m.groups()), fld, line)
+                parts = self.part(name, "= " + build(m.groups()), fld, line)
+                for q in parts:
+                    q.text = item  # explain steps with the words of the clue
+                return parts
         conds = [
             (r"digit sum (?:is |= ?|equals? (?:to )?)?(.+)", "$ds({self}) = {x}"),
             (r"digit product (?:is |= ?|equals? (?:to )?)?(.+)", "$dp({self}) = {x}"),
@@ -255,7 +258,10 @@ class _ClueParser:
         for pat, tmpl in conds:
             m = re.fullmatch(pat, item.strip(), flags=re.I)
             if m:
-                return self.part(name, tmpl.format(self=name, x=m.group(1)), fld, line)
+                parts = self.part(name, tmpl.format(self=name, x=m.group(1)), fld, line)
+                for q in parts:
+                    q.text = f"{name} has {item}"
+                return parts
         text = item[1:] if item.startswith("=") else item
         node = self._expr(text, fld, line)
         vs, cs = ex.refs(node)

@@ -246,8 +246,8 @@ class Solver:
             return
         dom[key] = new
         if self.depth == 0 and self.log.enabled:
-            self.log.add("narrow", _key_text(key), f"{why} -> {_key_text(key)} "
-                         f"{'=' if len(new) == 1 else 'in'} {summarize(new, key[0] == 'x')}",
+            self.log.add("narrow", _key_text(key), f"{why}, so {_key_text(key)} "
+                         f"{'=' if len(new) == 1 else 'is one of'} {summarize(new, key[0] == 'x')}",
                          {_key_text(key): summarize(new, key[0] == "x")})
         self._enqueue_key(key, con)
 
