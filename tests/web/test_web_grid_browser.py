@@ -78,6 +78,9 @@ def test_puzzlink_url_loads_and_plays_with_digit_keys(page, expect, save_screens
     page.get_by_role("button", name="Load").click()
     expect(page.locator("#gp-title")).to_contain_text("Sudoku")
     expect(page.locator("#gp-board td.given")).to_have_count(5)
+    # 2x2 boxes: one thick vertical and one thick horizontal line inside the 4x4 board
+    expect(page.locator("#gp-board td.tR")).to_have_count(4)
+    expect(page.locator("#gp-board td.tB")).to_have_count(4)
     # type the solution of every free cell with the keyboard (read from Reveal, then cleared)
     page.get_by_role("button", name="Reveal solution").click()
     expect(page.locator("#gp-result")).to_contain_text("Solution revealed")

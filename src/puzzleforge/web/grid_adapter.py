@@ -132,7 +132,7 @@ class GridSession:
                     "text": {_key(c): t for c, t in drawing.text.items()},
                     "walls": sorted(_key(c) for c in drawing.shaded),
                     "between": [[e.o, e.r, e.c, sym] for e, sym in drawing.between.items()],
-                    "regions": {_key(c): r for c, r in drawing.regions.items()},
+                    "regions": {_key(c): str(r) for c, r in drawing.regions.items()},
                     "outside": [[side, idx, t] for (side, idx), t in drawing.outside.items()],
                     "circles": {_key(c): t for c, t in drawing.circles.items()},
                 }}
