@@ -97,3 +97,8 @@ def test_unreadable_file() -> None:
     with pytest.raises(InvalidSpec) as info:
         load_model("/nonexistent/puzzle.yaml")
     assert "cannot read" in str(info.value)
+
+
+def test_unknown_hook() -> None:
+    e = err(GOOD + "rules:\n  hooks: [sparkle]\n")
+    assert "unknown hook 'sparkle'" in str(e) and e.field == "rules.hooks"
