@@ -123,3 +123,20 @@ def test_parse_errors_name_position_and_expectation(text, pos, fragment) -> None
 
 def test_to_text_round_trip_is_readable() -> None:
     assert ex.to_text(ex.parse("AC+CD", variables="ACD")) == "((A * C) + (C * D))"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ABCD0123456789+-*/^%!'()=<>√#$ sqrtprimesquare,", max_size=25))
+def test_parser_never_crashes_on_junk(text: str) -> None:
+    try:
+        node = ex.parse(text, clues=["A1", "D2"], variables="ABC")
+    except ex.ExprSyntaxError:
+        return
+    comp = ex.compile_expr(node)
+    try:
+        list(comp.values({"A": 2, "B": 3, "C": 5, "A1": 12, "D2": 34}, 0, 10**6, ex.Budget(10**4)))
+    except (ex.Unbounded, ex.BudgetExceeded):
+        pass
