@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -78,9 +77,10 @@ def test_parquet_shards_roundtrip_and_verify(tmp_path: Path) -> None:
     assert verify_file(tmp_path / "pq", workers=1, audit=False).checked == 24
 
 
-def test_huggingface_datasets_loads_jsonl_and_parquet(tmp_path: Path) -> None:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+def test_huggingface_datasets_loads_jsonl_and_parquet(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")                # local files only, never the Hub
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
     datasets = pytest.importorskip("datasets", reason="HF datasets not installed (extra 'hf')")
     recipe = tmp_path / "mix.yaml"
     recipe.write_text(RECIPE)
