@@ -312,8 +312,17 @@ class Solver:
         self._split_cache[key] = out
         return out
 
-    def fits(self, clue: Clue, v: int, cds: list[frozenset]) -> bool:
-        return bool(self.segments(clue, v, cds))
+    def fits(self, clue: Clue, v: int, cds) -> bool:
+        if not self.multi:
+            return bool(self.segments(clue, v, cds))
+        s = self.entry_text(clue, v)
+        for seg in self._splits(s, len(cds)):
+            for p, d in zip(seg, cds):
+                if p not in d:
+                    break
+            else:
+                return True
+        return False
 
     # -- search -----------------------------------------------------------
     def solve(self, limit: int = 10, time_limit: float = 60.0) -> SolveResult:
