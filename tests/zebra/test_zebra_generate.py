@@ -41,6 +41,10 @@ def test_same_seed_gives_byte_identical_output() -> None:
         assert a.to_json() == b.to_json()
     assert puzzleforge.generate("zebra", seed=1).to_json() != puzzleforge.generate(
         "zebra", seed=2).to_json()
+    from puzzleforge.zebra import pdf_sheet, pdf_solution, svg_grid
+    a, b = (puzzleforge.generate("zebra", seed=5, K=4, k=4, lang="pl") for _ in range(2))
+    assert pdf_sheet(a) == pdf_sheet(b) and pdf_solution(a) == pdf_solution(b)
+    assert svg_grid(a) == svg_grid(b)
 
 
 def test_default_params_are_fast() -> None:

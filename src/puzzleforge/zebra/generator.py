@@ -156,10 +156,13 @@ class _Drawer:
 
 
 def _critical(clue: Clue, K: int, k: int, cache: dict[int, set]) -> set:
-    key = id(clue)
-    if key not in cache:
-        cache[key] = clue.critical_squares(K, k)
-    return cache[key]
+    """Critical squares, memoised on the clue itself (an id()-keyed cache would hand a
+    freed candidate's squares to a new object that reuses its id)."""
+    crit = getattr(clue, "_critical", None)
+    if crit is None:
+        crit = clue.critical_squares(K, k)
+        clue._critical = crit  # type: ignore[attr-defined]
+    return crit
 
 
 def _forbidden(cand: Clue, clues: Sequence[Clue], grid: Grid, K: int, k: int,
