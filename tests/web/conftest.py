@@ -69,7 +69,20 @@ def web_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("web-data")
     write_latin_dataset(folder / "latin-small.jsonl")
     write_family_dataset(folder / "zebra-small.jsonl", "zebra", K=3, k=4)
+    write_cli_dataset(folder / "unruly-generated.jsonl", "unruly")
     return folder
+
+
+def write_cli_dataset(path: Path, family: str) -> Path | None:
+    """A dataset made by the real ``puzzleforge generate`` command (None if it fails)."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "puzzleforge.cli.main", "generate", family, "-n", "3",
+         "--seed", "1", "--workers", "1", "--quiet", "--out", str(path)],
+        capture_output=True, text=True, timeout=120)
+    return path if result.returncode == 0 and path.is_file() else None
 
 
 @pytest.fixture()

@@ -53,3 +53,17 @@ def test_zebra_dataset_explained_by_the_solver(page, expect, save_screenshot) ->
     page.get_by_role("button", name="Explain with the solver").click()
     expect(page.locator("#ds-derived ol.steps li").first).to_be_visible()
     save_screenshot(page, "datasets-zebra-explained")
+
+
+def test_dataset_from_the_generate_command(page, expect, save_screenshot) -> None:
+    page.goto("/datasets")
+    if page.locator("#ds-listed option[value='unruly-generated.jsonl']").count() == 0:
+        pytest.skip("`puzzleforge generate unruly` did not produce a dataset")
+    page.select_option("#ds-listed", "unruly-generated.jsonl")
+    page.get_by_role("button", name="Open", exact=True).click()
+    expect(page.locator("#ds-list button")).to_have_count(3)
+    expect(page.locator("#ds-record h2")).to_contain_text("#0 · unruly")
+    expect(page.locator("#ds-record pre.answer")).not_to_be_empty()
+    page.get_by_role("button", name="Explain with the solver").click()
+    expect(page.locator("#ds-derived ol.steps li").first).to_contain_text("must be")
+    save_screenshot(page, "datasets-unruly-generated")

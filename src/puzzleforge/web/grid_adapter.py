@@ -188,8 +188,8 @@ class GridSession:
                                f"{self.token_name(filled[k])}" for k in used[:6])
             more = f" and {len(used) - 6} more" if len(used) > 6 else ""
             reason = (f"{_place(found.entity)} must be {self.token_name(token)}: the rules "
-                      f"({self.rule_names()}) with the highlighted cells ({listed}{more}) "
-                      "leave no other value")
+                      f"({self.rule_names()}) and the cells {listed}{more} leave no other "
+                      "value")
         return {"kind": "step", "cell": _key(found.entity), "value": token,
                 "reason": reason, "level": found.level, "used": used}
 
