@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["generate", "load", "explain", "render_text", "verify", "pdf_sheet",
+__all__ = ["generate", "load", "explain", "render_text", "verify", "score_answer", "pdf_sheet",
            "pdf_solution", "svg_grid", "write_sheet"]
 
 
@@ -57,6 +57,9 @@ def verify(puzzle: Any, answer: str) -> float:
     """Score an answer (JSON, markdown table or 'A ~ B ~ C' lines); partial credit."""
     from .answers import score_answer
     return score_answer(load(puzzle), answer)
+
+
+score_answer = verify
 
 
 def pdf_sheet(puzzle: Any) -> bytes:

@@ -264,9 +264,16 @@ def step_text(p: ZebraPuzzle, step: dict[str, Any], number: int | None = None) -
         head += " " + ", ".join(str(c) for c in step["clues"])
     parts = [head]
     if step.get("assumed"):
-        parts.append(f"{words['assume']} {_cell_text(p, step['assumed']['cell'], 'o')}"
-                     + (f" ({words['clue']} " + ", ".join(map(str, step["clues"])) + ")"
-                        if step["clues"] else ""))
+        n = len(step.get("chain") or [])
+        clues = ", ".join(map(str, step["clues"]))
+        assumed = _cell_text(p, step['assumed']['cell'], 'o')
+        if p.lang == "pl":
+            why = (f"{words['assume']} {assumed}; po {n} krokach"
+                   + (f" (wskazówki {clues})" if clues else "") + " dochodzimy do sprzeczności")
+        else:
+            why = (f"{words['assume']} {assumed}; after {n} deductions"
+                   + (f" (clues {clues})" if clues else "") + " the grid is contradictory")
+        parts.append(why)
     used = step.get("used") or []
     if used:
         parts.append(words["using"] + " " + "; ".join(_cell_text(p, u["cell"], u["mark"])
