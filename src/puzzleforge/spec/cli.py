@@ -90,6 +90,7 @@ def generate(
     start = time.monotonic()
     sink = open(out, "w", encoding="utf-8") if out else None
     extra_vars = tuple(use_spec_vars or ())
+    recent: list[tuple] = []
     try:
         if config:
             configs = _read_configs(config)
@@ -115,6 +116,11 @@ def generate(
                             make_rng(s))
                     except GenerationFailed as exc:
                         reasons.update(exc.reasons)
+                        recent.append(tuple(sorted(exc.reasons)))
+                        if not lines and len(recent) >= 5 and len(set(recent[-5:])) == 1 and \
+                                all(k.startswith("error in ") for k in recent[-1]):
+                            # the same expression error every time: let the family report it
+                            family.generate(SpecParams(attempts=10, max_seconds=max_seconds), make_rng(s))
                         continue
                     puzzle.meta["attempt"] = attempt
                     stamp(puzzle, s)

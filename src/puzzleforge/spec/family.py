@@ -23,7 +23,7 @@ from typing import Any
 from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
-from .pipeline import ExprFailure, Rejection, run_attempt
+from .pipeline import ExprFailure, Rejection, fresh_z3_context, run_attempt
 from .schema import Spec, load_spec
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "score_answer", "DIFFICULTY_DOC"]
@@ -157,6 +157,11 @@ class SpecFamily:
         params = params or SpecParams()
         if rng is None:
             raise ConfigError("generate needs an explicit random.Random")
+        with fresh_z3_context():
+            return self._generate(params, rng, config, use_spec_vars)
+
+    def _generate(self, params: SpecParams, rng: random.Random, config: dict | None,
+                  use_spec_vars: tuple[str, ...]) -> Puzzle:
         reasons: Counter = Counter()
         failures: dict[str, ExprFailure] = {}
         start = time.monotonic()
@@ -197,7 +202,9 @@ class SpecFamily:
     def _raise_failure(self, attempts: int, reasons: Counter, failures: dict, replay: bool) -> None:
         if failures:
             top, count = max(((k, reasons[k]) for k in failures), key=lambda kv: kv[1])
-            if count * 2 >= sum(reasons.values()):
+            # one failing attempt may be bad luck (random data); the same error on most of
+            # several attempts is a spec error
+            if attempts >= 5 and count * 2 >= sum(reasons.values()):
                 exc = failures[top]
                 code = exc.code
                 raise InvalidSpec(
@@ -206,6 +213,9 @@ class SpecFamily:
                     expected="an expression that evaluates for the spec's variables and symbols "
                              "(Z3 formulas must type-check)")
         summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common())
+        if failures:
+            summary += "; last expression error: " + "; ".join(
+                f"{k}: {type(e.exc).__name__}: {str(e.exc)[:120]}" for k, e in failures.items())
         raise GenerationFailed(
             f"{'config replay' if replay else 'spec'} {self.path} gave no puzzle after {attempts} "
             f"attempt(s); rejections by reason: {summary}",

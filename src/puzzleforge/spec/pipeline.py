@@ -10,6 +10,7 @@ reason; an expression that raises is an ``ExprFailure`` naming its field and YAM
 """
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any
@@ -23,7 +24,7 @@ from .schema import Selection, Spec
 from .selection import SelectionImpossible, as_config, select_indices
 from .symbols import CondText, SymbolDict
 
-__all__ = ["run_attempt", "Rejection", "ExprFailure", "AttemptResult", "encode_value", "decode_value"]
+__all__ = ["run_attempt", "fresh_z3_context", "Rejection", "ExprFailure", "AttemptResult", "encode_value", "decode_value"]
 
 
 class Rejection(Exception):
@@ -143,6 +144,7 @@ class Attempt:
         self.assertions: list = []
         self.cond_text = ""
         self.var_pos: dict[str, tuple[float, float]] = {}
+        self.sym_consts: list = []
         self.env["conditions"] = ""
         self.env["queries"] = ""
 
@@ -269,6 +271,11 @@ class Attempt:
                     srcs.append((sname, list(val.to_list()) if isinstance(val, SymbolDict) else list(val)))
                 sym = SymbolDict(name, srcs, s["attr"], s["types"])
                 self.env[name] = sym
+                for v in dict.values(sym):
+                    if isinstance(v, dict):
+                        self.sym_consts.extend(v.values())
+                    else:
+                        self.sym_consts.append(v)
                 for key in sym._keys:
                     parts = sym.key_parts(key)
                     value = dict.__getitem__(sym, key)
@@ -433,7 +440,9 @@ class Attempt:
 
     # ---- solving ---------------------------------------------------------------------
     def _solver(self) -> Any:
-        s = z3.Solver()
+        kinds = {c.sort().kind() for c in self.sym_consts}
+        linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT}
+        s = z3.SolverFor("QF_LIA") if linear and os.environ.get("PUZZLEFORGE_SPEC_LIA", "1") == "1" else z3.Solver()
         s.set("random_seed", self._z3_seed)
         return s
 
@@ -462,7 +471,9 @@ class Attempt:
 
     def enumerate(self, assertions: list, limit: int | None) -> list[SolModel]:
         """All solutions projected on the constants of ``assertions`` (bounded by ``limit``)."""
-        consts = collect_consts(assertions)
+        # projected on the symbols' constants: those absent from the constraints have no
+        # value in a model, exactly as with the original's blocking over model decls
+        consts = self.sym_consts if self.sym_consts else collect_consts(assertions)
         kinds = [c.sort().kind() for c in consts]
         linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds)
         try:
@@ -740,7 +751,33 @@ _MISSING = object()
 def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
                 config: dict | None = None, use_spec_vars: set[str] | None = None,
                 time_budget: float = 20.0, lambda_cache: dict | None = None) -> AttemptResult:
-    """Run one attempt; raise Rejection / ExprFailure on failure."""
+    """Run one attempt; raise Rejection / ExprFailure on failure (see ``fresh_z3_context``)."""
+    return _run_attempt(spec, file_ops, rng, config=config, use_spec_vars=use_spec_vars,
+                        time_budget=time_budget, lambda_cache=lambda_cache)
+
+
+class fresh_z3_context:
+    """Install a new Z3 context as Z3's default context for the duration of a block.
+
+    Why: Z3's choices (which model it returns first) depend on the identities of the
+    terms already created in a context, so sharing one context would make a puzzle depend
+    on whatever the process built before. A fresh context per ``generate`` call makes the
+    puzzle a pure function of its random generator.
+    """
+
+    def __enter__(self) -> Any:
+        self.ctx = z3.Context()
+        self.previous = z3.z3._main_ctx
+        z3.z3._main_ctx = self.ctx
+        return self.ctx
+
+    def __exit__(self, *exc: Any) -> None:
+        z3.z3._main_ctx = self.previous
+
+
+def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
+                 config: dict | None, use_spec_vars: set[str] | None,
+                 time_budget: float, lambda_cache: dict | None) -> AttemptResult:
     a = Attempt(spec, file_ops, rng, config, set(use_spec_vars or ()), time.monotonic() + time_budget,
                 lambda_cache if lambda_cache is not None else {})
     a.variables()
