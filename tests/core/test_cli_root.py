@@ -18,12 +18,17 @@ def test_families_lists_latin_with_params() -> None:
     assert "latin" in result.output and "n: int = 5" in result.output
 
 
-def test_demo_writes_datasets_and_reports_paths(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["demo", "--out", str(tmp_path), "-n", "2"])
+def test_demo_writes_one_verified_dataset_of_every_family(tmp_path: Path) -> None:
+    import orjson
+
+    from puzzleforge.core.registry import family_names
+
+    result = runner.invoke(app, ["demo", "--out", str(tmp_path), "-n", "1", "--workers", "2"])
     assert result.exit_code == 0, result.output
-    latin = tmp_path / "latin.jsonl"
-    assert latin.exists() and len(latin.read_text().splitlines()) == 2
-    assert "Datasets written to" in result.output
+    records = [orjson.loads(line) for line in (tmp_path / "demo.jsonl").read_bytes().splitlines()]
+    assert {r["family"] for r in records} >= set(family_names())
+    assert "verified" in result.output and "Dataset:" in result.output
+    assert (tmp_path / "demo.summary.json").exists()
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
