@@ -117,3 +117,11 @@ def test_cli_generate(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["crossnumber", "solve", str(out)])
     assert r.exit_code == 0 and "1 solution " in r.output
+
+
+def test_generate_mode_is_deterministic_and_size_4_works() -> None:
+    a = puzzleforge.generate("crossnumber", seed=11, mode="generate")
+    b = puzzleforge.generate("crossnumber", seed=11, mode="generate")
+    assert a.to_json() == b.to_json()
+    c = family.generate(Params(mode="generate", size=4), random.Random(2))
+    assert len(c.answer.splitlines()) == 4 and family.audit(c) == []

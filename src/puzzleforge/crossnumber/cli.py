@@ -112,7 +112,7 @@ def generate_command(
     from . import api
     from .generate import generate_puzzle
 
-    text, model, result = generate_puzzle(make_rng(seed), size=size, time_budget=10.0)
+    text, model, result = generate_puzzle(make_rng(seed), size=size)
     if out:
         out.write_text(text, encoding="utf-8")
         typer.echo(f"wrote {out}")

@@ -10,7 +10,6 @@ solution stays unique. The result is a puzzle file (YAML text) any tool can re-s
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import yaml
@@ -65,6 +64,33 @@ def _candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, st
     return out
 
 
+# Work limits in search nodes, not seconds, so generation is deterministic on any machine.
+FILL_NODES = 400
+CHECK_NODES = 3000
+MAX_DROP_TRIES = 24
+
+FILL_KINDS = ("prime", "square", "triangular", "palindrome", "cube", "prime", "square",
+              "triangular")
+
+
+def _fill(rng: random.Random, rows: list[str], grid: Any) -> dict | None:
+    """Random digits where about half of the entries are a random number kind (so the
+    clues can say something stronger than a digit sum); the solver with a shuffled
+    search order does the filling."""
+    starts = {e.cells[0] for e in grid.entries.values()}
+    names = sorted(grid.entries)
+    clued = set(rng.sample(names, k=max(1, len(names) // 2)))
+    kinds = {n: (rng.choice(FILL_KINDS) if n in clued else "unclued") for n in names}
+    text = _text(rows, {n: [k] for n, k in kinds.items()}, "fill")
+    model = parse_model(text)
+    res = solve(model, limit=1, time_limit=30.0, node_limit=FILL_NODES, log_steps=False, rng=rng)
+    if res.solutions:
+        return dict(res.solutions[0].cells)
+    if not res.complete:
+        return None
+    return {rc: str(rng.randint(1 if rc in starts else 0, 9)) for rc in grid.cells()}
+
+
 def _text(grid_rows: list[str], clues: dict[str, list[str]], title: str) -> str:
     data: dict[str, Any] = {"title": title, "grid": "\n".join(grid_rows) + "\n",
                             "clues": {k: "; ".join(v) if v else "unclued" for k, v in clues.items()}}
@@ -73,32 +99,37 @@ def _text(grid_rows: list[str], clues: dict[str, list[str]], title: str) -> str:
 
 def _solve(text: str) -> tuple[Model, SolveResult]:
     model = parse_model(text)
-    return model, solve(model, limit=2, time_limit=5.0, log_steps=False)
+    return model, solve(model, limit=2, time_limit=60.0, node_limit=CHECK_NODES, log_steps=False)
 
 
-def generate_puzzle(rng: random.Random, *, size: int = 3, max_attempts: int = 12,
-                    time_budget: float = 6.0) -> tuple[str, Model, SolveResult]:
-    """Puzzle-file text, its model and its (unique) solve result."""
-    t0 = time.perf_counter()
+def generate_puzzle(rng: random.Random, *, size: int = 3,
+                    max_attempts: int = 12) -> tuple[str, Model, SolveResult]:
+    """Puzzle-file text, its model and its (unique) solve result (deterministic for rng:
+    every limit is counted in search nodes, never in seconds)."""
     reasons: dict[str, int] = {}
     for attempt in range(max_attempts):
-        if time.perf_counter() - t0 > time_budget:
-            reasons["time budget"] = reasons.get("time budget", 0) + 1
-            break
         rows = rng.choice(TEMPLATES[size])
         grid = parse_block_grid(rows)
-        starts = {e.cells[0] for e in grid.entries.values()}
-        cells = {rc: str(rng.randint(1 if rc in starts else 0, 9)) for rc in grid.cells()}
+        cells = _fill(rng, rows, grid)
+        if cells is None:
+            reasons["no fill"] = reasons.get("no fill", 0) + 1
+            continue
         values = {n: int("".join(cells[rc] for rc in e.cells)) for n, e in grid.entries.items()}
         if len(set(values.values())) != len(values):
             reasons["repeated answer"] = reasons.get("repeated answer", 0) + 1
             continue
         cands = {n: _candidates(n, v, values) for n, v in values.items()}
         clues: dict[str, list[str]] = {}
+        start_parts = 1 if size <= 3 else 2
         for n in values:
-            best = min(s for s, _ in cands[n])
-            pool = sorted(p for s, p in cands[n] if s == best)
-            clues[n] = [rng.choice(pool)]
+            ranked = sorted(cands[n])
+            clues[n] = []
+            for _ in range(start_parts):
+                left = [(s, p) for s, p in ranked if p not in clues[n]]
+                if not left:
+                    break
+                best = left[0][0]
+                clues[n].append(rng.choice([p for s, p in left if s == best]))
         ok = False
         for _ in range(3 * len(values)):
             text = _text(rows, clues, "Generated cross-number")
@@ -128,9 +159,7 @@ def generate_puzzle(rng: random.Random, *, size: int = 3, max_attempts: int = 12
         # drop clue parts that are not needed, in rng order
         parts = [(n, p) for n in sorted(clues) for p in clues[n]]
         rng.shuffle(parts)
-        for n, p in parts:
-            if time.perf_counter() - t0 > time_budget * 1.2:
-                break
+        for n, p in parts[:MAX_DROP_TRIES]:
             trial = {k: [q for q in v if not (k == n and q == p)] for k, v in clues.items()}
             if not trial[n]:
                 continue

@@ -16,6 +16,7 @@ a wrong grid through.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -81,9 +82,11 @@ class Solver:
     """Build with a Model, then ``solve(limit)``."""
 
     def __init__(self, model: Model, *, log_steps: bool = True,
-                 fixed: dict[tuple[int, int], str] | None = None) -> None:
+                 fixed: dict[tuple[int, int], str] | None = None,
+                 rng: "random.Random | None" = None) -> None:
         self.model = model
         self.fixed = dict(fixed or {})
+        self.rng = rng
         self.multi = model.rules.cell_values is not None
         cell_vals = model.cell_domain()
         self.max_cell_len = max(len(v) for v in cell_vals)
@@ -325,9 +328,11 @@ class Solver:
         return False
 
     # -- search -----------------------------------------------------------
-    def solve(self, limit: int = 10, time_limit: float = 60.0) -> SolveResult:
+    def solve(self, limit: int = 10, time_limit: float = 60.0,
+              node_limit: int | None = None) -> SolveResult:
         t0 = time.perf_counter()
         self.deadline = t0 + time_limit
+        self.node_limit = node_limit if node_limit is not None else 10 ** 12
         self.solutions: list[Solution] = []
         self.complete = True
         self.limit = limit
@@ -366,7 +371,7 @@ class Solver:
         if len(self.solutions) >= self.limit:
             self.complete = False
             return
-        if time.perf_counter() > self.deadline:
+        if time.perf_counter() > self.deadline or self.nodes >= self.node_limit:
             self.complete = False
             return
         self.nodes += 1
@@ -374,7 +379,10 @@ class Solver:
         if key is None:
             self._leaf(dom, path)
             return
-        for v in sorted(dom[key]):
+        order = sorted(dom[key])
+        if self.rng is not None:
+            self.rng.shuffle(order)  # random fills for the generator
+        for v in order:
             child = dict(dom)
             child[key] = frozenset([v])
             self.queue.clear()
@@ -388,7 +396,7 @@ class Solver:
                 continue
             self._search(child, path + [f"{_key_text(key)} = {v}"])
             if len(self.solutions) >= self.limit:
-                if v != max(dom[key]):
+                if v != order[-1]:
                     self.complete = False
                 return
 
@@ -457,10 +465,13 @@ def _len_text(s: Solver, c: Clue) -> str:
 
 
 def solve(model: Model, *, limit: int = 10, time_limit: float = 60.0,
-          log_steps: bool = True, fixed: dict[tuple[int, int], str] | None = None) -> SolveResult:
+          log_steps: bool = True, fixed: dict[tuple[int, int], str] | None = None,
+          rng: "random.Random | None" = None, node_limit: int | None = None) -> SolveResult:
     """Solve a model; every solution up to ``limit`` (``complete`` says the count is exact).
-    ``fixed`` pins cells (row, col) -> text, e.g. to check a proposed grid."""
-    return Solver(model, log_steps=log_steps, fixed=fixed).solve(limit=limit, time_limit=time_limit)
+    ``fixed`` pins cells (row, col) -> text, e.g. to check a proposed grid; ``rng`` tries
+    values in random order (the generator uses it to fill grids)."""
+    return Solver(model, log_steps=log_steps, fixed=fixed, rng=rng).solve(
+        limit=limit, time_limit=time_limit, node_limit=node_limit)
 
 
 def rows_to_cells(model: Model, rows: list[str] | list[list[str]]) -> dict[tuple[int, int], str]:
