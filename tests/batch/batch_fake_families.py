@@ -70,6 +70,16 @@ class Stuck(_Base):
         return self.make(params, rng)
 
 
+class Picky(Sometimes):
+    """Its audit rejects every puzzle with an odd k."""
+
+    name = "picky"
+
+    def audit(self, puzzle: Puzzle) -> list[str]:
+        return ["k is odd"] if puzzle.solution["k"] % 2 else []
+
+
 always_fails = AlwaysFails()
+picky = Picky()
 stuck = Stuck()
 sometimes_slow = Sometimes()

@@ -128,3 +128,14 @@ def test_a_generator_stuck_beyond_the_alarm_stops_the_run(tmp_path: Path, monkey
     with pytest.raises(GenerationFailed, match="stuck in code the per-item timeout cannot"):
         run_batch(job, tmp_path / "s.jsonl", workers=2, chunk_size=1)
     assert time.monotonic() - started < 30              # the stuck workers were terminated
+
+
+def test_audit_while_generating_rejects_and_retries(tmp_path: Path) -> None:
+    plain = BatchJob(components=(Component(f"{FAKE}:picky", 12),), seed=3)
+    run_batch(plain, tmp_path / "plain.jsonl", workers=1)
+    assert any(r["solution"]["k"] % 2 for r in lines(tmp_path / "plain.jsonl"))
+    audited = BatchJob(components=(Component(f"{FAKE}:picky", 12),), seed=3, audit=True)
+    summary = run_batch(audited, tmp_path / "audited.jsonl", workers=2, chunk_size=3)
+    records = lines(tmp_path / "audited.jsonl")
+    assert len(records) == 12 and all(r["solution"]["k"] % 2 == 0 for r in records)
+    assert summary.rejects["audit_failed"] >= 1

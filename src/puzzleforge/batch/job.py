@@ -96,6 +96,7 @@ class BatchJob:
     timeout_per_item: float | None = None
     dedupe: bool = True
     recipe: str | None = None
+    audit: bool = False              # also run family.audit on each puzzle (slower, exact)
 
     @property
     def total(self) -> int:
@@ -121,6 +122,7 @@ class BatchJob:
             "splits": [[s.name, s.fraction] for s in self.splits],
             "max_attempts": self.max_attempts,
             "dedupe": self.dedupe,
+            "audit": self.audit,
         }
 
     def fingerprint_hash(self) -> str:

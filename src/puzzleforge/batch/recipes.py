@@ -75,7 +75,7 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
                           expected="keys name, seed, splits, components")
     problems: list[str] = []
     known = {"name", "seed", "splits", "components", "timeout_per_item", "max_attempts",
-             "dedupe", "description"}
+             "dedupe", "audit", "description"}
     for key in sorted(set(data) - known):
         problems.append(f"unknown key '{key}' (known: {', '.join(sorted(known))})")
     raw_components = data.get("components")
@@ -160,4 +160,5 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
     return BatchJob(components=components, seed=run_seed, splits=tuple(splits),
                     max_attempts=int(data.get("max_attempts", DEFAULT_MAX_ATTEMPTS)),
                     timeout_per_item=float(timeout) if timeout is not None else None,
-                    dedupe=bool(data.get("dedupe", True)), recipe=str(path))
+                    dedupe=bool(data.get("dedupe", True)), audit=bool(data.get("audit", False)),
+                    recipe=str(path))

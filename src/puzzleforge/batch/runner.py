@@ -85,6 +85,7 @@ class _Run:
         task_base = dict(
             component=comp.payload(), component_index=k, base_seed=self.job.component_seed(k),
             max_attempts=self.job.max_attempts, timeout=self.job.timeout_per_item,
+            audit=self.job.audit,
             splits=tuple((s.name, s.fraction) for s in self.job.splits),
             provenance={"generator": f"puzzleforge {__version__}", "run_seed": self.job.seed,
                         "recipe": Path(self.job.recipe).name if self.job.recipe else None})

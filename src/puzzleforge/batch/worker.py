@@ -38,6 +38,7 @@ class ChunkTask:
     timeout: float | None
     splits: tuple[tuple[str, float], ...]
     provenance: dict[str, Any]       # generator version, run seed, recipe...
+    audit: bool = False              # run family.audit too; a finding rejects the attempt
 
 
 @dataclass
@@ -160,6 +161,16 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int,
             rejects["answer_does_not_verify"] = rejects.get("answer_does_not_verify", 0) + 1
             error = error or f"stored answer scored {score}"
             continue
+        auditor = getattr(family, "audit", None) if task.audit else None
+        if auditor is not None:
+            try:
+                findings = list(auditor(puzzle))
+            except Exception as exc:  # noqa: BLE001
+                findings = [f"audit raised {type(exc).__name__}: {exc}"]
+            if findings:
+                rejects["audit_failed"] = rejects.get("audit_failed", 0) + 1
+                error = "; ".join(map(str, findings))
+                continue
         meta = puzzle.meta
         meta["index"] = index
         meta["run_seed"] = task.provenance.get("run_seed")

@@ -83,7 +83,7 @@ class _Progress:
 def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
               params: list[str], workers: Optional[int], backend: str, ray_address: Optional[str],
               fmt: str, resume: bool, timeout: Optional[float], chunk_size: Optional[int],
-              max_attempts: Optional[int], quiet: bool) -> None:
+              max_attempts: Optional[int], quiet: bool, audit: bool = False) -> None:
     from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
     from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
     from ..core.errors import ConfigError
@@ -104,6 +104,8 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
                                              params=parse_param_pairs(params)),),
                        seed=seed or 0, max_attempts=max_attempts or DEFAULT_MAX_ATTEMPTS,
                        timeout_per_item=timeout)
+    if audit:
+        job = dataclasses.replace(job, audit=True)
     if n is not None and n < 0:
         raise ConfigError(f"-n {n}", field="-n", expected="a count >= 0")
     progress = _Progress(f"generate {Path(target).name}", job.total)
@@ -189,10 +191,12 @@ def register(app: typer.Typer) -> None:
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Attempts per "
                                                    "item (default 4)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
+        audit: bool = typer.Option(False, "--audit", help="Also run each family's exact "
+                                   "audit while generating (slower)."),
     ) -> None:
         """Generate a dataset: N verified puzzles, deterministic for the seed."""
         _generate(family, n, seed, out, param, workers, backend, ray_address, fmt, resume,
-                  timeout, chunk_size, max_attempts, quiet)
+                  timeout, chunk_size, max_attempts, quiet, audit)
 
     @app.command("verify")
     @run_guarded
