@@ -143,3 +143,24 @@ def test_every_clue_type_has_text_in_both_languages() -> None:
         assert "**Dania**" in en and "**Dania**" in pl
     assert clue_text(p, clues[2], lang="pl").endswith("= **Dania** + 2,5.")
     assert "plus 2.5" in clue_text(p, clues[2], lang="en")
+
+
+def test_grouped_category_clue() -> None:
+    """Grouped categories: "X is paired with a woman" restricts X to the group."""
+    from puzzleforge.zebra.categories import Category
+    from puzzleforge.zebra.clues import GroupClue
+    from puzzleforge.zebra.model import ZebraPuzzle
+    cats = [Category("categorical", "person", ("Alice", "Bob", "Carol", "Dave"),
+                     groups=("woman", "man", "woman", "man")),
+            Category("categorical", "pet", ("cat", "dog", "owl", "eel"))]
+    clue = GroupClue(obj=(1, 2), cat=0, members=(0, 2), label="woman", phrase="a woman")
+    g = Grid(2, 4)
+    clue.propagate(g)
+    assert [g.state(1, 2, 0, v) for v in range(4)] == [UNKNOWN, NO, UNKNOWN, NO]
+    assert clue.holds([[0, 1, 2, 3], [0, 2, 1, 3]]) is False  # owl is Bob's (entity 1)
+    assert clue.holds([[0, 1, 2, 3], [2, 0, 1, 3]]) is True  # owl is Alice's
+    p = ZebraPuzzle(K=2, k=4, lang="en", categories=cats, solution=[[0, 1, 2, 3], [0, 1, 2, 3]],
+                    clues=[clue])
+    assert clue_text(p, clue) == "**owl** is paired with a woman (category person)."
+    assert "**Alice** (woman)" in puzzle_text(p)
+    assert "z grupy" in clue_text(p, clue, lang="pl")

@@ -81,3 +81,32 @@ def test_truth_function_agrees_with_cnf() -> None:
             sat = checker.session.solve(assumptions).sat
             assert sat == clue.holds(other), f"{clue} on {other}"
         checker.close()
+
+
+def test_group_clues_sound_and_agree_with_cnf() -> None:
+    from puzzleforge.zebra.categories import Category
+    from puzzleforge.zebra.generator import _Drawer
+    for seed in range(300):
+        rng = random.Random(seed)
+        K, k = 3, rng.choice([3, 4, 5])
+        labels = tuple(rng.choice(["woman", "man"]) for _ in range(k))
+        if len(set(labels)) < 2:
+            continue
+        cats = [Category("categorical", "a", tuple(f"a{i}" for i in range(k))),
+                Category("categorical", "b", tuple(f"b{i}" for i in range(k)), groups=labels),
+                Category("categorical", "c", tuple(f"c{i}" for i in range(k)))]
+        sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
+        clue = None
+        while clue is None:
+            clue = _Drawer(rng, cats, sol, K, k).draw("group")
+        assert clue.holds(sol)
+        engine = Engine(K, k, [clue])
+        engine.propagate()
+        assert _consistent(engine.g, sol) == []
+        checker = ExactChecker(K, k)
+        checker.add_clue(clue, 0)
+        other = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
+        assumptions = [checker.selectors[0]] + [
+            checker.var(0, e, c, other[c][e]) for c in range(1, K) for e in range(k)]
+        assert checker.session.solve(assumptions).sat == clue.holds(other)
+        checker.close()

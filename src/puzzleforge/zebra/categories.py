@@ -71,6 +71,7 @@ class CategoryFile:
     weight: float
     title: str
     items: tuple[str, ...]
+    groups: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ class Database:
     ordinal: list[CategoryFile]
     units: list[Unit]
     labels: dict[str, str] = field(default_factory=dict)
+    #: group id -> {"label": shown next to an object, "phrase": used in group clues}
+    groups: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,7 @@ class Category:
     values: tuple[str, ...] = ()
     template: str = ""
     relations: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
 
     @property
     def ordered(self) -> bool:
@@ -143,13 +147,16 @@ class Category:
         if self.kind == "numerical":
             out.update(values=list(self.values), template=self.template,
                        relations=list(self.relations))
+        if self.groups:
+            out["groups"] = list(self.groups)
         return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "Category":
         return cls(kind=raw["kind"], title=raw["title"], items=tuple(raw["items"]),
                    source=raw.get("source", ""), values=tuple(raw.get("values", ())),
-                   template=raw.get("template", ""), relations=tuple(raw.get("relations", ())))
+                   template=raw.get("template", ""), relations=tuple(raw.get("relations", ())),
+                   groups=tuple(raw.get("groups", ())))
 
 
 def _data_root() -> Path:
@@ -168,7 +175,7 @@ def parse_category_file(path: Path, key: str, klass: str) -> CategoryFile:
         raise InvalidDescription("weight is not a number", file=str(path), line=1,
                                  expected="'# <positive number>'") from None
     title = path.stem.replace("_", " ")
-    items = []
+    items, groups = [], []
     for n, line in enumerate(lines[1:], start=2):
         text = line.strip()
         if not text:
@@ -178,8 +185,14 @@ def parse_category_file(path: Path, key: str, klass: str) -> CategoryFile:
             continue
         if text.startswith("#"):
             continue
-        items.append(text)
-    return CategoryFile(key=key, klass=klass, weight=weight, title=title, items=tuple(items))
+        name, bar, group = text.partition("|")
+        items.append(name.strip())
+        groups.append(group.strip() if bar else "")
+    if any(groups) and not all(groups):
+        raise InvalidDescription("some objects have a group and some do not", file=str(path),
+                                 expected="'name | group' on every line of a grouped list")
+    return CategoryFile(key=key, klass=klass, weight=weight, title=title, items=tuple(items),
+                        groups=tuple(groups) if any(groups) else ())
 
 
 @lru_cache(maxsize=None)
@@ -205,7 +218,16 @@ def load_database(lang: str = "en") -> Database:
                           when=tuple(str(w) for w in raw.get("when", [])),
                           title=str(raw.get("title", raw["template"]))))
     labels = {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}
-    return Database(lang, class_weights, kind_weights, categorical, ordinal, units, labels)
+    groups = {str(k): {"label": str(v["label"]), "phrase": str(v["phrase"])}
+              for k, v in (meta.get("groups") or {}).items()}
+    for f in categorical:
+        unknown = sorted({g for g in f.groups if g not in groups})
+        if unknown:
+            raise InvalidDescription(f"{f.key} uses undeclared groups {', '.join(unknown)}",
+                                     file=str(root / "classes.yaml"), field="groups",
+                                     expected="every group declared with a label and a phrase")
+    return Database(lang, class_weights, kind_weights, categorical, ordinal, units, labels,
+                    groups)
 
 
 def _frac(x: Any) -> Fraction:
@@ -332,8 +354,10 @@ def _draw_categorical(rng: random.Random, db: Database, count: int, k: int,
                  and f.key not in taken]
         f = weighted_choice(rng, files, [x.weight for x in files])
         taken.add(f.key)
-        items = rng.sample(list(f.items), k)
-        out.append(Category("categorical", f.title, tuple(items), source=f.key))
+        picks = rng.sample(range(len(f.items)), k)
+        items = tuple(f.items[i] for i in picks)
+        groups = tuple(db.groups[f.groups[i]]["label"] for i in picks) if f.groups else ()
+        out.append(Category("categorical", f.title, items, source=f.key, groups=groups))
     return out
 
 

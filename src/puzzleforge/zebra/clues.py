@@ -14,6 +14,8 @@ clue type is added in one place. Types follow seeds/003 (Banecki):
 7. ``pos``     the positional clues of LLM benchmarks over an ordered category:
    ``left1``/``right1`` (directly left/right), ``left``/``right`` (somewhere), ``between``,
    ``onebetween`` and ``end``.
+8. ``group``   grouped categories: X is paired with "a woman" / "a reptile" of a category
+   whose objects carry group labels.
 
 An object is ``(category, index)``. A solution is ``sol[c][e]`` = index of the object of
 category c owned by entity e, where entity e is object e of category 0. Ordered
@@ -28,7 +30,7 @@ from typing import Any, Callable, Sequence
 
 from .grid import NO, UNKNOWN, YES, Contradiction, Grid, norm_cell
 
-__all__ = ["Obj", "Atom", "Clue", "NotClue", "OrderClue", "IfThenClue", "EitherClue",
+__all__ = ["Obj", "Atom", "Clue", "NotClue", "OrderClue", "IfThenClue", "EitherClue", "GroupClue",
            "clue_from_dict", "order_tuples", "POS_RELATIONS", "entity_of", "Cell"]
 
 Obj = tuple[int, int]
@@ -530,6 +532,65 @@ class EitherClue(Clue):
                 "exclusive": self.exclusive}
 
 
+@dataclass
+class GroupClue(Clue):
+    """Grouped categories: ``obj`` is paired with an object of category ``cat`` that
+    belongs to a group ("a woman", "a reptile"); ``members`` are that group's indices."""
+
+    obj: Obj = (0, 0)
+    cat: int = 1
+    members: tuple[int, ...] = ()
+    label: str = ""
+    phrase: str = ""
+
+    def __post_init__(self) -> None:
+        self.kind, self.type_no = "group", 8
+
+    def holds(self, sol: Solution) -> bool:
+        return value_in(sol, self.obj, self.cat) in self.members
+
+    def objects(self) -> list[Obj]:
+        return [self.obj]
+
+    def propagate(self, g: Grid) -> None:
+        c, i = self.obj
+        mask = 0
+        for m in self.members:
+            mask |= 1 << m
+        if c == self.cat:
+            if i not in self.members:
+                raise Contradiction("object outside its own group")
+            return
+        lost = g.row(c, i, self.cat) & ~mask
+        v = 0
+        while lost:
+            if lost & 1:
+                g.exclude(c, i, self.cat, v)
+            lost >>= 1
+            v += 1
+
+    def watched_rows(self, K: int, k: int) -> list[int]:
+        c, i = self.obj
+        return [] if c == self.cat else [(c * K + self.cat) * k + i]
+
+    def used_cells(self, g: Grid) -> list[tuple[str, Cell]]:
+        c, i = self.obj
+        out = []
+        for v in range(g.k):
+            st = g.state(c, i, self.cat, v)
+            if st != UNKNOWN:
+                out.append(("o" if st == YES else "x", norm_cell(c, i, self.cat, v)))
+        return out
+
+    def cnf(self, atom):
+        clause = _clause([atom(self.obj, (self.cat, m)) for m in self.members])
+        return [] if clause is None else [clause]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "group", "type": 8, "obj": list(self.obj), "cat": self.cat,
+                "members": list(self.members), "label": self.label, "phrase": self.phrase}
+
+
 def _neg(lit: int | bool) -> int | bool:
     return (not lit) if isinstance(lit, bool) else -lit
 
@@ -576,6 +637,10 @@ def clue_from_dict(raw: dict[str, Any], *, k: int, numeric: dict[int, list[Fract
         return make_order_clue(rel, int(raw["cat"]), [tuple(o) for o in raw["objs"]], k=k,
                                values=numeric.get(int(raw["cat"])), oper=raw.get("oper", "+"),
                                d=raw.get("d", "0"))
+    if kind == "group":
+        return GroupClue(obj=(int(raw["obj"][0]), int(raw["obj"][1])), cat=int(raw["cat"]),
+                         members=tuple(int(m) for m in raw["members"]),
+                         label=str(raw.get("label", "")), phrase=str(raw.get("phrase", "")))
     if kind == "ifthen":
         return IfThenClue(p=_atom_from(raw["p"]), q=_atom_from(raw["q"]), r=_atom_from(raw["r"]))
     if kind == "either":

@@ -23,8 +23,8 @@ from typing import Any, Sequence
 
 from ..core.errors import GenerationFailed
 from .categories import Category, draw_categories, weighted_choice
-from .clues import (POS_RELATIONS, Clue, EitherClue, IfThenClue, NotClue, OrderClue,
-                    make_order_clue)
+from .clues import (POS_RELATIONS, Clue, EitherClue, GroupClue, IfThenClue, NotClue,
+                    OrderClue, make_order_clue)
 from .engine import Engine
 from .exact import ExactChecker
 from .grid import Contradiction, Grid
@@ -33,7 +33,7 @@ from .model import ZebraPuzzle, stars_for
 __all__ = ["generate_puzzle", "CLUE_KINDS", "TIERS", "tier_of", "rate"]
 
 #: Non-type-1 clue kinds a user can mix (type 1 is always used to finish).
-CLUE_KINDS = ("chain", "arith", "ifthen", "either", "nextto", "pos")
+CLUE_KINDS = ("chain", "arith", "ifthen", "either", "nextto", "pos", "group")
 
 #: Difficulty tiers on the mean guessing score g (and the mean step count s).
 TIERS = {
@@ -58,11 +58,13 @@ class _Drawer:
     """Draws clues true on the hidden solution."""
 
     def __init__(self, rng: random.Random, cats: list[Category], sol: list[list[int]],
-                 K: int, k: int) -> None:
+                 K: int, k: int, lang: str = "en") -> None:
         self.rng, self.cats, self.sol, self.K, self.k = rng, cats, sol, K, k
+        self.lang = lang
         self.ordered = [c for c in range(K) if cats[c].ordered]
         self.numeric = {c: cats[c].fractions() for c in range(K) if cats[c].kind == "numerical"}
         self.arith = [c for c in self.numeric if cats[c].relations]
+        self.grouped = [c for c in range(K) if len(set(cats[c].groups)) > 1]
 
     def obj(self, entity: int, cat: int) -> tuple[int, int]:
         return (cat, self.sol[cat][entity])
@@ -152,6 +154,21 @@ class _Drawer:
             if rng.random() < 0.5:
                 p, q = q, p
             return EitherClue(p=p, q=q, exclusive=exclusive)
+        if kind == "group":
+            if not self.grouped:
+                return None
+            cat = rng.choice(self.grouped)
+            e = rng.randrange(k)
+            labels = self.cats[cat].groups
+            label = labels[self.sol[cat][e]]
+            members = tuple(i for i in range(k) if labels[i] == label)
+            if len(members) >= k:
+                return None
+            from .categories import load_database
+            phrase = next((g["phrase"] for g in load_database(self.lang).groups.values()
+                           if g["label"] == label), label)
+            return GroupClue(obj=self.rep(e, avoid=cat), cat=cat, members=members, label=label,
+                             phrase=phrase)
         raise ValueError(kind)
 
 
@@ -201,7 +218,8 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
     clues: list[Clue] = []
     cache: dict[int, set] = {}
     n_non1 = math.ceil(k * K / 2.3)
-    usable = [kd for kd in kinds if not (kd == "arith" and not drawer.arith)]
+    usable = [kd for kd in kinds if not (kd == "arith" and not drawer.arith)
+              and not (kd == "group" and not drawer.grouped)]
     for _ in range(n_non1):
         if not usable:
             break
@@ -367,7 +385,7 @@ def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "
     for attempt in range(max_attempts):
         cats = draw_categories(rng, K, k, lang)
         sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
-        drawer = _Drawer(rng, cats, sol, K, k)
+        drawer = _Drawer(rng, cats, sol, K, k, lang)
         try:
             clues, solved = _draw_clues(rng, drawer, K, k, kinds)
         except Contradiction:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from .categories import format_number
-from .clues import Clue, EitherClue, IfThenClue, NotClue, OrderClue
+from .clues import Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue
 from .model import ZebraPuzzle
 
 __all__ = ["clue_text", "puzzle_text", "question_text", "answer_text", "step_text",
@@ -58,6 +58,9 @@ def _d_text(p: ZebraPuzzle, clue: OrderClue, lang: str) -> str:
 
 
 def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
+    if isinstance(clue, GroupClue):
+        return (f"{n(clue.obj)} is paired with {clue.phrase} "
+                f"(category {p.categories[clue.cat].title}).")
     if isinstance(clue, NotClue):
         others = [n(o) for o in clue.others]
         if len(others) == 1:
@@ -105,6 +108,9 @@ def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
 
 
 def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
+    if isinstance(clue, GroupClue):
+        return (f"{n(clue.obj)} tworzy parę z obiektem kategorii "
+                f"„{p.categories[clue.cat].title}” z grupy „{clue.phrase}”.")
     if isinstance(clue, NotClue):
         others = [n(o) for o in clue.others]
         if len(others) == 1:
@@ -182,7 +188,11 @@ def categories_text(p: ZebraPuzzle, *, plain: bool = False) -> list[str]:
     out = []
     for cat in p.categories:
         mark = f" ({lab['ordered']})" if cat.ordered else ""
-        out.append(f"- {cat.title}{mark}: " + ", ".join(_b(x, plain) for x in cat.items))
+        if cat.groups:
+            names = [f"{_b(x, plain)} ({g})" for x, g in zip(cat.items, cat.groups)]
+        else:
+            names = [_b(x, plain) for x in cat.items]
+        out.append(f"- {cat.title}{mark}: " + ", ".join(names))
     return out
 
 
