@@ -98,3 +98,87 @@ def add_block(solver: Any, const_asts: Sequence[Any], raws: Sequence[Any]) -> bo
 
 
 _ = ctypes  # ctypes arrays come from z3.Ast
+
+# ---- fast constructors for the Z3 functions specs call most -----------------------
+# Each handles the common, unambiguous case through the C API and otherwise defers to
+# Z3's own function, so results (and errors) are the same as Z3's.
+
+_BoolRef = z3.BoolRef
+_ArithRef = z3.ArithRef
+
+
+def _kind(ctx: Any, a: Any) -> int:
+    return zc.Z3_get_sort_kind(ctx.ref(), zc.Z3_get_sort(ctx.ref(), a))
+
+
+def _int_val(ctx: Any, v: int) -> Any:
+    cache = _INT_CACHE.get(id(ctx))
+    if cache is None or cache[0] is not ctx:
+        cache = (ctx, {})
+        _INT_CACHE.clear()  # one live spec context at a time
+        _INT_CACHE[id(ctx)] = cache
+    r = cache[1].get(v)
+    if r is None:
+        r = z3.IntVal(v, ctx)
+        cache[1][v] = r
+    return r
+
+
+_INT_CACHE: dict[int, tuple] = {}
+
+
+def fast_if(c: Any, a: Any, b: Any, ctx: Any = None) -> Any:
+    if ctx is None and type(c) is _BoolRef:
+        cx = c.ctx
+        ta, tb = type(a), type(b)
+        if ta is int and tb is int:
+            a, b = _int_val(cx, a), _int_val(cx, b)
+        elif ta is _ArithRef and tb is int and a.ctx is cx and _kind(cx, a.as_ast()) == _INT:
+            b = _int_val(cx, b)
+        elif tb is _ArithRef and ta is int and b.ctx is cx and _kind(cx, b.as_ast()) == _INT:
+            a = _int_val(cx, a)
+        elif not (ta is _ArithRef and tb is _ArithRef and a.ctx is cx and b.ctx is cx
+                  and _kind(cx, a.as_ast()) == _kind(cx, b.as_ast()) == _INT):
+            return z3.If(c, a, b)
+        return _ArithRef(zc.Z3_mk_ite(cx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), cx)
+    return z3.If(c, a, b, ctx)
+
+
+def _flat_args(args: tuple) -> Any:
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return args[0]
+    return args
+
+
+def fast_sum(*args: Any) -> Any:
+    items = _flat_args(args)
+    if len(items) >= 2 and all(type(x) is _ArithRef for x in items):
+        cx = items[0].ctx
+        asts = [x.as_ast() for x in items]
+        if all(x.ctx is cx for x in items) and all(_kind(cx, a) == _INT for a in asts):
+            arr = (z3.Ast * len(asts))(*asts)
+            return _ArithRef(zc.Z3_mk_add(cx.ref(), len(asts), arr), cx)
+    return z3.Sum(*args)
+
+
+def _bool_nary(mk: Any, fallback: Any) -> Any:
+    def build(*args: Any) -> Any:
+        items = _flat_args(args)
+        if len(items) >= 1 and all(type(x) is _BoolRef for x in items):
+            cx = items[0].ctx
+            if all(x.ctx is cx for x in items):
+                asts = [x.as_ast() for x in items]
+                arr = (z3.Ast * len(asts))(*asts)
+                return _BoolRef(mk(cx.ref(), len(asts), arr), cx)
+        return fallback(*args)
+
+    build.__name__ = fallback.__name__
+    build.__doc__ = fallback.__doc__
+    return build
+
+
+fast_and = _bool_nary(zc.Z3_mk_and, z3.And)
+fast_or = _bool_nary(zc.Z3_mk_or, z3.Or)
+
+#: Names in the spec namespace served by the fast constructors.
+FAST_EXPORTS = {"If": fast_if, "Sum": fast_sum, "And": fast_and, "Or": fast_or}

@@ -18,6 +18,7 @@ from typing import Any, Callable
 import z3
 
 from . import mathexpr
+from .fastz3 import FAST_EXPORTS
 from .wordlists import WORD_LISTS
 
 __all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError"]
@@ -118,6 +119,7 @@ _Z3_NAMES = (
     "RealSort", "is_expr", "substitute", "Z3Exception", "IntVector", "BoolVector", "RealVector",
 )
 Z3_EXPORTS: dict[str, Any] = {n: getattr(z3, n) for n in _Z3_NAMES if hasattr(z3, n)}
+Z3_EXPORTS.update(FAST_EXPORTS)
 
 
 def _key(x: Any) -> Any:

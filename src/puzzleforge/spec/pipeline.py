@@ -780,6 +780,18 @@ def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
                  time_budget: float, lambda_cache: dict | None) -> AttemptResult:
     a = Attempt(spec, file_ops, rng, config, set(use_spec_vars or ()), time.monotonic() + time_budget,
                 lambda_cache if lambda_cache is not None else {})
+    try:
+        return _attempt_steps(a, spec)
+    finally:
+        # break the env <-> runtime cycles now so the attempt's Z3 terms (and with the
+        # last of them the Z3 context) are freed at once, not at the next GC pass
+        a.env.clear()
+        a.rt.sym_config.clear()
+        a.assertions.clear()
+        a.sym_consts.clear()
+
+
+def _attempt_steps(a: "Attempt", spec: Spec) -> AttemptResult:
     a.variables()
     a.symbols()
     a.conditions()
