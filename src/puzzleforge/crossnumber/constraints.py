@@ -17,7 +17,7 @@ from .model import Clue, Part
 if TYPE_CHECKING:
     from .solver import Solver
 
-__all__ = ["Con", "ExprCon", "LinkCon", "AllDiff", "Ordered", "GridDigitSum", "ValuesOnce",
+__all__ = ["Con", "ExprCon", "LinkCon", "AllDiff", "Matching", "Ordered", "GridDigitSum", "ValuesOnce",
            "FinalCheck", "Contradiction", "range_for", "COMBO_LIMIT", "CHECK_LIMIT", "BUDGET"]
 
 COMBO_LIMIT = 40_000
@@ -71,6 +71,7 @@ class ExprCon(Con):
                              for a in node.args]
         self.is_cond = part.kind == "cond"
         self.memo: dict = {}
+        self.has_gen = not self.is_cond and any(c.single is None for c in part.sides)
         cs = set(cs)
         if not self.is_cond:
             cs.discard(clue.name)
@@ -158,6 +159,15 @@ class ExprCon(Con):
             return
         lo, hi = (min(own), max(own)) if own else range_for(s, self.clue)
         tests = s.tests[self.clue.name]
+        if own is not None and self.has_gen and len(own) * total <= CHECK_LIMIT:
+            # few candidates: testing each one (bounds [t, t]) beats enumerating generators
+            new_own, support = self._check_mode(own, doms)
+            if new_own is None:
+                return
+            for k, sup in zip(self.refs, support):
+                s.narrow(dom, k, sup, self, f"{self.label}")
+            s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
+            return
         new_own: set[int] = set()
         support = [set() for _ in doms]
         try:
@@ -312,6 +322,52 @@ class AllDiff(Con):
                     taken = sorted(str(x) for x in d & fixed.keys())
                     s.narrow(dom, k, new, self, f"{self.label}: {', '.join(taken)} already used")
                     changed = True
+
+    def check(self, s: "Solver", a: dict) -> bool:
+        vals = [a[k] for k in self.scope]
+        return len(vals) == len(set(vals))
+
+
+class Matching(Con):
+    """Clues and entries of one direction are matched one to one: an entry is removed
+    from a clue's possible entries when no complete matching uses that pair (a simple
+    form of Regin's all-different filtering; groups are small)."""
+
+    def __init__(self, keys: list[Key], label: str) -> None:
+        self.scope = keys
+        self.label = label
+
+    @staticmethod
+    def _match(doms: dict[Key, list], forced: tuple[Key, Any] | None) -> bool:
+        owner: dict[Any, Key] = {}
+        keys = sorted(doms, key=lambda k: len(doms[k]))
+        if forced is not None:
+            owner[forced[1]] = forced[0]
+            keys = [k for k in keys if k != forced[0]]
+
+        def augment(k: Key, seen: set) -> bool:
+            for e in doms[k]:
+                if e in seen:
+                    continue
+                seen.add(e)
+                o = owner.get(e)
+                if o is None or (o != (forced[0] if forced else None) and augment(o, seen)):
+                    owner[e] = k
+                    return True
+            return False
+        return all(augment(k, set()) for k in keys)
+
+    def propagate(self, s: "Solver", dom: dict) -> None:
+        doms = {k: sorted(dom[k]) for k in self.scope}
+        if not self._match(doms, None):
+            raise Contradiction(self.label)
+        for k in self.scope:
+            if len(doms[k]) < 2:
+                continue
+            keep = [e for e in doms[k] if self._match(doms, (k, e))]
+            if len(keep) < len(doms[k]):
+                s.narrow(dom, k, keep, self, f"{self.label}: no complete matching otherwise")
+                doms[k] = sorted(dom[k])
 
     def check(self, s: "Solver", a: dict) -> bool:
         vals = [a[k] for k in self.scope]

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 
 from . import numbers as nb
 from .constraints import (AllDiff, Con, Contradiction, ExprCon, FinalCheck, GridDigitSum,
-                          LinkCon, Ordered, ValuesOnce, range_for)
+                          LinkCon, Matching, Ordered, ValuesOnce, range_for)
 from .model import Clue, Model
 from .steps import StepLog, summarize
 
@@ -130,6 +130,7 @@ class Solver:
             for d in ("across", "down"):
                 keys = [("m", c.name) for c in m.clues.values() if c.direction == d]
                 self.cons.append(AllDiff(keys, f"each {d} entry holds one clue"))
+                self.cons.append(Matching(keys, f"each {d} entry holds one clue"))
         if m.rules.clue_order:
             for d in ("across", "down"):
                 keys = [("c", c.name) for c in m.clues.values() if c.direction == d]
