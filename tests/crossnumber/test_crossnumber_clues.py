@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from puzzleforge.crossnumber import numbers as nb
+from puzzleforge.crossnumber import kinds as nb
 from puzzleforge.crossnumber.model import parse_model
 from puzzleforge.crossnumber.solver import check_grid, solve
 

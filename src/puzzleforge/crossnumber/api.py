@@ -9,13 +9,19 @@ together. Everything here is pure (no printing, no files except ``load``).
 ...   ..
 ... clues:
 ...   A1: square
-...   A3: prime
+...   A3: square
 ...   D1: prime
 ...   D2: square
 ... ''')
 >>> r = solve_puzzle(m)
->>> r.count, render_solution(m, r.solutions[0])
-(1, '+---+---+\\n| 1 | 6 |\\n+---+---+\\n| 3 | ? |\\n+---+---+')
+>>> r.count, r.solutions[0].rows(m)
+(1, ['81', '36'])
+>>> print(render_solution(m, r.solutions[0]))
++---+---+
+| 8   1 |
++   +   +
+| 3   6 |
++---+---+
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from itertools import product
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import expr as ex
-from . import numbers as nb
+from . import kinds as nb
 from .model import Clue, Part
 
 if TYPE_CHECKING:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from ..core.errors import InvalidSpec
-from . import numbers as nb
+from . import kinds as nb
 
 __all__ = ["Node", "ExprSyntaxError", "Unbounded", "BudgetExceeded", "Budget", "parse",
            "refs", "has_generator", "Compiled", "compile_expr", "FUNCTIONS", "to_text"]

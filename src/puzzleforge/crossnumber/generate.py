@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from ..core.errors import GenerationFailed
-from . import numbers as nb
+from . import kinds as nb
 from .grid import parse_block_grid
 from .model import Model, parse_model
 from .solver import SolveResult, solve

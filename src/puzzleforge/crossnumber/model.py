@@ -16,7 +16,7 @@ import yaml
 
 from ..core.errors import InvalidSpec
 from . import expr as ex
-from . import numbers as nb
+from . import kinds as nb
 from .grid import Entry, Grid, parse_grid
 
 __all__ = ["Part", "Clue", "Variables", "Rules", "Model", "load_model", "parse_model",

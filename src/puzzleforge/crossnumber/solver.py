@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Callable, Iterable
 
-from . import numbers as nb
+from . import kinds as nb
 from .constraints import (AllDiff, Con, Contradiction, ExprCon, FinalCheck, GridDigitSum,
                           LinkCon, Matching, Ordered, ValuesOnce, range_for)
 from .model import Clue, Model
