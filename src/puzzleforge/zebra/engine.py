@@ -88,6 +88,7 @@ class Engine:
         self._dirty: set[int] = set(range(len(self.clues)))
         self._seen = 0
         self._cursor = {"r4": 0, "r5": 0}
+        self.implied: list[tuple[int, int, int, int]] = []
         if explain:
             self.g.log = []
 
@@ -396,6 +397,17 @@ class Engine:
         chain = self.steps[saved_steps:]
         del self.steps[saved_steps:]
         self.step_count = saved_count
+        self.implied = []
+        if not refuted:
+            # every ● of a consistent hypothesis is itself consistent now (its closure is
+            # contained in this one), so the sweep need not try those cells again
+            K, k, yes = self.K, self.k, g.yes
+            for idx, _, old_yes in g.trail[pos:]:
+                if old_yes < 0 and yes[idx] >= 0:
+                    c1, rest = divmod(idx, K * k)
+                    c2, i = divmod(rest, k)
+                    if c1 < c2:
+                        self.implied.append((c1, i, c2, yes[idx]))
         g.undo(pos)
         # the state at ``pos`` was a fixpoint: nothing is dirty there
         self._dirty.clear()
@@ -421,15 +433,18 @@ class Engine:
                 if max_guess_cells is not None:
                     cells = cells[:max_guess_cells]
                 progress = False
+                consistent: set[tuple[int, int, int, int]] = set()
                 for cell in cells:
-                    if g.state(*cell) != 0:
+                    if g.state(*cell) != 0 or cell in consistent:
                         continue
                     if max_guesses is not None and guesses >= max_guesses:
                         return SolveOutcome(False, False, guesses, self.step_count,
                                             self.steps, g)
                     refuted, chain = self.refute(cell)
                     if not refuted:
+                        consistent.update(self.implied)
                         continue
+                    consistent.clear()
                     guesses += 1
                     progress = True
                     if g.log is not None:
