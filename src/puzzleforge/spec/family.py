@@ -41,7 +41,7 @@ class SpecParams:
     """Generation settings of a spec family (the spec itself fixes the puzzle's meaning)."""
 
     attempts: int = 2000
-    attempt_seconds: float = 30.0
+    attempt_seconds: float = 15.0
     max_seconds: float = 120.0
 
     def validate(self) -> None:

@@ -476,13 +476,19 @@ class Attempt:
         consts = self.sym_consts if self.sym_consts else collect_consts(assertions)
         kinds = [c.sort().kind() for c in consts]
         linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds)
-        try:
-            return self._enumerate(assertions, limit, consts, kinds, "QF_LIA" if linear_ok else None)
-        except _FallBack:
-            return self._enumerate(assertions, limit, consts, kinds, None)
+        # QF_LIA enumerates many models fast; QF_FD (bit-blasting) decides some hard
+        # bounded instances in a fraction of the time: give each a short first check
+        plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]
+        for i, logic in enumerate(plans):
+            try:
+                return self._enumerate(assertions, limit, consts, kinds, logic,
+                                       first_timeout=2000 if i < len(plans) - 1 else None)
+            except _FallBack:
+                continue
+        raise Rejection("solver gave up", "no solver decided the constraints")
 
     def _enumerate(self, assertions: list, limit: int | None, consts: list, kinds: list,
-                   logic: str | None) -> list[SolModel]:
+                   logic: str | None, first_timeout: int | None = None) -> list[SolModel]:
         solver = z3.SolverFor(logic) if logic else z3.Solver()
         solver.set("random_seed", self._z3_seed)
         solver.add(assertions)
@@ -493,12 +499,17 @@ class Attempt:
         sols: list[SolModel] = []
         while True:
             self.check_time()
-            solver.set("timeout", self._remaining_ms())
+            budget = self._remaining_ms()
+            if first_timeout and not sols:
+                budget = min(budget, first_timeout)
+            solver.set("timeout", budget)
             r = solver.check()
             if r == z3.unknown:
                 reason = solver.reason_unknown()
-                if logic and "timeout" not in reason and "canceled" not in reason:
-                    raise _FallBack()
+                if logic and (first_timeout and not sols or
+                              ("timeout" not in reason and "canceled" not in reason)):
+                    if time.monotonic() < self.deadline:
+                        raise _FallBack()
                 raise Rejection("time limit", "solver time budget exhausted")
             if r != z3.sat:
                 break
