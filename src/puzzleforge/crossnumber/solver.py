@@ -32,7 +32,8 @@ from .steps import StepLog, summarize
 __all__ = ["Solver", "SolveResult", "Solution", "solve", "Contradiction", "check_grid",
            "rows_to_cells"]
 
-MATERIALIZE_LIMIT = 20_000
+MATERIALIZE_LIMIT = 2_000     # list an unknown clue from its cells below this many combinations
+KIND_CELLS_LIMIT = 20_000     # ... or, for a clue with a costly kind test, below this many
 GENERATE_LIMIT = 200_000
 Key = tuple
 
@@ -196,10 +197,10 @@ class Solver:
                 best = (cost, k)
         if best is None:
             return None
-        if best[0] > MATERIALIZE_LIMIT and len(c.candidates) == 1:
+        if best[0] > KIND_CELLS_LIMIT and len(c.candidates) == 1:
             n = math.prod(len(dom[("x", rc)]) for rc in self.model.entries[c.entry].cells)
-            if n <= MATERIALIZE_LIMIT:
-                return None  # cheaper from the cells, done lazily by get()
+            if n <= KIND_CELLS_LIMIT:  # cheaper to list the cells' numbers and test them
+                return self._from_cells(dom, c, c.entry, KIND_CELLS_LIMIT)
         tests = self.tests[c.name]
         return {v for v in nb.generate(best[1], lo, hi) if all(t(v) for t in tests)}
 
@@ -212,9 +213,25 @@ class Solver:
         if len(clue.candidates) != 1 and len(dom[("m", clue.name)]) != 1:
             return None
         e = clue.candidates[0] if len(clue.candidates) == 1 else next(iter(dom[("m", clue.name)]))
+        vals = self._from_cells(dom, clue, e, MATERIALIZE_LIMIT)
+        if vals is None:
+            return None
+        if not vals:
+            raise Contradiction(f"{clue.name} has no possible value")
+        dom[key] = frozenset(vals)
+        if self.depth == 0 and self.log.enabled:
+            self.log.add("cells", clue.name, f"{clue.name} read from the possible digits of {e}"
+                         + (f" ({_kinds_text(clue)})" if clue.tests else "")
+                         + f": {summarize(vals)}", {clue.name: summarize(vals)})
+        self._enqueue_key(key, None)
+        return dom[key]
+
+    def _from_cells(self, dom: dict, clue: Clue, e: str, limit: int) -> set[int] | None:
+        """Every number the entry's cells can spell (passing the clue's kind tests), or
+        None when there would be more than ``limit`` combinations."""
         cells = self.model.entries[e].cells
         cds = [sorted(dom[("x", rc)]) for rc in cells]
-        if math.prod(len(x) for x in cds) > MATERIALIZE_LIMIT:
+        if math.prod(len(x) for x in cds) > limit:
             return None
         tests = self.tests[clue.name]
         vals = set()
@@ -227,15 +244,7 @@ class Solver:
                 v = int(text[::-1])
             if all(t(v) for t in tests):
                 vals.add(v)
-        if not vals:
-            raise Contradiction(f"{clue.name} has no possible value")
-        dom[key] = frozenset(vals)
-        if self.depth == 0 and self.log.enabled:
-            self.log.add("cells", clue.name, f"{clue.name} read from the possible digits of {e}"
-                         + (f" ({_kinds_text(clue)})" if clue.tests else "")
-                         + f": {summarize(vals)}", {clue.name: summarize(vals)})
-        self._enqueue_key(key, None)
-        return dom[key]
+        return vals
 
     def narrow(self, dom: dict, key: Key, new: Iterable, con: Con | None, why: str) -> None:
         old = dom.get(key)
