@@ -111,9 +111,7 @@ def generate(
                         break
                     s = derive_seed(seed, family.name, i, attempt)
                     try:
-                        puzzle = family.generate(
-                            SpecParams(attempts=1, max_seconds=max(1.0, deadline - time.monotonic())),
-                            make_rng(s))
+                        puzzle = family.generate(params, make_rng(s))
                     except GenerationFailed as exc:
                         reasons.update(exc.reasons)
                         recent.append(tuple(sorted(exc.reasons)))
