@@ -103,7 +103,7 @@ def show_command(file: Path = typer.Argument(..., help="puzzle file (.yaml)")) -
 @run_guarded
 def generate_command(
     seed: int = typer.Option(0, "--seed"),
-    size: int = typer.Option(3, "--size", help="grid side: 3, 4 or 5 (4 and 5 take seconds)"),
+    size: int = typer.Option(3, "--size", help="grid side: 3, 4 or 5 (5 takes seconds)"),
     out: Optional[Path] = typer.Option(None, "--out", help="write the puzzle file here"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
 ) -> None:
