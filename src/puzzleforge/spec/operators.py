@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
+from collections.abc import Iterable as _Iterable
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -119,6 +121,22 @@ _Z3_NAMES = (
     "RealSort", "is_expr", "substitute", "Z3Exception", "IntVector", "BoolVector", "RealVector",
 )
 Z3_EXPORTS: dict[str, Any] = {n: getattr(z3, n) for n in _Z3_NAMES if hasattr(z3, n)}
+# The original runs specs after ``from z3 import *``: every public expression constructor
+# is available. Everything that touches files, global parameters or contexts is not.
+_Z3_DENY = {
+    "parse_smt2_file", "parse_smt2_string", "open_log", "append_log", "set_param",
+    "set_option", "reset_params", "enable_trace", "disable_trace", "main_ctx", "Context",
+    "get_ctx", "Fixedpoint", "ParserContext", "deserialize", "get_param", "describe_tactics",
+    "describe_probes", "set_default_rounding_mode", "set_default_fp_sort", "Z3PPObject",
+    "user_propagate", "UserPropagateBase", "PropClosures", "OnClause",
+}
+for _n in dir(z3):
+    if _n.startswith("_") or _n.startswith("Z3_") or _n in _Z3_DENY or _n in Z3_EXPORTS:
+        continue
+    _v = getattr(z3, _n)
+    if isinstance(_v, type(z3)) or not (callable(_v) or isinstance(_v, z3.CheckSatResult)):
+        continue
+    Z3_EXPORTS[_n] = _v
 Z3_EXPORTS.update(FAST_EXPORTS)
 
 
@@ -343,7 +361,9 @@ class Runtime:
             "get_var_name": get_var_name, "choose": self.choose,
             "randint": rng.randint, "uniform": rng.uniform, "sample": rng.sample,
             "choice": rng.choice, "shuffle": rng.shuffle, "random": rng,
-            "itertools": _ITERTOOLS, "reduce": _reduce, "math": math,
+            "itertools": _ITERTOOLS, "reduce": _reduce, "math": math, "re": _RE,
+            "product": itertools.product, "permutations": itertools.permutations,
+            "combinations": itertools.combinations, "Iterable": _Iterable,
         }
 
 
@@ -355,6 +375,11 @@ class _Namespace:
 _ITERTOOLS = _Namespace(**{n: getattr(itertools, n) for n in (
     "product", "permutations", "combinations", "combinations_with_replacement", "chain",
     "accumulate", "groupby", "islice", "starmap", "zip_longest", "count", "cycle", "repeat")})
+
+
+_RE = _Namespace(**{n: getattr(re, n) for n in (
+    "compile", "match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "split",
+    "escape", "IGNORECASE", "MULTILINE", "DOTALL")})
 
 
 def _reduce(*args: Any) -> Any:

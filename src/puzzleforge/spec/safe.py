@@ -42,7 +42,8 @@ _FORBIDDEN_NAMES = {
 }
 _FORBIDDEN_ATTRS = {
     "format_map", "mro", "gi_frame", "gi_code", "f_globals", "f_locals", "f_back",
-    "cr_frame", "tb_frame", "func_globals", "co_code", "ag_frame",
+    "cr_frame", "tb_frame", "func_globals", "co_code", "ag_frame", "from_file",
+    "from_string", "set_param", "append_log", "open_log",
 }
 
 _ALLOWED_NODES: tuple[type, ...] = (
@@ -117,7 +118,8 @@ _SAFE_BUILTIN_NAMES = (
     "abs", "all", "any", "bool", "chr", "dict", "divmod", "enumerate", "filter", "float",
     "frozenset", "hash", "int", "isinstance", "iter", "len", "list", "map", "max", "min",
     "next", "ord", "reversed", "round", "set", "slice", "sorted", "str", "sum", "tuple",
-    "zip", "repr", "callable", "bin", "hex", "oct", "format", "pow", "print",
+    "zip", "repr", "callable", "bin", "hex", "oct", "format", "pow", "print", "hasattr",
+    "complex", "id",
     "ValueError", "Exception", "KeyError", "IndexError", "TypeError", "ZeroDivisionError",
     "True", "False", "None",
 )

@@ -410,7 +410,9 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
                     raise ctx.error(p + ("desc",), "with attr, desc must be a list", "a list of strings")
                 tlist = list(types)
             for i, t in enumerate(tlist):
-                if str(t).lower() not in ("int", "bool", "float", "real", "enum"):
+                tl = str(t).lower()
+                if tl not in ("int", "bool", "float", "real", "enum", "bitvec") and not (
+                        tl.startswith("bv") and tl[2:].isdigit()):
                     raise ctx.error(p + ("type",), f"symbol type '{t}' is not known", "int, bool, float or enum")
             src = s.get("source")
             if not isinstance(src, list) or not src or not all(isinstance(x, str) for x in src):

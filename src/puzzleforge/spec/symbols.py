@@ -23,6 +23,10 @@ def make_z3_var(name: str, type_name: str) -> Any:
         return z3.Real(name)
     if t in ("int", "enum"):
         return z3.Int(name)
+    if t == "bitvec":
+        return z3.BitVec(name, 8)
+    if t.startswith("bv") and t[2:].isdigit():
+        return z3.BitVec(name, int(t[2:]))
     raise ValueError(f"unsupported symbol type '{type_name}'")
 
 
