@@ -87,3 +87,17 @@ def test_no21_maps_clues_to_entries_as_published() -> None:
         for item in corpus["clues"]:
             assert mapping[item["clue"]] == item["entry"]
             assert result.solutions[0].values[item["clue"]] == item["value"]
+
+
+def test_prime_endgame_hook_selects_the_intended_grid() -> None:
+    model = load_model(EXAMPLES / "prime_endgame.yaml")
+    result = solve(model, limit=10, time_limit=120)
+    assert result.unique
+    assert result.solutions[0].rows(model) == model.expect["rows"]
+
+
+def test_every_bundled_puzzle_is_an_example() -> None:
+    bundled = sorted(p.name for p in bundled_dir().glob("*.yaml"))
+    assert bundled == sorted(p.name for p in EXAMPLES.glob("*.yaml"))
+    for name in bundled:
+        assert (bundled_dir() / name).read_text() == (EXAMPLES / name).read_text()

@@ -18,15 +18,18 @@ def _distinct_rows(model: Any, solution: Any) -> bool:
     return len(rows) == len(set(rows))
 
 
-def _mod26_letters(model: Any, solution: Any) -> bool:
-    """Endgame of 'Prime': digit pairs in reading order, mod 26, must all be letters of
-    the quotation's alphabet; accepts every grid (the quotation is not encoded), kept as
-    an example of a hook that inspects the whole grid."""
+def _mod26_letters(model: Any, solution: Any, text: str = "") -> bool:
+    """Endgame of 'Prime': the grid's digits in reading order, taken two at a time, mod 26
+    (1 = A ... 25 = Y, 0 = Z) spell ``text`` (spaces and case ignored)."""
     digits = "".join(solution.rows(model)).replace("#", "")
-    return len(digits) % 2 == 0
+    if len(digits) % 2:
+        return False
+    letters = "".join(chr(64 + (int(digits[i:i + 2]) % 26 or 26)) for i in range(0, len(digits), 2))
+    want = "".join(ch for ch in str(text).upper() if ch.isalpha())
+    return want in letters if want else True
 
 
 HOOKS: dict[str, Callable[[Any, Any], bool]] = {
     "distinct_rows": _distinct_rows,
-    "even_digit_count": _mod26_letters,
+    "mod26_letters": _mod26_letters,
 }

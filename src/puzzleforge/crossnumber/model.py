@@ -75,7 +75,7 @@ class Rules:
     grid_digit_sum: int | None = None
     nontrivial: bool = False
     clue_order: str | None = None  # ascending / descending within each direction
-    hooks: list[str] = field(default_factory=list)
+    hooks: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass
@@ -163,9 +163,6 @@ def parse_range(value: Any, *, what: str, file, fld, line) -> list[int]:
         return sorted({int(x) for x in re.split(r"[\s,]+", s) if x})
     raise InvalidSpec(f"{what}: cannot read {s!r} as numbers", file=file, field=fld, line=line,
                       expected="a range like 0..9 or 1-6, or a list of integers")
-
-
-_KIND_WORD = r"(?:an?\s+)?([A-Za-z][A-Za-z0-9 _-]*?)s?"
 
 
 class _ClueParser:
@@ -401,11 +398,16 @@ def _rules(raw: Any, file, lines) -> Rules:
     if "hooks" in raw:
         from .hooks import HOOKS
         for h in list(raw["hooks"] or []):
-            if h not in HOOKS:
+            args: dict[str, Any] = {}
+            if isinstance(h, dict) and len(h) == 1:
+                h, args = next(iter(h.items()))
+                args = dict(args or {}) if isinstance(args, dict) else {}
+            if not isinstance(h, str) or h not in HOOKS:
                 raise InvalidSpec(f"unknown hook {h!r}", file=file, field="rules.hooks",
                                   line=lines.get("rules.hooks"),
-                                  expected="one of " + ", ".join(sorted(HOOKS)))
-            r.hooks.append(h)
+                                  expected="one of " + ", ".join(sorted(HOOKS))
+                                  + " (a name, or {name: {argument: value}})")
+            r.hooks.append((h, args))
     return r
 
 

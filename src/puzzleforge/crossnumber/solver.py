@@ -155,9 +155,10 @@ class Solver:
             self.cons.append(FinalCheck(rev_pair, "one answer is another reversed"))
         if m.rules.hooks:
             from .hooks import HOOKS
-            for h in m.rules.hooks:
+            for h, args in m.rules.hooks:
                 fn = HOOKS[h]
-                self.cons.append(FinalCheck(lambda s, a, fn=fn: fn(s.model, s.solution_from(a)), h))
+                self.cons.append(FinalCheck(
+                    lambda s, a, fn=fn, args=args: fn(s.model, s.solution_from(a), **args), h))
 
     def initial_domains(self) -> dict:
         m = self.model
