@@ -5,6 +5,8 @@
 1. Scaling: ``latin`` with side ``--n`` (8: ~15 ms an item here) through ``run_batch``
    with 1 worker (inline) and 2 workers (process pool, start-up included), puzzles/s and
    the speed-up (target >= 1.8x on 2 cores for items of >= 10 ms).
+   A control runs the same generation with no runner (1 process, then 2 plain processes):
+   on a shared machine it shows what parallelism the machine allows at that moment.
 2. Overhead: a family whose generate costs ~nothing, through the pool with 1 worker and
    inline; (batch wall time - raw generate time) / items is what the runner adds per item
    (chunking, IPC, dedupe, JSON, fsync per chunk; target < 1 ms).
@@ -67,6 +69,31 @@ def _run(job: BatchJob, out: Path, **kw) -> tuple[float, float]:
     return time.perf_counter() - start, summary.cpu_seconds
 
 
+def _raw_latin(args: tuple[int, int, int]) -> int:
+    """Control: generate items [lo, hi) of latin side n with no runner at all."""
+    lo, hi, n = args
+    import puzzleforge
+
+    for i in range(lo, hi):
+        puzzleforge.generate("latin", seed=i, n=n)
+    return hi - lo
+
+
+def _control(items: int, n: int) -> tuple[float, float]:
+    """Wall seconds of the raw loop in 1 process, and split over 2 plain processes."""
+    import multiprocessing
+
+    start = time.perf_counter()
+    _raw_latin((0, items, n))
+    one = time.perf_counter() - start
+    ctx = multiprocessing.get_context("forkserver")
+    start = time.perf_counter()
+    with ctx.Pool(2) as pool:
+        pool.map(_raw_latin, [(0, items // 2, n), (items // 2, items, n)])
+    two = time.perf_counter() - start
+    return one, two
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--items", type=int, default=400)
@@ -93,6 +120,11 @@ def main() -> None:
           f"got {c2 / t2:.2f} cores)")
     print(f"  speed-up : {t1 / t2:.2f}x (target >= 1.8x for >= 10 ms items); "
           f"outputs byte-identical: {same}")
+    one, two = _control(args.items, args.n)
+    print(f"  control  : the same work with no runner, 1 process {one:.2f} s, 2 plain processes "
+          f"{two:.2f} s -> {one / two:.2f}x: what this machine allows right now")
+    print(f"  runner efficiency vs control: {(t1 / t2) / (one / two):.2f} "
+          "(1.00 = the runner loses nothing to orchestration)")
     cores = os.cpu_count() or 1
     if load > 0.5:
         print(f"  note: load average {load:.2f} on {cores} cores before the run: other processes "

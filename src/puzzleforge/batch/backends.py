@@ -71,11 +71,12 @@ class LocalPoolBackend(Backend):
 
     name = "local"
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, preload: list[str] | None = None) -> None:
         self.workers = workers
         try:
             ctx = multiprocessing.get_context("forkserver")
-            ctx.set_forkserver_preload(["puzzleforge.batch.worker"])
+            # imported once in the fork server, so each worker starts with them loaded
+            ctx.set_forkserver_preload(["puzzleforge.batch.worker", *(preload or [])])
         except ValueError:  # pragma: no cover - platforms without forkserver
             ctx = multiprocessing.get_context("spawn")
         self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
@@ -171,8 +172,10 @@ class RayBackend(Backend):
             self._ray.shutdown()
 
 
-def make_backend(backend: str, workers: int | None, ray_address: str | None = None) -> Backend:
-    """Backend by name; ``workers`` None means all cores."""
+def make_backend(backend: str, workers: int | None, ray_address: str | None = None,
+                 preload: list[str] | None = None) -> Backend:
+    """Backend by name; ``workers`` None means all cores; ``preload``: modules to import in
+    the local fork server (the families' modules)."""
     if backend == "ray":
         return RayBackend(workers, ray_address)
     if backend != "local":
@@ -180,4 +183,4 @@ def make_backend(backend: str, workers: int | None, ray_address: str | None = No
     count = workers or default_workers()
     if count <= 1:
         return InlineBackend()
-    return LocalPoolBackend(count)
+    return LocalPoolBackend(count, preload)

@@ -255,7 +255,8 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         write_json_atomic(job_file, {"fingerprint": fingerprint, "requested": job.total,
                                      "format": fmt, "generator": f"puzzleforge {__version__}"})
     state = scan_journal(journal, component_of, question_key)
-    chosen = make_backend(backend, workers, ray_address)
+    preload = sorted({type(f).__module__ for f in families} - {"__main__"})
+    chosen = make_backend(backend, workers, ray_address, preload)
     summary = Summary(output=str(out), format=fmt, backend=chosen.name, workers=chosen.workers,
                       seed=job.seed, requested=job.total, resumed_from=state.records,
                       job=fingerprint)
