@@ -89,6 +89,8 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
     from ..core.errors import ConfigError
     from ..core.registry import resolve_family
 
+    if n is not None and n < 0:
+        raise ConfigError(f"-n {n}", field="-n", expected="a count >= 0")
     if is_recipe(target):
         if params:
             raise ConfigError("--param does not apply to a recipe", field="--param",
@@ -106,8 +108,6 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
                        timeout_per_item=timeout)
     if audit:
         job = dataclasses.replace(job, audit=True)
-    if n is not None and n < 0:
-        raise ConfigError(f"-n {n}", field="-n", expected="a count >= 0")
     progress = _Progress(f"generate {Path(target).name}", job.total)
     try:
         summary = run_batch(
