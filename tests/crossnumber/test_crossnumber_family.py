@@ -125,3 +125,16 @@ def test_generate_mode_is_deterministic_and_size_4_works() -> None:
     assert a.to_json() == b.to_json()
     c = family.generate(Params(mode="generate", size=4), random.Random(2))
     assert len(c.answer.splitlines()) == 4 and family.audit(c) == []
+
+
+def test_non_unique_file_accepts_every_solution_when_allowed() -> None:
+    src = str(EXAMPLES / "prime.yaml")
+    with pytest.raises(Exception):
+        family.generate(Params(source=src), random.Random(0))
+    p = family.generate(Params(source=src, unique_only=False), random.Random(0))
+    assert len(p.solution["alternatives"]) == 1
+    rows_a = p.answer
+    rows_b = "\n".join(p.solution["alternatives"][0]["rows"])
+    assert rows_a != rows_b
+    assert family.verify(p, rows_a) == 1.0 and family.verify(p, rows_b) == 1.0
+    assert family.audit(p) == []

@@ -153,7 +153,7 @@ class CrossNumberFamily:
             if params.unique_only and int(model.expect.get("solutions", 1)) != 1:
                 reasons["not unique"] = reasons.get("not unique", 0) + 1
                 continue
-            rows = model.expect.get("rows")
+            rows = model.expect.get("rows") if int(model.expect.get("solutions", 1)) == 1 else None
             if rows:
                 # the file states its solution: check it against every clue (fast); the
                 # uniqueness of bundled files is proved by the test suite and by audit()
@@ -165,10 +165,15 @@ class CrossNumberFamily:
                     continue
                 result = SolveResult([sol], True, StepLog(enabled=False), 0.0, 1)
             else:
-                result = api.solve_puzzle(model, limit=2, time_limit=params.time_limit, steps=False)
-            if not result.unique:
+                result = api.solve_puzzle(model, limit=2 if params.unique_only else 10,
+                                      time_limit=params.time_limit, steps=False)
+            if params.unique_only and not result.unique:
                 reasons["solver found no unique solution"] = reasons.get(
                     "solver found no unique solution", 0) + 1
+                continue
+            if not result.solutions or not result.complete:
+                reasons["no solution or search incomplete"] = reasons.get(
+                    "no solution or search incomplete", 0) + 1
                 continue
             return self._puzzle(params, model, result, source=str(path), text=None)
         raise GenerationFailed("no puzzle file with a unique solution", attempts=len(order),
@@ -193,7 +198,10 @@ class CrossNumberFamily:
             question=question,
             answer=api.answer_text(model, sol),
             solution={"rows": sol.rows(model, " " if multi else ""), "values": sol.values,
-                      "variables": sol.variables, "multi": multi},
+                      "variables": sol.variables, "multi": multi,
+                      # every solution when the puzzle is not unique (any one is accepted)
+                      "alternatives": [{"rows": s.rows(model, " " if multi else ""),
+                                        "values": s.values} for s in result.solutions[1:]]},
             difficulty=float(max(0, result.nodes - 1) + len(model.clues) // 10),
             params=params_to_dict(params),
             seed=0,
@@ -202,7 +210,11 @@ class CrossNumberFamily:
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         try:
-            return _score(puzzle.solution, answer)
+            sol = puzzle.solution
+            best = _score(sol, answer)
+            for alt in sol.get("alternatives") or []:
+                best = max(best, _score({**alt, "multi": sol.get("multi", False)}, answer))
+            return best
         except Exception:  # verify never raises on a malformed answer
             return 0.0
 
@@ -218,9 +230,11 @@ class CrossNumberFamily:
                 return ["no puzzle text or source to re-solve"]
         except Exception as e:  # noqa: BLE001 - reported, not raised
             return [f"puzzle does not load: {e}"]
-        result = api.solve_puzzle(model, limit=2, steps=False)
-        if not result.unique:
-            return [f"{result.count}{'' if result.complete else '+'} solutions"]
+        alternatives = len(puzzle.solution.get("alternatives") or [])
+        result = api.solve_puzzle(model, limit=alternatives + 2, steps=False)
+        if not result.complete or result.count != alternatives + 1:
+            return [f"{result.count}{'' if result.complete else '+'} solutions, "
+                    f"expected {alternatives + 1}"]
         if api.answer_text(model, result.solutions[0]) != puzzle.answer:
             return ["stored answer differs from the solver's"]
         return []
