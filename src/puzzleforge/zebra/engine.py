@@ -221,8 +221,9 @@ class Engine:
         Object a of A can only pair with objects of B that share an option in C:
         row(A,a,B) must lie within OR_{v in row(A,a,C)} row(C,v,B). When a is already
         paired in C (a ●) this is rule 3 (shared exclusions); otherwise rule 4 (two lines
-        that exclude each other's every option). A changed row (X,x,Y) can only tighten
-        targets (X,x,B) through C=Y and targets (A,a,Y) through C=X with a in row(X,x,A).
+        that exclude each other's every option). The condition on a cell is symmetric
+        (row(A,a,C) and row(B,j,C) must meet), and every write lands on the trail in both
+        orientations, so a changed row (X,x,Y) only needs targets (X,x,B) through C=Y.
         """
         rows = self._rows_since("r4")
         if not rows:
@@ -236,13 +237,12 @@ class Engine:
             X, rest = divmod(idx, Kk)
             Y, x = divmod(rest, k)
             bit = 1 << x
+            # only (X, x, B) through Y: the mirror write (Y, y, X) of the same cell is in
+            # the trail too and covers the targets (A, a, Y) through X by symmetry
             for B in range(K):
                 if B != X and B != Y:
                     key = (X, B, Y)
                     targets[key] = targets.get(key, 0) | bit
-                    # B plays A below: objects of B that may still pair with x
-                    key2 = (B, Y, X)
-                    targets[key2] = targets.get(key2, 0) | cand[(X * K + B) * k + x]
         changed = False
         for (A, B, C) in sorted(targets):
             amask = targets[(A, B, C)]
