@@ -484,6 +484,12 @@ def _clues(raw: Any, grid: Grid, variables: Variables, rules: Rules, file, lines
         raise InvalidSpec("clues must be a mapping of entry names to clues, or 'across'/'down' "
                           "lists", file=file, field="clues", line=lines.get("clues"),
                           expected="{A1: 'prime', D2: 'AC+CD'} or {across: [...], down: [...]}")
+    if isinstance(raw, dict) and not (set(raw) <= {"across", "down"} and raw):
+        # entries without a clue line are unclued (and still count for 'answers distinct')
+        listed = {it[0] for it in items}
+        for name, e in grid.entries.items():
+            if name not in listed:
+                items.append((name, e.direction, None, e.length, name, f"clues.{name}", None))
     names = [it[0] for it in items]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
