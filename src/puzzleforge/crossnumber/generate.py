@@ -10,6 +10,7 @@ solution stays unique. The result is a puzzle file (YAML text) any tool can re-s
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import yaml
@@ -51,6 +52,8 @@ def _candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, st
             out.append((0, f"reverse of {o}"))
         if v == nb.digits_sum(u):
             out.append((1, f"digit sum of {o}"))
+        if u != v and abs(v - u) <= 60:
+            out.append((1, f"{o} + {v - u}" if v > u else f"{o} - {u - v}"))
         for o2, u2 in others:
             if o2 > o and u + u2 == v:
                 out.append((0, f"{o} + {o2}"))
@@ -91,6 +94,10 @@ def _fill(rng: random.Random, rows: list[str], grid: Any) -> dict | None:
     return {rc: str(rng.randint(1 if rc in starts else 0, 9)) for rc in grid.cells()}
 
 
+def _mentions(part: str) -> set[str]:
+    return set(re.findall(r"\b[AD]\d+\b", part))
+
+
 def _text(grid_rows: list[str], clues: dict[str, list[str]], title: str) -> str:
     data: dict[str, Any] = {"title": title, "grid": "\n".join(grid_rows) + "\n",
                             "clues": {k: "; ".join(v) if v else "unclued" for k, v in clues.items()}}
@@ -122,7 +129,10 @@ def generate_puzzle(rng: random.Random, *, size: int = 3,
         clues: dict[str, list[str]] = {}
         start_parts = 1 if size <= 3 else 2
         for n in values:
-            ranked = sorted(cands[n])
+            # no clue that mentions an entry whose clue already mentions this one
+            ranked = sorted((s, p) for s, p in cands[n]
+                            if not any(n in _mentions(q) for o in _mentions(p)
+                                       for q in clues.get(o, [])))
             clues[n] = []
             for _ in range(start_parts):
                 left = [(s, p) for s, p in ranked if p not in clues[n]]
