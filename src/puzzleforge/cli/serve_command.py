@@ -37,7 +37,11 @@ def register(app: typer.Typer) -> None:
                        f"missing); {WEB_HINT}")
         if host not in ("127.0.0.1", "localhost", "::1"):
             typer.echo(f"warning: binding to {host} exposes the app beyond this machine", err=True)
-        settings = WebSettings(data_dir=data.resolve() if data.is_dir() else None)
+        hosts = WebSettings().allowed_hosts
+        if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
+            hosts = hosts + (host,)  # a named address may be used in the Host header too
+        settings = WebSettings(data_dir=data.resolve() if data.is_dir() else None,
+                               allowed_hosts=hosts)
         typer.echo(f"puzzleforge web app on http://{'127.0.0.1' if host == 'localhost' else host}:{port}/"
                    "  (Ctrl-C stops it)")
         uvicorn.run(create_app(settings), host=host, port=port, log_level="warning",
