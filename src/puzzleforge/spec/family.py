@@ -81,7 +81,10 @@ class _Alarm:
 
 
 def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
-    candidates = [Path.cwd() / rel, Path(spec.path).resolve().parent / rel]
+    here = Path(spec.path).resolve().parent
+    # the project root (working directory), the spec's folder, and the folder holding a
+    # specs/ folder (customs/ usually sits beside specs/)
+    candidates = [Path.cwd() / rel, here / rel, here.parent / rel]
     for c in candidates:
         if c.is_file():
             return c

@@ -65,6 +65,10 @@ class SolModel:
 
     def __getitem__(self, key: Any) -> Any:
         try:
+            return self.values[key._pf_id]  # symbol constants carry their AST id (SymbolDict)
+        except (AttributeError, KeyError):
+            pass
+        try:
             return self.values[key.get_id()]  # constants are keyed by their (hash-consed) AST id
         except KeyError:
             pass
@@ -391,6 +395,8 @@ def _reduce(*args: Any) -> Any:
 
 def get_value(sol: Any, var: Any) -> Any:
     """Value(s) of Z3 constant(s) ``var`` in solution ``sol`` (lists map elementwise)."""
+    if type(sol) is SolModel and hasattr(var, "_pf_id"):
+        return sol.values.get(var._pf_id)
     if isinstance(var, (list, tuple)):
         return [get_value(sol, item) for item in var]
     if isinstance(var, dict) or hasattr(var, "to_list"):

@@ -16,6 +16,12 @@ __all__ = ["SymbolDict", "CondText", "make_z3_var"]
 
 
 def make_z3_var(name: str, type_name: str) -> Any:
+    v = _make(name, type_name)
+    v._pf_id = v.get_id()  # cached AST id: solution lookups skip a C call
+    return v
+
+
+def _make(name: str, type_name: str) -> Any:
     t = type_name.lower()
     if t == "bool":
         return z3.Bool(name)
