@@ -164,3 +164,17 @@ def test_logic_grid_generation_reports_progress() -> None:
     assert fractions == sorted(fractions) and 0 < fractions[0] < fractions[-1] < 1
     assert any(m.startswith("attempt 1") for _, m in seen)
     assert session.check(session.solution_marks())["solved"] is True
+
+
+def test_edge_genres_are_shown_as_pictures_not_played(api_client) -> None:
+    pytest.importorskip("puzzleforge.grid.api")
+    from puzzleforge.web.grid_adapter import genre_list
+
+    if "slitherlink" not in {g["id"] for g in genre_list()}:
+        pytest.skip("slitherlink is not in the grid engine")
+    job = api_client.post("/api/grid/generate",
+                          json={"genre": "slitherlink", "size": "5x5", "seed": 1}).json()
+    view = _wait(api_client, job)["result"]
+    assert view["playable"] is False and view["picture"].count("\n") >= 5
+    solved = api_client.get(f"/api/grid/{view['token']}/solution").json()
+    assert solved["picture"] and solved["picture"] != view["picture"]

@@ -96,6 +96,10 @@ class GridSession:
         return {_key(e): g.token(self.sol[name][e]) for name, e, _, _ in self._answer()
                 if name in self.sol and e in self.sol[name]}
 
+    def solution_picture(self) -> str:
+        """The engine's text drawing of the solved puzzle (for genres not played by cell)."""
+        return _api().text(self.inst, self.sol)
+
     def given_tokens(self) -> dict[str, str]:
         """Cells the player does not fill: given values, plus cells the puzzle drawing
         marks (clue numbers of Nurikabe, walls of Light Up), with their solved value."""
@@ -128,6 +132,7 @@ class GridSession:
                 "givens": self.given_tokens(), "playable": self.playable(),
                 "seed": self.seed, "difficulty": self.difficulty,
                 "text": g.format(self.inst), "url": url,
+                "picture": None if self.playable() else api.text(self.inst),
                 "drawing": {
                     "text": {_key(c): t for c, t in drawing.text.items()},
                     "walls": sorted(_key(c) for c in drawing.shaded),

@@ -95,4 +95,6 @@ def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
 
 @router.get("/api/grid/{token}/solution")
 def solution(request: Request, token: str) -> dict[str, Any]:
-    return {"values": _session(request, token).solution_tokens()}
+    session = _session(request, token)
+    return {"values": session.solution_tokens(),
+            "picture": None if session.playable() else session.solution_picture()}

@@ -135,10 +135,12 @@
       : v.binary
       ? "Click a cell to cycle empty → black → white. Keyboard: arrows move, Space cycles, B or 1 black, W or 0 white, Delete clears."
       : "Click a cell to cycle its values. Keyboard: arrows move, type a value (" + v.values.join(" ") + "), Delete clears.";
+    if (!v.playable) $("gp-keys").textContent = "";
     $("gp-source").textContent = v.text;
     $("gp-url").textContent = v.url ? "puzz.link: " + v.url : "";
     ["gp-check", "gp-hint", "gp-clear"].forEach(function (id) { $(id).disabled = !v.playable; });
-    build();
+    if (v.playable) build();
+    else $("gp-board").replaceChildren(PF.el("pre", { class: "block picture", "aria-label": v.title + " puzzle", text: v.picture }));
     say(v.playable ? "" : "This genre cannot be played cell by cell here; use Reveal to see the solution.", "");
     const first = document.querySelector("#gp-board button");
     if (first) first.focus();
@@ -198,6 +200,11 @@
   $("gp-reveal").addEventListener("click", async function () {
     try {
       const res = await call("/solution");
+      if (!view.playable) {
+        $("gp-board").replaceChildren(PF.el("pre", { class: "block picture", "aria-label": view.title + " solution", text: res.picture }));
+        say("Solution revealed.", "");
+        return;
+      }
       values = res.values;
       Object.keys(view.givens).forEach(function (k) { delete values[k]; });
       paint();
