@@ -573,6 +573,11 @@ class Attempt:
             if kind not in ("minimize", "maximize"):
                 raise ExprFailure(spec.optimize["type"], ValueError(f"optimize type '{kind}' is not minimize/maximize"))
             target = ev(spec.optimize["formula"], env)
+            found = self._descend(target, kind) if z3.is_expr(target) and z3.is_int(target) else None
+            if found is not None:
+                model, value = found
+                self._finish_optimum(model, value, target)
+                return
             opt = z3.Optimize()
             opt.set("timeout", self._remaining_ms())
             opt.add(self.assertions)
@@ -587,6 +592,44 @@ class Attempt:
                 raise Rejection("no solution", "the optimization constraints have no solution")
             model = opt.model()
             value = model.evaluate(target, model_completion=True)
+            self._finish_optimum(model, value, target)
+        elif spec.calc_solution:
+            sols = self.enumerate(self.assertions, spec.max_solution)
+            if not sols:
+                raise Rejection("no solution", "the constraints have no solution")
+            env["_solutions"] = sols
+        else:
+            env["_solutions"] = []
+            self.cond_num = 0
+
+    def _descend(self, target: Any, kind: str, max_steps: int = 500) -> tuple | None:
+        """Optimise an integer objective by strict improvement with one incremental solver.
+
+        Why: Z3's Optimize can stall for seconds on piecewise objectives built from nested
+        If terms (corpus spec 46-elevator) that a plain solver settles in a few steps.
+        The optimum is the same; None (too many steps) falls back to Optimize.
+        """
+        s = self._solver()
+        s.add(self.assertions)
+        if self._check(s) != z3.sat:
+            raise Rejection("no solution", "the optimization constraints have no solution")
+        model = s.model()
+        value = model.evaluate(target, model_completion=True)
+        for _ in range(max_steps):
+            s.push()
+            s.add(target < value if kind == "minimize" else target > value)
+            r = self._check(s)
+            if r != z3.sat:
+                s.pop()
+                return model, value
+            model = s.model()
+            value = model.evaluate(target, model_completion=True)
+            s.pop()
+        return None
+
+    def _finish_optimum(self, model: Any, value: Any, target: Any) -> None:
+        env = self.env
+        if True:
             sol = self._to_sol(model)
             check = self._solver()
             check.add(self.assertions)
@@ -598,14 +641,6 @@ class Attempt:
                     raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
             env["_value"] = value
             env["_solutions"] = sol
-        elif spec.calc_solution:
-            sols = self.enumerate(self.assertions, spec.max_solution)
-            if not sols:
-                raise Rejection("no solution", "the constraints have no solution")
-            env["_solutions"] = sols
-        else:
-            env["_solutions"] = []
-            self.cond_num = 0
 
     # ---- queries ---------------------------------------------------------------------
     def queries(self) -> list[dict]:
