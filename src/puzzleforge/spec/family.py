@@ -240,7 +240,8 @@ class SpecFamily:
             seed=0,
             config=result["config"],
             meta={"source": str(Path(self.path).resolve()), "engine": "spec", "attempts": attempts,
-                  "rejections": dict(reasons)},
+                  "rejections": dict(reasons),
+                  **({"solver_incomplete": True} if result.get("incomplete") else {})},
             extra={"problem": problem, "parameters": parameters},
         )
 

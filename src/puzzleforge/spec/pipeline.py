@@ -45,6 +45,18 @@ class ExprFailure(Exception):
         super().__init__(f"{code.where}: {type(exc).__name__}: {exc}")
 
 
+def _is_lia(assertions: list) -> bool:
+    """True when the constraints are linear integer arithmetic (Z3's is-qflia probe)."""
+    if not assertions:
+        return True
+    g = z3.Goal(ctx=assertions[0].ctx)
+    g.add(*assertions)
+    try:
+        return z3.Probe("is-qflia", ctx=assertions[0].ctx)(g) == 1.0
+    except z3.Z3Exception:
+        return False
+
+
 class _FallBack(Exception):
     """The specialised solver could not decide; use the general one."""
 
@@ -145,6 +157,7 @@ class Attempt:
         self.cond_text = ""
         self.var_pos: dict[str, tuple[float, float]] = {}
         self.sym_consts: list = []
+        self.incomplete = False
         self.env["conditions"] = ""
         self.env["queries"] = ""
 
@@ -441,7 +454,7 @@ class Attempt:
     # ---- solving ---------------------------------------------------------------------
     def _solver(self) -> Any:
         kinds = {c.sort().kind() for c in self.sym_consts}
-        linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT}
+        linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT} and _is_lia(self.assertions)
         s = z3.SolverFor("QF_LIA") if linear and os.environ.get("PUZZLEFORGE_SPEC_LIA", "1") == "1" else z3.Solver()
         s.set("random_seed", self._z3_seed)
         return s
@@ -475,7 +488,7 @@ class Attempt:
         # value in a model, exactly as with the original's blocking over model decls
         consts = self.sym_consts if self.sym_consts else collect_consts(assertions)
         kinds = [c.sort().kind() for c in consts]
-        linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds)
+        linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) and _is_lia(assertions)
         # QF_LIA enumerates many models fast; QF_FD (bit-blasting) decides some hard
         # bounded instances in a fraction of the time: give each a short first check
         plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]
@@ -510,6 +523,11 @@ class Attempt:
                               ("timeout" not in reason and "canceled" not in reason)):
                     if time.monotonic() < self.deadline:
                         raise _FallBack()
+                if sols:
+                    # As the original: an undecided check ends the enumeration (its loop
+                    # runs while check() == sat). Recorded in meta as solver_incomplete.
+                    self.incomplete = True
+                    break
                 raise Rejection("time limit", "solver time budget exhausted")
             if r != z3.sat:
                 break
@@ -865,4 +883,5 @@ def _attempt_steps(a: "Attempt", spec: Spec) -> AttemptResult:
         solutions=n_sol,
         config=a.config,
         var_pos=dict(a.var_pos),
+        incomplete=a.incomplete,
     )
