@@ -314,11 +314,21 @@ def _restrict(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[l
 
     current = list(clues)
     if budget is None:
-        for clue in order:
-            trial = [c for c in current if c is not clue]
-            if unique(trial):
-                current = trial
-        if _engine_solves(K, k, current, guessing):
+        for attempt in range(3):
+            if attempt:
+                rng.shuffle(ones)
+                rng.shuffle(rest)
+                order = ones + rest
+            current = list(clues)
+            for clue in order:
+                trial = [c for c in current if c is not clue]
+                if unique(trial):
+                    current = trial
+            if _engine_solves(K, k, current, guessing):
+                return current
+        if K * k > 36:
+            # an engine check per removal is too slow on big grids: let the caller
+            # reject this attempt (the rating reports that the engine cannot solve it)
             return current
         current = list(clues)
     for clue in order:
