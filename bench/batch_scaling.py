@@ -62,11 +62,12 @@ def _timed(job: BatchJob, out: Path, **kw) -> float:
     return time.perf_counter() - start
 
 
-def _run(job: BatchJob, out: Path, **kw) -> tuple[float, float]:
-    """(wall seconds, CPU seconds the generating processes got)."""
+def _run(job: BatchJob, out: Path, **kw) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds the generating processes got, share of worker time busy)."""
     start = time.perf_counter()
     summary = run_batch(job, out, **kw)
-    return time.perf_counter() - start, summary.cpu_seconds
+    wall = time.perf_counter() - start
+    return wall, summary.cpu_seconds, summary.worker_busy_seconds / (summary.workers * wall)
 
 
 def _raw_latin(args: tuple[int, int, int]) -> int:
@@ -110,14 +111,14 @@ def main() -> None:
     for _ in range(args.repeat):
         runs1.append(_run(job, tmp / "w1.jsonl", workers=1))
         runs2.append(_run(job, tmp / "w2.jsonl", workers=2))
-    t1, c1 = min(runs1)
-    t2, c2 = min(runs2)
+    t1, c1, _ = min(runs1)
+    t2, c2, busy2 = min(runs2)
     same = (tmp / "w1.jsonl").read_bytes() == (tmp / "w2.jsonl").read_bytes()
     per_item_ms = 1000 * t1 / args.items
     print(f"latin n={args.n}: {per_item_ms:.1f} ms/item on 1 worker")
     print(f"  1 worker : {args.items / t1:8.1f} puzzles/s ({t1:.2f} s; got {c1 / t1:.2f} cores)")
     print(f"  2 workers: {args.items / t2:8.1f} puzzles/s ({t2:.2f} s, pool start-up included; "
-          f"got {c2 / t2:.2f} cores)")
+          f"got {c2 / t2:.2f} cores; workers inside chunks {100 * busy2:.0f}% of the wall time)")
     print(f"  speed-up : {t1 / t2:.2f}x (target >= 1.8x for >= 10 ms items); "
           f"outputs byte-identical: {same}")
     one, two = _control(args.items, args.n)

@@ -116,6 +116,7 @@ class _Run:
                 in_flight -= 1
                 buffered[result.first_index] = result
                 self.summary.worker_cpu_seconds += result.cpu_seconds
+                self.summary.worker_busy_seconds += result.wall_seconds
             if hard is not None and mine and time.monotonic() - min(mine.values()) > hard:
                 raise GenerationFailed(
                     f"family '{family.name}': a chunk of {size} items ran for over {hard:.0f} s "

@@ -53,6 +53,7 @@ class Summary:
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
     worker_cpu_seconds: float = 0.0
+    worker_busy_seconds: float = 0.0   # wall time workers spent inside chunks
     files: list[str] = field(default_factory=list)
     job: dict[str, Any] = field(default_factory=dict)
 
@@ -66,6 +67,7 @@ class Summary:
         data["wall_seconds"] = round(self.wall_seconds, 3)
         data["cpu_seconds"] = round(self.cpu_seconds, 3)
         data["worker_cpu_seconds"] = round(self.worker_cpu_seconds, 3)
+        data["worker_busy_seconds"] = round(self.worker_busy_seconds, 3)
         return data
 
     def lines(self) -> list[str]:
