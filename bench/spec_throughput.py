@@ -106,6 +106,9 @@ def main(argv: list[str]) -> int:
             print(json.dumps(row), flush=True)
         elif "error" in row:
             print(f"{row['spec']:22s} ERROR {row['error']}", flush=True)
+        elif not row["puzzles"]:
+            print(f"{row['spec']:22s}   0 puzzles in {seconds:.0f} s after the warm-up puzzle  "
+                  f"{row['peak_rss_mb']:7.1f} MB", flush=True)
         else:
             extra = f"  x{row['speedup']} vs original {row['original_ms']} ms" if "speedup" in row else ""
             print(f"{row['spec']:22s} {row['puzzles']:3d} puzzles  {row['ms_per_puzzle']:9.1f} ms/puzzle  "
