@@ -8,6 +8,7 @@ session because they follow from the rules alone.
 """
 from __future__ import annotations
 
+import copy
 import time
 from collections import deque
 from typing import Any, Iterable
@@ -24,6 +25,10 @@ __all__ = ["Compiled", "compile_rules"]
 
 Solution = dict  # var name -> {entity: value}
 
+#: Lowered rule sets without instance data, keyed by (rules, params, encodings): the
+#: grounding and CNF are built once per size; every Compiled still gets a fresh session.
+_LOWERED: dict = {}
+
 
 class Compiled:
     """Rules lowered for one board; ``clues`` are ``{spec name: {place: value}}``."""
@@ -33,14 +38,29 @@ class Compiled:
                  card_encoding: str = "seqcounter") -> None:
         self.model = model
         self.params = dict(params)
-        self.grounder = Grounder(model, params, data)
-        self.constraints = self.grounder.ground_rules()
-        self.low = Lowering(self.grounder, int_encoding=int_encoding, card_encoding=card_encoding)
-        self.low.lower(self.constraints)
-        for spec in model.clue_specs():  # every selector exists, even if no rule used it
-            for place in self.grounder.resolve(spec.places, {}):
-                for v in self.grounder.clue_values(spec):
-                    self.low.selector(spec, place, v)
+        key = None if data else (id(model), tuple(sorted(params.items())), int_encoding, card_encoding)
+        hit = _LOWERED.get(key) if key is not None else None
+        if hit is None:
+            grounder = Grounder(model, params, data)
+            constraints = grounder.ground_rules()
+            low = Lowering(grounder, int_encoding=int_encoding, card_encoding=card_encoding)
+            low.lower(constraints)
+            for spec in model.clue_specs():  # every selector exists, even if no rule used it
+                for place in grounder.resolve(spec.places, {}):
+                    for v in grounder.clue_values(spec):
+                        low.selector(spec, place, v)
+            hit = (grounder, constraints, low, low.pool.top)
+            if key is not None:
+                if len(_LOWERED) >= 16:
+                    _LOWERED.pop(next(iter(_LOWERED)))
+                _LOWERED[key] = hit
+        self.grounder, self.constraints, low0, top = hit
+        # Each instance gets its own copy of the lowering state (its pool hands out the same
+        # fresh ids whatever ran before, so results never depend on history).
+        self.low = copy.copy(low0)
+        self.low.pool = copy.copy(low0.pool)
+        self.low.pool.top = top
+        self.low.cache = dict(low0.cache)
         self.specs = {s.name: s for s in model.clue_specs()}
         self.session = open_session(backend, self.low.clauses)
         self.grid = next(iter(self.grounder._grids.values()), None)
@@ -170,7 +190,14 @@ class Compiled:
         return ("none" if not sols else "unique" if len(sols) == 1 else "multiple"), sols
 
     def unique_given(self, assumptions: list[int], differs: int) -> bool:
-        """Is the solution behind ``differs`` the only one under ``assumptions``? One solve."""
+        """Is the solution behind ``differs`` the only one under ``assumptions``? One solve
+        (no model is read unless lazy graph rules need to inspect it)."""
+        if not self.low.lazy:
+            self.solves += 1
+            status = self.session.check(assumptions + [differs])
+            if status.value == "timeout":
+                raise SolverTimeout("grid solver time limit reached", expected="a larger time limit")
+            return status.value == "unsat"
         return self._check(assumptions + [differs], None) is None
 
     def forced(self, clues: dict | None = None, solution: Solution | None = None) -> dict:

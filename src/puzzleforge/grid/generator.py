@@ -37,25 +37,40 @@ def _entry_lits(comp: Compiled) -> list[list[int]]:
 
 def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None = None,
                     fraction: float = 0.35) -> dict | None:
-    """A random solution: fix a random value on a random part of the entries, keeping the
-    formula satisfiable at each step, then let the solver complete it."""
+    """A random solution: fix a random value on a random part of the entries (checked in
+    batches, halving a batch that makes the formula unsatisfiable), then let the solver
+    complete it."""
     base = list(base or [])
     if comp._check(base, None) is None:
         return None
     entries = _entry_lits(comp)
     order = list(range(len(entries)))
     rng.shuffle(order)
-    chosen: list[int] = []
-    budget = max(4, int(len(order) * fraction))
-    for idx in order[:budget]:
+    picks = []
+    for idx in order[:max(4, int(len(order) * fraction))]:
         options = [l for l in entries[idx] if abs(l) != comp.low.T]
-        if len(options) < 2:
-            continue
-        rng.shuffle(options)
-        for lit in options:
-            if comp._check(base + chosen + [lit], None) is not None:
-                chosen.append(lit)
-                break
+        if len(options) >= 2:
+            picks.append(rng.choice(options))
+    chosen: list[int] = []
+
+    def sat(lits: list[int]) -> bool:
+        if comp.low.lazy:
+            return comp._check(base + lits, None) is not None
+        return comp.session.check(base + lits).value == "sat"
+
+    def add(batch: list[int]) -> None:
+        if not batch:
+            return
+        if sat(chosen + batch):
+            chosen.extend(batch)
+        elif len(batch) > 1:
+            half = len(batch) // 2
+            add(batch[:half])
+            add(batch[half:])
+
+    step = 16
+    for i in range(0, len(picks), step):
+        add(picks[i:i + step])
     model = comp._check(base + chosen, None)
     return None if model is None else comp.decode(model)
 

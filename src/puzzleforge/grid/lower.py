@@ -339,6 +339,10 @@ class Lowering:
         T = self.T
         if op in ("Eq", "Ne") and gtype(a) == "bool" and gtype(b) == "bool":
             x, y = self.lit(a), self.lit(b)
+            for u, w in ((x, y), (y, x)):
+                if abs(w) == T:  # comparison with a constant: the literal itself
+                    same = (w == T) == (op == "Eq")
+                    return u if same else -u
             t = self.new()
             self.emit([-t, -x, y]); self.emit([-t, x, -y])
             self.emit([t, x, y]); self.emit([t, -x, -y])
@@ -400,6 +404,19 @@ class Lowering:
             return
         if tag == "clue":
             _, spec, place, value, body = g
+            key = (spec.name, place, value)
+            simple = body[0] == "v" or body[0] == "not" and body[1][0] == "v" or (
+                body[0] == "cmp" and body[1] in ("Eq", "Ne") and {body[2][0], body[3][0]} == {"v", "c"})
+            if not guard and not spec.closed and key not in self.selectors and simple:
+                # a clue that just fixes one existing literal: that literal is the selector
+                top, n = self.pool.top, len(self.clauses)
+                lit = self.lit(body)
+                if self.pool.top == top and len(self.clauses) == n:
+                    self.selectors[key] = lit
+                    self.specs[spec.name] = spec
+                    return
+                self.emit([lit, -self.selector(spec, place, value)])
+                return
             self.top(body, guard + [-self.selector(spec, place, value)])
             return
         if tag == "or":
