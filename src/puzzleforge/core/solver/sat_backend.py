@@ -36,6 +36,9 @@ class SatSession(Session):
     def _add(self, clause: list[int]) -> None:
         self._solver.add_clause(clause)
 
+    def _add_many(self, clauses: list[list[int]]) -> None:
+        self._solver.append_formula(clauses)
+
     def _check(self, assumptions: list[int], deadline: float | None) -> Status:
         if deadline is None:
             ok = self._solver.solve(assumptions=assumptions)

@@ -54,8 +54,21 @@ class Session(ABC):
         self._add(clause)
 
     def add_clauses(self, clauses: Iterable[Clause]) -> None:
+        """Bulk load (validation per clause at C speed, one backend call): grid rule sets
+        hold tens of thousands of clauses and are loaded once per puzzle."""
+        batch = [[int(l) for l in clause] for clause in clauses]
+        top = self.num_vars
+        for clause in batch:
+            if 0 in clause:
+                raise ValueError("literal 0 is not allowed in a clause")
+            if clause:
+                top = max(top, max(clause), -min(clause))
+        self.num_vars = top
+        self._add_many(batch)
+
+    def _add_many(self, clauses: list[list[int]]) -> None:
         for clause in clauses:
-            self.add_clause(clause)
+            self._add(clause)
 
     def new_var(self) -> int:
         """A fresh variable (for activation literals) that no named variable will reuse.
@@ -101,6 +114,11 @@ class Session(ABC):
         self.close()
 
     # -- operations --------------------------------------------------------------------
+    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+        """SAT / UNSAT / TIMEOUT without reading a model (the cheap form of a uniqueness
+        check: reading a model of a large formula costs more than the check itself)."""
+        return self._check(list(assumptions), deadline_after(time_limit))
+
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None,
               project: Sequence[int] | None = None) -> SolveResult:
         """One model (over ``project`` or all variables), UNSAT, or TIMEOUT."""
