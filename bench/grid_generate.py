@@ -147,7 +147,7 @@ def pysat_generate(kind: str, n: int, seed: int, shared: dict) -> tuple[float, i
 
 
 # -------------------------------------------------------------------------- Z3 ints ---
-def z3_checks(kind: str, n: int, shared: dict, max_checks: int) -> tuple[float, int]:
+def z3_checks(kind: str, n: int, shared: dict, max_checks: int, budget: float) -> tuple[float, int]:
     """Seconds and number of uniqueness checks on an Int-arithmetic Z3 model, on the
     DSL run's solution and removal order (the same first ``max_checks`` checks)."""
     import z3
@@ -190,6 +190,8 @@ def z3_checks(kind: str, n: int, shared: dict, max_checks: int) -> tuple[float, 
         checks += 1
         if not unique:
             clue[p] = val
+        if spent > budget:
+            break
     return spent, checks
 
 
@@ -197,6 +199,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--puzzles", type=int, default=3, help="puzzles per case (DSL and PySAT)")
     ap.add_argument("--z3-checks", type=int, default=40, help="uniqueness checks timed on Z3 per case")
+    ap.add_argument("--z3-budget", type=float, default=60.0, help="stop timing Z3 after this many seconds")
     args = ap.parse_args()
     cases = [("Unruly 14x14", "unruly", 14), ("Unruly 30x30", "unruly", 30), ("Sudoku 9x9", "sudoku", 9)]
     print(f"{'case':14s} {'engine':14s} {'ms/check':>9s} {'s/puzzle':>9s} {'checks':>7s}")
@@ -210,7 +213,7 @@ def main() -> int:
                 total, checks, spent = total + t, checks + c, spent + sp
             rows[engine] = (1000 * spent / checks, total / args.puzzles, checks / args.puzzles)
             print(f"{label:14s} {engine:14s} {rows[engine][0]:9.3f} {rows[engine][1]:9.3f} {rows[engine][2]:7.0f}")
-        spent, checks = z3_checks(kind, n, shared[0], args.z3_checks)
+        spent, checks = z3_checks(kind, n, shared[0], args.z3_checks, args.z3_budget)
         z3_ms = 1000 * spent / checks
         same = shared[0]["times"][:checks]
         dsl_same = 1000 * sum(same) / len(same)
