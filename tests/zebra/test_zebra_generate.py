@@ -15,7 +15,7 @@ from puzzleforge.zebra.exact import ExactChecker
 
 
 @pytest.mark.parametrize("K,k,lang", [(3, 4, "en"), (4, 4, "en"), (4, 5, "pl"), (3, 6, "en"),
-                                      (5, 4, "pl")])
+                                      (5, 4, "pl"), (3, 8, "en"), (8, 3, "pl")])
 def test_generated_puzzles_are_certified_and_engine_solved(K: int, k: int, lang: str) -> None:
     for seed in range(3):
         p = puzzleforge.generate("zebra", seed=seed, K=K, k=k, lang=lang)
