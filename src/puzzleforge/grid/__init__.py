@@ -8,9 +8,9 @@ incremental SAT session (clues as assumptions) or printed as SMT-LIB 2. Genres l
 from .domains import Bool, DSLError, Enum, Int
 from .ir import (
     Add, And, BoolConst, Const, CountTrue, Div, EnumConst, Eq, Exists, ForAll, Ge, Gt, If,
-    Implies, IntConst, Le, Lt, Mul, Ne, Not, Or, Param, Range, Sub, Sum, Var, connected,
-    exists, forall, single_loop,
+    Implies, IntConst, Le, Lt, Mul, Ne, Not, Or, Param, Range, Sub, Sum, Var, exists, forall,
 )
+from .primitives import connected, islands, runs_match, single_loop
 from .model import ClueSpec, Grid, Model, all_different, balanced, exactly_k_true, no_triples
 from .topology import Cell, Edge, Line, Vertex
 
@@ -19,5 +19,5 @@ __all__ = [
     "And", "Or", "Not", "Implies", "Eq", "Ne", "Lt", "Le", "Gt", "Ge", "Add", "Sub", "Mul",
     "Div", "Sum", "CountTrue", "ForAll", "Exists", "forall", "exists", "If", "Range",
     "BoolConst", "IntConst", "EnumConst", "balanced", "exactly_k_true", "no_triples",
-    "all_different", "connected", "single_loop", "Cell", "Edge", "Vertex", "Line",
+    "all_different", "connected", "single_loop", "islands", "runs_match", "Cell", "Edge", "Vertex", "Line",
 ]

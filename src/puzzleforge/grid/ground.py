@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from . import ir
 from .domains import Bool, DSLError, Domain, Enum, Int
 from .model import ClueRef, ClueRule, Model
+from .primitives import Connected, Islands, SingleLoop
 from .topology import Cell, ConcreteGrid, Edge, Line, Vertex
 
 __all__ = ["Grounder", "TRUE", "FALSE", "gtype", "mk_and", "mk_or", "mk_not", "mk_cmp", "mk_add"]
@@ -333,10 +334,10 @@ class Grounder:
             items = self.resolve(e.scope, env)
             parts = (self.ground(e.body, {**env, id(e.binder): x}) for x in items)
             return mk_and(parts) if e.op == "ForAll" else mk_or(parts)
-        if isinstance(e, ir.Connected):
+        if isinstance(e, Connected):
             items = self.resolve(e.scope, env)
             return ("conn", tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
-        if isinstance(e, ir.SingleLoop):
+        if isinstance(e, SingleLoop):
             items = self.resolve(e.scope, env)
             return ("loop", e.nodes, tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
         from .primitives import Runs
@@ -347,7 +348,7 @@ class Grounder:
             if pat[0] != "c":
                 raise DSLError("runs_match pattern must be instance data", expected="an IntSeq Const")
             return ("runs", tuple(pat[1]), tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
-        if isinstance(e, ir.Islands):
+        if isinstance(e, Islands):
             items = self.resolve(e.scope, env)
             return ("islands", e.spec, tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
         if isinstance(e, ClueRef):

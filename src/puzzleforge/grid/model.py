@@ -12,10 +12,12 @@ from typing import Any, Callable
 
 from .domains import Bool, Domain, DSLError, Enum, Int
 from .ir import (
-    And, Binder, Card, Connected, Const, Div, EntityFn, Eq, Expr, ForAll, Exists, GridSet, Gt,
-    Lt, Node, Param, Quant, Aggregate, SetExpr, SingleLoop, Islands, Sum, CountTrue, Var, VarRef,
+    And, Binder, Card, Const, Div, EntityFn, Eq, Expr, ForAll, Exists, GridSet, Gt,
+    Lt, Node, Param, Quant, Aggregate, SetExpr, Sum, CountTrue, Var, VarRef,
     _apply, _binder_name, _need, as_set, assert_no_pending, lift, short, walk, IndexIn,
 )
+
+from .primitives import Connected, Islands, SingleLoop
 
 __all__ = ["Grid", "ClueSpec", "ClueRule", "Model", "balanced", "exactly_k_true",
            "no_triples", "all_different"]

@@ -46,6 +46,7 @@ def _wrap(text: str, inner: int, outer: int) -> str:
 def pretty_expr(e: Any, prec: int = 0) -> str:
     from . import ir
     from .model import ClueRef, ClueRule
+    from .primitives import Connected, Islands, SingleLoop
 
     if isinstance(e, ir.BoolConst):
         return "true" if e.value else "false"
@@ -103,15 +104,15 @@ def pretty_expr(e: Any, prec: int = 0) -> str:
     if isinstance(e, ir.Quant):
         word = "forall" if e.op == "ForAll" else "exists"
         return _wrap(f"{word} {e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}", 0, prec)
-    if isinstance(e, ir.Connected):
+    if isinstance(e, Connected):
         return f"connected({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)})"
-    if isinstance(e, ir.SingleLoop):
+    if isinstance(e, SingleLoop):
         return f"single_loop({e.binder.name} in {pretty_set(e.scope)} over {e.nodes}: {pretty_expr(e.body)})"
     from .primitives import Runs
 
     if isinstance(e, Runs):
         return f"runs({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}) == {pretty_expr(e.pattern)}"
-    if isinstance(e, ir.Islands):
+    if isinstance(e, Islands):
         return (f"islands({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}; "
                 f"one {e.spec.name} clue per island = its size)")
     if isinstance(e, ClueRule):

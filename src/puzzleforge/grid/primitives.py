@@ -1,7 +1,9 @@
-"""DSL primitives beyond the seed that are not sums or quantifiers: run patterns.
+"""DSL primitives beyond the seed: graph rules (connected, single loop, islands) and run
+patterns.
 
-Why separate: ``runs_match`` lowers to an automaton (a regular constraint), not to
-cardinality gadgets; it needs its own lowering and its own SMT-LIB form.
+Why separate from ir.py: none of these lowers to sums or quantifiers; the graph rules are
+enforced lazily by the engine (cut clauses) and ``runs_match`` by an automaton, each with
+its own SMT-LIB form.
 
 >>> from puzzleforge.grid import Grid, Param, Bool, Const, forall
 >>> from puzzleforge.grid.domains import IntSeq
@@ -18,7 +20,77 @@ from typing import Any
 from .domains import DSLError
 from .ir import Binder, Expr, _apply, _binder_name, as_set, lift, short
 
-__all__ = ["Runs", "runs_match", "run_automaton"]
+__all__ = ["Runs", "runs_match", "run_automaton", "Connected", "SingleLoop", "Islands", "connected",
+           "single_loop", "islands"]
+
+
+class Connected(Expr):
+    """The entities of S whose key is true form one orthogonally connected group
+    (an empty group counts as connected). Only allowed as a top-level rule."""
+
+    type = "bool"
+    op = "Connected"
+
+    def __init__(self, scope: Any, key: Any) -> None:
+        self.scope = as_set(scope)
+        self.binder = Binder(_binder_name(key, "x"), self.scope.elem)
+        self.body = _apply(key, self.binder, "connected", ("bool",))
+
+    def children(self) -> tuple:
+        return (self.scope, self.body)
+
+
+class SingleLoop(Expr):
+    """The edges of S whose key is true form exactly one closed loop (degree 0 or 2 at
+    every node, one component, at least one edge). ``nodes`` is 'vertices' (Slitherlink:
+    edges join grid vertices) or 'cells' (Masyu: inner edges join the two cells beside them)."""
+
+    type = "bool"
+    op = "SingleLoop"
+
+    def __init__(self, scope: Any, key: Any, nodes: str = "vertices") -> None:
+        if nodes not in ("vertices", "cells"):
+            raise DSLError(f"single_loop nodes={nodes!r}", expected="'vertices' or 'cells'")
+        self.scope = as_set(scope)
+        self.nodes = nodes
+        self.binder = Binder(_binder_name(key, "e"), self.scope.elem)
+        self.body = _apply(key, self.binder, "single_loop", ("bool",))
+
+    def children(self) -> tuple:
+        return (self.scope, self.body)
+
+
+class Islands(Expr):
+    """The entities of S whose key is true split into orthogonally connected groups; each
+    group holds exactly one clue of the (closed) ClueSpec ``spec``, whose value is the size
+    of the group (Nurikabe's white islands). Only allowed as a top-level rule."""
+
+    type = "bool"
+    op = "Islands"
+
+    def __init__(self, scope: Any, key: Any, spec: Any) -> None:
+        self.scope = as_set(scope)
+        self.spec = spec
+        if not getattr(spec, "closed", False):
+            raise DSLError("islands(...) needs a closed ClueSpec (clue presence must be known)",
+                           expected="ClueSpec(..., closed=True)")
+        self.binder = Binder(_binder_name(key, "x"), self.scope.elem)
+        self.body = _apply(key, self.binder, "islands", ("bool",))
+
+    def children(self) -> tuple:
+        return (self.scope, self.body)
+
+
+def islands(scope: Any, key: Any, spec: Any) -> Expr:
+    return Islands(scope, key, spec)
+
+
+def connected(scope: Any, key: Any) -> Expr:
+    return Connected(scope, key)
+
+
+def single_loop(scope: Any, key: Any, nodes: str = "vertices") -> Expr:
+    return SingleLoop(scope, key, nodes)
 
 
 class Runs(Expr):

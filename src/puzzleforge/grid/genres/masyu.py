@@ -7,7 +7,8 @@ from typing import Any
 
 from ..domains import Bool, Enum
 from ..genre import Drawing, Genre, Instance, concrete, parse_header
-from ..ir import And, Implies, Or, Param, single_loop
+from ..ir import And, Implies, Or, Param
+from ..primitives import single_loop
 from ..model import ClueSpec, Grid, Model
 from ..topology import Cell, Edge
 from .common import read_cells, write_cells

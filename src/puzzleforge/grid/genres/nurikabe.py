@@ -7,7 +7,8 @@ from typing import Any
 
 from ..domains import Bool, Int
 from ..genre import Drawing, Genre, Instance, concrete, parse_header
-from ..ir import Param, connected, forall, islands
+from ..ir import Param, forall
+from ..primitives import connected, islands
 from ..model import ClueSpec, Grid, Model
 from ..topology import Cell
 from .common import read_cells, write_cells
