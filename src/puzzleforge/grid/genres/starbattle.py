@@ -82,17 +82,31 @@ class StarBattle(Genre):
         return 6 * inst.rows
 
     def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> dict | None:
+        """Move a cell where ``other`` has a star (and ``sol`` has none) to a neighbouring
+        region; pieces of its old region cut off from that region's star follow it to a
+        neighbouring region too. ``sol`` keeps one star per region, ``other`` loses one."""
         region = dict(inst.data["region"])
         n = inst.rows
+        g = concrete(n, n)
         cells = [c for c, v in sorted(other["star"].items()) if v and not sol["star"][c]]
         rng.shuffle(cells)
         for x in cells:
             old = region[x]
-            nbrs = sorted({region[y] for y in concrete(n, n).neighbors(x) if region[y] != old})
-            rest = [c for c, r in region.items() if r == old and c != x]
-            if not nbrs or not rest or not _connected(set(rest)):
+            nbrs = sorted({region[y] for y in g.neighbors(x) if region[y] != old})
+            if not nbrs:
                 continue
             region[x] = rng.choice(nbrs)
+            star = next(c for c, r in region.items() if r == old and sol["star"][c])
+            rest = {c for c, r in region.items() if r == old}
+            keep = _component(rest, star)
+            for piece in sorted(rest - keep):
+                if region[piece] != old:
+                    continue
+                chunk = _component(rest - keep, piece)
+                options = sorted({region[y] for c in chunk for y in g.neighbors(c) if region[y] != old})
+                target = rng.choice(options)
+                for c in chunk:
+                    region[c] = target
             inst.data = {"region": region}
             return sol
         return None
@@ -145,6 +159,17 @@ def _grow(n: int, seeds: list, rng: Any) -> dict:
         region[y] = i
         frontier.extend((z, i) for z in g.neighbors(y) if z not in region)
     return region
+
+
+def _component(cells: set, start: Cell) -> set:
+    seen, stack = {start}, [start]
+    while stack:
+        c = stack.pop()
+        for d in (Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1)):
+            if d in cells and d not in seen:
+                seen.add(d)
+                stack.append(d)
+    return seen
 
 
 def _connected(cells: set) -> bool:
