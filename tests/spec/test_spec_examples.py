@@ -1,7 +1,6 @@
 """The seed documents' examples, written as English specs, generate correct puzzles."""
 from __future__ import annotations
 
-import itertools
 import random
 from pathlib import Path
 
@@ -128,4 +127,3 @@ def test_multiple_choice_is_supported(tmp_path: Path) -> None:
     first = p.answer.split("====")[0]
     assert first and set(first) <= set("ABCD")
     assert fam.verify(p, p.answer) == 1.0
-    _ = itertools  # keep import for brute-force helpers above

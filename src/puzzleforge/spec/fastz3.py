@@ -7,7 +7,6 @@ C API directly on the raw ASTs, with explicit reference counting.
 """
 from __future__ import annotations
 
-import ctypes
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -96,8 +95,6 @@ def add_block(solver: Any, const_asts: Sequence[Any], raws: Sequence[Any]) -> bo
         zc.Z3_dec_ref(cref, ne)
     return True
 
-
-_ = ctypes  # ctypes arrays come from z3.Ast
 
 # ---- fast constructors for the Z3 functions specs call most -----------------------
 # Each handles the common, unambiguous case through the C API and otherwise defers to

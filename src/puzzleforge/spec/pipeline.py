@@ -646,19 +646,19 @@ class Attempt:
         return None
 
     def _finish_optimum(self, model: Any, value: Any, target: Any) -> None:
+        """Reject a second optimal solution (projected on the symbols); store _value/_solutions."""
         env = self.env
-        if True:
-            sol = self._to_sol(model)
-            check = self._solver()
-            check.add(self.assertions)
-            check.add(target == value)
-            block = [c != model[c.decl()] for c in sol.consts.values()]
-            if block:
-                check.add(z3.Or(block))
-                if self._check(check) == z3.sat:
-                    raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
-            env["_value"] = value
-            env["_solutions"] = sol
+        sol = self._to_sol(model)
+        check = self._solver()
+        check.add(self.assertions)
+        check.add(target == value)
+        block = [c != model[c.decl()] for c in sol.consts.values()]
+        if block:
+            check.add(z3.Or(block))
+            if self._check(check) == z3.sat:
+                raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
+        env["_value"] = value
+        env["_solutions"] = sol
 
     # ---- queries ---------------------------------------------------------------------
     def queries(self) -> list[dict]:

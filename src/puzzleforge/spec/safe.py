@@ -28,7 +28,7 @@ from typing import Any
 from ..core.errors import InvalidSpec, UnsafeExpression
 
 __all__ = ["SafeCode", "compile_expr", "compile_template", "SAFE_BUILTINS", "ExprError",
-           "MAX_SEQUENCE", "EvalBudget"]
+           "MAX_SEQUENCE"]
 
 #: Largest list/string/range a spec expression may build in one operation.
 MAX_SEQUENCE = 2_000_000
@@ -133,14 +133,6 @@ SAFE_BUILTINS["__pf_pow"] = _safe_pow
 SAFE_BUILTINS["__pf_mul"] = _safe_mul
 SAFE_BUILTINS["__pf_lshift"] = _safe_lshift
 SAFE_BUILTINS["__pf_format"] = _safe_format
-
-
-class EvalBudget:
-    """Placeholder for a per-puzzle CPU bound shared by every compiled expression.
-
-    The bound itself is enforced by the pipeline (a wall/CPU deadline checked between
-    steps and a SIGALRM-based interrupt when running in the main thread).
-    """
 
 
 class _Checker(ast.NodeVisitor):
