@@ -206,11 +206,13 @@ def main() -> int:
     for label, kind, n in cases:
         rows = {}
         shared: dict = {}
-        for engine, fn in (("DSL (grid)", dsl_generate), ("PySAT by hand", pysat_generate)):
-            total = checks = spent = 0.0
-            for seed in range(args.puzzles):
+        sums = {"DSL (grid)": [0.0, 0, 0.0], "PySAT by hand": [0.0, 0, 0.0]}
+        for seed in range(args.puzzles):  # interleaved, so machine load hits both alike
+            for engine, fn in (("DSL (grid)", dsl_generate), ("PySAT by hand", pysat_generate)):
                 t, c, sp = fn(kind, n, seed, shared.setdefault(seed, {}))
-                total, checks, spent = total + t, checks + c, spent + sp
+                acc = sums[engine]
+                acc[0], acc[1], acc[2] = acc[0] + t, acc[1] + c, acc[2] + sp
+        for engine, (total, checks, spent) in sums.items():
             rows[engine] = (1000 * spent / checks, total / args.puzzles, checks / args.puzzles)
             print(f"{label:14s} {engine:14s} {rows[engine][0]:9.3f} {rows[engine][1]:9.3f} {rows[engine][2]:7.0f}")
         spent, checks = z3_checks(kind, n, shared[0], args.z3_checks, args.z3_budget)

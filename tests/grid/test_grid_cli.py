@@ -46,7 +46,7 @@ def test_errors_are_one_paragraph(tmp_path: Path) -> None:
     res = runner.invoke(app, ["grid", "solve", str(bad)])
     assert res.exit_code == 2 and "error (invalid puzzle description)" in res.output
     assert "Traceback" not in res.output
-    res = runner.invoke(app, ["grid", "generate", "futoshiki", "--size", "12x12"])
+    res = runner.invoke(app, ["grid", "generate", "futoshiki", "--size", "13x13"])
     assert res.exit_code == 2 and "futoshiki sizes must lie in" in res.output
     res = runner.invoke(app, ["grid", "rules", "chess"])
     assert res.exit_code == 2 and "no grid genre named 'chess'" in res.output

@@ -32,7 +32,7 @@ class Futoshiki(Genre):
                  "between two cells must hold (< and > across, ^ means upper < lower, v upper > lower).")
     square = True
     min_size = 4
-    max_size = 9
+    max_size = 12
     default_size = (5, 5)
     answer_var = "digit"
     binary_answer = False
@@ -79,10 +79,11 @@ class Futoshiki(Genre):
                 line = line.rstrip().ljust(2 * n - 1)
                 for c in range(n):
                     t = line[2 * c]
-                    if t.isdigit():
-                        given[Cell(r, c)] = int(t)
+                    if t.isalnum() and 1 <= int(t, 36) <= n:
+                        given[Cell(r, c)] = int(t, 36)
                     elif t not in ".-":
-                        raise InvalidDescription(f"cell {t!r}", line=i + 2, expected="a digit or '.'")
+                        raise InvalidDescription(f"cell {t!r}", line=i + 2,
+                                                 expected=f"a value 1..{n} (A=10, B=11, C=12) or '.'")
                     if c + 1 < n and line[2 * c + 1] in "<>":
                         rel[Edge("v", r, c + 1)] = line[2 * c + 1]
             else:
@@ -106,7 +107,7 @@ class Futoshiki(Genre):
         for r in range(n):
             line = ""
             for c in range(n):
-                line += str(g[Cell(r, c)]) if Cell(r, c) in g else "."
+                line += "0123456789ABC"[g[Cell(r, c)]] if Cell(r, c) in g else "."
                 if c + 1 < n:
                     line += rel.get(Edge("v", r, c + 1), " ")
             out.append(line)

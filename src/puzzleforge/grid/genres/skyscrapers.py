@@ -22,7 +22,7 @@ class Skyscrapers(Genre):
                  "the row or column (taller towers hide shorter ones behind them).")
     square = True
     min_size = 4
-    max_size = 9
+    max_size = 12
     default_size = (5, 5)
     answer_var = "height"
     binary_answer = False
