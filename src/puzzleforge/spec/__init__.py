@@ -1,0 +1,1 @@
+"""PuzzleClone YAML specs as puzzle families (see docs/spec.md)."""

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import z3
 from z3 import z3core as zc
 
-__all__ = ["collect_consts", "read_model", "add_block"]
+__all__ = ["collect_consts", "read_model", "add_block", "is_lia", "FAST_EXPORTS"]
 
 _BOOL = z3.Z3_BOOL_SORT
 _INT = z3.Z3_INT_SORT
@@ -179,3 +179,15 @@ fast_or = _bool_nary(zc.Z3_mk_or, z3.Or)
 
 #: Names in the spec namespace served by the fast constructors.
 FAST_EXPORTS = {"If": fast_if, "Sum": fast_sum, "And": fast_and, "Or": fast_or}
+
+
+def is_lia(assertions: list) -> bool:
+    """True when the constraints are linear integer arithmetic (Z3's is-qflia probe)."""
+    if not assertions:
+        return True
+    g = z3.Goal(ctx=assertions[0].ctx)
+    g.add(*assertions)
+    try:
+        return z3.Probe("is-qflia", ctx=assertions[0].ctx)(g) == 1.0
+    except z3.Z3Exception:
+        return False

@@ -17,11 +17,12 @@ from typing import Any
 
 import z3
 
-from .fastz3 import add_block, collect_consts, read_model
+from .fastz3 import add_block, collect_consts, is_lia, read_model
 from .operators import Runtime, SolModel, Z3_EXPORTS, z3_to_py
 from .safe import SAFE_BUILTINS, SafeCode, compile_expr
 from .schema import Selection, Spec
 from .selection import SelectionImpossible, as_config, select_indices
+from .configcodec import NotReplayable, decode_value, encode_value, parse_index
 from .symbols import CondText, SymbolDict
 
 __all__ = ["run_attempt", "fresh_z3_context", "Rejection", "ExprFailure", "AttemptResult", "encode_value", "decode_value"]
@@ -45,18 +46,6 @@ class ExprFailure(Exception):
         super().__init__(f"{code.where}: {type(exc).__name__}: {exc}")
 
 
-def _is_lia(assertions: list) -> bool:
-    """True when the constraints are linear integer arithmetic (Z3's is-qflia probe)."""
-    if not assertions:
-        return True
-    g = z3.Goal(ctx=assertions[0].ctx)
-    g.add(*assertions)
-    try:
-        return z3.Probe("is-qflia", ctx=assertions[0].ctx)(g) == 1.0
-    except z3.Z3Exception:
-        return False
-
-
 class _FallBack(Exception):
     """The specialised solver could not decide; use the general one."""
 
@@ -74,53 +63,6 @@ def ev(code: SafeCode, env: dict) -> Any:
         raise ExprFailure(code, exc) from None
     except Exception as exc:  # noqa: BLE001 - any error of user code is reported with its location
         raise ExprFailure(code, exc) from None
-
-
-# ---- config encoding (never executes text) ------------------------------------------
-def encode_value(value: Any) -> Any:
-    """JSON form of a variable value; tuples/sets use jsonpickle's tags like the original."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value
-    if isinstance(value, list):
-        return [encode_value(v) for v in value]
-    if isinstance(value, tuple):
-        return {"py/tuple": [encode_value(v) for v in value]}
-    if isinstance(value, (set, frozenset)):
-        return {"py/set": [encode_value(v) for v in sorted(value, key=repr)]}
-    if isinstance(value, dict) and not isinstance(value, SymbolDict):
-        if all(isinstance(k, str) for k in value):
-            return {k: encode_value(v) for k, v in value.items()}
-    if isinstance(value, range):
-        return [encode_value(v) for v in value]
-    return {"py/repr": repr(value)}
-
-
-class _NotReplayable(Exception):
-    pass
-
-
-def decode_value(value: Any) -> Any:
-    if isinstance(value, list):
-        return [decode_value(v) for v in value]
-    if isinstance(value, dict):
-        if set(value) == {"py/tuple"}:
-            return tuple(decode_value(v) for v in value["py/tuple"])
-        if set(value) == {"py/set"}:
-            return set(decode_value(v) for v in value["py/set"])
-        if "py/repr" in value or any(str(k).startswith("py/") for k in value):
-            raise _NotReplayable()
-        return {k: decode_value(v) for k, v in value.items()}
-    return value
-
-
-def _parse_index(x: Any) -> Any:
-    if isinstance(x, str) and len(x) > 4 and x.startswith("__") and x.endswith("__") and x[2:-2].lstrip("-").isdigit():
-        return int(x[2:-2])
-    if isinstance(x, list):
-        return [_parse_index(e) for e in x]
-    return x
 
 
 def _flatten_assertions(value: Any, out: list) -> None:
@@ -177,7 +119,7 @@ class Attempt:
             return False, None
         try:
             return True, decode_value(self.replay[key])
-        except _NotReplayable:
+        except NotReplayable:
             return False, None
 
     # ---- variables ---------------------------------------------------------------
@@ -366,7 +308,7 @@ class Attempt:
         if domain is None:
             domain = int(ev(t["domain"], self.env)) if t["domain"] is not None else 1
         if stored_pool is not None:
-            indices = _parse_index(stored_pool)
+            indices = parse_index(stored_pool)
         else:
             indices = self._select(sel, sources, domain)
         self._last_pool = as_config(indices)
@@ -423,7 +365,7 @@ class Attempt:
             found, stored = self.from_config(name)
             if found and isinstance(stored, dict) and "pool" in stored:
                 num = int(stored.get("domain", len(stored["pool"])))
-                indices = _parse_index(stored["pool"])
+                indices = parse_index(stored["pool"])
                 sources = self._sources(sel)
             else:
                 if c["domain"] is not None:
@@ -454,7 +396,7 @@ class Attempt:
     # ---- solving ---------------------------------------------------------------------
     def _solver(self) -> Any:
         kinds = {c.sort().kind() for c in self.sym_consts}
-        linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT} and _is_lia(self.assertions)
+        linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT} and is_lia(self.assertions)
         s = z3.SolverFor("QF_LIA") if linear and os.environ.get("PUZZLEFORGE_SPEC_LIA", "1") == "1" else z3.Solver()
         s.set("random_seed", self._z3_seed)
         return s
@@ -488,7 +430,7 @@ class Attempt:
         # value in a model, exactly as with the original's blocking over model decls
         consts = self.sym_consts if self.sym_consts else collect_consts(assertions)
         kinds = [c.sort().kind() for c in consts]
-        linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) and _is_lia(assertions)
+        linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) and is_lia(assertions)
         # QF_LIA enumerates many models fast; QF_FD (bit-blasting) decides some hard
         # bounded instances in a fraction of the time: give each a short first check
         plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]
@@ -739,9 +681,9 @@ class Attempt:
             entries = []
             for e in stored_q["pool"]:
                 if isinstance(e, dict):
-                    entries.append((int(e["template_id"]), _parse_index(e["config"])))
+                    entries.append((int(e["template_id"]), parse_index(e["config"])))
                 else:
-                    entries.append((0, _parse_index(e)))
+                    entries.append((0, parse_index(e)))
             cfg = dict(stored_q)
         else:
             n_t = len(tpls)
