@@ -109,6 +109,8 @@ def hint(inst: Instance, known: dict | None = None) -> Hint | None:
     ok, lits = comp.propagate(base + kn_lits)
     if not ok:
         return None
+    board_ok, board_lits = comp.propagate(kn_lits)  # what the board alone (no clue) forces
+    trivial_lits = board_lits if board_ok else set()
     for name, e, rep, dom in comp.answer:
         if (name, e) in known:
             continue
@@ -123,6 +125,8 @@ def hint(inst: Instance, known: dict | None = None) -> Hint | None:
         if value is None:
             continue
         target = (rep if value else -rep) if isinstance(rep, int) else rep.eq[value]
+        if target in trivial_lits:
+            continue  # follows from the board alone (a wall, a fixed run): not worth a hint
         # minimal clue set by deletion (propagation stays the proof)
         clue_items = [(n, p, v) for n, d in sorted(inst.clues.items()) for p, v in sorted(d.items(), key=repr)]
         needed = list(clue_items)
@@ -136,12 +140,13 @@ def hint(inst: Instance, known: dict | None = None) -> Hint | None:
                 needed = trial
         shown = g.token(value)
         because = ", ".join(f"{n} {g.token(v) if not isinstance(v, str) else v} at {_place_text(p)}"
-                            for n, p, v in needed[:8]) or "the rules alone"
+                            for n, p, v in needed[:8])
+        because = f"the clues {because}" if because else "no clue at all (the rules alone)"
         more = "" if len(needed) <= 8 else f" and {len(needed) - 8} more"
         filled = f" and the {len(kn_lits)} cells already filled" if kn_lits else ""
         return Hint(name, e, value,
                     f"cell {_place_text(e)} must be {shown} because the rules leave no other value "
-                    f"given {because}{more}{filled}", "propagation")
+                    f"with {because}{more}{filled}", "propagation")
     # no propagation step: use the exact solver (forced in every solution)
     forced = comp.forced(inst.clues)
     for (name, e), value in sorted(forced.items(), key=lambda kv: repr(kv[0])):
