@@ -26,7 +26,7 @@ class Kakurasu(Genre):
     default_size = (6, 6)
     answer_var = "shade"
     removable = ("sum",)
-    puzzlink_name = "kakuro"  # not on puzz.link: Janko-style text is the exchange format
+    puzzlink_name = None  # exchanged as Janko-style instance text
 
     def build_rules(self) -> Model:
         n = Param("n", int)
