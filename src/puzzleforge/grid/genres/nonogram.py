@@ -43,7 +43,7 @@ class Nonogram(Genre):
     default_size = (6, 6)
     answer_var = "fill"
     removable = ("given",)
-    puzzlink_name = "nonogram"
+    puzzlink_name = None  # Janko-style text
     extra_params = (("fill", float, 0.55),)
     answer_doc = "one line per row, 1 for a filled cell and 0 for an empty one."
 

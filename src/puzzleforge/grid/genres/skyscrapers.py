@@ -28,7 +28,7 @@ class Skyscrapers(Genre):
     binary_answer = False
     removable = ("given", "view")
     answer_doc = "one line per row, the heights of the row."
-    puzzlink_name = "skyscrapers"
+    puzzlink_name = None  # Janko-style text
 
     def build_rules(self) -> Model:
         m, grid, h, n = latin_rules("skyscrapers", "height")
