@@ -139,7 +139,7 @@ class Lowering:
             eq = {v: self.pool.id(("var", key, v)) for v in values}
             lits = list(eq.values())
             self.emit(lits)
-            if len(lits) <= 6:
+            if len(lits) <= 12:  # pairwise: fastest propagation for the short lists of grid puzzles
                 for i in range(len(lits)):
                     for j in range(i + 1, len(lits)):
                         self.emit([-lits[i], -lits[j]])
@@ -509,7 +509,11 @@ class Lowering:
             op, k = "Le", k - 1
         elif op == "Gt":
             op, k = "Ge", k + 1
-        if op == "Le" and k == n - 1:
+        if op in ("Le", "Eq") and k == 1 and n <= 12:  # pairwise at-most-one (+ at-least-one)
+            clauses = [[-lits[i], -lits[j]] for i in range(n) for j in range(i + 1, n)]
+            if op == "Eq":
+                clauses.append(list(lits))
+        elif op == "Le" and k == n - 1:
             clauses = [[-l for l in lits]]
         elif op == "Ge" and k == 1:
             clauses = [list(lits)]
