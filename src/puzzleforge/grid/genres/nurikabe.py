@@ -10,8 +10,7 @@ from ..genre import Drawing, Genre, Instance, concrete, parse_header
 from ..ir import Param, forall
 from ..primitives import connected, islands
 from ..model import ClueSpec, Grid, Model
-from ..topology import Cell
-from .common import read_cells, write_cells
+from .common import is_connected, read_cells, write_cells
 
 __all__ = ["Nurikabe"]
 
@@ -74,7 +73,7 @@ class Nurikabe(Genre):
                         if ids and sizes[next(iter(ids))] >= limit:
                             continue
                         blacks = {c for c in g.cells() if c not in white and c != x}
-                        if not _connected(blacks):
+                        if not is_connected(blacks):
                             continue
                         iid = next(iter(ids)) if ids else len(sizes)
                         white[x] = iid
@@ -92,7 +91,7 @@ class Nurikabe(Genre):
                 if len(ids) != 1 or sizes[next(iter(ids))] >= limit:
                     continue
                 blacks = {c for c in g.cells() if c not in white and c != x}
-                if blacks and _connected(blacks):
+                if blacks and is_connected(blacks):
                     iid = next(iter(ids))
                     white[x] = iid
                     sizes[iid] += 1
@@ -132,17 +131,3 @@ def _num(t: str) -> int:
 
 def _tok(v: int) -> str:
     return str(v) if v < 10 else "0123456789abcdefghijklmnopqrstuvwxyz"[v] if v < 36 else str(v)
-
-
-def _connected(cells: set) -> bool:
-    if not cells:
-        return True
-    start = min(cells)
-    seen, stack = {start}, [start]
-    while stack:
-        c = stack.pop()
-        for d in (Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1)):
-            if d in cells and d not in seen:
-                seen.add(d)
-                stack.append(d)
-    return len(seen) == len(cells)

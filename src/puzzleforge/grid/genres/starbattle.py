@@ -12,6 +12,7 @@ from ..genre import Drawing, Genre, Instance, concrete, parse_header, split_toke
 from ..ir import Const, Implies, Param, Range, forall
 from ..model import Grid, Model
 from ..topology import Cell
+from .common import orthogonal_component
 
 __all__ = ["StarBattle"]
 
@@ -98,11 +99,11 @@ class StarBattle(Genre):
             region[x] = rng.choice(nbrs)
             star = next(c for c, r in region.items() if r == old and sol["star"][c])
             rest = {c for c, r in region.items() if r == old}
-            keep = _component(rest, star)
+            keep = orthogonal_component(rest, star)
             for piece in sorted(rest - keep):
                 if region[piece] != old:
                     continue
-                chunk = _component(rest - keep, piece)
+                chunk = orthogonal_component(rest - keep, piece)
                 options = sorted({region[y] for c in chunk for y in g.neighbors(c) if region[y] != old})
                 target = rng.choice(options)
                 for c in chunk:
@@ -159,28 +160,3 @@ def _grow(n: int, seeds: list, rng: Any) -> dict:
         region[y] = i
         frontier.extend((z, i) for z in g.neighbors(y) if z not in region)
     return region
-
-
-def _component(cells: set, start: Cell) -> set:
-    seen, stack = {start}, [start]
-    while stack:
-        c = stack.pop()
-        for d in (Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1)):
-            if d in cells and d not in seen:
-                seen.add(d)
-                stack.append(d)
-    return seen
-
-
-def _connected(cells: set) -> bool:
-    if not cells:
-        return True
-    start = min(cells)
-    seen, stack = {start}, [start]
-    while stack:
-        c = stack.pop()
-        for d in (Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1)):
-            if d in cells and d not in seen:
-                seen.add(d)
-                stack.append(d)
-    return len(seen) == len(cells)
