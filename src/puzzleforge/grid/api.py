@@ -38,8 +38,15 @@ def generate(genre_id: str, size: str | tuple = "", seed: int = 0, *, difficulty
 
 
 def parse_puzzle(text: str) -> tuple[Genre, Instance]:
-    """Instance text (first word = genre id) or a puzz.link URL."""
+    """Instance text (first word = genre id), Janko text or a puzz.link URL."""
     stripped = text.strip()
+    from .formats.janko import looks_like_janko
+
+    if looks_like_janko(stripped):  # janko.at text (either layout) or a saved page
+        from .formats.janko import parse_janko
+
+        inst = parse_janko(stripped)[0]
+        return get_genre(inst.genre), inst
     if stripped.startswith(("http://", "https://")) or "?" in stripped.split("\n")[0] and "/" in stripped:
         return from_url(stripped)
     words = stripped.split()
