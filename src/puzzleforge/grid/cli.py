@@ -53,14 +53,26 @@ def generate_command(
     out: Optional[Path] = typer.Option(None, "--out", help="write the instance text here"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="also write an SVG picture"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
+    fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
 ) -> None:
     """Generate a puzzle with a unique solution."""
     from . import api
     from .genres import get_genre
 
+    if fmt not in ("text", "janko", "url"):
+        from ..core.errors import ConfigError
+
+        raise ConfigError(f"--format {fmt!r}", field="format", expected="text, janko or url")
     inst, sol, diff = api.generate(genre, size, seed, difficulty=difficulty, density=density)
     g = get_genre(genre)
-    text = g.format(inst)
+    if fmt == "janko":
+        from .formats.janko import format_janko
+
+        text = format_janko(inst, sol)
+    elif fmt == "url":
+        text = api.to_url(inst) + "\n"
+    else:
+        text = g.format(inst)
     if out:
         out.write_text(text, encoding="utf-8")
         typer.echo(f"wrote {out} ({inst.clue_count()} clues, difficulty {diff})")
@@ -79,11 +91,14 @@ def solve_command(
     limit: int = typer.Option(2, "--count", help="count solutions up to this many"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="write the solved picture"),
     forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
+    fmt: str = typer.Option("auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"),
+    genre: Optional[str] = typer.Option(None, "--genre", help="genre of a Janko text without a known 'puzzle' name"),
 ) -> None:
     """Solve a puzzle, report whether the solution is unique, print it."""
     from . import api
+    from .formats.detect import read_any
 
-    g, inst = api.parse_puzzle(_read(source))
+    g, inst, published = read_any(_read(source), fmt, genre)
     comp = g.compile(inst)
     sols = comp.enumerate(inst.clues, max(1, limit))
     if not sols:
@@ -94,6 +109,9 @@ def solve_command(
     typer.echo(f"{g.id} {inst.rows}x{inst.cols}: {word}")
     typer.echo(api.text(inst, sols[0]), nl=False)
     typer.echo(g.answer_text(inst, sols[0]))
+    if published is not None:
+        same = published == g.answer_grid(inst, sols[0])
+        typer.echo(f"the solution given in the Janko text {'matches' if same else 'DIFFERS'}")
     if svg:
         svg.write_text(api.svg(inst, sols[0]), encoding="utf-8")
     if forced and n > 1:
