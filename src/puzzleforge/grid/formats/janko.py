@@ -82,10 +82,13 @@ def read_doc(text: str) -> JankoDoc:
     if not lines:
         raise InvalidDescription("empty Janko text", expected="'[setup]' or 'begin' then the puzzle data")
     doc = JankoDoc()
-    if lines[0].startswith("["):
+    if any(re.fullmatch(r"\[[A-Za-z0-9_-]+\]", l) for l in lines):
         _read_new(lines, doc)
-    else:
+    elif lines[0].lower() == "begin" or lines[0].split()[0].lower() in _FIELD_KEYS:
         _read_old(lines, doc)
+    else:
+        raise InvalidDescription(f"Janko text starting with {lines[0][:40]!r}", line=1,
+                                 expected="'[setup]' (new layout) or 'begin' (old layout)")
     if "problem" not in doc.sections and "areas" not in doc.sections and \
             not ({"rlabels", "clabels"} <= set(doc.sections)):
         raise InvalidDescription("Janko text without a [problem] section", expected="[problem] with the grid rows")
@@ -131,12 +134,15 @@ def _read_old(lines: list[str], doc: JankoDoc) -> None:
         i += 1
 
 
+_FIELD_KEYS = ("puzzle", "author", "solver", "source", "info", "unit", "size", "rows", "cols", "patternx",
+               "patterny", "pattern", "stars", "title", "variant", "layout", "options", "mail", "pid", "date",
+               "depth")
+
+
 def _is_field_line(words: list[str]) -> bool:
     """In the old layout a grid ends where a ``key value`` line starts."""
     return words[0].isalpha() and words[0].islower() and len(words[0]) > 2 and (
-        len(words) == 1 or words[0] in ("puzzle", "author", "solver", "source", "info", "unit", "size",
-                                        "rows", "cols", "patternx", "patterny", "pattern", "stars", "title",
-                                        "variant", "layout", "options", "mail", "pid", "date", "depth"))
+        len(words) == 1 or words[0] in _FIELD_KEYS)
 
 
 def write_doc(doc: JankoDoc) -> str:
