@@ -31,7 +31,7 @@ def test_round_trip_generated(genre: str, size: str) -> None:
         size = "9x9"
     inst, _, _ = api.generate(genre, size, 4)
     if genre == "nonogram":
-        inst.clues = {"given": {}}   # puz.link nonograms carry the runs only (see below)
+        inst.clues = {"given": {}}   # puzz.link nonograms carry the runs only (see below)
     url = encode_url(inst)
     assert url.startswith(f"https://puzz.link/p?{URL_NAME[genre]}/{inst.cols}/{inst.rows}/")
     back = decode_url(url)

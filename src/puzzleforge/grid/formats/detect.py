@@ -1,7 +1,7 @@
 """Which format a pasted puzzle is in, and one entry point that reads any of them.
 
 Why here and not in the CLI: the command line, the web app and tests all accept "a file
-or a URL", so the decision (puz.link URL, Janko text, or our own instance text) is made
+or a URL", so the decision (puzz.link URL, Janko text, or our own instance text) is made
 once.
 """
 from __future__ import annotations
