@@ -191,3 +191,17 @@ def test_unsupported_urls_are_clear() -> None:
         inst, _, _ = api.generate(genre, "6x6", 1)
         with pytest.raises(InvalidDescription, match=f"puzz.link has no {genre}.*Janko"):
             encode_url(inst)
+
+
+def test_garbage_data_gives_an_instance_or_a_clear_error() -> None:
+    rng = random.Random(3)
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyz.-+!/"
+    for name in sorted(PUZZLINK_GENRES):
+        for _ in range(40):
+            data = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+            extra = "2/" if name == "starbattle" else ""
+            try:
+                inst = decode_url(f"https://puzz.link/p?{name}/5/5/{extra}{data}")
+            except InvalidDescription:
+                continue
+            assert inst.rows == inst.cols == 5 and inst.genre == PUZZLINK_GENRES[name]
