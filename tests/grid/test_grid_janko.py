@@ -178,3 +178,22 @@ def test_cli_generate_janko_then_solve_and_url(tmp_path: Path) -> None:
     assert res.exit_code == 0 and res.output.startswith("https://puzz.link/p?sudoku/4/4/")
     res = runner.invoke(app, ["grid", "generate", "sudoku", "--format", "pdf"])
     assert res.exit_code != 0 and "text, janko or url" in res.output
+
+
+def test_garbage_gives_an_instance_or_a_clear_error() -> None:
+    import random
+
+    rng = random.Random(5)
+    tokens = ["-", "0", "1", "3", "9", "x", "w", "b", "<", ">", "^", "v", "»", "A", "?", "12"]
+    for genre in JANKO_GENRES:
+        for _ in range(30):
+            n = rng.randint(1, 5)
+            rows = [" ".join(rng.choice(tokens) for _ in range(rng.choice([n, n, 2 * n - 1]))) for _ in range(n)]
+            text = (f"[setup]\npuzzle {genre}\nsize {n}\n[problem]\n" + "\n".join(rows)
+                    + f"\n[areas]\n" + "\n".join(" ".join(["1"] * n) for _ in range(n))
+                    + f"\n[rlabels]\n{' '.join(['1'] * n)}\n[clabels]\n{' '.join(['2'] * n)}\n[end]\n")
+            try:
+                inst, _ = parse_janko(text)
+            except InvalidDescription:
+                continue
+            assert inst.genre == genre and inst.rows == n
