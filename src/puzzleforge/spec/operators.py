@@ -13,6 +13,7 @@ import itertools
 import math
 import random
 import re
+import threading
 from collections.abc import Iterable as _Iterable
 from functools import lru_cache
 from typing import Any, Callable
@@ -23,7 +24,8 @@ from . import mathexpr
 from .fastz3 import FAST_EXPORTS
 from .wordlists import WORD_LISTS
 
-__all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError"]
+__all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError",
+           "bind_trusted_module"]
 
 
 class OperatorError(Exception):
@@ -170,12 +172,60 @@ def _flatten_syms(events: Any) -> list:
     return list(events)
 
 
+_ACTIVE = threading.local()
+
+
+def _active_rng() -> random.Random:
+    rng = getattr(_ACTIVE, "rng", None)
+    if rng is None:  # called outside an attempt (e.g. at import time of a trusted file)
+        rng = _ACTIVE.rng = random.Random(0)
+    return rng
+
+
+class _RandomModuleProxy:
+    """Stands for the ``random`` module inside a trusted operator file.
+
+    Why: custom operator files (``customs/*.py``) draw from the global ``random`` module;
+    routed to the current attempt's ``random.Random``, their draws become part of the
+    puzzle's seed like every other draw (same seed => same puzzle, and ``verify`` can
+    regenerate the record).
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("_"):
+            method = getattr(_active_rng(), name, None)
+            if method is not None and callable(method):
+                return method
+        return getattr(random, name)
+
+
+_RANDOM_PROXY = _RandomModuleProxy()
+
+
+def _quiet_print(*args: Any, **kwargs: Any) -> None:
+    """``print`` inside trusted operator files: their debug output must not mix with JSONL."""
+
+
+def bind_trusted_module(module: Any) -> None:
+    """Route a trusted operator file's randomness to the attempt's rng and mute its prints."""
+    inst = getattr(random, "_inst", None)
+    names = vars(module)
+    for name, value in list(names.items()):
+        if value is random:
+            names[name] = _RANDOM_PROXY
+        elif inst is not None and getattr(value, "__self__", None) is inst and callable(value):
+            method = value.__name__
+            names[name] = (lambda m: lambda *a, **k: getattr(_active_rng(), m)(*a, **k))(method)
+    names["print"] = _quiet_print
+
+
 class Runtime:
     """Per-attempt state of the built-in operators (rng, symbol metadata, counters)."""
 
     def __init__(self, rng: random.Random, env: dict[str, Any],
                  compile_lambda: Callable[[str], Any]) -> None:
         self.rng = rng
+        _ACTIVE.rng = rng  # the rng trusted operator files draw from (bind_trusted_module)
         self.env = env
         self.sym_config: dict[Any, dict] = {}
         self.letters = 0
@@ -330,6 +380,11 @@ class Runtime:
         return mathexpr.generate_formulas(self.rng, int(formula_num), int(vars_num), is_cond,
                                           allow_power, int(max_depth))
 
+    def generate_formula(self, vars_num: int, is_cond: bool = False, allow_power: bool = True,
+                         max_depth: int = 5) -> str:
+        """One serialized formula (the documented single-formula form of generate_formulas)."""
+        return self.generate_formulas(1, vars_num, is_cond, allow_power, max_depth)[0]
+
     def choose(self, candidates: Any, group_size: int, group_num: int) -> list:
         items = _flatten_syms(candidates)
         combos = list(itertools.combinations(items, group_size))
@@ -361,7 +416,8 @@ class Runtime:
             "find_always_TF_combined_events": find_always_TF_combined_events,
             "get_formula_value": mathexpr.get_formula_value,
             "generate_var_names": generate_var_names, "generate_formulas": self.generate_formulas,
-            "build_system": mathexpr.build_system, "to_hashable": to_hashable,
+            "generate_formula": self.generate_formula,
+            "build_system": build_system, "to_hashable": to_hashable,
             "get_var_name": get_var_name, "choose": self.choose,
             "randint": rng.randint, "uniform": rng.uniform, "sample": rng.sample,
             "choice": rng.choice, "shuffle": rng.shuffle, "random": rng,
@@ -393,8 +449,14 @@ def _reduce(*args: Any) -> Any:
 
 
 
-def get_value(sol: Any, var: Any) -> Any:
-    """Value(s) of Z3 constant(s) ``var`` in solution ``sol`` (lists map elementwise)."""
+def build_system(configs: Any, vars: Any, var_names: Any = None) -> dict:  # noqa: A002 - documented name
+    """Z3 expressions, side constraints and LaTeX of serialized formulas (documented signature)."""
+    return mathexpr.build_system(list(configs), vars, var_names)
+
+
+def get_value(sol: Any, vars: Any) -> Any:  # noqa: A002 - the documented keyword is ``vars``
+    """Value(s) of Z3 constant(s) ``vars`` in solution ``sol`` (lists map elementwise)."""
+    var = vars
     if type(sol) is SolModel and hasattr(var, "_pf_id"):
         return sol.values.get(var._pf_id)
     if isinstance(var, (list, tuple)):
@@ -410,8 +472,9 @@ def get_value(sol: Any, var: Any) -> Any:
     raise OperatorError(f"get_value: {type(sol).__name__} is not a solution")
 
 
-def to_unique(items: Any) -> Any:
+def to_unique(l: Any) -> Any:  # noqa: E741 - the documented parameter name
     """Remove duplicates, keeping the first occurrence (works on unhashable items too)."""
+    items = l
     if not isinstance(items, (list, tuple)):
         return items
     out: list = []

@@ -133,11 +133,89 @@ SAFE_BUILTINS["__pf_pow"] = _safe_pow
 SAFE_BUILTINS["__pf_mul"] = _safe_mul
 SAFE_BUILTINS["__pf_lshift"] = _safe_lshift
 SAFE_BUILTINS["__pf_format"] = _safe_format
+SAFE_BUILTINS["__pf_import"] = lambda name: _safe_import(name)
+
+
+def _internal_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
+                     level: int = 0) -> Any:
+    """``__import__`` as seen by C code running under spec builtins (``strftime`` imports time).
+
+    Spec expressions cannot name it (dunder names are refused); only the standard
+    library's own internal imports of these modules get through.
+    """
+    if level == 0 and name in _INTERNAL_IMPORTS:
+        import importlib
+        return importlib.import_module(name)
+    raise ImportError(f"import of {name!r} is not allowed in a spec expression")
+
+
+_INTERNAL_IMPORTS = {"time", "_strptime", "datetime", "_datetime", "calendar", "locale", "math"}
+SAFE_BUILTINS["__import__"] = _internal_import
+
+
+class _ModuleView:
+    """The public, harmless part of a standard module, as ``__import__('datetime')`` sees it."""
+
+    def __init__(self, name: str, items: dict[str, Any]) -> None:
+        self._name = name
+        self.__dict__.update(items)
+
+    def __repr__(self) -> str:
+        return f"<module view {self._name}>"
+
+
+def _module_views() -> dict[str, _ModuleView]:
+    import datetime
+    import functools
+    import itertools
+    import statistics
+    import fractions
+    import decimal
+    views = {
+        "datetime": {n: getattr(datetime, n) for n in (
+            "date", "datetime", "time", "timedelta", "timezone", "MINYEAR", "MAXYEAR")},
+        "math": {n: getattr(math, n) for n in dir(math) if not n.startswith("_")},
+        "itertools": {n: getattr(itertools, n) for n in (
+            "product", "permutations", "combinations", "combinations_with_replacement", "chain",
+            "accumulate", "groupby", "islice", "starmap", "zip_longest", "count", "cycle",
+            "repeat", "compress", "dropwhile", "takewhile", "filterfalse", "pairwise")
+            if hasattr(itertools, n)},
+        "functools": {n: getattr(functools, n) for n in ("reduce", "cmp_to_key")},
+        "statistics": {n: getattr(statistics, n) for n in (
+            "mean", "median", "mode", "stdev", "variance", "pstdev", "pvariance")},
+        "fractions": {"Fraction": fractions.Fraction},
+        "decimal": {"Decimal": decimal.Decimal},
+    }
+    return {name: _ModuleView(name, items) for name, items in views.items()}
+
+
+#: Modules a spec may name in ``__import__('<name>')`` (the original runs specs with full
+#: Python; corpus-style specs import ``datetime`` this way inside lambdas). Each is a
+#: read-only view of harmless public names, never the module object itself.
+SAFE_IMPORTS: dict[str, _ModuleView] = _module_views()
+
+
+def _safe_import(name: Any, *rest: Any, **kw: Any) -> _ModuleView:
+    view = SAFE_IMPORTS.get(name) if isinstance(name, str) else None
+    if view is None:
+        raise ExprError(f"import of {name!r} is not allowed")
+    return view
+
+
+def _is_safe_import_call(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "__import__" and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], ast.Constant) and node.args[0].value in SAFE_IMPORTS)
 
 
 class _Checker(ast.NodeVisitor):
     def __init__(self, where: str, source: str, file: str | None, line: int | None) -> None:
         self.where, self.source, self.file, self.line = where, source, file, line
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if _is_safe_import_call(node):
+            return  # __import__('datetime'): rewritten to a read-only module view
+        self.generic_visit(node)
 
     def fail(self, message: str) -> None:
         raise UnsafeExpression(
@@ -174,7 +252,16 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 class _Rewriter(ast.NodeTransformer):
-    """Route unbounded operators through guarded helpers."""
+    """Route unbounded operators through guarded helpers (and substitute name aliases)."""
+
+    def __init__(self, aliases: dict[str, str] | None = None) -> None:
+        self.aliases = aliases or {}
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        alias = self.aliases.get(node.id)
+        if alias is not None and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(self.visit(ast.parse(alias, mode="eval").body), node)
+        return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
@@ -186,6 +273,10 @@ class _Rewriter(ast.NodeTransformer):
             node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
+        if _is_safe_import_call(node):
+            return ast.copy_location(
+                ast.Call(func=ast.Name(id="__pf_import", ctx=ast.Load()), args=node.args,
+                         keywords=[]), node)
         self.generic_visit(node)
         # "...".format(...) -> safe formatter (format strings can otherwise reach attributes)
         if isinstance(node.func, ast.Attribute) and node.func.attr == "format":
@@ -219,21 +310,25 @@ def _parse(source: str, where: str, file: str | None, line: int | None) -> ast.E
 
 
 def _finish(tree: ast.Expression, source: str, where: str, file: str | None,
-            line: int | None) -> SafeCode:
+            line: int | None, aliases: dict[str, str] | None = None) -> SafeCode:
     _Checker(where, source, file, line).visit(tree)
-    tree = _Rewriter().visit(tree)
+    tree = _Rewriter(aliases).visit(tree)
     ast.fix_missing_locations(tree)
     return SafeCode(source, where, compile(tree, f"<spec {where}>", "eval"), file, line)
 
 
 def compile_expr(source: Any, *, where: str, file: str | None = None,
-                 line: int | None = None) -> SafeCode:
-    """Compile one spec expression (refusing anything outside the whitelist)."""
+                 line: int | None = None, aliases: dict[str, str] | None = None) -> SafeCode:
+    """Compile one spec expression (refusing anything outside the whitelist).
+
+    ``aliases`` maps a name to an expression (already trusted: written by the engine)
+    that replaces it, for names the format defines implicitly (``extra_conditions``).
+    """
     if not isinstance(source, str):
         source = repr(source)
     tree = _parse(source, where, file, line)
     try:
-        return _finish(tree, source, where, file, line)
+        return _finish(tree, source, where, file, line, aliases)
     except UnsafeExpression as exc:
         raise UnsafeExpression(f"{exc.problem} in: {_short(source)}", file=file, field=where,
                                line=line, expected=exc.expected) from None
@@ -355,7 +450,7 @@ def _template_tree(text: str, where: str, file: str | None, line: int | None) ->
 
 
 def compile_template(text: Any, *, where: str, file: str | None = None,
-                     line: int | None = None) -> SafeCode:
+                     line: int | None = None, aliases: dict[str, str] | None = None) -> SafeCode:
     """Compile a PuzzleClone text template (an f-string written without the ``f``)."""
     if text is None:
         text = ""
@@ -364,7 +459,7 @@ def compile_template(text: Any, *, where: str, file: str | None = None,
         return SafeCode(text, where, compile(repr(text.replace("}}", "}")), "<const>", "eval"), file, line)
     tree = _template_tree(text, where, file, line)
     try:
-        return _finish(tree, text, where, file, line)
+        return _finish(tree, text, where, file, line, aliases)
     except UnsafeExpression as exc:
         raise UnsafeExpression(f"{exc.problem} in: {_short(text)}", file=file, field=where,
                                line=line, expected=exc.expected) from None

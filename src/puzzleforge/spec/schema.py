@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import keyword
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +119,8 @@ class _Ctx:
         self.file, self.lines = file, lines
         self.defined: set[str] = set(SAFE_BUILTINS) | RESERVED | OPERATOR_NAMES
         self.problems: list[InvalidSpec] = []
+        #: names the format defines implicitly, replaced by an engine-written expression
+        self.aliases: dict[str, str] = {}
 
     def line(self, path: tuple) -> int | None:
         while path:
@@ -141,7 +143,8 @@ class _Ctx:
         if not isinstance(value, str):
             raise self.error(path, f"expected an expression string, got {type(value).__name__}",
                              "a Python expression as a string")
-        code = compile_expr(value, where=self.where(path), file=self.file, line=self.line(path))
+        code = compile_expr(value, where=self.where(path), file=self.file, line=self.line(path),
+                            aliases=self.aliases)
         if check_names:
             self.check_names(value, path, extra)
         return code
@@ -150,7 +153,8 @@ class _Ctx:
         if value is not None and not isinstance(value, (str, int, float)):
             raise self.error(path, f"expected a text template, got {type(value).__name__}",
                              "a string (an f-string without the f)")
-        code = compile_template(value, where=self.where(path), file=self.file, line=self.line(path))
+        code = compile_template(value, where=self.where(path), file=self.file, line=self.line(path),
+                                aliases=self.aliases)
         if value is not None and "{" in str(value):
             tree = _template_tree(str(value), self.where(path), self.file, self.line(path))
             self._check_tree(tree, str(value), path, extra)
@@ -173,8 +177,9 @@ class _Ctx:
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 name = node.id
-                if name in bound or name in self.defined or (extra and name in extra):
-                    continue
+                if name in bound or name in self.defined or name in self.aliases or \
+                        name == "__import__" or (extra and name in extra):
+                    continue  # (__import__ only survives compile_expr as __import__('datetime'))
                 raise self.error(
                     path, f"name '{name}' is used before it is defined (in: {' '.join(source.split())[:160]})",
                     "names defined by an earlier attribute (format order: custom_operator, "
@@ -452,10 +457,11 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
         if "source" in c:
             _check_fields(ctx, c, p, ("formula", "desc", "source", "amount", "order", "duplicate",
                                       "domain", "domain_cond", "custom_cond"), f"condition '{name}'")
-            sel = _selection(ctx, c, p, extra=set(), allow_dim=False)
             # The original tool never passes order/duplicate of a dynamic condition to its
-            # sampler (permutations without repetition always); specs rely on that meaning.
-            sel = replace(sel, order=None, duplicate=None)
+            # sampler (permutations without repetition always); specs rely on that meaning,
+            # and some write lists of the wrong length there (never read, so not checked).
+            sel = _selection(ctx, {k: v for k, v in c.items() if k not in ("order", "duplicate")},
+                             p, extra=set(), allow_dim=False)
             dom = c.get("domain")
             lohi = None
             if dom is not None:
@@ -471,6 +477,13 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
             spec.conditions[name] = {"kind": "static",
                                      "formula": ctx.expr(c["formula"], p + ("formula",)),
                                      "desc": ctx.template(c.get("desc"), p + ("desc",))}
+
+    # ``extra_conditions``: the descriptions of the dynamic ("extra") conditions, in order.
+    # Older versions of the format named the dynamic conditions so and specs still write
+    # {extra_conditions} in desc; a spec name of its own takes precedence.
+    if "extra_conditions" not in ctx.defined:
+        dyn = [n for n, c in spec.conditions.items() if c["kind"] == "dynamic"]
+        ctx.aliases["extra_conditions"] = "''.join([" + ", ".join(f"str({n})" for n in dyn) + "])"
 
     cs = data.get("calc_solution", True)
     if not isinstance(cs, bool):
