@@ -9,6 +9,7 @@ expression that fails on every attempt is a spec error with its field and YAML l
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
 import re
 import signal
@@ -23,6 +24,7 @@ from typing import Any
 from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
+from .operators import bind_trusted_module
 from .pipeline import ExprFailure, Rejection, fresh_z3_context, run_attempt
 from .schema import Spec, load_spec
 
@@ -89,6 +91,17 @@ def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
         if c.is_file():
             return c
     line = spec.lines.get(("custom_operator", name))
+    if Path(rel).is_absolute():
+        # an absolute path from the author's machine: the project's customs/ folder may
+        # hold the same file (public specs ship it there)
+        base = Path(rel).name
+        for c in (Path.cwd() / "customs" / base, here / "customs" / base, here.parent / "customs" / base):
+            if c.is_file():
+                return c
+        raise InvalidSpec(f"operator file '{rel}' not found (an absolute path that does not exist "
+                          f"here, and no customs/{base} in the project either)", file=spec.path,
+                          field=f"custom_operator.{name}", line=line,
+                          expected="a path relative to the project root, e.g. customs/" + base)
     raise InvalidSpec(f"operator file '{rel}' not found", file=spec.path,
                       field=f"custom_operator.{name}", line=line,
                       expected="a path relative to the working directory (project root) or to the spec's folder")
@@ -105,7 +118,9 @@ def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
             raise TrustRequired(
                 f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
                 field=f"custom_operator.{name}", line=line,
-                expected="--trust to allow Python operator files", hint="Only pass --trust for specs you trust")
+                expected="--trust to allow Python operator files (for `puzzleforge verify`: "
+                         "the environment variable PUZZLEFORGE_SPEC_TRUST=1)",
+                hint="Only pass --trust for specs you trust")
         mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)
         if mod_spec is None or mod_spec.loader is None:
             raise InvalidSpec(f"cannot load operator file '{rel}'", file=spec.path,
@@ -116,6 +131,7 @@ def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
         except Exception as exc:  # noqa: BLE001 - trusted user code failing to import
             raise InvalidSpec(f"operator file '{rel}' failed to load: {type(exc).__name__}: {exc}",
                               file=spec.path, field=f"custom_operator.{name}", line=line) from None
+        bind_trusted_module(module)  # its random draws follow the puzzle seed; prints muted
         func = getattr(module, name, None)
         if func is None:
             raise InvalidSpec(f"operator file '{rel}' defines no '{name}'", file=spec.path,
@@ -361,5 +377,11 @@ def score_answer(expected: str, given: Any, kinds: list[str] | None = None) -> f
 
 
 def load_spec_family(path: str | Path, trust: bool = False, **options: Any) -> SpecFamily:
-    """The Family defined by a PuzzleClone spec file (registry PATH_LOADERS target)."""
+    """The Family defined by a PuzzleClone spec file (registry PATH_LOADERS target).
+
+    ``PUZZLEFORGE_SPEC_TRUST=1`` in the environment grants ``trust`` too: commands that
+    rebuild families from records (``puzzleforge verify``) have no --trust of their own,
+    and a record must never grant it (it only names the spec file).
+    """
+    trust = trust or os.environ.get("PUZZLEFORGE_SPEC_TRUST", "") == "1"
     return SpecFamily(path, trust=trust)
