@@ -175,3 +175,19 @@ def test_builtin_operators_accept_their_documented_keywords():
     s2.add(system["z3_expr"][0] == 7, system["z3_expr"][1] == 2)
     assert s2.check() == z3.sat and s2.model()[y].as_long() == 4
     assert ops["get_formula_value"](config="(Add (Var 0) (Var 1))", values=[3, 4]) == 7
+
+
+def test_cli_attempt_seconds_is_recorded_so_verify_replays_with_the_same_budget(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from puzzleforge.cli.main import app
+
+    out = tmp_path / "dice.jsonl"
+    monkeypatch.setenv("PUZZLEFORGE_SPEC_TRUST", "1")
+    r = CliRunner().invoke(app, ["spec", "generate", str(DATA / "dice_roll.yaml"), "-n", "2", "--seed", "4",
+                                 "--trust", "--attempt-seconds", "40", "--out", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [rec["params"]["attempt_seconds"] for rec in records] == [40.0, 40.0]
+    for n, rec in enumerate(records):
+        assert check_record(n, rec).problems == []

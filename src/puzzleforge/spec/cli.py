@@ -69,6 +69,9 @@ def generate(
         None, "--use-spec-vars", help="With --config: re-randomise these variables (repeatable)."),
     attempts: int = typer.Option(2000, "--attempts", help="Attempts (fresh seeds) per puzzle."),
     max_seconds: float = typer.Option(120.0, "--max-seconds", help="Time bound per puzzle."),
+    attempt_seconds: float = typer.Option(
+        15.0, "--attempt-seconds",
+        help="Time bound per attempt (raise it for specs whose operators or solving are slow)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary on stderr."),
 ) -> None:
     """Generate N verified puzzles (JSONL of puzzle records) or replay configs."""
@@ -82,7 +85,7 @@ def generate(
     from .family import SpecParams, load_spec_family
 
     family = load_spec_family(spec, trust=trust)
-    params = SpecParams(attempts=1, max_seconds=max_seconds)
+    params = SpecParams(attempts=1, attempt_seconds=attempt_seconds, max_seconds=max_seconds)
     params.validate()
     reasons: Counter = Counter()
     lines: list[str] = []
@@ -97,6 +100,7 @@ def generate(
             for i, cfg in enumerate(configs):
                 s = derive_seed(seed, family.name, i)
                 puzzle = family.generate(SpecParams(attempts=attempts if extra_vars else 1,
+                                                    attempt_seconds=attempt_seconds,
                                                     max_seconds=max_seconds),
                                          make_rng(s), config=cfg, use_spec_vars=extra_vars)
                 stamp(puzzle, s)
@@ -118,7 +122,8 @@ def generate(
                         if not lines and len(recent) >= 5 and len(set(recent[-5:])) == 1 and \
                                 all(k.startswith("error in ") for k in recent[-1]):
                             # the same expression error every time: let the family report it
-                            family.generate(SpecParams(attempts=10, max_seconds=max_seconds), make_rng(s))
+                            family.generate(SpecParams(attempts=10, attempt_seconds=attempt_seconds,
+                                                       max_seconds=max_seconds), make_rng(s))
                         continue
                     puzzle.meta["attempt"] = attempt
                     stamp(puzzle, s)
