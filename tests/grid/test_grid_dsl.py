@@ -75,6 +75,71 @@ def test_helpers_expand_to_primitives() -> None:
     assert comp.count(limit=100) == 4  # one black cell per row of two: 2 x 2 grids
 
 
+
+# --- native cardinality (card_encoding="native", the SAT default) ----------------------------
+def _count_rules(k: int):
+    n = Param("n", int)
+    g = Grid(1, n)
+    b = Bool.over(g.C, name="b")
+    return g, b, [
+        ("==", lambda: g.row(0).count_true(b) == k),
+        ("<=", lambda: g.row(0).count_true(b) <= k),
+        (">=", lambda: g.row(0).count_true(b) >= k),
+        ("<", lambda: g.row(0).count_true(b) < k),
+        (">", lambda: g.row(0).count_true(b) > k),
+    ]
+
+
+@pytest.mark.parametrize("op", ["==", "<=", ">=", "<", ">"])
+def test_native_counts_match_clause_encodings_and_binomials(op: str) -> None:
+    from math import comb
+
+    n, k = 7, 3
+    keep = {"==": lambda j: j == k, "<=": lambda j: j <= k, ">=": lambda j: j >= k,
+            "<": lambda j: j < k, ">": lambda j: j > k}[op]
+    expected = sum(comb(n, j) for j in range(n + 1) if keep(j))
+    _, _, rules = _count_rules(k)
+    m = Model("counts")
+    m += dict(rules)[op]()
+    native = Compiled(m, {"n": n}, card_encoding="native")
+    assert native.low.natives and native.session.native_cardinality
+    assert native.count(limit=200) == expected
+    assert Compiled(m, {"n": n}, card_encoding="seqcounter").count(limit=200) == expected
+    # a session without native constraints gets them as clauses
+    glucose = Compiled(m, {"n": n}, card_encoding="native", backend="glucose")
+    assert not glucose.session.native_cardinality and glucose.count(limit=200) == expected
+
+
+def test_clue_guarded_counts_fall_back_to_clauses_under_native() -> None:
+    n = Param("n", int)
+    g = Grid(n, n)
+    b = Bool.over(g.C, name="b")
+    total = ClueSpec(g.rows, Int(0, n), name="total")
+    m = Model("row totals")
+    m += total.rule(lambda r, k: r.count_true(b) == k)
+    comp = Compiled(m, {"n": 3}, card_encoding="native")
+    assert not comp.low.natives  # every count is guarded by a clue selector
+    row0 = next(iter(comp.grounder.resolve(g.rows, {})))
+    assert comp.count({"total": {row0: 2}}, limit=1000) == 3 * 2 ** 6
+
+
+def test_unruly_native_and_clause_sessions_agree_on_a_generated_puzzle() -> None:
+    from puzzleforge.grid import api
+
+    g = get_genre("unruly")
+    inst, sol, _ = api.generate("unruly", "10x10", 7)
+    native = g.compile(inst)
+    clauses = g.compile(inst, card_encoding="seqcounter")
+    assert native.session.backend == "sat:minicard" and clauses.session.backend == "sat:cadical195"
+    for comp in (native, clauses):
+        status, sols = comp.is_unique(inst.clues)
+        assert status == "unique" and sols[0] == sol
+    fewer = dict(list(inst.clues["given"].items())[1:])
+    assert native.count({"given": fewer}, limit=50) == clauses.count({"given": fewer}, limit=50) > 1
+    a = native.assumptions(inst.clues)
+    assert native.propagate(a)[0] and native.answer_decided(native.propagate(a)[1]) == \
+        clauses.answer_decided(clauses.propagate(clauses.assumptions(inst.clues))[1])
+
 # --- misuse errors are clear ---------------------------------------------------------------
 def test_domain_mismatch_enum_vs_int() -> None:
     n, g, _ = _grid()

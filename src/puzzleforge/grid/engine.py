@@ -35,9 +35,14 @@ class Compiled:
 
     def __init__(self, model: Model, params: dict, data: dict | None = None, *,
                  backend: str = "sat", int_encoding: str = "onehot",
-                 card_encoding: str = "seqcounter") -> None:
+                 card_encoding: str = "auto", solver: str | None = None) -> None:
+        """``card_encoding="auto"``: native at-most-k constraints on the SAT backend (the
+        session then runs Minicard unless ``solver`` names another engine), the sequential
+        counter elsewhere. Rules without such counts keep CaDiCaL."""
         self.model = model
         self.params = dict(params)
+        if card_encoding == "auto":
+            card_encoding = "native" if backend == "sat" else "seqcounter"
         key = None if data else (id(model), tuple(sorted(params.items())), int_encoding, card_encoding)
         hit = _LOWERED.get(key) if key is not None else None
         if hit is None:
@@ -62,7 +67,15 @@ class Compiled:
         self.low.pool.top = top
         self.low.cache = dict(low0.cache)
         self.specs = {s.name: s for s in model.clue_specs()}
-        self.session = open_session(backend, self.low.clauses)
+        if self.low.natives and backend == "sat" and solver is None:
+            solver = "minicard"  # counting propagation: several times faster per check
+        self.session = open_session(backend, self.low.clauses, solver=solver)
+        if self.session.native_cardinality:
+            for lits, k in self.low.natives:
+                self.session.add_atmost(lits, k)
+        elif self.low.natives:
+            self.session.add_clauses(self.low.natives_as_clauses(self.low.pool))
+        self._tables: dict | None = None
         self.grid = next(iter(self.grounder._grids.values()), None)
         self.answer: list[tuple] = []  # (var name, entity, rep)
         for var in self.low.answer_vars:
@@ -83,24 +96,39 @@ class Compiled:
         self._grading = None
 
     # -- clues ------------------------------------------------------------------------
+    def _selector_tables(self) -> dict:
+        """{spec name: {(place, value): selector literal}} in selector order."""
+        if self._tables is None:
+            self._tables = {name: {} for name in self.specs}
+            for (name, place, value), lit in self.low.selectors.items():
+                self._tables.setdefault(name, {})[(place, value)] = lit
+        return self._tables
+
     def assumptions(self, clues: dict | None) -> list[int]:
+        """Selector literals of ``clues`` (generators call this once per uniqueness check,
+        so the common case is one C-level lookup per clue)."""
         out: list[int] = []
         clues = clues or {}
         for name in clues:
             if name not in self.specs:
                 raise InvalidDescription(f"unknown clue kind '{name}'",
                                          expected="one of " + ", ".join(self.specs))
+        tables = self._selector_tables()
         for name, spec in self.specs.items():
             given = clues.get(name, {})
-            for place, value in given.items():
-                lit = self.low.selectors.get((name, place, value))
-                if lit is None:
-                    raise InvalidDescription(f"clue {name} {value!r} at {place!r} is not allowed here",
-                                             expected=f"a value of {spec.domain!r} at a place of the board")
-                out.append(lit)
+            table = tables[name]
+            try:
+                out.extend(map(table.__getitem__, given.items()))
+            except KeyError:
+                for place, value in given.items():
+                    if (place, value) not in table:
+                        raise InvalidDescription(
+                            f"clue {name} {value!r} at {place!r} is not allowed here",
+                            expected=f"a value of {spec.domain!r} at a place of the board") from None
             if spec.closed:
-                for (n, place, value), lit in self.low.selectors.items():
-                    if n == name and given.get(place, object()) != value:
+                missing = object()
+                for (place, value), lit in table.items():
+                    if given.get(place, missing) != value:
                         out.append(-lit)
         return out
 
@@ -237,8 +265,11 @@ class Compiled:
         if self._grading is None:
             act = self.low.new()
             self._grading_act = act
-            self._grading = open_session("sat", ())
+            # Minisat-family propagation is several times cheaper per call than CaDiCaL's;
+            # the implied literals (a fixpoint) are the same whichever solver computes them.
+            self._grading = open_session("sat", (), solver="minicard")
             self._grading.add_clauses(c + [-act] for c in self.low.clauses)
+            self._grading.add_clauses(c + [-act] for c in self.low.natives_as_clauses(self.low.pool))
         ok, lits = self._grading.propagate([self._grading_act] + list(assumptions))
         return ok, set(lits)
 

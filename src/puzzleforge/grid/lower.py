@@ -6,7 +6,10 @@ all reduce to a handful of clauses; top-level counting constraints go straight t
 core cardinality encodings; clue rules are guarded by selector literals (assumptions),
 so one encoding serves every clue set. Choices: ``int_encoding`` "onehot" (primary
 equality literals) or "order" (primary ``>=`` literals), ``card_encoding`` any core
-cardinality encoding name (seqcounter, totalizer, sortnetwrk, cardnetwrk, mtotalizer).
+cardinality encoding name (seqcounter, totalizer, sortnetwrk, cardnetwrk, mtotalizer) or
+"native": unguarded counts that would need auxiliary variables are kept as at-most-k
+constraints in ``natives`` for a solver that propagates them natively (Minicard), the
+guarded ones (clue rules) falling back to the sequential counter.
 """
 from __future__ import annotations
 
@@ -81,9 +84,9 @@ class Lowering:
                  card_encoding: str = "seqcounter") -> None:
         if int_encoding not in INT_ENCODINGS:
             raise DSLError(f"unknown int encoding {int_encoding!r}", expected=" or ".join(INT_ENCODINGS))
-        if card_encoding not in CARD_ENCODINGS:
+        if card_encoding not in CARD_ENCODINGS and card_encoding != "native":
             raise DSLError(f"unknown cardinality encoding {card_encoding!r}",
-                           expected="one of " + ", ".join(CARD_ENCODINGS))
+                           expected="one of " + ", ".join(CARD_ENCODINGS) + ", native")
         self.g = grounder
         self.int_encoding = int_encoding
         self.card_encoding = card_encoding
@@ -98,6 +101,7 @@ class Lowering:
         self.specs: dict[str, Any] = {}
         self.lazy: list[tuple] = []            # ('conn', [(entity, lit)]) / ('loop', nodes, [(edge, lit)])
         self.answer_vars: list[Any] = []
+        self.natives: list[tuple[list[int], int]] = []  # native at-most-k (card_encoding="native")
         self._declare()
 
     # -- plumbing ------------------------------------------------------------------------
@@ -517,6 +521,14 @@ class Lowering:
             clauses = [[-l for l in lits]]
         elif op == "Ge" and k == 1:
             clauses = [list(lits)]
+        elif enc == "native" and not guard and 0 < k < n:
+            if op in ("Le", "Eq"):
+                self._native_atmost(lits, k)
+            if op in ("Ge", "Eq"):
+                self._native_atmost([-l for l in lits], n - k)
+            return
+        elif enc == "native":
+            clauses = {"Le": at_most_k, "Ge": at_least_k}.get(op, exactly_k)(lits, k, self.pool, "seqcounter")
         elif op == "Le":
             clauses = at_most_k(lits, k, self.pool, enc)
         elif op == "Ge":
@@ -525,6 +537,30 @@ class Lowering:
             clauses = exactly_k(lits, k, self.pool, enc)
         for c in clauses:
             self.emit(list(c) + guard)
+
+    def _native_atmost(self, lits: list[int], k: int) -> None:
+        """Record ``at most k of lits`` natively (constant literals folded into k)."""
+        T = self.T
+        k -= sum(1 for l in lits if l == T)
+        rest = [l for l in lits if abs(l) != T]
+        if k < 0:
+            self.emit([-T])
+        elif k == 0:
+            for l in rest:
+                self.emit([-l])
+        elif k < len(rest) and len({abs(l) for l in rest}) == len(rest):
+            self.natives.append((rest, k))
+        elif k < len(rest):  # a literal repeated (or with its negation): clauses count it right
+            for c in at_most_k(rest, k, self.pool, "seqcounter"):
+                self.emit(list(c))
+
+    def natives_as_clauses(self, pool: Any) -> list[list[int]]:
+        """The native constraints as sequential-counter clauses (auxiliaries from ``pool``),
+        for sessions without native cardinality (propagation copies, other backends)."""
+        out: list[list[int]] = []
+        for lits, k in self.natives:
+            out.extend(list(c) for c in at_most_k(lits, k, pool, "seqcounter"))
+        return out
 
     def _graph(self, g: tuple) -> None:
         if g[0] == "islands":

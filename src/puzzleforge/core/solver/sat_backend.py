@@ -1,4 +1,5 @@
-"""SAT backend: PySAT with CaDiCaL 1.9.5 by default, Glucose 4 selectable.
+"""SAT backend: PySAT with CaDiCaL 1.9.5 by default, Glucose 4 selectable, Minicard /
+Gluecard when native cardinality constraints (``add_atmost``) are wanted.
 
 Time limits: CaDiCaL in PySAT ignores ``interrupt()``, so a limited call runs the solver
 in conflict-budget slices and checks the clock between them; learned clauses survive the
@@ -15,9 +16,13 @@ from ..errors import BackendUnavailable
 from .results import Model, Status
 from .session import Session
 
-__all__ = ["SatSession", "SAT_SOLVERS"]
+__all__ = ["SatSession", "SAT_SOLVERS", "NATIVE_CARD_SOLVERS"]
 
-SAT_SOLVERS = ("cadical195", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling")
+SAT_SOLVERS = ("cadical195", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling",
+               "minicard", "gluecard3", "gluecard4")
+
+#: Solvers whose ``add_atmost`` is a native constraint.
+NATIVE_CARD_SOLVERS = ("minicard", "gluecard3", "gluecard4")
 
 
 class SatSession(Session):
@@ -32,6 +37,17 @@ class SatSession(Session):
         self.solver_name = name
         self.backend = "sat:" + name
         self._solver = Solver(name=name)
+        self.native_cardinality = name in NATIVE_CARD_SOLVERS
+
+    def add_atmost(self, lits: Sequence[int], k: int) -> None:
+        if not self.native_cardinality:
+            super().add_atmost(lits, k)
+            return
+        lits = [int(l) for l in lits]
+        if 0 in lits:
+            raise ValueError("literal 0 is not allowed in a cardinality constraint")
+        self._note_vars(lits)
+        self._solver.add_atmost(lits, k)
 
     def _add(self, clause: list[int]) -> None:
         self._solver.add_clause(clause)

@@ -83,6 +83,30 @@ class Session(ABC):
         self.num_vars += 1
         return self.num_vars
 
+    #: True when ``add_atmost`` is a native constraint of the solver (no auxiliary variables).
+    native_cardinality: bool = False
+
+    def add_atmost(self, lits: Sequence[int], k: int) -> None:
+        """At most ``k`` of ``lits`` are true.
+
+        Backends with native cardinality constraints keep it as one constraint (counting
+        propagation, no auxiliary variables: several times faster per assumption-heavy
+        check than a clause encoding); the others get a sequential counter whose
+        auxiliary variables come from the pool (or above every variable seen so far).
+        """
+        from .encodings import at_most_k
+
+        lits = [int(l) for l in lits]
+        self._note_vars(lits)
+        pool = self.pool
+        if pool is None:
+            pool = VarPool()
+            pool.reserve_upto(self.num_vars)
+        else:
+            pool.reserve_upto(self.num_vars)
+        self.add_clauses(at_most_k(lits, k, pool))
+        self.num_vars = max(self.num_vars, pool.top)
+
     def _note_vars(self, variables: Sequence[int]) -> None:
         for var in variables:
             if abs(var) > self.num_vars:
@@ -184,7 +208,8 @@ def open_session(backend: str = "sat", clauses: Iterable[Clause] = (), *,
                  solver: str | None = None, pool: VarPool | None = None) -> Session:
     """Open a session on ``backend`` ("sat" = CaDiCaL, "glucose", "z3").
 
-    ``solver`` picks the PySAT engine for the SAT backend ("cadical195", "glucose4", ...).
+    ``solver`` picks the PySAT engine for the SAT backend ("cadical195", "glucose4", ...;
+    "minicard" and "gluecard4" keep ``add_atmost`` constraints native).
     Pass the ``pool`` the clauses were built from so activation literals come from it.
 
     >>> with open_session("sat", [[1, 2], [-1]]) as s:
