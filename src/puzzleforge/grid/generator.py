@@ -5,10 +5,10 @@ which clues a solution implies and which may be removed. Every uniqueness check 
 solve on the instance's incremental session under a "differs from the solution"
 activation literal, clues being assumptions.
 
-Difficulty proxy (documented in docs/grid.md): 1.x = unit propagation of the rules from
-the clues fixes every cell; 2.x = failed-literal probing (try a cell value, propagate,
-refute on conflict, repeat) is needed; 3.x = search is needed. The fraction is the share
-of cells left open by the cheaper level.
+Difficulty proxy (grading.py, documented in docs/grid.md): 1.x = propagation (unit
+propagation plus the graph rules' deductions) fixes every cell; 2.x = failed-literal
+probing is needed; 3.x = search is needed. The fraction is the share of cells left open
+by the cheaper level.
 """
 from __future__ import annotations
 
@@ -18,21 +18,12 @@ from typing import Any
 from ..core.errors import GenerationFailed
 from .engine import Compiled
 from .genre import Genre, Instance
+from .grading import entry_lits as _entry_lits
+from .grading import grade
 
-__all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIERS"]
+__all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIERS", "tier_name", "in_tier"]
 
 TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
-
-
-def _entry_lits(comp: Compiled) -> list[list[int]]:
-    """Per answer entry, its value literals (bool: [lit, -lit]; int: eq literals)."""
-    out = []
-    for _, _, rep, _ in comp.answer:
-        if isinstance(rep, int):
-            out.append([rep, -rep])
-        else:
-            out.append([l for _, l in sorted(rep.eq.items(), key=lambda kv: repr(kv[0]))])
-    return out
 
 
 def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None = None,
@@ -75,35 +66,6 @@ def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None =
     return None if model is None else comp.decode(model)
 
 
-def grade(comp: Compiled, assumptions: list[int], max_rounds: int = 50) -> float:
-    """Difficulty proxy: 1.x propagation only, 2.x probing, 3.x search (see module doc)."""
-    ok, lits = comp.propagate(assumptions)
-    if not ok:
-        return 0.0
-    frac = comp.answer_decided(lits)
-    if frac >= 1.0:
-        return 1.0
-    known = set(lits)
-    entries = [l for group in _entry_lits(comp) for l in group if abs(l) != comp.low.T]
-    for _ in range(max_rounds):
-        changed = False
-        for lit in entries:
-            if lit in known or -lit in known:
-                continue
-            ok2, _ = comp.propagate(assumptions + sorted(known, key=abs) + [lit])
-            if not ok2:
-                ok3, more = comp.propagate(assumptions + sorted(known, key=abs) + [-lit])
-                if not ok3:
-                    return 3.0
-                known |= set(more)
-                changed = True
-        if comp.answer_decided(known) >= 1.0:
-            return round(2.0 + (1.0 - frac) * 0.99, 3)
-        if not changed:
-            break
-    return round(3.0 + (1.0 - comp.answer_decided(known)) * 0.99, 3)
-
-
 def reduce_clues(genre: Genre, comp: Compiled, inst: Instance, sol: dict, rng: random.Random, *,
                  tier: str = "any", density: float | None = None) -> Instance:
     """Remove removable clues in random order while the puzzle stays unique (and within
@@ -142,7 +104,7 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
         inst.data = genre.random_data(inst, rng)
         direct = getattr(genre, "direct_solution", None)
         if direct is not None:
-            made = direct(inst, rng)
+            made = direct(inst, rng, tier=tier)
             if made is None:
                 reasons["no layout"] = reasons.get("no layout", 0) + 1
                 continue
@@ -181,10 +143,21 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
             continue
         puzzle = reduce_clues(genre, comp, inst, sol, rng, tier=tier, density=density)
         diff = grade(comp, comp.assumptions(puzzle.clues))
-        if tier == "hard" and diff < 3 or tier == "medium" and not (2 <= diff < 3):
-            reasons[f"came out {diff:.1f}, not {tier}"] = reasons.get(f"came out {diff:.1f}, not {tier}", 0) + 1
+        if not in_tier(diff, tier):
+            key = f"came out {tier_name(diff)} ({diff:.1f}), not {tier}"
+            reasons[key] = reasons.get(key, 0) + 1
             continue
         return puzzle, sol, diff, comp
-    raise GenerationFailed(f"{genre.id} {rows}x{cols}: no unique puzzle in {attempts} attempts",
+    what = "unique puzzle" if tier == "any" else f"unique {tier} puzzle"
+    raise GenerationFailed(f"{genre.id} {rows}x{cols}: no {what} in {attempts} attempts",
                            attempts=attempts, reasons=reasons,
                            expected="another seed, size or difficulty")
+
+
+def tier_name(diff: float) -> str:
+    """The tier a difficulty grade falls in (easy 1.x, medium 2.x, hard 3.x)."""
+    return "easy" if diff < 2 else "medium" if diff < 3 else "hard"
+
+
+def in_tier(diff: float, tier: str) -> bool:
+    return tier == "any" or tier_name(diff) == tier

@@ -1,8 +1,19 @@
 """Nonogram: fill cells so each row and column shows the given run lengths, in order.
 Run lengths are instance data (an IntSeq Const) matched by the DSL's ``runs_match``
-(an automaton). Optional given cells are the removable clues: a random picture is rarely
-unique from its runs alone, so the generator keeps the fewest givens that make it unique
-(often none)."""
+(an automaton).
+
+Generation is clue-only, as published nonograms are: a random picture (noise at the
+``fill`` density, smoothed by one majority pass so it forms blobs rather than salt and
+pepper) -> while its run lengths admit another picture, flip one cell where the two
+pictures differ (chosen at random; the runs change, the other picture no longer fits)
+and check again (``repair``); a picture that stays ambiguous after the flip budget is
+redrawn. Given cells remain part of the format and the rules, and ``givens=True`` brings
+back the old generator (random picture, keep the fewest givens that make it unique).
+
+Why flips: a nonogram is ambiguous because of a "switching" pattern (cells that can
+swap without changing any run); flipping one of its cells destroys that pattern, and
+the pictures nearby usually have no other one. On 10x10 most pictures become unique
+within a few flips."""
 from __future__ import annotations
 
 from typing import Any
@@ -44,7 +55,7 @@ class Nonogram(Genre):
     answer_var = "fill"
     removable = ("given",)
     puzzlink_name = None  # Janko-style text
-    extra_params = (("fill", float, 0.55),)
+    extra_params = (("fill", float, 0.55), ("givens", bool, False))
     answer_doc = "one line per row, 1 for a filled cell and 0 for an empty one."
 
     def build_rules(self) -> Model:
@@ -59,24 +70,44 @@ class Nonogram(Genre):
         return m
 
     def opts_from_params(self, params: Any, rows: int, cols: int) -> dict:
-        return {"fill": float(getattr(params, "fill", 0.55))}
+        opts: dict = {"fill": float(getattr(params, "fill", 0.55))}
+        if getattr(params, "givens", False):
+            opts["givens"] = True
+        return opts
 
     def check_params(self, params: Any) -> list[str]:
         return [] if 0.2 <= params.fill <= 0.9 else [f"fill={params.fill} is not in 0.2..0.9"]
 
     def random_data(self, inst: Instance, rng: Any) -> dict:
         g = concrete(inst.rows, inst.cols)
-        p = float(inst.opts.get("fill", 0.55))
-        picture = {c: rng.random() < p for c in g.cells()}
+        picture = _picture(g, float(inst.opts.get("fill", 0.55)), rng)
         inst.opts["_picture"] = picture
         return {"runs": _runs_of(g, picture)}
 
-    def direct_solution(self, inst: Instance, rng: Any) -> tuple[dict, dict] | None:
+    def direct_solution(self, inst: Instance, rng: Any, tier: str = "any") -> tuple[dict, dict] | None:
         picture = inst.opts.pop("_picture")
-        return {"fill": picture}, {"given": dict(picture)}
+        return {"fill": picture}, self.clues_from_solution(inst, {"fill": picture})
 
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
-        return inst.clues if inst.clues else {"given": dict(sol["fill"])}
+        # clue-only unless givens were asked for: then every cell is given and the
+        # generator thins them out (the removable clue spec)
+        return {"given": dict(sol["fill"]) if inst.opts.get("givens") else {}}
+
+    def max_repairs(self, inst: Instance) -> int:
+        return 0 if inst.opts.get("givens") else 3 * (inst.rows + inst.cols)
+
+    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> dict | None:
+        """Flip one cell where ``other`` differs from ``sol``: the new picture's runs
+        exclude ``other`` (the flipped cell's row now has other runs than ``other``'s)."""
+        g = concrete(inst.rows, inst.cols)
+        cells = [c for c in g.cells() if sol["fill"][c] != other["fill"][c]]
+        if not cells:
+            return None
+        x = cells[rng.randrange(len(cells))]
+        picture = dict(sol["fill"])
+        picture[x] = not picture[x]
+        inst.data = {"runs": _runs_of(g, picture)}
+        return {"fill": picture}
 
     # -- text ------------------------------------------------------------------------
     def parse(self, text: str) -> Instance:
@@ -151,6 +182,19 @@ class Nonogram(Genre):
         if sol:
             d.shaded |= {c for c, v in sol["fill"].items() if v}
         return d
+
+
+def _picture(g: Any, fill: float, rng: Any) -> dict:
+    """Random picture near density ``fill``: noise, then one majority pass over each
+    cell's 3x3 neighbourhood (cells keep their colour on a tie), so filled cells come in
+    blobs and lines as in drawn pictures."""
+    noise = {c: rng.random() < fill for c in g.cells()}
+    out = {}
+    for c in g.cells():
+        near = [noise[d] for d in g.neighbors(c, diagonal=True)] + [noise[c]]
+        on = sum(near)
+        out[c] = noise[c] if 2 * on == len(near) else 2 * on > len(near)
+    return out
 
 
 def _runs_of(g: Any, picture: dict) -> dict:

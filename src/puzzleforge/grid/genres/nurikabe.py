@@ -10,7 +10,7 @@ from ..genre import Drawing, Genre, Instance, concrete, parse_header
 from ..ir import Param, forall
 from ..primitives import connected, islands
 from ..model import ClueSpec, Grid, Model
-from .common import is_connected, read_cells, write_cells
+from .common import is_connected, orthogonal_component, read_cells, write_cells
 
 __all__ = ["Nurikabe"]
 
@@ -48,11 +48,21 @@ class Nurikabe(Genre):
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
         return inst.clues
 
-    def direct_solution(self, inst: Instance, rng: Any) -> tuple[dict, dict] | None:
+    def direct_solution(self, inst: Instance, rng: Any, tier: str = "any") -> tuple[dict, dict] | None:
         """A random valid shading plus one number per island (built directly: without
-        numbers the rules admit no islands at all, so the solver cannot draw one)."""
+        numbers the rules admit no islands at all, so the solver cannot draw one).
+
+        The target tier shapes the layout, since Nurikabe has no clue to remove:
+        many small islands (size <= 2) make easy puzzles, few large ones (up to rows +
+        cols cells, grown further) make hard ones; the generator still grades the result
+        and retries when it misses the tier."""
         g = concrete(inst.rows, inst.cols)
         limit = max(3, (inst.rows + inst.cols) // 2)
+        grow = len(g.cells()) // 3
+        if tier == "easy":
+            limit, grow = 2, len(g.cells()) // 10
+        elif tier == "hard":
+            limit, grow = inst.rows + inst.cols, len(g.cells())
         for _ in range(50):
             white: dict = {}  # cell -> island id
             sizes: dict = {}
@@ -83,7 +93,7 @@ class Nurikabe(Genre):
             if any(all(c not in white for c in b.items) for b in g.blocks(2, 2)):
                 continue
             # grow some islands a little further at random, keeping every rule
-            for _ in range(len(g.cells()) // 3):
+            for _ in range(grow):
                 x = rng.choice(g.cells())
                 if x in white:
                     continue
@@ -102,6 +112,30 @@ class Nurikabe(Genre):
             sol = {"black": {c: c not in white for c in g.cells()}}
             return sol, {"number": numbers}
         return None
+
+    def max_repairs(self, inst: Instance) -> int:
+        return inst.rows + inst.cols
+
+    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> dict | None:
+        """Move the number of an island that ``other`` shades differently to another cell
+        of the same island: ``sol`` still fits, and big islands (hard layouts) are often
+        ambiguous only because of where their number sits."""
+        g = concrete(inst.rows, inst.cols)
+        numbers = dict(inst.clues.get("number", {}))
+        white = {c for c in g.cells() if not sol["black"][c]}
+        islands = []
+        for p in sorted(numbers):
+            cells = orthogonal_component(white, p)
+            if len(cells) > 1 and any(sol["black"][c] != other["black"][c]
+                                      for c in cells | {n for x in cells for n in g.neighbors(x)}):
+                islands.append((p, sorted(cells)))
+        if not islands:
+            return None
+        p, cells = islands[rng.randrange(len(islands))]
+        q = rng.choice([c for c in cells if c != p])
+        numbers[q] = numbers.pop(p)
+        inst.clues = {"number": numbers}
+        return sol
 
     def parse(self, text: str) -> Instance:
         fields, lines = parse_header(text, self.id)

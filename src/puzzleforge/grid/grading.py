@@ -1,0 +1,312 @@
+"""Difficulty proxy: how much reasoning the clues need, in three levels.
+
+Why a module of its own: grading is the part of generation that decides tiers, and for
+region and loop genres it must reason about the graph rules, which the CNF holds only
+lazily (connectivity cuts are learnt during solving, so unit propagation alone cannot
+see that a wall must stay connected, and every Nurikabe or Slitherlink came out "hard").
+
+Levels (the number before the point):
+  1 = *propagation* fixes every answer entry: unit propagation of the rule encoding from
+      the clues, interleaved to a fixpoint with the graph deductions below;
+  2 = *probing* is needed: assume one value of an open entry, propagate; if that
+      contradicts, the opposite value holds (failed literal); repeat to a fixpoint;
+  3 = *search* is needed (probing stalls or a probe refutes both values).
+The fraction after the point is the share of entries the cheaper level left open
+(x.99 = it decided nothing), so 2.10 is "probing, but propagation did 90%".
+
+Graph deductions (sound, each a human step of the genre):
+  connected(S):  the known members must lie in one piece of members-or-unknown cells
+                 (else contradiction); unknown cells outside that piece are non-members;
+                 an unknown cell whose removal would cut two known members apart (an
+                 articulation point) is a member.
+  islands(...):  a known island with two clues, or larger than its clue, is a
+                 contradiction; an island with as many cells as its clue is closed
+                 (unknown neighbours are walls); an unknown cell touching two clued
+                 islands is a wall; a cell no clue can reach within its remaining size
+                 (walking through unknown and unclued white cells) is a wall; a clue that
+                 cannot reach its size, or an unclued white island no clue can reach, is a
+                 contradiction.
+  single_loop:   a closed cycle while other loop segments exist is a contradiction; an
+                 unknown edge joining the two ends of one path is off while another path
+                 exists; once one cycle is closed every unknown edge is off.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable
+
+from .topology import Cell
+
+__all__ = ["grade", "closure", "entry_lits"]
+
+
+def entry_lits(comp: Any) -> list[list[int]]:
+    """Per answer entry, its value literals (bool: [lit, -lit]; int: eq literals)."""
+    out = []
+    for _, _, rep, _ in comp.answer:
+        if isinstance(rep, int):
+            out.append([rep, -rep])
+        else:
+            out.append([l for _, l in sorted(rep.eq.items(), key=lambda kv: repr(kv[0]))])
+    return out
+
+
+def closure(comp: Any, assumptions: list[int]) -> tuple[bool, set[int]]:
+    """Unit propagation and graph deductions to a common fixpoint: (consistent, known)."""
+    derived: list[int] = []
+    while True:
+        ok, lits = comp.propagate(assumptions + derived)
+        if not ok:
+            return False, lits
+        if not comp.low.lazy:
+            return True, lits
+        new = _graph_step(comp, lits)
+        if new is None:
+            return False, lits
+        new = sorted({l for l in new if l not in lits}, key=lambda l: (abs(l), l))
+        if not new:
+            return True, lits
+        if any(-l in lits for l in new):
+            return False, lits
+        derived += new
+
+
+def grade(comp: Any, assumptions: list[int], max_rounds: int = 50) -> float:
+    """The difficulty proxy of the module doc for a clue set (as assumptions)."""
+    ok, lits = closure(comp, assumptions)
+    if not ok:
+        return 0.0
+    frac = comp.answer_decided(lits)
+    if frac >= 1.0:
+        return 1.0
+    known = set(lits)
+    entries = [l for group in entry_lits(comp) for l in group if abs(l) != comp.low.T]
+    for _ in range(max_rounds):
+        changed = False
+        for lit in entries:
+            if lit in known or -lit in known:
+                continue
+            base = assumptions + sorted(known, key=abs)
+            ok2, _ = closure(comp, base + [lit])
+            if not ok2:
+                ok3, more = closure(comp, base + [-lit])
+                if not ok3:
+                    return 3.0
+                known |= set(more)
+                changed = True
+        if comp.answer_decided(known) >= 1.0:
+            return round(2.0 + (1.0 - frac) * 0.99, 3)
+        if not changed:
+            break
+    return round(3.0 + (1.0 - comp.answer_decided(known)) * 0.99, 3)
+
+
+# -- graph deductions ------------------------------------------------------------------
+def _graph_step(comp: Any, lits: set[int]) -> list[int] | None:
+    """New literals implied by the lazy graph rules under ``lits``; None = contradiction."""
+    T = comp.low.T
+
+    def val(l: int) -> bool | None:
+        if abs(l) == T:
+            return l > 0
+        if l in lits:
+            return True
+        if -l in lits:
+            return False
+        return None
+
+    out: list[int] = []
+    for item in comp.low.lazy:
+        if item[0] == "conn":
+            got = _conn(item[1], val)
+        elif item[0] == "islands":
+            got = _islands(item[2], item[3], item[4], val)
+        else:
+            got = _loop(comp.grid, item[1], item[2], val)
+        if got is None:
+            return None
+        out += got
+    return out
+
+
+def _adj(c: Cell) -> tuple:
+    return (Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1))
+
+
+def _pieces(nodes: set) -> list[set]:
+    seen: set = set()
+    out = []
+    for s in sorted(nodes):
+        if s in seen:
+            continue
+        comp, queue = {s}, deque([s])
+        seen.add(s)
+        while queue:
+            x = queue.popleft()
+            for y in _adj(x):
+                if y in nodes and y not in seen:
+                    seen.add(y)
+                    comp.add(y)
+                    queue.append(y)
+        out.append(comp)
+    return out
+
+
+def _conn(items: list, val: Callable) -> list[int] | None:
+    lit = dict(items)
+    on = {e for e, l in items if val(l) is True}
+    if not on:
+        return []
+    open_ = {e for e, l in items if val(l) is None}
+    alive = on | open_
+    pieces = [p for p in _pieces(alive) if p & on]
+    if len(pieces) > 1:
+        return None
+    piece = pieces[0]
+    out = [-lit[e] for e in sorted(open_ - piece)]
+    out += [lit[e] for e in _cut_cells(piece, on) if e in open_]
+    return out
+
+
+def _cut_cells(nodes: set, marked: set) -> list:
+    """Cells of ``nodes`` whose removal separates two ``marked`` cells (iterative DFS,
+    low-links; a child subtree holding a marked cell, cut off by ``u``, while a marked
+    cell lies outside it)."""
+    total = len(marked)
+    if total < 2:
+        return []
+    root = min(nodes)
+    disc: dict = {root: 0}
+    low: dict = {root: 0}
+    below: dict = {root: 1 if root in marked else 0}
+    cut: set = set()
+    stack = [(root, None, iter(sorted(_adj(root))))]
+    t = 1
+    while stack:
+        u, parent, it = stack[-1]
+        advanced = False
+        for v in it:
+            if v not in nodes or v == parent:
+                continue
+            if v in disc:
+                low[u] = min(low[u], disc[v])
+                continue
+            disc[v] = low[v] = t
+            t += 1
+            below[v] = 1 if v in marked else 0
+            stack.append((v, u, iter(sorted(_adj(v)))))
+            advanced = True
+            break
+        if advanced:
+            continue
+        stack.pop()
+        if parent is not None:
+            low[parent] = min(low[parent], low[u])
+            below[parent] += below[u]
+            if low[u] >= disc[parent] and below[u] > 0:
+                if total - below[u] - (1 if parent in marked else 0) > 0:
+                    cut.add(parent)
+    return sorted(cut - marked)
+
+
+def _islands(sels: dict, pres: dict, items: list, val: Callable) -> list[int] | None:
+    lit = dict(items)
+    white = {e for e, l in items if val(l) is True}
+    open_ = {e for e, l in items if val(l) is None}
+    clue: dict = {}
+    if any(val(l) is None for l in pres.values()):
+        return []  # clues not all settled (never in grading, where clues are assumptions)
+    for p, l in pres.items():
+        if val(l) is True:
+            vs = [v for v, s in sels[p].items() if val(s) is True]
+            if vs:
+                clue[p] = vs[0]
+    out: list[int] = []
+    owner: dict = {}
+    comps = _pieces(white)
+    for i, comp in enumerate(comps):
+        cl = [c for c in comp if c in clue]
+        if len(cl) > 1:
+            return None
+        if cl:
+            v = clue[cl[0]]
+            if len(comp) > v:
+                return None
+            for c in comp:
+                owner[c] = i
+            if len(comp) == v:
+                out += [-lit[n] for c in sorted(comp) for n in _adj(c) if n in open_]
+    # an unknown cell touching two clued islands joins them: a wall
+    for c in sorted(open_):
+        if len({owner[n] for n in _adj(c) if n in owner}) > 1:
+            out.append(-lit[c])
+    # reach: from each clued island, walk through unknown / unclued white cells
+    reach: set = set()
+    clued = {i for i in owner.values()}
+    for i in sorted(clued):
+        comp = comps[i]
+        v = clue[next(c for c in comp if c in clue)]
+        budget = v - len(comp)
+        dist = {c: 0 for c in comp}
+        queue = deque(sorted(comp))
+        size = len(comp)
+        while queue:
+            x = queue.popleft()
+            if dist[x] >= budget:
+                continue
+            for y in _adj(x):
+                if y in dist or y not in lit or y in owner or val(lit[y]) is False:
+                    continue
+                dist[y] = dist[x] + 1
+                size += 1
+                queue.append(y)
+        if size < v:
+            return None
+        reach |= set(dist)
+    if not clue:
+        return out
+    for comp in comps:
+        if not any(c in owner for c in comp) and not comp & reach:
+            return None
+    out += [-lit[c] for c in sorted(open_ - reach)]
+    return out
+
+
+def _loop(grid: Any, nodes: str, items: list, val: Callable) -> list[int] | None:
+    ends = grid.edge_vertices if nodes == "vertices" else grid.edge_cells
+    on = [e for e, l in items if val(l) is True]
+    if not on:
+        return []
+    parent: dict = {}
+
+    def find(x: Any) -> Any:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for e in on:
+        a, b = ends(e)
+        parent[find(a)] = find(b)
+    edges: dict = {}
+    verts: dict = {}
+    for e in on:
+        r = find(ends(e)[0])
+        edges[r] = edges.get(r, 0) + 1
+    for x in list(parent):
+        r = find(x)
+        verts[r] = verts.get(r, 0) + 1
+    cycles = [r for r in edges if edges[r] >= verts[r]]
+    if cycles and len(edges) > 1:
+        return None
+    open_ = [(e, l) for e, l in items if val(l) is None]
+    if cycles:
+        return [-l for _, l in open_]
+    if len(edges) < 2:
+        return []
+    out = []
+    for e, l in open_:
+        a, b = ends(e)
+        if a in parent and b in parent and find(a) == find(b):
+            out.append(-l)
+    return out
