@@ -1,0 +1,160 @@
+"""One generation attempt of a spec: variables -> symbols -> conditions -> solve -> queries -> text.
+
+Why an interpreter over the compiled spec (and not generated Python source like the
+original): every expression was compiled once by the whitelisting compiler when the spec
+was loaded; an attempt only evaluates them in a fresh namespace, with one Z3 solver per
+attempt, enumeration blocked on the symbols' constants, and every random draw from the
+attempt's ``random.Random``. A failure of the random parameters (no solution, too many,
+an assertion that does not hold, an impossible selection) is a ``Rejection`` with a
+reason; an expression that raises is an ``ExprFailure`` naming its field and YAML line.
+
+The steps live in mixins with one job each: ``sampling.py`` (variables, symbols,
+conditions), ``solving.py`` (solver, enumeration, optimize), ``questions.py`` (queries,
+options, text). ``Rejection``/``ExprFailure``/``ev`` are defined in ``outcome.py`` (no
+import cycle) and re-exported here.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import z3
+
+from .configcodec import NotReplayable, decode_value, encode_value
+from .operators import Runtime, Z3_EXPORTS
+from .outcome import ExprFailure, Rejection, ev
+from .questions import QuestionsMixin
+from .safe import SAFE_BUILTINS, compile_expr
+from .sampling import SamplingMixin
+from .schema import Spec
+from .solving import SolvingMixin
+
+__all__ = ["Attempt", "run_attempt", "fresh_z3_context", "Rejection", "ExprFailure", "AttemptResult",
+           "ev", "encode_value", "decode_value"]
+
+
+class AttemptResult(dict):
+    """problem, answer, parameters, config, solution, answers (list per query)."""
+
+
+
+class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
+    """The state of one attempt: namespace, random generator, config, assertions, deadline."""
+
+    def __init__(self, spec: Spec, file_ops: dict[str, Any], rng: random.Random,
+                 config: dict | None, use_spec_vars: set[str], deadline: float,
+                 lambda_cache: dict) -> None:
+        self.spec = spec
+        self.rng = rng
+        self.replay = config
+        self.use_spec_vars = use_spec_vars
+        self.deadline = deadline
+        self.config: dict[str, Any] = {}
+        self.env: dict[str, Any] = {"__builtins__": SAFE_BUILTINS}
+        self.env.update(Z3_EXPORTS)
+        self._lambda_cache = lambda_cache
+        self.rt = Runtime(rng, self.env, self._compile_lambda)
+        self.env.update(self.rt.table())
+        self.file_ops = file_ops
+        self.assertions: list = []
+        self.cond_text = ""
+        self.var_pos: dict[str, tuple[float, float]] = {}
+        self.sym_consts: list = []
+        self.incomplete = False
+        self.env["conditions"] = ""
+        self.env["queries"] = ""
+
+    def _compile_lambda(self, source: str) -> Any:
+        code = self._lambda_cache.get(source)
+        if code is None:
+            code = compile_expr(source, where="generate_random_list condition", file=self.spec.path)
+            self._lambda_cache[source] = code
+        return ev(code, self.env)
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise Rejection("time limit", "the attempt exceeded its time budget")
+
+    def from_config(self, key: str) -> tuple[bool, Any]:
+        if self.replay is None or key in self.use_spec_vars or key not in self.replay:
+            return False, None
+        try:
+            return True, decode_value(self.replay[key])
+        except NotReplayable:
+            return False, None
+
+
+def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
+                config: dict | None = None, use_spec_vars: set[str] | None = None,
+                time_budget: float = 20.0, lambda_cache: dict | None = None) -> AttemptResult:
+    """Run one attempt; raise Rejection / ExprFailure on failure (see ``fresh_z3_context``)."""
+    return _run_attempt(spec, file_ops, rng, config=config, use_spec_vars=use_spec_vars,
+                        time_budget=time_budget, lambda_cache=lambda_cache)
+
+
+class fresh_z3_context:
+    """Install a new Z3 context as Z3's default context for the duration of a block.
+
+    Why: Z3's choices (which model it returns first) depend on the identities of the
+    terms already created in a context, so sharing one context would make a puzzle depend
+    on whatever the process built before. A fresh context per ``generate`` call makes the
+    puzzle a pure function of its random generator.
+    """
+
+    def __enter__(self) -> Any:
+        self.ctx = z3.Context()
+        self.previous = z3.z3._main_ctx
+        z3.z3._main_ctx = self.ctx
+        return self.ctx
+
+    def __exit__(self, *exc: Any) -> None:
+        z3.z3._main_ctx = self.previous
+
+
+def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
+                 config: dict | None, use_spec_vars: set[str] | None,
+                 time_budget: float, lambda_cache: dict | None) -> AttemptResult:
+    a = Attempt(spec, file_ops, rng, config, set(use_spec_vars or ()), time.monotonic() + time_budget,
+                lambda_cache if lambda_cache is not None else {})
+    try:
+        return _attempt_steps(a, spec)
+    finally:
+        # break the env <-> runtime cycles now so the attempt's Z3 terms (and with the
+        # last of them the Z3 context) are freed at once, not at the next GC pass
+        a.env.clear()
+        a.rt.sym_config.clear()
+        a.assertions.clear()
+        a.sym_consts.clear()
+
+
+def _attempt_steps(a: "Attempt", spec: Spec) -> AttemptResult:
+    a.variables()
+    a.symbols()
+    a.conditions()
+    a.solve()
+    details = a.queries() if spec.queries else []
+    if not spec.queries:
+        a.answers = []
+        a.env["queries"] = ""
+    problem = a.problem()
+    sym_num, sym_types = 0, set()
+    for name, s in spec.symbols.items():
+        if s["kind"] == "defined":
+            sym_num += len(a.env[name])
+            sym_types.update(s["types"])
+    sols = a.env.get("_solutions")
+    n_sol = len(sols) if isinstance(sols, list) else 1
+    return AttemptResult(
+        problem=problem,
+        answer="====".join(str(x) for x in a.answers),
+        answers=list(a.answers),
+        details=details,
+        cond_num=int(a.cond_num),
+        sym_num=sym_num,
+        sym_type=sorted(sym_types),
+        solutions=n_sol,
+        config=a.config,
+        var_pos=dict(a.var_pos),
+        incomplete=a.incomplete,
+    )

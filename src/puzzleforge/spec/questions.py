@@ -1,0 +1,168 @@
+"""Questions of an attempt: open queries, choice options and the problem text.
+
+Why a mixin of ``Attempt``: options are sampled with the attempt's selection machinery
+and checked against its solutions, in its namespace.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .configcodec import parse_index
+from .outcome import Rejection, ev
+from .selection import as_config
+from .symbols import CondText
+
+__all__ = ["QuestionsMixin"]
+
+
+class QuestionsMixin:
+    """queries, options and problem text (methods of ``Attempt``)."""
+
+    # ---- queries ---------------------------------------------------------------------
+    def queries(self) -> list[dict]:
+        env = self.env
+        queries_text = ""
+        answers: list[str] = []
+        details: list[dict] = []
+        self.config["_queries"] = {}
+        for cnt, (name, q) in enumerate(self.spec.queries.items(), start=1):
+            self.check_time()
+            if q["kind"] == "open":
+                ans = ev(q["ans_formula"], env)
+                env["_ans"] = ans
+                ok = ev(q["ans_assertion"], env)
+                if not ok:
+                    raise Rejection("answer assertion false",
+                                    f"{name}: {q['ans_assertion'].source}")
+                desc = (ev(q["desc"], env) or "") + "\n"
+                env[name] = CondText(desc)
+                queries_text += f"{cnt}. " + desc
+                text = str(ev(q["ans_text"], env))
+                answers.append(text)
+                details.append({"query": name, "kind": "open", "answer": text})
+                env["queries"] = queries_text
+                continue
+            desc = CondText((ev(q["desc"], env) or "") + "\n")
+            env[name] = desc
+            opts, texts, letters = self._choice(name, q)
+            full = desc + "\n".join(texts) + "\n"
+            env[name] = CondText(full)
+            queries_text += f"{cnt}. " + full + "\n"
+            answers.append(letters)
+            details.append({"query": name, "kind": q["query_type"], "answer": letters,
+                            "options": len(texts)})
+            env["queries"] = queries_text
+        env["queries"] = queries_text
+        self.answers = answers
+        return details
+
+    def _valid(self, tpl: Any, opt: list, solutions: Any) -> bool:
+        env = self.env
+        env["_opt"] = opt
+        sols = solutions if isinstance(solutions, list) else [solutions]
+        code = tpl.opt_formula
+        if tpl.cond == "all":
+            for m in sols:
+                env["_model"] = m
+                if not ev(code, env):
+                    return False
+            return True
+        for m in sols:
+            env["_model"] = m
+            if ev(code, env):
+                return True
+        return False
+
+    def _options_for(self, tpl: Any, sources: list[list], count: int, want: bool) -> list:
+        if count <= 0:
+            return []
+        solutions = self.env.get("_solutions", [])
+
+        def accept(item: list) -> bool:
+            return self._valid(tpl, self._values(sources, item[0]), solutions) == want
+
+        idx = self._select(tpl.selection, sources, count, option=True, accept=accept)
+        return idx
+
+    def _choice(self, name: str, q: dict) -> tuple[list, list, str]:
+        env = self.env
+        opt_num = q["opt_num"]
+        env["opt_num"] = opt_num
+        tpls = q["templates"]
+        select_type = q["select_type"]
+        found, stored = self.from_config("_queries")
+        stored_q = stored.get(name) if found and isinstance(stored, dict) else None
+        multi = q["query_type"] == "multiple_choice"
+        if stored_q is not None and "pool" in stored_q:
+            entries = []
+            for e in stored_q["pool"]:
+                if isinstance(e, dict):
+                    entries.append((int(e["template_id"]), parse_index(e["config"])))
+                else:
+                    entries.append((0, parse_index(e)))
+            cfg = dict(stored_q)
+        else:
+            n_t = len(tpls)
+            if q["multi"]:
+                per = [list(t.count_range) if t.count_range else None for t in tpls]
+                try:
+                    pool_domain = self.rt.generate_random_list_with_total(n_t, [0, opt_num], opt_num, per)
+                except Exception as exc:  # noqa: BLE001
+                    raise Rejection("option generation failed", str(exc)) from None
+            else:
+                pool_domain = [opt_num]
+            if multi:
+                n_right = self.rng.randint(1, opt_num) if select_type else self.rng.randint(0, opt_num - 1)
+            else:
+                n_right = 1 if select_type else opt_num - 1
+            try:
+                wrong_split = self.rt.generate_random_list_with_total(
+                    n_t, [0, opt_num], opt_num - n_right, [[0, v] for v in pool_domain])
+            except Exception as exc:  # noqa: BLE001
+                raise Rejection("option generation failed", str(exc)) from None
+            right_split = [d - w for d, w in zip(pool_domain, wrong_split)]
+            rights, wrongs = [], []
+            for i, t in enumerate(tpls):
+                sources = self._sources(t.selection)
+                try:
+                    r = self._options_for(t, sources, right_split[i], True)
+                    w = self._options_for(t, sources, wrong_split[i], False)
+                except Rejection as exc:
+                    raise Rejection("not enough options", f"{name}: {exc.detail}") from None
+                rights += [(i, x) for x in r]
+                wrongs += [(i, x) for x in w]
+            correct, incorrect = (rights, wrongs) if select_type else (wrongs, rights)
+            if multi:
+                entries = correct + incorrect
+                self.rng.shuffle(entries)
+            else:
+                pos = self.rng.randint(0, opt_num - 1)
+                entries = incorrect[:pos] + correct + incorrect[pos:]
+            cfg = {"pool_domain": pool_domain, "pool": [
+                {"template_id": i, "config": as_config(x)} if q["multi"] else as_config(x)
+                for i, x in entries]}
+        self.config["_queries"][name] = cfg
+        texts, letters = [], ""
+        solutions = env.get("_solutions", [])
+        src_cache: dict[int, list] = {}
+        for k, (tid, item) in enumerate(entries):
+            t = tpls[tid]
+            if tid not in src_cache:
+                src_cache[tid] = self._sources(t.selection)
+            opt = self._values(src_cache[tid], item)
+            valid = self._valid(t, opt, solutions)
+            if valid == select_type:
+                letters += chr(65 + k)
+            env["_opt"] = opt
+            env["_index"] = k
+            texts.append(chr(65 + k) + ". " + str(ev(t.opt_text, env)))
+        if not multi and len(letters) != 1:
+            raise Rejection("option check failed", f"{name}: {len(letters)} correct options")
+        if multi and not letters:
+            raise Rejection("option check failed", f"{name}: no correct option")
+        return entries, texts, letters
+
+    # ---- text --------------------------------------------------------------------------
+    def problem(self) -> str:
+        return str(ev(self.spec.desc, self.env))
+

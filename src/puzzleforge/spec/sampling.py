@@ -1,0 +1,311 @@
+"""Randomised construction of an attempt: variables, symbols, derived symbols, conditions.
+
+Why a mixin of ``Attempt``: these steps share the attempt's namespace (``env``), its
+``random.Random`` and its config (replay) state; every random draw comes from the
+attempt's generator, in the format's attribute order, so a puzzle is a function of its seed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from .configcodec import encode_value, parse_index
+from .outcome import ExprFailure, Rejection, ev
+from .safe import SafeCode
+from .schema import Selection
+from .selection import SelectionImpossible, as_config, select_indices
+from .symbols import CondText, SymbolDict
+
+__all__ = ["SamplingMixin"]
+
+_MISSING = object()
+
+
+def _flatten_assertions(value: Any, out: list) -> None:
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            _flatten_assertions(v, out)
+    elif isinstance(value, bool):
+        out.append(z3.BoolVal(value))
+    elif isinstance(value, z3.BoolRef):
+        out.append(value)
+    elif isinstance(value, z3.ExprRef):
+        raise TypeError(f"condition is a {value.sort()} expression, not a Boolean: {value}")
+    else:
+        raise TypeError(f"condition evaluates to {type(value).__name__}, not a Z3 Boolean or list of them")
+
+
+class SamplingMixin:
+    """variables -> symbols -> conditions (methods of ``Attempt``)."""
+
+    # ---- variables ---------------------------------------------------------------
+    def variables(self) -> None:
+        for name, kind_code in self.spec.operators.items():
+            kind, code = kind_code
+            self.env[name] = ev(code, self.env) if kind == "lambda" else self.file_ops[name]
+        for name, v in self.spec.variables.items():
+            found, value = self.from_config(name)
+            if found and v.get("diff_factor") and "formula" not in v:
+                self._position(name, v, value)
+            if not found:
+                if "formula" in v:
+                    value = ev(v["formula"], self.env)
+                elif v["type"] in ("int",):
+                    lo, hi = ev(v["lo"], self.env), ev(v["hi"], self.env)
+                    try:
+                        lo, hi = int(lo), int(hi)
+                    except (TypeError, ValueError) as exc:
+                        raise ExprFailure(v["lo"], exc) from None
+                    if lo > hi:
+                        raise Rejection("empty variable domain", f"{name}: [{lo}, {hi}]")
+                    value = self.rng.randint(lo, hi)
+                elif v["type"] in ("float", "real"):
+                    lo, hi = ev(v["lo"], self.env), ev(v["hi"], self.env)
+                    if lo > hi:
+                        raise Rejection("empty variable domain", f"{name}: [{lo}, {hi}]")
+                    value = self.rng.uniform(lo, hi)
+                else:
+                    choices = list(ev(v["choices"], self.env))
+                    if not choices:
+                        raise Rejection("empty variable domain", name)
+                    value = choices[0] if len(choices) == 1 else self.rng.choice(choices)
+            if not found and v.get("diff_factor") and "formula" not in v:
+                self._position(name, v, value)
+            self.env[name] = value
+            self.config[name] = encode_value(value)
+
+    def _position(self, name: str, v: dict, value: Any) -> None:
+        """Where ``value`` sits in its domain (0..1), for the difficulty score."""
+        try:
+            if "lo" in v:
+                lo, hi = float(ev(v["lo"], self.env)), float(ev(v["hi"], self.env))
+                pos = 0.5 if hi <= lo else (float(value) - lo) / (hi - lo)
+            else:
+                choices = list(ev(v["choices"], self.env))
+                pos = 0.5 if len(choices) < 2 else choices.index(value) / (len(choices) - 1)
+        except (ExprFailure, ValueError, TypeError):
+            return
+        self.var_pos[name] = (min(1.0, max(0.0, pos)), float(v["diff_factor"]))
+
+    # ---- selections ------------------------------------------------------------------
+    def _sources(self, sel: Selection) -> list[list]:
+        out = []
+        for code in sel.source:
+            src = ev(code, self.env)
+            out.append(list(src.to_list()) if isinstance(src, SymbolDict) else list(src))
+        return out
+
+    def _amounts(self, sel: Selection) -> list[int]:
+        if sel.amount is None:
+            return [1] * len(sel.source)
+        out = []
+        for code in sel.amount:
+            a = ev(code, self.env)
+            try:
+                out.append(int(a))
+            except (TypeError, ValueError) as exc:
+                raise ExprFailure(code, exc) from None
+        return out
+
+    def _select(self, sel: Selection, sources: list[list], domain: int, *, option: bool = False,
+                accept: Any = None) -> list:
+        if domain <= 0:
+            return []
+        amounts = self._amounts(sel)
+        env = self.env
+
+        def resolve(code: SafeCode) -> Any:
+            return ev(code, env)
+
+        dup = sel.duplicate
+        order = sel.order
+        try:
+            return select_indices(
+                self.rng, [len(s) for s in sources], amounts, domain,
+                domain_cond=True if option else sel.domain_cond, dim=sel.dim, dim_cond=sel.dim_cond,
+                custom_cond=sel.custom_cond, order=order, duplicate=dup, resolve=resolve, accept=accept)
+        except SelectionImpossible as exc:
+            raise Rejection("random selection impossible", str(exc)) from None
+
+    @staticmethod
+    def _values(sources: list[list], item: list) -> list:
+        return [[src[i] for i in idx] for src, idx in zip(sources, item)]
+
+    # ---- symbols -------------------------------------------------------------------
+    def symbols(self) -> None:
+        for name, s in self.spec.symbols.items():
+            self.check_time()
+            if s["kind"] == "defined":
+                srcs = []
+                for sname, code in zip(s["source_names"], s["source"]):
+                    val = ev(code, self.env)
+                    srcs.append((sname, list(val.to_list()) if isinstance(val, SymbolDict) else list(val)))
+                sym = SymbolDict(name, srcs, s["attr"], s["types"])
+                self.env[name] = sym
+                for v in dict.values(sym):
+                    if isinstance(v, dict):
+                        self.sym_consts.extend(v.values())
+                    else:
+                        self.sym_consts.append(v)
+                for key in sym._keys:
+                    parts = sym.key_parts(key)
+                    value = dict.__getitem__(sym, key)
+                    descs = s["desc"] or []
+                    if s["attr"] is None:
+                        d = self._render_sym_desc(descs[0] if descs else None, parts)
+                        self.rt.store(value, {"p": parts, "desc": d, "type": s["types"][0]})
+                    else:
+                        for i, a in enumerate(s["attr"]):
+                            d = self._render_sym_desc(descs[i] if i < len(descs) else None, parts)
+                            self.rt.store(value[a], {"p": parts, "desc": d, "type": s["types"][i]})
+            elif s["kind"] == "derived":
+                found, pool = self.from_config(name)
+                syms, descs, vals = [], [], []
+                self._derived(name, s, syms, descs, vals, 0,
+                              pool["pool"] if found and isinstance(pool, dict) else None)
+                self.config[name] = {"pool": self._last_pool}
+                self.env[name] = syms
+                self.rt.store(syms, {"desc": descs, "data": vals})
+            else:
+                found, stored = self.from_config(name)
+                total = int(ev(s["total"], self.env))
+                if found and isinstance(stored, dict) and "pool_domain" in stored:
+                    pool_domain = [int(x) for x in stored["pool_domain"]]
+                    pools = stored.get("pool", [])
+                else:
+                    per = []
+                    for t in s["templates"]:
+                        rng_ = None
+                        if t["domain_raw"] is not None:
+                            d = ev(t["domain"], self.env)
+                            rng_ = list(d) if isinstance(d, (list, tuple)) else [int(d), int(d)]
+                        per.append(rng_)
+                    try:
+                        pool_domain = self.rt.generate_random_list_with_total(len(s["templates"]), [0, total], total, per)
+                    except Exception as exc:  # noqa: BLE001
+                        raise Rejection("random selection impossible", str(exc)) from None
+                    pools = None
+                entry = {"pool_domain": pool_domain, "pool": []}
+                syms, descs, vals = [], [], []
+                index = 0
+                for i, t in enumerate(s["templates"]):
+                    index = self._derived(name, t, syms, descs, vals, index,
+                                          pools[i] if pools is not None and i < len(pools) else None,
+                                          domain=pool_domain[i])
+                    entry["pool"].append(self._last_pool)
+                self.config[name] = entry
+                self.env[name] = syms
+                self.rt.store(syms, {"desc": descs, "data": vals})
+
+    def _render_sym_desc(self, code: SafeCode | None, parts: dict) -> Any:
+        if code is None:
+            return None
+        env = self.env
+        saved = {}
+        for k, v in parts.items():
+            key = "_" + str(k)
+            saved[key] = env.get(key, _MISSING)
+            env[key] = v
+        try:
+            return ev(code, env)
+        except ExprFailure:
+            return code.source  # the original keeps a defined symbol's desc as a raw template
+        finally:
+            for key, old in saved.items():
+                if old is _MISSING:
+                    env.pop(key, None)
+                else:
+                    env[key] = old
+
+    def _derived(self, name: str, t: dict, syms: list, descs: list, vals: list, index: int,
+                 stored_pool: Any, domain: int | None = None) -> int:
+        sel: Selection = t["selection"]
+        sources = self._sources(sel)
+        if domain is None:
+            domain = int(ev(t["domain"], self.env)) if t["domain"] is not None else 1
+        if stored_pool is not None:
+            indices = parse_index(stored_pool)
+        else:
+            indices = self._select(sel, sources, domain)
+        self._last_pool = as_config(indices)
+        env = self.env
+        for item in indices:
+            env["_index"] = index
+            if sel.dim == 1:
+                v = self._values(sources, item)
+                env["_sym"] = v if t["has_amount"] else [x[0] for x in v]
+                env["_ind"] = item if t["has_amount"] else [x[0] for x in item]
+                s = ev(t["formula"], env)
+                d = ev(t["desc"], env)
+                syms.append(s)
+                descs.append(d)
+                vals.append(v)
+                self.rt.store(s, {"desc": d, "data": env["_sym"]})
+            else:
+                ss, dd, vv = [], [], []
+                for dim_item in item:
+                    v = self._values(sources, dim_item)
+                    env["_sym"] = v if t["has_amount"] else [x[0] for x in v]
+                    env["_ind"] = dim_item if t["has_amount"] else [x[0] for x in dim_item]
+                    s = ev(t["formula"], env)
+                    d = ev(t["desc"], env)
+                    ss.append(s)
+                    dd.append(d)
+                    vv.append(v)
+                    self.rt.store(s, {"desc": d, "data": env["_sym"]})
+                syms.append(ss)
+                descs.append(dd)
+                vals.append(vv)
+            index += 1
+        return index
+
+    # ---- conditions ------------------------------------------------------------------
+    def add_assertion(self, value: Any, code: SafeCode) -> None:
+        try:
+            _flatten_assertions(value, self.assertions)
+        except TypeError as exc:
+            raise ExprFailure(code, exc) from None
+
+    def conditions(self) -> None:
+        env = self.env
+        for name, c in self.spec.conditions.items():
+            self.check_time()
+            if c["kind"] == "static":
+                d = ev(c["desc"], env) if c["desc"] is not None else ""
+                env[name] = d
+                self.cond_text += d or ""
+                env["conditions"] = self.cond_text
+                self.add_assertion(ev(c["formula"], env), c["formula"])
+                continue
+            sel: Selection = c["selection"]
+            found, stored = self.from_config(name)
+            if found and isinstance(stored, dict) and "pool" in stored:
+                num = int(stored.get("domain", len(stored["pool"])))
+                indices = parse_index(stored["pool"])
+                sources = self._sources(sel)
+            else:
+                if c["domain"] is not None:
+                    lo, hi = ev(c["domain"][0], env), ev(c["domain"][1], env)
+                    lo, hi = int(lo), int(hi)
+                    if lo > hi:
+                        raise Rejection("empty condition count range", f"{name}: [{lo}, {hi}]")
+                    num = self.rng.randint(lo, hi)
+                else:
+                    num = 1
+                sources = self._sources(sel)
+                indices = self._select(sel, sources, num)
+            self.config[name] = {"domain": num, "pool": as_config(indices)}
+            values = [self._values(sources, item) for item in indices]
+            text = ""
+            for i, (item, v) in enumerate(zip(indices, values)):
+                env["_index"] = i
+                env["_sym"] = v if c["has_amount"] else [x[0] for x in v]
+                env["_ind"] = item if c["has_amount"] else [x[0] for x in item]
+                self.add_assertion(ev(c["formula"], env), c["formula"])
+                text += ev(c["desc"], env) or ""
+            obj = CondText(text, values, num)
+            env[name] = obj
+            self.cond_text += text
+            env["conditions"] = self.cond_text
+        env["conditions"] = self.cond_text

@@ -1,0 +1,237 @@
+"""Solving an attempt's constraints: solver choice, checks, enumeration, post-generation, optimize.
+
+Why a mixin of ``Attempt``: solving reads the attempt's assertions, symbol constants,
+deadline and Z3 seed, and writes ``_solutions``/``_value``/``_sol`` into its namespace.
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import z3
+
+from .configcodec import encode_value
+from .fastz3 import add_block, collect_consts, is_lia, read_model
+from .operators import SolModel, z3_to_py
+from .outcome import ExprFailure, Rejection, ev
+
+__all__ = ["SolvingMixin"]
+
+
+class _FallBack(Exception):
+    """The specialised solver could not decide; use the general one."""
+
+
+
+class SolvingMixin:
+    """solve, enumerate and optimize (methods of ``Attempt``)."""
+
+    # ---- solving ---------------------------------------------------------------------
+    def _solver(self) -> Any:
+        kinds = {c.sort().kind() for c in self.sym_consts}
+        linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT} and is_lia(self.assertions)
+        s = z3.SolverFor("QF_LIA") if linear and os.environ.get("PUZZLEFORGE_SPEC_LIA", "1") == "1" else z3.Solver()
+        s.set("random_seed", self._z3_seed)
+        return s
+
+    def _remaining_ms(self) -> int:
+        return max(1, int((self.deadline - time.monotonic()) * 1000))
+
+    def _check(self, solver: Any) -> Any:
+        solver.set("timeout", self._remaining_ms())
+        r = solver.check()
+        if r == z3.unknown:
+            reason = solver.reason_unknown()
+            if "timeout" in reason or "canceled" in reason:
+                raise Rejection("time limit", "solver time budget exhausted")
+            raise Rejection("solver gave up", reason)
+        return r
+
+    def _to_sol(self, model: Any) -> SolModel:
+        values, consts = {}, {}
+        for d in model.decls():
+            if d.arity() == 0:
+                c = d()
+                cid = c.get_id()
+                values[cid] = z3_to_py(model[d])
+                consts[cid] = c
+        return SolModel(values, consts, model)
+
+    def enumerate(self, assertions: list, limit: int | None) -> list[SolModel]:
+        """All solutions projected on the constants of ``assertions`` (bounded by ``limit``)."""
+        # projected on the symbols' constants: those absent from the constraints have no
+        # value in a model, exactly as with the original's blocking over model decls
+        consts = self.sym_consts if self.sym_consts else collect_consts(assertions)
+        kinds = [c.sort().kind() for c in consts]
+        linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) and is_lia(assertions)
+        # QF_LIA enumerates many models fast; QF_FD (bit-blasting) decides some hard
+        # bounded instances in a fraction of the time: give each a short first check
+        plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]
+        for i, logic in enumerate(plans):
+            try:
+                return self._enumerate(assertions, limit, consts, kinds, logic,
+                                       first_timeout=2000 if i < len(plans) - 1 else None)
+            except _FallBack:
+                continue
+        raise Rejection("solver gave up", "no solver decided the constraints")
+
+    def _enumerate(self, assertions: list, limit: int | None, consts: list, kinds: list,
+                   logic: str | None, first_timeout: int | None = None) -> list[SolModel]:
+        solver = z3.SolverFor(logic) if logic else z3.Solver()
+        solver.set("random_seed", self._z3_seed)
+        solver.add(assertions)
+        decl_asts = [c.decl().ast for c in consts]
+        const_asts = [c.as_ast() for c in consts]
+        ids = [c.get_id() for c in consts]
+        all_consts = dict(zip(ids, consts))
+        sols: list[SolModel] = []
+        while True:
+            self.check_time()
+            budget = self._remaining_ms()
+            if first_timeout and not sols:
+                budget = min(budget, first_timeout)
+            solver.set("timeout", budget)
+            r = solver.check()
+            if r == z3.unknown:
+                reason = solver.reason_unknown()
+                if logic and (first_timeout and not sols or
+                              ("timeout" not in reason and "canceled" not in reason)):
+                    if time.monotonic() < self.deadline:
+                        raise _FallBack()
+                if sols:
+                    # As the original: an undecided check ends the enumeration (its loop
+                    # runs while check() == sat). Recorded in meta as solver_incomplete.
+                    self.incomplete = True
+                    break
+                raise Rejection("time limit", "solver time budget exhausted")
+            if r != z3.sat:
+                break
+            model = solver.model()
+            values, raws = read_model(model, consts, decl_asts, kinds)
+            if None in values:
+                vals = {i: v for i, v in zip(ids, values) if v is not None}
+                cmap = {i: all_consts[i] for i in vals}
+            else:
+                vals = dict(zip(ids, values))
+                cmap = all_consts
+            sols.append(SolModel(vals, cmap, model))
+            if limit is not None and len(sols) > limit:
+                raise Rejection("too many solutions", f"more than max_solution = {limit}")
+            if not add_block(solver, const_asts, raws):
+                break
+        return sols
+
+    def solve(self) -> None:
+        spec, env = self.spec, self.env
+        found, seed = self.from_config("_z3_seed")
+        self._z3_seed = int(seed) if found else self.rng.randrange(1 << 30)
+        self.config["_z3_seed"] = self._z3_seed
+        self.cond_num = len(self.assertions)
+        if spec.post_generation is not None:
+            pg = spec.post_generation
+            need_sol = not all(self.from_config(k)[0] for k in pg["vars"]) or not pg["vars"]
+            sols: list = []
+            if need_sol or spec.calc_solution is False:
+                solver = self._solver()
+                solver.add(self.assertions)
+                if self._check(solver) != z3.sat:
+                    raise Rejection("no solution", "the scenario constraints have no solution")
+                sols = [self._to_sol(solver.model())]
+                env["_sol"] = sols[0]
+            env["_solutions"] = sols
+            self.config["_sol_id"] = 0
+            env["_sol_id"] = 0
+            for name, code in pg["vars"].items():
+                ok, value = self.from_config(name)
+                if not ok:
+                    value = ev(code, env)
+                env[name] = value
+                self.config[name] = encode_value(value)
+            if spec.calc_solution:
+                post = list(self.assertions)
+                for name, c in pg["conditions"].items():
+                    d = ev(c["desc"], env) if c["desc"] is not None else ""
+                    env[name] = d
+                    before = len(self.assertions)
+                    self.add_assertion(ev(c["formula"], env), c["formula"])
+                    post.extend(self.assertions[before:])
+                self.cond_num = len(self.assertions)
+                env["_solutions"] = self.enumerate(self.assertions, spec.max_solution)
+                if not env["_solutions"]:
+                    raise Rejection("no solution", "no solution after post-generation constraints")
+            else:
+                self.cond_num = 0
+        elif spec.optimize is not None:
+            kind = str(ev(spec.optimize["type"], env)).strip()
+            if kind not in ("minimize", "maximize"):
+                raise ExprFailure(spec.optimize["type"], ValueError(f"optimize type '{kind}' is not minimize/maximize"))
+            target = ev(spec.optimize["formula"], env)
+            found = self._descend(target, kind) if z3.is_expr(target) and z3.is_int(target) else None
+            if found is not None:
+                model, value = found
+                self._finish_optimum(model, value, target)
+                return
+            opt = z3.Optimize()
+            opt.set("timeout", self._remaining_ms())
+            opt.add(self.assertions)
+            try:
+                (opt.minimize if kind == "minimize" else opt.maximize)(target)
+            except z3.Z3Exception as exc:
+                raise ExprFailure(spec.optimize["formula"], exc) from None
+            r = opt.check()
+            if r == z3.unknown:
+                raise Rejection("time limit", "optimizer gave up: " + opt.reason_unknown())
+            if r != z3.sat:
+                raise Rejection("no solution", "the optimization constraints have no solution")
+            model = opt.model()
+            value = model.evaluate(target, model_completion=True)
+            self._finish_optimum(model, value, target)
+        elif spec.calc_solution:
+            sols = self.enumerate(self.assertions, spec.max_solution)
+            if not sols:
+                raise Rejection("no solution", "the constraints have no solution")
+            env["_solutions"] = sols
+        else:
+            env["_solutions"] = []
+            self.cond_num = 0
+
+    def _descend(self, target: Any, kind: str, max_steps: int = 500) -> tuple | None:
+        """Optimise an integer objective by strict improvement with one incremental solver.
+
+        Why: Z3's Optimize can stall for seconds on piecewise objectives built from nested
+        If terms (corpus spec 46-elevator) that a plain solver settles in a few steps.
+        The optimum is the same; None (too many steps) falls back to Optimize.
+        """
+        s = self._solver()
+        s.add(self.assertions)
+        if self._check(s) != z3.sat:
+            raise Rejection("no solution", "the optimization constraints have no solution")
+        model = s.model()
+        value = model.evaluate(target, model_completion=True)
+        for _ in range(max_steps):
+            s.push()
+            s.add(target < value if kind == "minimize" else target > value)
+            r = self._check(s)
+            if r != z3.sat:
+                s.pop()
+                return model, value
+            model = s.model()
+            value = model.evaluate(target, model_completion=True)
+            s.pop()
+        return None
+
+    def _finish_optimum(self, model: Any, value: Any, target: Any) -> None:
+        """Reject a second optimal solution (projected on the symbols); store _value/_solutions."""
+        env = self.env
+        sol = self._to_sol(model)
+        check = self._solver()
+        check.add(self.assertions)
+        check.add(target == value)
+        block = [c != model[c.decl()] for c in sol.consts.values()]
+        if block:
+            check.add(z3.Or(block))
+            if self._check(check) == z3.sat:
+                raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
+        env["_value"] = value
+        env["_solutions"] = sol
