@@ -54,6 +54,7 @@ def generate_command(
     svg: Optional[Path] = typer.Option(None, "--svg", help="also write an SVG picture"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
     fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
+    stars: int = typer.Option(0, "--stars", help="starbattle: stars per row/column/region (0 = by size)"),
 ) -> None:
     """Generate a puzzle with a unique solution."""
     from . import api
@@ -63,7 +64,8 @@ def generate_command(
         from ..core.errors import ConfigError
 
         raise ConfigError(f"--format {fmt!r}", field="format", expected="text, janko or url")
-    inst, sol, diff = api.generate(genre, size, seed, difficulty=difficulty, density=density)
+    inst, sol, diff = api.generate(genre, size, seed, difficulty=difficulty, density=density,
+                                   opts={"stars": stars} if stars else None)
     g = get_genre(genre)
     if fmt == "janko":
         from .formats.janko import format_janko
