@@ -80,18 +80,23 @@ def grade(comp: Any, assumptions: list[int], max_rounds: int = 50) -> float:
     if frac >= 1.0:
         return 1.0
     known = set(lits)
+    # Only the failed literals' conclusions are passed on: everything else in ``known``
+    # follows from them again by the same closure, and short assumption lists keep each
+    # probe cheap (a 10x10 Skyscrapers has a thousand value literals).
+    learned: list[int] = []
     entries = [l for group in entry_lits(comp) for l in group if abs(l) != comp.low.T]
     for _ in range(max_rounds):
         changed = False
         for lit in entries:
             if lit in known or -lit in known:
                 continue
-            base = assumptions + sorted(known, key=abs)
+            base = assumptions + learned
             ok2, _ = closure(comp, base + [lit])
             if not ok2:
                 ok3, more = closure(comp, base + [-lit])
                 if not ok3:
                     return 3.0
+                learned.append(-lit)
                 known |= set(more)
                 changed = True
         if comp.answer_decided(known) >= 1.0:

@@ -2,6 +2,8 @@
 1; the clue right of a row (below a column) is the total worth of its shaded cells."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.errors import InvalidDescription
 from ..domains import Bool, Int
 from ..genre import Drawing, Genre, Instance, parse_header
@@ -48,6 +50,27 @@ class Kakurasu(Genre):
         for line in g.rows() + g.cols():
             out[line] = sum(i + 1 for i, c in enumerate(line.items) if s[c])
         return {"sum": out}
+
+    def direct_solution(self, inst: Instance, rng: Any, tier: str = "any") -> tuple[dict, dict]:
+        """A random shading (every shading is a solution of the clue-free rules, so asking
+        the solver for one, as the generic generator does, only costs time)."""
+        g = concrete(inst.rows, inst.cols)
+        sol = {"shade": {c: rng.random() < 0.5 for c in g.cells()}}
+        return sol, self.clues_from_solution(inst, sol)
+
+    def max_repairs(self, inst: Instance) -> int:
+        return 2 * (inst.rows + inst.cols)
+
+    def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> dict | None:
+        """Flip one cell where ``other`` differs: the flipped cell's row and column sums
+        change, and ``other`` no longer matches them."""
+        cells = sorted(c for c in sol["shade"] if sol["shade"][c] != other["shade"][c])
+        if not cells:
+            return None
+        x = cells[rng.randrange(len(cells))]
+        shade = dict(sol["shade"])
+        shade[x] = not shade[x]
+        return {"shade": shade}
 
     def parse(self, text: str) -> Instance:
         fields, lines = parse_header(text, self.id)
