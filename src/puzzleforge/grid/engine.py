@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import copy
 import time
-from collections import deque
 from typing import Any, Iterable
 
 from ..core.errors import InvalidDescription, SolverTimeout
 from ..core.solver import open_session
-from .domains import DSLError
+from .cuts import lazy_cuts
 from .ground import Grounder
 from .lower import Lowering
 from .model import Model
-from .topology import Cell
 
 __all__ = ["Compiled", "compile_rules"]
 
@@ -285,146 +283,7 @@ class Compiled:
 
     # -- lazy graph rules ---------------------------------------------------------------
     def _cuts(self, model: dict) -> list[list[int]]:
-        cuts: list[list[int]] = []
-        for item in self.low.lazy:
-            if item[0] == "conn":
-                cuts.extend(self._conn_cuts(item[1], model))
-            elif item[0] == "islands":
-                cuts.extend(self._island_cuts(item[2], item[3], item[4], model))
-            else:
-                cuts.extend(self._loop_cuts(item[1], item[2], model))
-        return cuts
-
-    def _conn_cuts(self, items: list, model: dict) -> list[list[int]]:
-        lit = dict(items)
-        on = {e for e, l in items if self._truth(model, l)}
-        comps = _components(on, lambda c: [n for n in _adj(c) if n in on])
-        if len(comps) <= 1:
-            return []
-        out = []
-        for k in comps:
-            border = {n for c in k for n in _adj(c) if n in lit and n not in k}
-            sep = [lit[b] for b in sorted(border)]
-            k0 = min(k)
-            for other in comps:
-                if other is k:
-                    continue
-                o = min(other)
-                out.append([-lit[k0], -lit[o]] + sep)
-        return out
-
-    def _island_cuts(self, sels: dict, pres: dict, items: list, model: dict) -> list[list[int]]:
-        """Cuts for "each group of members holds exactly one clue, equal to its size".
-
-        Every cut names the clue selectors / presence literals it relies on, so it stays
-        valid for any other clue set (the cuts are kept in the session)."""
-        lit = dict(items)
-        on = {e for e, l in items if self._truth(model, l)}
-        out = []
-        for comp in _components(on, lambda c: [n for n in _adj(c) if n in on]):
-            border = sorted({n for c in comp for n in _adj(c) if n in lit and n not in comp})
-            whole = [lit[b] for b in border] + [-lit[k] for k in sorted(comp)]
-            clues = [c for c in sorted(comp) if self._truth(model, pres[c])]
-            if not clues:
-                out.append(whole + [pres[k] for k in sorted(comp)])
-                continue
-            if len(clues) >= 2:
-                path = _path(comp, clues[0], clues[1])
-                out.append([-pres[clues[0]], -pres[clues[1]]] + [-lit[x] for x in path])
-                continue
-            p = clues[0]
-            v = next(v for v, l in sels[p].items() if self._truth(model, l))
-            if len(comp) < v:
-                out.append(whole + [-sels[p][v]])
-            elif len(comp) > v:
-                tree = _bfs_order(comp, p)[:v + 1]
-                out.append([-sels[p][v]] + [-lit[t] for t in tree])
-        return out
-
-    def _loop_cuts(self, nodes: str, items: list, model: dict) -> list[list[int]]:
-        grid = self.grid
-        ends = (grid.edge_vertices if nodes == "vertices" else grid.edge_cells)
-        on = [(e, l) for e, l in items if self._truth(model, l)]
-        parent: dict = {}
-
-        def find(x: Any) -> Any:
-            while parent.setdefault(x, x) != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for e, _ in on:
-            a, b = ends(e)
-            parent[find(a)] = find(b)
-        groups: dict = {}
-        for e, l in on:
-            groups.setdefault(find(ends(e)[0]), []).append(l)
-        if len(groups) <= 1:
-            return []
-        out = []
-        for key in sorted(groups, key=repr):
-            comp = groups[key]
-            inside = set(comp)
-            a = self.low.new()
-            out.append([a] + [-l for l in comp])
-            for _, l in items:
-                if l not in inside:
-                    out.append([-a, -l])
-        return out
-
-
-def _adj(c: Cell) -> list:
-    return [Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1)]
-
-
-def _bfs_order(nodes: set, start: Any) -> list:
-    order, seen, queue = [start], {start}, deque([start])
-    while queue:
-        x = queue.popleft()
-        for y in _adj(x):
-            if y in nodes and y not in seen:
-                seen.add(y)
-                order.append(y)
-                queue.append(y)
-    return order
-
-
-def _path(nodes: set, a: Any, b: Any) -> list:
-    prev = {a: None}
-    queue = deque([a])
-    while queue:
-        x = queue.popleft()
-        if x == b:
-            break
-        for y in _adj(x):
-            if y in nodes and y not in prev:
-                prev[y] = x
-                queue.append(y)
-    out, x = [], b
-    while x is not None:
-        out.append(x)
-        x = prev[x]
-    return out
-
-
-def _components(nodes: set, nbrs: Any) -> list[set]:
-    seen: set = set()
-    comps = []
-    for start in sorted(nodes):
-        if start in seen:
-            continue
-        comp = {start}
-        seen.add(start)
-        queue = deque([start])
-        while queue:
-            x = queue.popleft()
-            for y in nbrs(x):
-                if y not in seen:
-                    seen.add(y)
-                    comp.add(y)
-                    queue.append(y)
-        comps.append(comp)
-    return comps
+        return lazy_cuts(self.low.lazy, self.grid, lambda lit: self._truth(model, lit), self.low.new)
 
 
 def compile_rules(model: Model, params: dict, data: dict | None = None, **options: Any) -> Compiled:
