@@ -191,3 +191,11 @@ def test_cli_attempt_seconds_is_recorded_so_verify_replays_with_the_same_budget(
     assert [rec["params"]["attempt_seconds"] for rec in records] == [40.0, 40.0]
     for n, rec in enumerate(records):
         assert check_record(n, rec).problems == []
+
+
+def test_post_gen_conditions_is_the_running_text_of_post_generation_descriptions():
+    family, puzzle = _make("post_gen_text.yaml", 6)
+    diff, total = puzzle.config["diff"], puzzle.config["total"]
+    assert f"add up to {total}; the larger one exceeds the smaller by {diff}; What" in puzzle.question
+    assert puzzle.answer == str((total - diff) // 2)
+    assert family.verify(puzzle, puzzle.answer) == 1.0

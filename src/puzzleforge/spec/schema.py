@@ -513,6 +513,11 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
             pconds[name] = {"formula": ctx.expr(c.get("formula"), cp + ("formula",)),
                             "desc": ctx.template(c.get("desc"), cp + ("desc",))}
         spec.post_generation = {"vars": pvars, "conditions": pconds}
+        # ``post_gen_conditions``: the original's running text of the post-generation
+        # conditions' descriptions, each followed by ';' (empty ones skipped)
+        if "post_gen_conditions" not in ctx.defined:
+            names = ", ".join(f"str({n})" for n in pconds)
+            ctx.aliases["post_gen_conditions"] = f"''.join([t + ';' for t in [{names}] if t != ''])"
 
     opt = data.get("optimize")
     if opt is not None:
