@@ -7,7 +7,7 @@ and how long that takes. Wall and CPU time (time.process_time) are both printed 
 the machine is shared and wall time is noisy.
 
     .venv/bin/python bench/grid_genres_sweep.py [--sizes 6,8,10] [--genres a,b] [--seeds 1]
-        [--difficulty any|easy|medium|hard]
+        [--difficulty any,easy,medium,hard]   (a comma list: one row per tier)
 """
 from __future__ import annotations
 
@@ -32,21 +32,22 @@ def main() -> None:
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     seeds = [int(s) for s in args.seeds.split(",")]
-    print(f"{'genre':12s} {'size':>5s} {'seed':>4s} {'wall s':>7s} {'cpu s':>7s} {'grade':>6s} "
+    tiers = args.difficulty.split(",")
+    print(f"{'genre':12s} {'size':>5s} {'seed':>4s} {'target':6s} {'wall s':>7s} {'cpu s':>7s} {'grade':>6s} "
           f"{'tier':6s} {'clues':>5s}  note")
     for gid in args.genres.split(","):
         g = get_genre(gid)
         for n in sizes:
             opts = g.default_opts(n, n)
             if g.check_size(n, n, opts):
-                print(f"{gid:12s} {n:>2d}x{n:<2d} {'-':>4s} {'-':>7s} {'-':>7s} {'-':>6s} {'-':6s} "
+                print(f"{gid:12s} {n:>2d}x{n:<2d} {'-':>4s} {'-':6s} {'-':>7s} {'-':>7s} {'-':>6s} {'-':6s} "
                       f"{'-':>5s}  size not allowed")
                 continue
-            for seed in seeds:
+            for seed, target in ((s, t) for t in tiers for s in seeds):
                 w0, c0 = time.perf_counter(), time.process_time()
                 note = ""
                 try:
-                    inst, _sol, diff = api.generate(gid, f"{n}x{n}", seed, difficulty=args.difficulty)
+                    inst, _sol, diff = api.generate(gid, f"{n}x{n}", seed, difficulty=target)
                     clues, grade = inst.clue_count(), f"{diff:.2f}"
                     tier = tier_of(diff)
                     if opts:
@@ -54,7 +55,7 @@ def main() -> None:
                 except PuzzleForgeError as exc:
                     clues, grade, tier, note = "-", "-", "-", f"FAILED: {exc}"[:90]
                 wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-                print(f"{gid:12s} {n:>2d}x{n:<2d} {seed:>4d} {wall:7.2f} {cpu:7.2f} {grade:>6s} {tier:6s} "
+                print(f"{gid:12s} {n:>2d}x{n:<2d} {seed:>4d} {target:6s} {wall:7.2f} {cpu:7.2f} {grade:>6s} {tier:6s} "
                       f"{clues!s:>5s}  {note}", flush=True)
 
 

@@ -19,7 +19,7 @@ from ..core.errors import GenerationFailed
 from .engine import Compiled
 from .genre import Genre, Instance
 from .grading import entry_lits as _entry_lits
-from .grading import grade
+from .grading import at_most, grade
 
 __all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIERS", "tier_name", "in_tier"]
 
@@ -84,7 +84,7 @@ def reduce_clues(genre: Genre, comp: Compiled, inst: Instance, sol: dict, rng: r
         a = comp.assumptions(clues)
         ok = comp.unique_given(a, differs)
         if ok and cap < 3:
-            ok = grade(comp, a) < cap + 1
+            ok = at_most(comp, a, cap)
         if ok:
             kept -= 1
         else:

@@ -104,7 +104,7 @@ class StarBattle(Genre):
         return {}
 
     def max_repairs(self, inst: Instance) -> int:
-        return 6 * inst.rows
+        return 10 * inst.rows
 
     def repair(self, inst: Instance, sol: dict, other: dict, rng: Any) -> dict | None:
         """Move a cell where ``other`` has a star (and ``sol`` has none) to a neighbouring
