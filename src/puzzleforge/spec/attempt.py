@@ -16,6 +16,7 @@ import cycle) and re-exported here.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Any
 
@@ -30,7 +31,7 @@ from .sampling import SamplingMixin
 from .schema import Spec
 from .solving import SolvingMixin
 
-__all__ = ["Attempt", "run_attempt", "fresh_z3_context", "Rejection", "ExprFailure", "AttemptResult",
+__all__ = ["Attempt", "run_attempt", "fresh_z3_context", "installed_z3_context", "SpecZ3Contexts", "Rejection", "ExprFailure", "AttemptResult",
            "ev", "encode_value", "decode_value"]
 
 
@@ -93,23 +94,52 @@ def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
                         time_budget=time_budget, lambda_cache=lambda_cache)
 
 
-class fresh_z3_context:
-    """Install a new Z3 context as Z3's default context for the duration of a block.
+class installed_z3_context:
+    """Install ``ctx`` as Z3's default context for the duration of a block (re-entrant)."""
 
-    Why: Z3's choices (which model it returns first) depend on the identities of the
-    terms already created in a context, so sharing one context would make a puzzle depend
-    on whatever the process built before. A fresh context per ``generate`` call makes the
-    puzzle a pure function of its random generator.
-    """
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
 
     def __enter__(self) -> Any:
-        self.ctx = z3.Context()
         self.previous = z3.z3._main_ctx
         z3.z3._main_ctx = self.ctx
         return self.ctx
 
     def __exit__(self, *exc: Any) -> None:
         z3.z3._main_ctx = self.previous
+
+
+class fresh_z3_context(installed_z3_context):
+    """A new Z3 context as Z3's default context for the duration of a block."""
+
+    def __init__(self) -> None:
+        super().__init__(z3.Context())
+
+
+class SpecZ3Contexts:
+    """The Z3 context a spec's ``generate`` calls run in: one reused per thread, or fresh.
+
+    Why reuse: creating a context costs about as much as a whole small puzzle. Z3's model
+    choice depends on the terms a context already holds, so a reused context is only
+    allowed because no output depends on which model Z3 returns: enumeration returns the
+    complete projected solution set in canonical (sorted) order, the optimum is unique on
+    the projection (else ``multiple optima``), and the finite-domain path is exhaustive.
+    The exception is ``post_generation``, whose scenario ``_sol`` *is* Z3's first model:
+    such specs get a fresh context per call, so their puzzles stay a function of the seed.
+    One context per thread because Z3 contexts are not thread-safe.
+    """
+
+    def __init__(self, spec: Spec) -> None:
+        self.fresh = spec.post_generation is not None
+        self._local = threading.local()
+
+    def use(self) -> installed_z3_context:
+        if self.fresh:
+            return fresh_z3_context()
+        ctx = getattr(self._local, "ctx", None)
+        if ctx is None:
+            ctx = self._local.ctx = z3.Context()
+        return installed_z3_context(ctx)
 
 
 def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,

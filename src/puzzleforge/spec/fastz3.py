@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import z3
 from z3 import z3core as zc
 
-__all__ = ["collect_consts", "read_model", "add_block", "is_lia", "FAST_EXPORTS"]
+__all__ = ["collect_consts", "const_ids", "read_model", "add_block", "is_lia", "FAST_EXPORTS"]
 
 _BOOL = z3.Z3_BOOL_SORT
 _INT = z3.Z3_INT_SORT
@@ -37,6 +37,56 @@ def collect_consts(exprs: Sequence[Any]) -> list:
         else:
             stack.extend(reversed(e.children()))
     return list(out.values())
+
+
+def _raw(name: str) -> Any:
+    """The unchecked ctypes function behind a z3core wrapper (the wrapper if that fails).
+
+    Used only for accessors that cannot fail on a live AST of the right context, where
+    the wrapper's error check after every call costs as much as the call itself.
+    """
+    wrapper = getattr(zc, name)
+    try:
+        return wrapper.__defaults__[-1].f
+    except (AttributeError, IndexError, TypeError):
+        return wrapper
+
+
+_ast_id = _raw("Z3_get_ast_id")
+_ast_kind = _raw("Z3_get_ast_kind")
+_to_app = _raw("Z3_to_app")
+_app_decl = _raw("Z3_get_app_decl")
+_decl_kind = _raw("Z3_get_decl_kind")
+_num_args = _raw("Z3_get_app_num_args")
+_app_arg = _raw("Z3_get_app_arg")
+_APP = z3.Z3_APP_AST
+_UNINTERP = z3.Z3_OP_UNINTERPRETED
+
+
+def const_ids(exprs: Sequence[Any]) -> set[int]:
+    """AST ids of the uninterpreted constants occurring in ``exprs`` (C-level walk)."""
+    if not exprs:
+        return set()
+    c = exprs[0].ctx.ref()
+    seen: set[int] = set()
+    out: set[int] = set()
+    stack = [e.as_ast() for e in exprs]
+    while stack:
+        a = stack.pop()
+        i = _ast_id(c, a)
+        if i in seen:
+            continue
+        seen.add(i)
+        if _ast_kind(c, a) != _APP:
+            continue
+        app = _to_app(c, a)
+        n = _num_args(c, app)
+        if n == 0:
+            if _decl_kind(c, _app_decl(c, app)) == _UNINTERP:
+                out.add(i)
+        else:
+            stack.extend(_app_arg(c, app, k) for k in range(n))
+    return out
 
 
 def read_model(model: Any, consts: Sequence[Any], decl_asts: Sequence[Any],

@@ -9,10 +9,12 @@ import os
 import time
 from typing import Any
 
+import numpy as np
 import z3
 
 from .configcodec import encode_value
-from .fastz3 import add_block, collect_consts, is_lia, read_model
+from .fastz3 import add_block, collect_consts, const_ids, is_lia, read_model
+from .finite import compile_finite
 from .operators import SolModel, z3_to_py
 from .outcome import ExprFailure, Rejection, ev
 
@@ -22,6 +24,15 @@ __all__ = ["SolvingMixin"]
 class _FallBack(Exception):
     """The specialised solver could not decide; use the general one."""
 
+
+
+def _order_key(value: Any) -> tuple:
+    """Sort key of one value in the canonical solution order (absent < numbers < others)."""
+    if value is None:
+        return (0,)
+    if isinstance(value, (bool, int, float)):
+        return (1, value)
+    return (2, str(value))
 
 
 class SolvingMixin:
@@ -60,21 +71,55 @@ class SolvingMixin:
 
     def enumerate(self, assertions: list, limit: int | None) -> list[SolModel]:
         """All solutions projected on the constants of ``assertions`` (bounded by ``limit``)."""
-        # projected on the symbols' constants: those absent from the constraints have no
-        # value in a model, exactly as with the original's blocking over model decls
-        consts = self.sym_consts if self.sym_consts else collect_consts(assertions)
+        # projected on the symbols' constants that occur in the constraints (the others
+        # have no value, as in a Z3 model). Every projected constant gets a value, with
+        # model completion when Z3 eliminated it as unconstrained: the set is then the
+        # complete projected solution set whatever models Z3 returns (the original blocks
+        # on the model's constants only, which undercounts when Z3 drops one)
+        present = const_ids(assertions)
+        consts = [c for c in self.sym_consts if c.get_id() in present] if self.sym_consts \
+            else collect_consts(assertions)
         kinds = [c.sort().kind() for c in consts]
+        fast = self._enumerate_finite(assertions, limit, consts, kinds)
+        if fast is not None:
+            return fast
         linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) and is_lia(assertions)
         # QF_LIA enumerates many models fast; QF_FD (bit-blasting) decides some hard
         # bounded instances in a fraction of the time: give each a short first check
         plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]
         for i, logic in enumerate(plans):
             try:
-                return self._enumerate(assertions, limit, consts, kinds, logic,
+                sols = self._enumerate(assertions, limit, consts, kinds, logic,
                                        first_timeout=2000 if i < len(plans) - 1 else None)
+                ids = [c.get_id() for c in consts]
+                sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
+                return sols
             except _FallBack:
                 continue
         raise Rejection("solver gave up", "no solver decided the constraints")
+
+    def _enumerate_finite(self, assertions: list, limit: int | None, consts: list,
+                          kinds: list) -> list[SolModel] | None:
+        """All solutions by exhaustive evaluation (spec/finite.py), or None when it does not apply.
+
+        Gives the same solutions, in the same (canonical) order, as the Z3 enumeration.
+        """
+        self.check_time()
+        res = compile_finite(assertions, consts, kinds)
+        if res is None:
+            return None
+        prob, _ = res
+        if limit is not None and len(prob.rows) > limit:
+            raise Rejection("too many solutions", f"more than max_solution = {limit}")
+        return self._finite_sols(prob, consts, prob.rows)
+
+    @staticmethod
+    def _finite_sols(prob: Any, consts: list, rows: Any) -> list[SolModel]:
+        if not prob.used:
+            return [SolModel({}, {}) for _ in range(len(rows))]
+        ids = [consts[c].get_id() for c in prob.used]
+        cmap = {i: consts[c] for i, c in zip(ids, prob.used)}
+        return [SolModel(dict(zip(ids, vals)), cmap) for vals in zip(*prob.row_values(rows))]
 
     def _enumerate(self, assertions: list, limit: int | None, consts: list, kinds: list,
                    logic: str | None, first_timeout: int | None = None) -> list[SolModel]:
@@ -109,13 +154,15 @@ class SolvingMixin:
                 break
             model = solver.model()
             values, raws = read_model(model, consts, decl_asts, kinds)
+            keep = []
             if None in values:
-                vals = {i: v for i, v in zip(ids, values) if v is not None}
-                cmap = {i: all_consts[i] for i in vals}
-            else:
-                vals = dict(zip(ids, values))
-                cmap = all_consts
-            sols.append(SolModel(vals, cmap, model))
+                for j, v in enumerate(values):
+                    if v is None:
+                        e = model.eval(consts[j], model_completion=True)
+                        keep.append(e)  # holds the AST alive until the block is asserted
+                        raws[j] = e.as_ast()
+                        values[j] = z3_to_py(e)
+            sols.append(SolModel(dict(zip(ids, values)), all_consts, model))
             if limit is not None and len(sols) > limit:
                 raise Rejection("too many solutions", f"more than max_solution = {limit}")
             if not add_block(solver, const_asts, raws):
@@ -167,6 +214,8 @@ class SolvingMixin:
             if kind not in ("minimize", "maximize"):
                 raise ExprFailure(spec.optimize["type"], ValueError(f"optimize type '{kind}' is not minimize/maximize"))
             target = ev(spec.optimize["formula"], env)
+            if z3.is_expr(target) and z3.is_int(target) and self._optimize_finite(target, kind):
+                return
             found = self._descend(target, kind) if z3.is_expr(target) and z3.is_int(target) else None
             if found is not None:
                 model, value = found
@@ -196,6 +245,29 @@ class SolvingMixin:
             env["_solutions"] = []
             self.cond_num = 0
 
+    def _optimize_finite(self, target: Any, kind: str) -> bool:
+        """Optimum by exhaustive evaluation (spec/finite.py); False when it does not apply.
+
+        Same outcome as the Z3 path: the optimum, ``multiple optima`` when two assignments
+        of the constants reach it, ``no solution`` when nothing satisfies the constraints.
+        """
+        self.check_time()
+        consts = self.sym_consts if self.sym_consts else collect_consts(list(self.assertions) + [target])
+        kinds = [c.sort().kind() for c in consts]
+        res = compile_finite(self.assertions, consts, kinds, objective=target)
+        if res is None:
+            return False
+        prob, objv = res
+        if not len(prob.rows):
+            raise Rejection("no solution", "the optimization constraints have no solution")
+        best = int(objv.max() if kind == "maximize" else objv.min())
+        hits = np.flatnonzero(objv == best)
+        if len(hits) > 1:
+            raise Rejection("multiple optima", f"more than one optimal solution with value {best}")
+        self.env["_value"] = z3.IntVal(best, target.ctx)
+        self.env["_solutions"] = self._finite_sols(prob, consts, prob.rows[hits])[0]
+        return True
+
     def _descend(self, target: Any, kind: str, max_steps: int = 500) -> tuple | None:
         """Optimise an integer objective by strict improvement with one incremental solver.
 
@@ -224,11 +296,16 @@ class SolvingMixin:
     def _finish_optimum(self, model: Any, value: Any, target: Any) -> None:
         """Reject a second optimal solution (projected on the symbols); store _value/_solutions."""
         env = self.env
-        sol = self._to_sol(model)
+        # projected on every constant of the problem, each with a value (model completion
+        # for one Z3 eliminated), so the check does not depend on which model Z3 returned
+        consts = collect_consts(list(self.assertions) + [target])
+        vals = [model.eval(c, model_completion=True) for c in consts]
+        sol = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals)},
+                       {c.get_id(): c for c in consts}, model)
         check = self._solver()
         check.add(self.assertions)
         check.add(target == value)
-        block = [c != model[c.decl()] for c in sol.consts.values()]
+        block = [c != v for c, v in zip(consts, vals)]
         if block:
             check.add(z3.Or(block))
             if self._check(check) == z3.sat:

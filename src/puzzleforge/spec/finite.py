@@ -1,0 +1,372 @@
+"""Exhaustive finite-domain solving: evaluate the constraints over every assignment at once.
+
+Why: most spec puzzles have a handful of Boolean or small-range integer symbols (a
+knapsack of 12 items is 4096 assignments). Evaluating the constraints, vectorised with
+numpy over *all* assignments of the symbols, gives the complete solution set (and an
+optimum with its multiplicity) with no solver call; enumerating every assignment is
+itself the proof. It is exact: integer arithmetic in int64 with every operation's result
+bounded before it is computed (a possible overflow abandons the fast path), and any
+operator it does not model exactly (division by a term that may be zero, reals, arrays,
+powers, ...) abandons it too, so the caller falls back to Z3.
+
+The space is ordered lexicographically (first constant most significant, False < True,
+integers ascending), so solutions come out in the canonical order the Z3 path sorts to.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import z3
+from z3 import z3core as zc
+
+from .fastz3 import _raw
+
+__all__ = ["FiniteProblem", "compile_finite", "MAX_ASSIGNMENTS"]
+
+#: Largest assignment space evaluated exhaustively (beyond it Z3 is faster).
+MAX_ASSIGNMENTS = 1 << 16
+_BOUND = 1 << 62
+
+_NUM_AST = z3.Z3_NUMERAL_AST
+_APP_AST = z3.Z3_APP_AST
+_BOOL = z3.Z3_BOOL_SORT
+_INT = z3.Z3_INT_SORT
+
+
+
+class _L:
+    Z3_get_ast_id = staticmethod(_raw("Z3_get_ast_id"))
+    Z3_get_ast_kind = staticmethod(_raw("Z3_get_ast_kind"))
+    Z3_get_sort = staticmethod(_raw("Z3_get_sort"))
+    Z3_get_sort_kind = staticmethod(_raw("Z3_get_sort_kind"))
+    Z3_to_app = staticmethod(_raw("Z3_to_app"))
+    Z3_get_app_decl = staticmethod(_raw("Z3_get_app_decl"))
+    Z3_get_decl_kind = staticmethod(_raw("Z3_get_decl_kind"))
+    Z3_get_app_num_args = staticmethod(_raw("Z3_get_app_num_args"))
+    Z3_get_app_arg = staticmethod(_raw("Z3_get_app_arg"))
+    Z3_get_numeral_string = staticmethod(zc.Z3_get_numeral_string)  # str conversion kept
+
+
+_TRUE, _FALSE, _UNINTERPRETED = z3.Z3_OP_TRUE, z3.Z3_OP_FALSE, z3.Z3_OP_UNINTERPRETED
+
+# IR opcodes
+_CONST, _NUM, _LIT = "const", "num", "lit"
+_OPS = {
+    z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not", z3.Z3_OP_IMPLIES: "implies",
+    z3.Z3_OP_XOR: "xor", z3.Z3_OP_EQ: "eq", z3.Z3_OP_DISTINCT: "distinct", z3.Z3_OP_ITE: "ite",
+    z3.Z3_OP_LE: "le", z3.Z3_OP_LT: "lt", z3.Z3_OP_GE: "ge", z3.Z3_OP_GT: "gt",
+    z3.Z3_OP_ADD: "add", z3.Z3_OP_SUB: "sub", z3.Z3_OP_UMINUS: "neg", z3.Z3_OP_MUL: "mul",
+    z3.Z3_OP_IDIV: "div", z3.Z3_OP_MOD: "mod",
+}
+if hasattr(z3, "Z3_OP_IFF"):
+    _OPS[z3.Z3_OP_IFF] = "eq"
+
+
+class Unsupported(Exception):
+    """The problem is outside what the exhaustive evaluator models exactly."""
+
+
+class _Compiler:
+    """Z3 DAG -> list of IR nodes (op, args) in topological order, through the C API."""
+
+    def __init__(self, ctx: Any, const_index: dict[int, int]) -> None:
+        self.cref = ctx.ref()
+        self.const_index = const_index
+        self.memo: dict[int, int] = {}
+        self.nodes: list[tuple] = []
+        self.used: set[int] = set()
+
+    def node(self, a: Any) -> int:
+        # raw library calls (no per-call error check): these accessors cannot fail on a
+        # live AST of this context, and the checked wrappers cost twice as much
+        c = self.cref
+        key = _L.Z3_get_ast_id(c, a)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        kind = _L.Z3_get_ast_kind(c, a)
+        if kind == _NUM_AST:
+            if _L.Z3_get_sort_kind(c, _L.Z3_get_sort(c, a)) != _INT:
+                raise Unsupported("non-integer numeral")
+            ir: tuple = (_NUM, int(_L.Z3_get_numeral_string(c, a)))
+        elif kind == _APP_AST:
+            app = _L.Z3_to_app(c, a)
+            dk = _L.Z3_get_decl_kind(c, _L.Z3_get_app_decl(c, app))
+            n = _L.Z3_get_app_num_args(c, app)
+            if dk == _TRUE:
+                ir = (_LIT, True)
+            elif dk == _FALSE:
+                ir = (_LIT, False)
+            elif dk == _UNINTERPRETED and n == 0:
+                idx = self.const_index.get(key)
+                if idx is None:
+                    raise Unsupported("a constant outside the projection")
+                self.used.add(idx)
+                ir = (_CONST, idx)
+            else:
+                op = _OPS.get(dk)
+                if op is None:
+                    raise Unsupported(f"operator kind {dk}")
+                # no sort check needed here: an operator over reals, bit-vectors or other
+                # sorts bottoms out in a numeral or constant of that sort, refused above
+                # (constants outside Bool/Int are refused by compile_finite)
+                ir = (op, tuple(self.node(_L.Z3_get_app_arg(c, app, i)) for i in range(n)))
+        else:
+            raise Unsupported("quantifier or variable")
+        self.nodes.append(ir)
+        idx = len(self.nodes) - 1
+        self.memo[key] = idx
+        return idx
+
+
+def _bound(x: Any) -> int:
+    if isinstance(x, np.ndarray):
+        return int(np.abs(x).max()) if x.size else 0
+    return abs(int(x))
+
+
+def _check(b: int) -> None:
+    if b >= _BOUND:
+        raise Unsupported("possible int64 overflow")
+
+
+def _eval(nodes: list[tuple], columns: list[Any]) -> list[Any]:
+    vals: list[Any] = []
+    for op, args in nodes:
+        if op == _CONST:
+            vals.append(columns[args])
+            continue
+        if op in (_NUM, _LIT):
+            vals.append(args)
+            continue
+        xs = [vals[i] for i in args]
+        if op == "and":
+            r: Any = True
+            for x in xs:
+                r = np.logical_and(r, x)
+        elif op == "or":
+            r = False
+            for x in xs:
+                r = np.logical_or(r, x)
+        elif op == "not":
+            r = np.logical_not(xs[0])
+        elif op == "implies":
+            r = np.logical_or(np.logical_not(xs[0]), xs[1])
+        elif op == "xor":
+            r = np.logical_xor(xs[0], xs[1])
+        elif op == "eq":
+            r = np.equal(xs[0], xs[1])
+        elif op == "distinct":
+            r = True
+            for i in range(len(xs)):
+                for j in range(i + 1, len(xs)):
+                    r = np.logical_and(r, np.not_equal(xs[i], xs[j]))
+        elif op == "ite":
+            r = np.where(xs[0], xs[1], xs[2])
+        elif op == "le":
+            r = np.less_equal(xs[0], xs[1])
+        elif op == "lt":
+            r = np.less(xs[0], xs[1])
+        elif op == "ge":
+            r = np.greater_equal(xs[0], xs[1])
+        elif op == "gt":
+            r = np.greater(xs[0], xs[1])
+        elif op == "add":
+            _check(sum(_bound(x) for x in xs))
+            r = xs[0]
+            for x in xs[1:]:
+                r = np.add(r, x)
+        elif op == "sub":
+            _check(sum(_bound(x) for x in xs))
+            r = xs[0]
+            for x in xs[1:]:
+                r = np.subtract(r, x)
+        elif op == "neg":
+            r = np.negative(xs[0])
+        elif op == "mul":
+            b = 1
+            for x in xs:
+                b *= max(1, _bound(x))
+            _check(b)
+            r = xs[0]
+            for x in xs[1:]:
+                r = np.multiply(r, x)
+        elif op in ("div", "mod"):
+            a, d = xs
+            if np.any(np.equal(d, 0)):
+                raise Unsupported("division by a term that may be zero")
+            # SMT-LIB (Euclidean) semantics: a = d*q + m with 0 <= m < |d|
+            m = np.mod(a, np.abs(d))
+            r = m if op == "mod" else (np.subtract(a, m) // d)
+        else:  # pragma: no cover - _OPS and this chain list the same operators
+            raise Unsupported(op)
+        if isinstance(r, np.generic):
+            r = r.item()
+        vals.append(r)
+    return vals
+
+
+def _conjuncts(nodes: list[tuple], roots: Sequence[int]) -> list[int]:
+    out, stack = [], list(reversed(roots))
+    while stack:
+        i = stack.pop()
+        op, args = nodes[i]
+        if op == "and":
+            stack.extend(reversed(args))
+        else:
+            out.append(i)
+    return out
+
+
+def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: list[int]) -> dict[int, list[int]]:
+    """Finite value sets of the integer constants from top-level bound atoms (else Unsupported)."""
+    lo: dict[int, int] = {}
+    hi: dict[int, int] = {}
+    sets: dict[int, set[int]] = {}
+
+    def const_num(args: tuple) -> tuple[int, int, bool] | None:
+        (oa, aa), (ob, ab) = nodes[args[0]], nodes[args[1]]
+        if oa == _CONST and ob == _NUM:
+            return aa, ab, False
+        if oa == _NUM and ob == _CONST:
+            return ab, aa, True
+        return None
+
+    for i in _conjuncts(nodes, roots):
+        op, args = nodes[i]
+        if op in ("le", "lt", "ge", "gt") and len(args) == 2:
+            cn = const_num(args)
+            if cn is None:
+                continue
+            c, v, flipped = cn
+            if flipped:
+                op = {"le": "ge", "lt": "gt", "ge": "le", "gt": "lt"}[op]
+            if op == "le":
+                hi[c] = min(hi.get(c, v), v)
+            elif op == "lt":
+                hi[c] = min(hi.get(c, v - 1), v - 1)
+            elif op == "ge":
+                lo[c] = max(lo.get(c, v), v)
+            else:
+                lo[c] = max(lo.get(c, v + 1), v + 1)
+        elif op == "eq" and len(args) == 2:
+            cn = const_num(args)
+            if cn is not None:
+                c, v, _ = cn
+                sets[c] = sets[c] & {v} if c in sets else {v}
+        elif op == "or":
+            c0, vs = None, set()
+            for j in args:
+                oj, aj = nodes[j]
+                cn = const_num(aj) if oj == "eq" and len(aj) == 2 else None
+                if cn is None or (c0 is not None and cn[0] != c0):
+                    c0 = None
+                    break
+                c0 = cn[0]
+                vs.add(cn[1])
+            if c0 is not None:
+                sets[c0] = sets[c0] & vs if c0 in sets else vs
+    out: dict[int, list[int]] = {}
+    for c in used:
+        if kinds[c] == _BOOL:
+            continue
+        if c in sets:
+            vals = sorted(v for v in sets[c] if lo.get(c, v) <= v <= hi.get(c, v))
+        elif c in lo and c in hi:
+            if hi[c] - lo[c] >= MAX_ASSIGNMENTS:
+                raise Unsupported("integer range too large")
+            vals = list(range(lo[c], hi[c] + 1))
+        else:
+            raise Unsupported("integer constant without finite bounds")
+        out[c] = vals
+    return out
+
+
+class FiniteProblem:
+    """The constraints evaluated over every assignment of the constants they use.
+
+    ``rows`` are the indices of the satisfying assignments (canonical order);
+    ``values(row)`` gives that assignment's Python values per used constant.
+    """
+
+    def __init__(self, used: list[int], columns: dict[int, Any], mask: Any, nodes: list[tuple],
+                 col_list: list[Any], kinds: list[int]) -> None:
+        self.used = used
+        self.columns = columns
+        self.mask = mask
+        self.nodes = nodes
+        self.col_list = col_list
+        self.kinds = kinds
+        self.rows = np.flatnonzero(mask)
+
+    def row_values(self, rows: Any) -> list[list[Any]]:
+        """Per used constant (in projection order), the Python values at ``rows``."""
+        out = []
+        for c in self.used:
+            col = self.columns[c][rows]
+            out.append([bool(v) for v in col.tolist()] if self.kinds[c] == _BOOL else col.tolist())
+        return out
+
+
+def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
+                   objective: Any = None) -> tuple[FiniteProblem, Any] | None:
+    """Evaluate ``assertions`` (and ``objective``) over all assignments, or None if not exact.
+
+    ``consts`` is the projection (the symbols' constants) and fixes the order of the
+    space; the problem may only use constants among them. Returns the problem and the
+    objective's values over the satisfying rows (None without objective).
+    """
+    if not assertions or any(k not in (_BOOL, _INT) for k in kinds):
+        return None
+    ctx = assertions[0].ctx
+    cref = ctx.ref()
+    index = {zc.Z3_get_ast_id(cref, c.as_ast()): i for i, c in enumerate(consts)}
+    comp = _Compiler(ctx, index)
+    try:
+        roots = [comp.node(a.as_ast()) for a in assertions]
+        obj = None
+        if objective is not None:
+            if zc.Z3_get_sort_kind(cref, zc.Z3_get_sort(cref, objective.as_ast())) != _INT:
+                return None
+            obj = comp.node(objective.as_ast())
+        used = sorted(comp.used)
+        kinds_l = list(kinds)
+        doms = _domains(comp.nodes, roots, kinds_l, used)
+        sizes = [2 if kinds_l[c] == _BOOL else len(doms[c]) for c in used]
+        total = 1
+        for s in sizes:
+            total *= s
+            if total > MAX_ASSIGNMENTS:
+                return None
+        columns: dict[int, Any] = {}
+        col_list: list[Any] = [None] * len(consts)
+        if total == 0:  # contradictory bounds: an empty domain, no solution
+            for c in used:
+                columns[c] = col_list[c] = np.zeros(0, dtype=bool if kinds_l[c] == _BOOL else np.int64)
+            prob = FiniteProblem(used, columns, np.zeros(0, dtype=bool), comp.nodes, col_list, kinds_l)
+            return prob, (np.zeros(0, dtype=np.int64) if obj is not None else None)
+        inner = total
+        outer = 1
+        for c, s in zip(used, sizes):
+            inner //= s
+            base = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=np.int64)
+            col = np.tile(np.repeat(base, inner), outer)
+            outer *= s
+            columns[c] = col
+            col_list[c] = col
+        vals = _eval(comp.nodes, col_list)
+        mask: Any = np.ones(total, dtype=bool)
+        for r in roots:
+            mask = np.logical_and(mask, vals[r])
+        mask = np.broadcast_to(mask, (total,))
+        prob = FiniteProblem(used, columns, mask, comp.nodes, col_list, kinds_l)
+        objv = None
+        if obj is not None:
+            ov = vals[obj]
+            objv = np.broadcast_to(np.asarray(ov, dtype=np.int64), (total,))[prob.rows]
+        return prob, objv
+    except (Unsupported, RecursionError):
+        return None
+    except z3.Z3Exception:
+        return None
