@@ -25,7 +25,7 @@ from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequi
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 from .operators import bind_trusted_module
-from .pipeline import ExprFailure, Rejection, fresh_z3_context, run_attempt
+from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .schema import Spec, load_spec
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "score_answer", "DIFFICULTY_DOC"]
@@ -166,6 +166,7 @@ class SpecFamily:
         self.name = "spec:" + Path(self.path).stem
         self.summary = f"PuzzleClone spec {self.path}"
         self._lambda_cache: dict = {}
+        self._z3 = SpecZ3Contexts(self.spec)
 
     def __reduce__(self):
         return (load_spec_family, (self.path, self.trust))
@@ -176,7 +177,7 @@ class SpecFamily:
         params = params or SpecParams()
         if rng is None:
             raise ConfigError("generate needs an explicit random.Random")
-        with fresh_z3_context():
+        with self._z3.use():
             return self._generate(params, rng, config, use_spec_vars)
 
     def _generate(self, params: SpecParams, rng: random.Random, config: dict | None,
