@@ -15,6 +15,7 @@ import z3
 from .configcodec import encode_value
 from .fastz3 import add_block, collect_consts, const_ids, is_lia, read_model
 from .finite import compile_finite
+from .nonlinear import enumerate_nonlinear
 from .operators import SolModel, z3_to_py
 from .outcome import ExprFailure, Rejection, ev
 
@@ -84,6 +85,10 @@ class SolvingMixin:
         if fast is not None:
             return fast
         linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) and is_lia(assertions)
+        if not linear_ok:  # cubes, squares, products of unknowns: spec/nonlinear.py
+            nonlinear = enumerate_nonlinear(self, assertions, limit, consts, kinds)
+            if nonlinear is not None:
+                return nonlinear
         # QF_LIA enumerates many models fast; QF_FD (bit-blasting) decides some hard
         # bounded instances in a fraction of the time: give each a short first check
         plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]

@@ -1,0 +1,153 @@
+"""Enumeration for nonlinear integer constraints (cubes, squares, products of unknowns).
+
+Why: Z3's default solver needs seconds to find a first model of a system such as
+``m + 8 == x1**3, m + 6577 == x2**2, ...`` (corpus spec 68-cubic), and the check that
+follows (is there a second solution?) is undecidable in general: it runs until the
+attempt's whole budget is gone, after which the attempt is rejected for time although
+it had its puzzle. Three measures, used only when the default solver cannot decide the
+first check within ``PROBE_MS``:
+
+* the first and later models come from a tactic pipeline that eliminates the equations
+  first (``simplify``, ``solve-eqs``, then ``smt``): milliseconds instead of seconds;
+* before each later unbounded check, a search with every integer bounded by
+  ``2**BOUND_BITS`` finds small further solutions at once (68-cubic with ``if_plus4 = 0``
+  leaves ``x4`` free: the default solver needed 3-5 s to see it, or never did);
+* the unbounded check that no further solution exists gets ``LATER_CHECK_MS``. If it
+  stays undecided, the enumeration ends there, exactly the original tool's rule (its loop
+  runs while ``check() == sat``), and the puzzle is marked ``meta.solver_incomplete``.
+
+Every model returned is a genuine solution, so this changes which attempts succeed only
+where the original's own result depended on when Z3 gave up.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import z3
+
+from .fastz3 import add_block, read_model
+from .operators import SolModel
+from .outcome import Rejection
+
+__all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
+
+#: Time the default solver gets to decide the first check before this path takes over.
+PROBE_MS = 500
+#: Time slice of each unbounded "one more solution?" check after the first model.
+LATER_CHECK_MS = 2000
+#: Time slice of the bounded search that precedes it.
+BOUNDED_MS = 1000
+#: Integers are bounded by 2**BOUND_BITS in the bounded search.
+BOUND_BITS = 12
+
+
+def _numeral(e: Any) -> bool:
+    return z3.is_int_value(e) or z3.is_rational_value(e)
+
+
+def is_nonlinear_int(assertions: list, kinds: list) -> bool:
+    """True when the constants are Int/Bool and some term multiplies (or divides by,
+    or raises to a power of) an unknown by another."""
+    if not assertions or not all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds):
+        return False
+    seen: set[int] = set()
+    stack = list(assertions)
+    while stack:
+        e = stack.pop()
+        i = e.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        if not z3.is_app(e):
+            continue
+        kind = e.decl().kind()
+        args = e.children()
+        if kind == z3.Z3_OP_POWER:
+            return True
+        if kind == z3.Z3_OP_MUL and sum(1 for a in args if not _numeral(a)) >= 2:
+            return True
+        if kind in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_DIV, z3.Z3_OP_REM) and not _numeral(args[1]):
+            return True
+        stack.extend(args)
+    return False
+
+
+def _order_key(value: Any) -> tuple:
+    """Canonical solution order (absent < numbers < others), as the general enumeration."""
+    if value is None:
+        return (0,)
+    if isinstance(value, (bool, int, float)):
+        return (1, value)
+    return (2, str(value))
+
+
+def _tactic_solver(seed: int) -> Any:
+    s = z3.Then("simplify", "solve-eqs", "smt").solver()
+    s.set("random_seed", seed)
+    return s
+
+
+def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, consts: list,
+                        kinds: list) -> list[SolModel] | None:
+    """All solutions projected on ``consts`` (see the module doc), or None when the
+    default solver decides the first check within ``PROBE_MS`` (then the general path,
+    unchanged, is used) or the constraints are not nonlinear integer ones."""
+    if not consts or not is_nonlinear_int(assertions, kinds):
+        return None
+    remaining = attempt._remaining_ms()
+    probe = z3.Solver()
+    probe.set("random_seed", attempt._z3_seed)
+    probe.set("timeout", min(PROBE_MS, remaining))
+    probe.add(assertions)
+    if probe.check() != z3.unknown:
+        return None
+    del probe
+    solver = _tactic_solver(attempt._z3_seed)
+    solver.add(assertions)
+    bounded = _tactic_solver(attempt._z3_seed)
+    bounded.add(assertions)
+    bound = 1 << BOUND_BITS
+    for c in consts:
+        if c.sort().kind() == z3.Z3_INT_SORT:
+            bounded.add(c >= -bound, c <= bound)
+    decl_asts = [c.decl().ast for c in consts]
+    const_asts = [c.as_ast() for c in consts]
+    ids = [c.get_id() for c in consts]
+    all_consts = dict(zip(ids, consts))
+    sols: list[SolModel] = []
+    while True:
+        attempt.check_time()
+        model = None
+        if sols:
+            bounded.set("timeout", max(1, min(BOUNDED_MS, attempt._remaining_ms())))
+            if bounded.check() == z3.sat:
+                model = bounded.model()
+        if model is None:
+            budget = attempt._remaining_ms()
+            solver.set("timeout", min(budget, LATER_CHECK_MS) if sols else budget)
+            r = solver.check()
+            if r == z3.unknown:
+                if sols:
+                    attempt.incomplete = True  # the original's rule: an undecided check ends it
+                    break
+                raise Rejection("time limit", "solver time budget exhausted")
+            if r != z3.sat:
+                break
+            model = solver.model()
+        values, raws = read_model(model, consts, decl_asts, kinds)
+        keep = []
+        for j, v in enumerate(values):
+            if v is None:  # eliminated as unconstrained: complete it, as the general path does
+                e = model.eval(consts[j], model_completion=True)
+                keep.append(e)
+                raws[j] = e.as_ast()
+                values[j] = z3.is_true(e) if z3.is_bool(e) else e.as_long()
+        sols.append(SolModel(dict(zip(ids, values)), all_consts, model))
+        if limit is not None and len(sols) > limit:
+            raise Rejection("too many solutions", f"more than max_solution = {limit}")
+        if not add_block(solver, const_asts, raws) or not add_block(bounded, const_asts, raws):
+            break
+        del keep
+    sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
+    return sols
