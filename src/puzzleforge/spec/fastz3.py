@@ -20,25 +20,6 @@ _INT = z3.Z3_INT_SORT
 _REAL = z3.Z3_REAL_SORT
 
 
-def collect_consts(exprs: Sequence[Any]) -> list:
-    """Uninterpreted constants occurring in ``exprs`` (in first-seen order)."""
-    seen: set[int] = set()
-    out: dict[int, Any] = {}
-    stack = list(reversed(list(exprs)))
-    while stack:
-        e = stack.pop()
-        i = e.get_id()
-        if i in seen:
-            continue
-        seen.add(i)
-        if z3.is_const(e):
-            if e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-                out[i] = e
-        else:
-            stack.extend(reversed(e.children()))
-    return list(out.values())
-
-
 def _raw(name: str) -> Any:
     """The unchecked ctypes function behind a z3core wrapper (the wrapper if that fails).
 
@@ -59,7 +40,9 @@ _app_decl = _raw("Z3_get_app_decl")
 _decl_kind = _raw("Z3_get_decl_kind")
 _num_args = _raw("Z3_get_app_num_args")
 _app_arg = _raw("Z3_get_app_arg")
+_quant_body = _raw("Z3_get_quantifier_body")
 _APP = z3.Z3_APP_AST
+_QUANT = z3.Z3_QUANTIFIER_AST
 _UNINTERP = z3.Z3_OP_UNINTERPRETED
 
 
@@ -77,7 +60,11 @@ def const_ids(exprs: Sequence[Any]) -> set[int]:
         if i in seen:
             continue
         seen.add(i)
-        if _ast_kind(c, a) != _APP:
+        k = _ast_kind(c, a)
+        if k == _QUANT:
+            stack.append(_quant_body(c, a))
+            continue
+        if k != _APP:
             continue
         app = _to_app(c, a)
         n = _num_args(c, app)
@@ -86,6 +73,38 @@ def const_ids(exprs: Sequence[Any]) -> set[int]:
                 out.add(i)
         else:
             stack.extend(_app_arg(c, app, k) for k in range(n))
+    return out
+
+
+def collect_consts(exprs: Sequence[Any]) -> list:
+    """Uninterpreted constants occurring in ``exprs`` (in first-seen, left-to-right order)."""
+    exprs = list(exprs)
+    if not exprs:
+        return []
+    ctx = exprs[0].ctx
+    c = ctx.ref()
+    seen: set[int] = set()
+    out: list = []
+    stack = [e.as_ast() for e in reversed(exprs)]
+    while stack:
+        a = stack.pop()
+        i = _ast_id(c, a)
+        if i in seen:
+            continue
+        seen.add(i)
+        k = _ast_kind(c, a)
+        if k == _QUANT:
+            stack.append(_quant_body(c, a))
+            continue
+        if k != _APP:
+            continue
+        app = _to_app(c, a)
+        n = _num_args(c, app)
+        if n == 0:
+            if _decl_kind(c, _app_decl(c, app)) == _UNINTERP:
+                out.append(z3.z3._to_expr_ref(a, ctx))
+        else:
+            stack.extend(_app_arg(c, app, k) for k in range(n - 1, -1, -1))
     return out
 
 

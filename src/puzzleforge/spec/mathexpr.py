@@ -238,14 +238,38 @@ def _value(node: tuple, values: list) -> Any:
     return a / b
 
 
+#: Recent build_system translations: specs call it several times per attempt with the
+#: same formulas and variables (38-linearprog: 6 calls, 2 distinct), and the Z3
+#: translation dominates an attempt. Keyed by the formula texts, the variables' AST ids
+#: and their context; an entry keeps its variables alive, so their ids cannot be reused.
+_SYSTEMS: dict[tuple, tuple] = {}
+_SYSTEMS_MAX = 8
+
+
+def _parsed(configs: list[str], n: int) -> list[tuple]:
+    return [parse_formula(c, n) for c in configs]
+
+
 def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> dict:
     """Z3 expressions, side constraints and LaTeX text of a list of serialized formulas."""
     zs = list(zvars)
     names = list(var_names) if var_names else [v.decl().name() for v in zs]
-    nodes = [parse_formula(c, len(zs)) for c in configs]
-    exprs, side = [], []
-    for node in nodes:
-        exprs.append(_to_z3(node, zs, side))
+    key = None
+    if all(isinstance(v, z3.ExprRef) for v in zs):
+        key = (tuple(str(c) for c in configs), tuple(v.get_id() for v in zs),
+               id(zs[0].ctx) if zs else None)
+    hit = _SYSTEMS.get(key) if key is not None else None
+    if hit is not None and all(a.eq(b) for a, b in zip(hit[0], zs)):
+        nodes, exprs, side = hit[1], list(hit[2]), list(hit[3])
+    else:
+        nodes = _parsed(configs, len(zs))
+        exprs, side = [], []
+        for node in nodes:
+            exprs.append(_to_z3(node, zs, side))
+        if key is not None:
+            if len(_SYSTEMS) >= _SYSTEMS_MAX:
+                _SYSTEMS.pop(next(iter(_SYSTEMS)))
+            _SYSTEMS[key] = (zs, nodes, tuple(exprs), tuple(side))
     if len(nodes) > 1:
         latex = r"\begin{cases} " + r" \\ ".join(_latex(n, names) for n in nodes) + r" \end{cases}"
     else:
