@@ -25,6 +25,11 @@ __all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIE
 
 TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
 
+#: Attempts in a row whose full clue set already grades above the tier before the
+#: generator stops early (e.g. an easy Kakurasu: its weighted sums never propagate to the
+#: end, and each attempt costs a second at 10x10).
+GIVE_UP_TOO_HARD = 8
+
 
 def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None = None,
                     fraction: float = 0.35) -> dict | None:
@@ -141,16 +146,26 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
         if not unique:
             reasons["all clues still ambiguous"] = reasons.get("all clues still ambiguous", 0) + 1
             continue
+        if TIERS[tier] < 3 and not at_most(comp, comp.assumptions(inst.clues), TIERS[tier]):
+            # removing clues never makes a puzzle easier (propagation and probing are
+            # monotone in the clues), so a layout too hard with every clue is dropped now
+            key = f"too hard for {tier} even with every clue"
+            reasons[key] = reasons.get(key, 0) + 1
+            if reasons[key] >= GIVE_UP_TOO_HARD and len(reasons) == 1:
+                break  # every layout so far: the tier is out of reach here, say so now
+            continue
         puzzle = reduce_clues(genre, comp, inst, sol, rng, tier=tier, density=density)
         diff = grade(comp, comp.assumptions(puzzle.clues))
         if not in_tier(diff, tier):
-            key = f"came out {tier_name(diff)} ({diff:.1f}), not {tier}"
+            key = f"came out {tier_name(diff)}, not {tier}"
             reasons[key] = reasons.get(key, 0) + 1
             continue
         return puzzle, sol, diff, comp
     what = "unique puzzle" if tier == "any" else f"unique {tier} puzzle"
-    raise GenerationFailed(f"{genre.id} {rows}x{cols}: no {what} in {attempts} attempts",
-                           attempts=attempts, reasons=reasons,
+    tried = sum(reasons.values())
+    why = "; ".join(f"{k}: {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
+    raise GenerationFailed(f"{genre.id} {rows}x{cols}: no {what} in {tried} attempts ({why})",
+                           attempts=tried, reasons=reasons,
                            expected="another seed, size or difficulty")
 
 
