@@ -21,10 +21,12 @@ __all__ = ["GridFamily"] + ["unruly", "binairo", "sudoku", "futoshiki", "skyscra
 GENERATOR_VERSION = "grid-1"
 
 DIFFICULTY_DOC = (
-    "Difficulty proxy from the rule encoding: 1.x = unit propagation from the clues fixes every "
-    "cell; 2.x = needs failed-literal probing (assume a value, propagate, refute); 3.x = needs "
-    "search. The fraction is the share of cells the cheaper level left open. "
-    "Params.difficulty targets a tier (easy=1, medium=2, hard=3, any).")
+    "Difficulty proxy from the rule encoding: 1.x = propagation from the clues fixes every "
+    "cell (unit propagation interleaved with connectivity / island / loop deductions for the "
+    "graph rules); 2.x = needs failed-literal probing (assume a value, propagate, refute); "
+    "3.x = needs search. The fraction is the share of cells the cheaper level left open. "
+    "Params.difficulty targets a tier (easy=1, medium=2, hard=3, any); the generator retries "
+    "until the grade falls in the tier and fails with reasons when it cannot.")
 
 
 def _make_params(genre: Any) -> type:
