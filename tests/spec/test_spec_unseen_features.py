@@ -199,3 +199,13 @@ def test_post_gen_conditions_is_the_running_text_of_post_generation_descriptions
     assert f"add up to {total}; the larger one exceeds the smaller by {diff}; What" in puzzle.question
     assert puzzle.answer == str((total - diff) // 2)
     assert family.verify(puzzle, puzzle.answer) == 1.0
+
+
+def test_exact_powers_through_module_views_stay_bounded():
+    from puzzleforge.spec.safe import ExprError
+
+    code = compile_expr("__import__('fractions').Fraction(3, 2) ** 100000", where="test")
+    with pytest.raises(ExprError):
+        code.run({"__builtins__": SAFE_BUILTINS})
+    small = compile_expr("__import__('fractions').Fraction(3, 2) ** 2", where="test")
+    assert str(small.run({"__builtins__": SAFE_BUILTINS})) == "9/4"

@@ -23,6 +23,7 @@ import builtins
 import math
 import string
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..core.errors import InvalidSpec, UnsafeExpression
@@ -64,7 +65,9 @@ class ExprError(Exception):
 
 
 def _safe_pow(a: Any, b: Any, *mod: Any) -> Any:
-    if isinstance(b, int) and not isinstance(b, bool) and isinstance(a, int) and abs(b) > MAX_EXPONENT:
+    # exact numbers grow without bound (Fraction too, reachable through __import__('fractions'))
+    if isinstance(b, int) and not isinstance(b, bool) and isinstance(a, (int, Fraction)) \
+            and abs(b) > MAX_EXPONENT and a not in (0, 1, -1):
         raise ExprError(f"exponent {b} is too large (limit {MAX_EXPONENT})")
     return pow(a, b, *mod)
 
