@@ -25,7 +25,7 @@ from .fastz3 import _raw
 __all__ = ["FiniteProblem", "compile_finite", "MAX_ASSIGNMENTS"]
 
 #: Largest assignment space evaluated exhaustively (beyond it Z3 is faster).
-MAX_ASSIGNMENTS = 1 << 16
+MAX_ASSIGNMENTS = 1 << 20
 _BOUND = 1 << 62
 
 _NUM_AST = z3.Z3_NUMERAL_AST
@@ -120,20 +120,71 @@ class _Compiler:
         return idx
 
 
-def _bound(x: Any) -> int:
-    if isinstance(x, np.ndarray):
-        return int(np.abs(x).max()) if x.size else 0
-    return abs(int(x))
+def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -> None:
+    """Raise Unsupported unless every integer node's value fits int64 on the whole space.
 
-
-def _check(b: int) -> None:
-    if b >= _BOUND:
-        raise Unsupported("possible int64 overflow")
-
-
-def _eval(nodes: list[tuple], columns: list[Any]) -> list[Any]:
-    vals: list[Any] = []
+    Interval bounds propagated once over the DAG (sound: they over-approximate each
+    node's range), so no evaluation can overflow and no per-chunk check is needed.
+    """
+    bounds: list[tuple[int, int]] = []
     for op, args in nodes:
+        if op == _CONST:
+            if kinds[args] == _BOOL:
+                b = (0, 1)
+            else:
+                d = doms[args]
+                b = (int(min(d)), int(max(d))) if len(d) else (0, 0)
+        elif op == _NUM:
+            b = (args, args)
+        elif op == _LIT:
+            b = (0, 1)
+        else:
+            xs = [bounds[i] for i in args]
+            if op == "ite":
+                b = (min(xs[1][0], xs[2][0]), max(xs[1][1], xs[2][1]))
+            elif op == "add":
+                b = (sum(x[0] for x in xs), sum(x[1] for x in xs))
+            elif op == "sub":
+                b = (xs[0][0] - sum(x[1] for x in xs[1:]), xs[0][1] - sum(x[0] for x in xs[1:]))
+            elif op == "neg":
+                b = (-xs[0][1], -xs[0][0])
+            elif op == "mul":
+                b = xs[0]
+                for x in xs[1:]:
+                    corners = [b[0] * x[0], b[0] * x[1], b[1] * x[0], b[1] * x[1]]
+                    b = (min(corners), max(corners))
+                    if max(abs(b[0]), abs(b[1])) >= _BOUND:
+                        raise Unsupported("possible int64 overflow")
+            elif op in ("div", "mod"):
+                m = max(abs(xs[0][0]), abs(xs[0][1]), abs(xs[1][0]), abs(xs[1][1]))
+                b = (-m, m)
+            else:  # Boolean operators
+                b = (0, 1)
+        if max(abs(b[0]), abs(b[1])) >= _BOUND:
+            raise Unsupported("possible int64 overflow")
+        bounds.append(b)
+
+
+def _reachable(nodes: list[tuple], roots: list[int]) -> list[bool]:
+    needed = [False] * len(nodes)
+    stack = list(roots)
+    while stack:
+        i = stack.pop()
+        if needed[i]:
+            continue
+        needed[i] = True
+        op, args = nodes[i]
+        if op not in (_CONST, _NUM, _LIT):
+            stack.extend(args)
+    return needed
+
+
+def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool]) -> list[Any]:
+    vals: list[Any] = []
+    for k, (op, args) in enumerate(nodes):
+        if not needed[k]:
+            vals.append(None)
+            continue
         if op == _CONST:
             vals.append(columns[args])
             continue
@@ -173,22 +224,16 @@ def _eval(nodes: list[tuple], columns: list[Any]) -> list[Any]:
         elif op == "gt":
             r = np.greater(xs[0], xs[1])
         elif op == "add":
-            _check(sum(_bound(x) for x in xs))
             r = xs[0]
             for x in xs[1:]:
                 r = np.add(r, x)
         elif op == "sub":
-            _check(sum(_bound(x) for x in xs))
             r = xs[0]
             for x in xs[1:]:
                 r = np.subtract(r, x)
         elif op == "neg":
             r = np.negative(xs[0])
         elif op == "mul":
-            b = 1
-            for x in xs:
-                b *= max(1, _bound(x))
-            _check(b)
             r = xs[0]
             for x in xs[1:]:
                 r = np.multiply(r, x)
@@ -219,8 +264,13 @@ def _conjuncts(nodes: list[tuple], roots: Sequence[int]) -> list[int]:
     return out
 
 
-def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: list[int]) -> dict[int, list[int]]:
-    """Finite value sets of the integer constants from top-level bound atoms (else Unsupported)."""
+def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: list[int],
+             atoms: set[int]) -> dict[int, list[int]]:
+    """Finite value sets of the integer constants from top-level bound atoms (else Unsupported).
+
+    The indices of the conjuncts read as bounds go to ``atoms``: they hold on every
+    assignment of the restricted space, so they need no evaluation.
+    """
     lo: dict[int, int] = {}
     hi: dict[int, int] = {}
     sets: dict[int, set[int]] = {}
@@ -242,6 +292,7 @@ def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: l
             c, v, flipped = cn
             if flipped:
                 op = {"le": "ge", "lt": "gt", "ge": "le", "gt": "lt"}[op]
+            atoms.add(i)
             if op == "le":
                 hi[c] = min(hi.get(c, v), v)
             elif op == "lt":
@@ -255,6 +306,7 @@ def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: l
             if cn is not None:
                 c, v, _ = cn
                 sets[c] = sets[c] & {v} if c in sets else {v}
+                atoms.add(i)
         elif op == "or":
             c0, vs = None, set()
             for j in args:
@@ -267,6 +319,7 @@ def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: l
                 vs.add(cn[1])
             if c0 is not None:
                 sets[c0] = sets[c0] & vs if c0 in sets else vs
+                atoms.add(i)
     out: dict[int, list[int]] = {}
     for c in used:
         if kinds[c] == _BOOL:
@@ -284,38 +337,53 @@ def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: l
 
 
 class FiniteProblem:
-    """The constraints evaluated over every assignment of the constants they use.
+    """The satisfying assignments of the constraints, found by evaluating every assignment.
 
-    ``rows`` are the indices of the satisfying assignments (canonical order);
-    ``values(row)`` gives that assignment's Python values per used constant.
+    ``rows`` are the indices of the satisfying assignments in the lexicographic space
+    (canonical order); ``row_values(rows)`` decodes them into Python values per used
+    constant; ``too_many`` is set when the count passed the caller's limit (evaluation
+    stopped there, ``rows`` then holds only the first ones).
     """
 
-    def __init__(self, used: list[int], columns: dict[int, Any], mask: Any, nodes: list[tuple],
-                 col_list: list[Any], kinds: list[int]) -> None:
+    def __init__(self, used: list[int], kinds: list[int], bases: dict[int, Any],
+                 strides: dict[int, int]) -> None:
         self.used = used
-        self.columns = columns
-        self.mask = mask
-        self.nodes = nodes
-        self.col_list = col_list
         self.kinds = kinds
-        self.rows = np.flatnonzero(mask)
+        self.bases = bases
+        self.strides = strides
+        self.rows: Any = np.zeros(0, dtype=np.int64)
+        self.too_many = False
+
+    def column(self, c: int, idx: Any) -> Any:
+        base = self.bases[c]
+        if len(base) == 1:  # a fixed constant: a scalar broadcasts at no cost
+            return base[0].item() if len(idx) else base[:0]
+        return base[(idx // self.strides[c]) % len(base)]
 
     def row_values(self, rows: Any) -> list[list[Any]]:
         """Per used constant (in projection order), the Python values at ``rows``."""
+        rows = np.asarray(rows, dtype=np.int64)
         out = []
         for c in self.used:
-            col = self.columns[c][rows]
+            col = self.column(c, rows)
+            if not isinstance(col, np.ndarray):
+                col = np.full(len(rows), col, dtype=self.bases[c].dtype)
             out.append([bool(v) for v in col.tolist()] if self.kinds[c] == _BOOL else col.tolist())
         return out
 
 
+#: Assignments evaluated per numpy pass (bounds the memory of intermediate arrays).
+CHUNK = 1 << 16
+
+
 def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
-                   objective: Any = None) -> tuple[FiniteProblem, Any] | None:
+                   objective: Any = None, limit: int | None = None) -> tuple[FiniteProblem, Any] | None:
     """Evaluate ``assertions`` (and ``objective``) over all assignments, or None if not exact.
 
     ``consts`` is the projection (the symbols' constants) and fixes the order of the
     space; the problem may only use constants among them. Returns the problem and the
-    objective's values over the satisfying rows (None without objective).
+    objective's values over the satisfying rows (None without objective). With
+    ``limit``, evaluation stops once more than ``limit`` solutions are found.
     """
     if not assertions or any(k not in (_BOOL, _INT) for k in kinds):
         return None
@@ -332,39 +400,51 @@ def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequ
             obj = comp.node(objective.as_ast())
         used = sorted(comp.used)
         kinds_l = list(kinds)
-        doms = _domains(comp.nodes, roots, kinds_l, used)
+        atoms: set[int] = set()
+        doms = _domains(comp.nodes, roots, kinds_l, used, atoms)
+        required = [i for i in _conjuncts(comp.nodes, roots) if i not in atoms]
+        needed = _reachable(comp.nodes, required + ([obj] if obj is not None else []))
         sizes = [2 if kinds_l[c] == _BOOL else len(doms[c]) for c in used]
         total = 1
-        for s in sizes:
-            total *= s
+        for size in sizes:
+            total *= size
             if total > MAX_ASSIGNMENTS:
                 return None
-        columns: dict[int, Any] = {}
-        col_list: list[Any] = [None] * len(consts)
-        if total == 0:  # contradictory bounds: an empty domain, no solution
-            for c in used:
-                columns[c] = col_list[c] = np.zeros(0, dtype=bool if kinds_l[c] == _BOOL else np.int64)
-            prob = FiniteProblem(used, columns, np.zeros(0, dtype=bool), comp.nodes, col_list, kinds_l)
-            return prob, (np.zeros(0, dtype=np.int64) if obj is not None else None)
+        _static_bounds(comp.nodes, doms, kinds_l)
+        bases: dict[int, Any] = {}
+        strides: dict[int, int] = {}
         inner = total
-        outer = 1
-        for c, s in zip(used, sizes):
-            inner //= s
-            base = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=np.int64)
-            col = np.tile(np.repeat(base, inner), outer)
-            outer *= s
-            columns[c] = col
-            col_list[c] = col
-        vals = _eval(comp.nodes, col_list)
-        mask: Any = np.ones(total, dtype=bool)
-        for r in roots:
-            mask = np.logical_and(mask, vals[r])
-        mask = np.broadcast_to(mask, (total,))
-        prob = FiniteProblem(used, columns, mask, comp.nodes, col_list, kinds_l)
-        objv = None
-        if obj is not None:
-            ov = vals[obj]
-            objv = np.broadcast_to(np.asarray(ov, dtype=np.int64), (total,))[prob.rows]
+        for c, size in zip(used, sizes):
+            inner //= max(1, size)
+            bases[c] = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=np.int64)
+            strides[c] = max(1, inner)
+        prob = FiniteProblem(used, kinds_l, bases, strides)
+        if total == 0:  # contradictory bounds: an empty domain, no solution
+            return prob, (np.zeros(0, dtype=np.int64) if obj is not None else None)
+        rows_parts: list[Any] = []
+        obj_parts: list[Any] = []
+        found = 0
+        col_list: list[Any] = [None] * len(consts)
+        for lo in range(0, total, CHUNK):
+            idx = np.arange(lo, min(total, lo + CHUNK), dtype=np.int64)
+            n = len(idx)
+            for c in used:
+                col_list[c] = prob.column(c, idx)
+            vals = _eval(comp.nodes, col_list, needed)
+            mask: Any = np.ones(n, dtype=bool)
+            for r in required:
+                mask = np.logical_and(mask, vals[r])
+            mask = np.broadcast_to(mask, (n,))
+            hit = idx[mask]
+            rows_parts.append(hit)
+            if obj is not None:
+                obj_parts.append(np.broadcast_to(np.asarray(vals[obj], dtype=np.int64), (n,))[mask])
+            found += len(hit)
+            if limit is not None and found > limit:
+                prob.too_many = True
+                break
+        prob.rows = np.concatenate(rows_parts)
+        objv = np.concatenate(obj_parts) if obj is not None else None
         return prob, objv
     except (Unsupported, RecursionError):
         return None

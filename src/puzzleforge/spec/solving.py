@@ -110,11 +110,11 @@ class SolvingMixin:
         Gives the same solutions, in the same (canonical) order, as the Z3 enumeration.
         """
         self.check_time()
-        res = compile_finite(assertions, consts, kinds)
+        res = compile_finite(assertions, consts, kinds, limit=limit)
         if res is None:
             return None
         prob, _ = res
-        if limit is not None and len(prob.rows) > limit:
+        if prob.too_many or (limit is not None and len(prob.rows) > limit):
             raise Rejection("too many solutions", f"more than max_solution = {limit}")
         return self._finite_sols(prob, consts, prob.rows)
 
