@@ -120,12 +120,14 @@ class _Compiler:
         return idx
 
 
-def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -> None:
-    """Raise Unsupported unless every integer node's value fits int64 on the whole space.
+def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -> int:
+    """The largest magnitude any node can take; Unsupported unless it fits int64.
 
     Interval bounds propagated once over the DAG (sound: they over-approximate each
-    node's range), so no evaluation can overflow and no per-chunk check is needed.
+    node's range), so no evaluation can overflow and no per-chunk check is needed; the
+    caller picks the narrowest integer type that holds every node (faster numpy passes).
     """
+    top = 1
     bounds: list[tuple[int, int]] = []
     for op, args in nodes:
         if op == _CONST:
@@ -160,9 +162,12 @@ def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -
                 b = (-m, m)
             else:  # Boolean operators
                 b = (0, 1)
-        if max(abs(b[0]), abs(b[1])) >= _BOUND:
+        mag = max(abs(b[0]), abs(b[1]))
+        if mag >= _BOUND:
             raise Unsupported("possible int64 overflow")
+        top = max(top, mag)
         bounds.append(b)
+    return top
 
 
 def _reachable(nodes: list[tuple], roots: list[int]) -> list[bool]:
@@ -179,7 +184,7 @@ def _reachable(nodes: list[tuple], roots: list[int]) -> list[bool]:
     return needed
 
 
-def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool]) -> list[Any]:
+def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any = np.int64) -> list[Any]:
     vals: list[Any] = []
     for k, (op, args) in enumerate(nodes):
         if not needed[k]:
@@ -214,7 +219,14 @@ def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool]) -> list[An
                 for j in range(i + 1, len(xs)):
                     r = np.logical_and(r, np.not_equal(xs[i], xs[j]))
         elif op == "ite":
-            r = np.where(xs[0], xs[1], xs[2])
+            a, b = xs[1], xs[2]
+            if type(a) is int and type(b) is int:  # If(c, 1, 0): a cast, in the narrow type
+                if a == 1 and b == 0 and isinstance(xs[0], np.ndarray):
+                    r = xs[0].astype(itype)
+                else:
+                    r = np.where(xs[0], itype(a), itype(b))
+            else:
+                r = np.where(xs[0], a, b)
         elif op == "le":
             r = np.less_equal(xs[0], xs[1])
         elif op == "lt":
@@ -410,13 +422,14 @@ def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequ
             total *= size
             if total > MAX_ASSIGNMENTS:
                 return None
-        _static_bounds(comp.nodes, doms, kinds_l)
+        top = _static_bounds(comp.nodes, doms, kinds_l)
+        itype = np.int16 if top < (1 << 15) else np.int32 if top < (1 << 31) else np.int64
         bases: dict[int, Any] = {}
         strides: dict[int, int] = {}
         inner = total
         for c, size in zip(used, sizes):
             inner //= max(1, size)
-            bases[c] = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=np.int64)
+            bases[c] = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=itype)
             strides[c] = max(1, inner)
         prob = FiniteProblem(used, kinds_l, bases, strides)
         if total == 0:  # contradictory bounds: an empty domain, no solution
@@ -430,7 +443,7 @@ def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequ
             n = len(idx)
             for c in used:
                 col_list[c] = prob.column(c, idx)
-            vals = _eval(comp.nodes, col_list, needed)
+            vals = _eval(comp.nodes, col_list, needed, itype)
             mask: Any = np.ones(n, dtype=bool)
             for r in required:
                 mask = np.logical_and(mask, vals[r])
