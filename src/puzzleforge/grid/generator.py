@@ -25,8 +25,8 @@ __all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIE
 
 TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
 
-#: Attempts in a row whose full clue set already grades above the tier before the
-#: generator stops early (e.g. an easy Kakurasu: its weighted sums never propagate to the
+#: Layouts whose full clue set already grades above the tier (while none came out
+#: within reach after removal) before the generator stops early (e.g. an easy Kakurasu: its weighted sums never propagate to the
 #: end, and each attempt costs a second at 10x10).
 GIVE_UP_TOO_HARD = 8
 
@@ -151,8 +151,8 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
             # monotone in the clues), so a layout too hard with every clue is dropped now
             key = f"too hard for {tier} even with every clue"
             reasons[key] = reasons.get(key, 0) + 1
-            if reasons[key] >= GIVE_UP_TOO_HARD and len(reasons) == 1:
-                break  # every layout so far: the tier is out of reach here, say so now
+            if reasons[key] >= GIVE_UP_TOO_HARD and not any(k.startswith("came out") for k in reasons):
+                break  # no layout got near the tier: it is out of reach here, say so now
             continue
         puzzle = reduce_clues(genre, comp, inst, sol, rng, tier=tier, density=density)
         diff = grade(comp, comp.assumptions(puzzle.clues))
