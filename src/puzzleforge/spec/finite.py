@@ -26,6 +26,9 @@ __all__ = ["FiniteProblem", "compile_finite", "MAX_ASSIGNMENTS"]
 
 #: Largest assignment space evaluated exhaustively (beyond it Z3 is faster).
 MAX_ASSIGNMENTS = 1 << 20
+#: Largest number of element operations (assignments x operator nodes evaluated): about
+#: 0.1-0.2 s of numpy work, past which Z3's enumeration is usually faster.
+MAX_WORK = 1 << 27
 _BOUND = 1 << 62
 
 _NUM_AST = z3.Z3_NUMERAL_AST
@@ -422,6 +425,8 @@ def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequ
             total *= size
             if total > MAX_ASSIGNMENTS:
                 return None
+        if total * sum(needed) > MAX_WORK:
+            return None  # Z3 is the faster way for this many operations
         top = _static_bounds(comp.nodes, doms, kinds_l)
         itype = np.int16 if top < (1 << 15) else np.int32 if top < (1 << 31) else np.int64
         bases: dict[int, Any] = {}
