@@ -136,7 +136,7 @@ def read_model(model: Any, consts: Sequence[Any], decl_asts: Sequence[Any],
 def _slow(model: Any, a: Any) -> Any:
     from .operators import z3_to_py
 
-    return z3_to_py(z3._to_expr_ref(a, model.ctx))
+    return z3_to_py(z3.z3._to_expr_ref(a, model.ctx))
 
 
 def add_block(solver: Any, const_asts: Sequence[Any], raws: Sequence[Any]) -> bool:
