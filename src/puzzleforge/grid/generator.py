@@ -80,6 +80,9 @@ def reduce_clues(genre: Genre, comp: Compiled, inst: Instance, sol: dict, rng: r
     places = [(name, p) for name in genre.removable for p in sorted(clues.get(name, {}), key=repr)]
     total = max(1, len(places))
     rng.shuffle(places)
+    first = getattr(genre, "remove_first", ())
+    if first:  # e.g. Skyscrapers: givens go before views, so the views carry the puzzle
+        places = [x for x in places if x[0] in first] + [x for x in places if x[0] not in first]
     cap = TIERS[tier]
     kept = len(places)
     for name, p in places:

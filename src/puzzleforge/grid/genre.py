@@ -104,6 +104,7 @@ class Genre:
     default_size = (6, 6)
     answer_var = "x"
     removable = ("given",)   # clue specs the generator may thin out
+    remove_first: tuple = ()  # of those, specs whose clues are tried first (else one random order)
     puzzlink_name: str | None = None
 
     # -- rules ----------------------------------------------------------------------------

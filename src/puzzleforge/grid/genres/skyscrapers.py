@@ -27,6 +27,7 @@ class Skyscrapers(Genre):
     answer_var = "height"
     binary_answer = False
     removable = ("given", "view")
+    remove_first = ("given",)  # published puzzles are mostly views: try dropping givens first
     answer_doc = "one line per row, the heights of the row."
     puzzlink_name = None  # Janko-style text
 
