@@ -267,7 +267,10 @@ class Compiled:
             # the implied literals (a fixpoint) are the same whichever solver computes them.
             self._grading = open_session("sat", (), solver="minicard")
             self._grading.add_clauses(c + [-act] for c in self.low.clauses)
-            self._grading.add_clauses(c + [-act] for c in self.low.natives_as_clauses(self.low.pool))
+            # Native at-most-k constraints need no guard: each has 1 <= k < len(lits), so on
+            # their own (every clause being guarded) they fix nothing at the root level.
+            for lits, k in self.low.natives:
+                self._grading.add_atmost(lits, k)
         ok, lits = self._grading.propagate([self._grading_act] + list(assumptions))
         return ok, set(lits)
 
