@@ -69,6 +69,7 @@ def test_precheck_rejects_a_contradiction_with_its_reason(tmp_path: Path) -> Non
     with pytest.raises(GenerationFailed) as info:
         fam.generate(fam.Params(attempts=5), make_rng(1))
     assert info.value.reasons == {"no solution": 5}
+    assert "rejections by reason: no solution: 5" in str(info.value)  # bounded effort, with statistics
     assert fam._lambda_cache[_PRECHECK_KEY] == [5, 5]  # every attempt stopped by the pre-check
 
 

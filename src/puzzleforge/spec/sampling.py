@@ -6,6 +6,7 @@ attempt's generator, in the format's attribute order, so a puzzle is a function 
 """
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -28,6 +29,15 @@ PRECHECK_MS = 2000
 _PRECHECK_TRIAL = 40
 #: Key of the pre-check statistics in the family's per-spec cache (a tuple: never a source string).
 _PRECHECK_KEY = ("puzzleforge.spec.sampling", "precheck")
+#: The pre-check's own Z3 context (one per thread): see ``precheck``.
+_PRIVATE = threading.local()
+
+
+def _precheck_context() -> Any:
+    ctx = getattr(_PRIVATE, "ctx", None)
+    if ctx is None:
+        ctx = _PRIVATE.ctx = z3.Context()
+    return ctx
 
 
 def _flatten_assertions(value: Any, out: list) -> None:
@@ -334,6 +344,11 @@ class SamplingMixin:
         normal solving. Specs that never solve (``calc_solution: false`` without
         post_generation/optimize) are not checked, and a spec whose first checks found no
         contradiction stops being checked (pure overhead there).
+
+        The check runs in a private Z3 context (the assertions are translated into it):
+        the family reuses its Z3 context across attempts, and terms a solver creates there
+        would shift which model Z3 returns later, so a pre-check in that context made a
+        puzzle depend on whether earlier attempts had switched the pre-check off.
         """
         spec = self.spec
         if not self.assertions or not (spec.calc_solution or spec.post_generation is not None
@@ -348,11 +363,12 @@ class SamplingMixin:
         remaining = int((self.deadline - time.monotonic()) * 1000)
         if remaining <= 1:
             return
-        solver = z3.SolverFor("QF_FD")
+        ctx = _precheck_context()
+        solver = z3.SolverFor("QF_FD", ctx=ctx)
         solver.set("timeout", min(PRECHECK_MS, remaining))
         solver.set("random_seed", 0)
         try:
-            solver.add(self.assertions)
+            solver.add([a.translate(ctx) for a in self.assertions])
             result = solver.check()
         except z3.Z3Exception:
             return
