@@ -62,7 +62,7 @@ class Nurikabe(Genre):
         if tier == "easy":
             limit, grow = 2, len(g.cells()) // 10
         elif tier == "hard":
-            limit, grow = inst.rows + inst.cols, len(g.cells())
+            limit, grow = inst.rows + inst.cols, 4 * len(g.cells())
         for _ in range(50):
             white: dict = {}  # cell -> island id
             sizes: dict = {}
