@@ -288,41 +288,64 @@ def _islands(sels: dict, pres: dict, items: list, val: Callable) -> list[int] | 
     return out
 
 
-def _loop(grid: Any, nodes: str, items: list, val: Callable) -> list[int] | None:
+def _loop_index(grid: Any, nodes: str, items: list) -> tuple[list[tuple[int, int]], int]:
+    """Each edge's two end nodes as small integers (computed once per rule set: the
+    union-find below runs for every probe, and hashing entities dominated it)."""
     ends = grid.edge_vertices if nodes == "vertices" else grid.edge_cells
-    on = [e for e, l in items if val(l) is True]
-    if not on:
-        return []
-    parent: dict = {}
+    ids: dict = {}
+    pairs = []
+    for e, _ in items:
+        a, b = ends(e)
+        pairs.append((ids.setdefault(a, len(ids)), ids.setdefault(b, len(ids))))
+    return pairs, len(ids)
 
-    def find(x: Any) -> Any:
-        while parent.setdefault(x, x) != x:
+
+#: (id(grid), nodes, id(items)) -> (index, grid, items); the entry keeps grid and items
+#: alive so their ids cannot be reused by other objects while cached.
+_LOOP_INDEX: dict = {}
+
+
+def _loop(grid: Any, nodes: str, items: list, val: Callable) -> list[int] | None:
+    key = (id(grid), nodes, id(items))
+    if key not in _LOOP_INDEX:
+        if len(_LOOP_INDEX) >= 32:
+            _LOOP_INDEX.pop(next(iter(_LOOP_INDEX)))
+        _LOOP_INDEX[key] = (_loop_index(grid, nodes, items), grid, items)
+    (pairs, count), _, _ = _LOOP_INDEX[key]
+    state = [val(l) for _, l in items]
+    if True not in state:
+        return []
+    parent = list(range(count))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    for e in on:
-        a, b = ends(e)
-        parent[find(a)] = find(b)
+    touched = set()
+    for (a, b), st in zip(pairs, state):
+        if st is True:
+            touched.add(a)
+            touched.add(b)
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[ra] = rb
     edges: dict = {}
+    for (a, _), st in zip(pairs, state):
+        if st is True:
+            r = find(a)
+            edges[r] = edges.get(r, 0) + 1
     verts: dict = {}
-    for e in on:
-        r = find(ends(e)[0])
-        edges[r] = edges.get(r, 0) + 1
-    for x in list(parent):
+    for x in touched:
         r = find(x)
         verts[r] = verts.get(r, 0) + 1
     cycles = [r for r in edges if edges[r] >= verts[r]]
     if cycles and len(edges) > 1:
         return None
-    open_ = [(e, l) for e, l in items if val(l) is None]
     if cycles:
-        return [-l for _, l in open_]
+        return [-l for (_, l), st in zip(items, state) if st is None]
     if len(edges) < 2:
         return []
-    out = []
-    for e, l in open_:
-        a, b = ends(e)
-        if a in parent and b in parent and find(a) == find(b):
-            out.append(-l)
-    return out
+    return [-l for ((_, l), (a, b), st) in zip(items, pairs, state)
+            if st is None and a in touched and b in touched and find(a) == find(b)]
