@@ -11,7 +11,6 @@ from puzzleforge.grid import api
 from puzzleforge.grid.generator import generate_instance, tier_name
 from puzzleforge.grid.genres import get_genre
 from puzzleforge.grid.grading import _cut_cells, grade
-from puzzleforge.grid.topology import Cell
 
 
 def fresh(genre: str, inst):  # noqa: ANN001, ANN201 - small test helper
@@ -133,11 +132,11 @@ def test_graph_deductions_decide_what_unit_propagation_cannot() -> None:
 
 
 def test_cut_cells_find_articulation_between_marked_cells() -> None:
-    path = {Cell(0, 0), Cell(0, 1), Cell(0, 2), Cell(1, 2), Cell(2, 2)}
-    assert _cut_cells(path, {Cell(0, 0), Cell(2, 2)}) == [Cell(0, 1), Cell(0, 2), Cell(1, 2)]
-    assert _cut_cells(path, {Cell(0, 0), Cell(0, 1)}) == []
-    ring = {Cell(r, c) for r in range(3) for c in range(3)} - {Cell(1, 1)}
-    assert _cut_cells(ring, {Cell(0, 0), Cell(2, 2)}) == []
+    path = {(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)}  # cells as (row, col) inside grading
+    assert _cut_cells(path, {(0, 0), (2, 2)}) == [(0, 1), (0, 2), (1, 2)]
+    assert _cut_cells(path, {(0, 0), (0, 1)}) == []
+    ring = {(r, c) for r in range(3) for c in range(3)} - {(1, 1)}
+    assert _cut_cells(ring, {(0, 0), (2, 2)}) == []
 
 
 @pytest.mark.parametrize("genre", ["nurikabe", "slitherlink", "masyu"])

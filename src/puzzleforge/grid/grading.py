@@ -35,7 +35,6 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable
 
-from .topology import Cell
 
 __all__ = ["grade", "closure", "entry_lits", "at_most"]
 
@@ -134,9 +133,10 @@ def _graph_step(comp: Any, lits: set[int]) -> list[int] | None:
     out: list[int] = []
     for item in comp.low.lazy:
         if item[0] == "conn":
-            got = _conn(item[1], val)
+            got = _conn(_plain(item)[0], val)
         elif item[0] == "islands":
-            got = _islands(item[2], item[3], item[4], val)
+            items, sels, pres = _plain(item)
+            got = _islands(sels, pres, items, val)
         else:
             got = _loop(comp.grid, item[1], item[2], val)
         if got is None:
@@ -145,8 +145,29 @@ def _graph_step(comp: Any, lits: set[int]) -> list[int] | None:
     return out
 
 
-def _adj(c: Cell) -> tuple:
-    return (Cell(c.r - 1, c.c), Cell(c.r + 1, c.c), Cell(c.r, c.c - 1), Cell(c.r, c.c + 1))
+#: id(lazy item) -> (plain versions, item): cells as (row, col) tuples, hashed and
+#: compared far faster than Cell objects in the flood fills run for every probe.
+_PLAIN: dict = {}
+
+
+def _plain(item: tuple) -> tuple:
+    key = id(item)
+    hit = _PLAIN.get(key)
+    if hit is None:
+        if len(_PLAIN) >= 32:
+            _PLAIN.pop(next(iter(_PLAIN)))
+        items = [((e.r, e.c), l) for e, l in item[-1]]
+        sels = pres = None
+        if item[0] == "islands":
+            sels = {(e.r, e.c): d for e, d in item[2].items()}
+            pres = {(e.r, e.c): l for e, l in item[3].items()}
+        hit = _PLAIN[key] = ((items, sels, pres), item)
+    return hit[0]
+
+
+def _adj(c: tuple) -> tuple:
+    r, k = c
+    return ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1))
 
 
 def _pieces(nodes: set) -> list[set]:
