@@ -18,7 +18,7 @@ from .generator import TIERS
 __all__ = ["GridFamily"] + ["unruly", "binairo", "sudoku", "futoshiki", "skyscrapers", "kakurasu",
                             "starbattle", "lightup", "slitherlink", "masyu", "nurikabe", "nonogram"]
 
-GENERATOR_VERSION = "grid-1"
+GENERATOR_VERSION = "grid-2"  # 2: k-star Star Battle, clue-only Nonogram, graph-aware grades
 
 DIFFICULTY_DOC = (
     "Difficulty proxy from the rule encoding: 1.x = propagation from the clues fixes every "
