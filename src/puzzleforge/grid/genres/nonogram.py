@@ -54,7 +54,7 @@ class Nonogram(Genre):
     default_size = (6, 6)
     answer_var = "fill"
     removable = ("given",)
-    puzzlink_name = None  # Janko-style text
+    puzzlink_name = "nonogram"  # puzz.link URLs carry run clues only
     extra_params = (("fill", float, 0.55), ("givens", bool, False))
     answer_doc = "one line per row, 1 for a filled cell and 0 for an empty one."
 

@@ -29,7 +29,7 @@ class Skyscrapers(Genre):
     removable = ("given", "view")
     remove_first = ("given",)  # published puzzles are mostly views: try dropping givens first
     answer_doc = "one line per row, the heights of the row."
-    puzzlink_name = None  # Janko-style text
+    puzzlink_name = "skyscrapers"  # also exchanged as Janko text
 
     def build_rules(self) -> Model:
         m, grid, h, n = latin_rules("skyscrapers", "height")
