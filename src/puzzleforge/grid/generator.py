@@ -85,18 +85,24 @@ def reduce_clues(genre: Genre, comp: Compiled, inst: Instance, sol: dict, rng: r
         places = [x for x in places if x[0] in first] + [x for x in places if x[0] not in first]
     cap = TIERS[tier]
     kept = len(places)
-    for name, p in places:
-        if density is not None and kept / total <= density:
-            break
-        value = clues[name].pop(p)
-        a = comp.assumptions(clues)
-        ok = comp.unique_given(a, differs)
-        if ok and cap < 3:
-            ok = at_most(comp, a, cap)
-        if ok:
-            kept -= 1
-        else:
-            clues[name][p] = value
+    # Medium runs an easy pass first: its checks are one closure each, and the costly
+    # medium check (probing) is then only asked about the clues an easy puzzle still
+    # needs (Skyscrapers 10x10 medium: 48 s -> a few seconds).
+    for level in ((1, 2) if cap == 2 else (cap,)):
+        for name, p in places:
+            if density is not None and kept / total <= density:
+                break
+            if p not in clues[name]:
+                continue
+            value = clues[name].pop(p)
+            a = comp.assumptions(clues)
+            ok = comp.unique_given(a, differs)
+            if ok and level < 3:
+                ok = at_most(comp, a, level)
+            if ok:
+                kept -= 1
+            else:
+                clues[name][p] = value
     comp.retire(differs)
     return Instance(inst.genre, inst.rows, inst.cols, dict(inst.opts), dict(inst.data), clues)
 
