@@ -15,7 +15,7 @@ import z3
 from .configcodec import encode_value
 from .fastz3 import add_block, collect_consts, const_ids, is_lia, read_model
 from .finite import compile_finite
-from .nonlinear import enumerate_nonlinear
+from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, z3_to_py
 from .outcome import ExprFailure, Rejection, ev
 
@@ -92,10 +92,15 @@ class SolvingMixin:
         # QF_LIA enumerates many models fast; QF_FD (bit-blasting) decides some hard
         # bounded instances in a fraction of the time: give each a short first check
         plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]
+        # nonlinear integers whose first model came easily (18-numbers): the "one more?"
+        # check gets nonlinear.py's slice, else it eats the attempt (rejected for time)
+        later = LATER_CHECK_MS if not linear_ok and all(
+            k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) else None
         for i, logic in enumerate(plans):
             try:
                 sols = self._enumerate(assertions, limit, consts, kinds, logic,
-                                       first_timeout=2000 if i < len(plans) - 1 else None)
+                                       first_timeout=2000 if i < len(plans) - 1 else None,
+                                       later_timeout=later)
                 ids = [c.get_id() for c in consts]
                 sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
                 return sols
@@ -127,7 +132,8 @@ class SolvingMixin:
         return [SolModel(dict(zip(ids, vals)), cmap) for vals in zip(*prob.row_values(rows))]
 
     def _enumerate(self, assertions: list, limit: int | None, consts: list, kinds: list,
-                   logic: str | None, first_timeout: int | None = None) -> list[SolModel]:
+                   logic: str | None, first_timeout: int | None = None,
+                   later_timeout: int | None = None) -> list[SolModel]:
         solver = z3.SolverFor(logic) if logic else z3.Solver()
         solver.set("random_seed", self._z3_seed)
         solver.add(assertions)
@@ -141,6 +147,8 @@ class SolvingMixin:
             budget = self._remaining_ms()
             if first_timeout and not sols:
                 budget = min(budget, first_timeout)
+            if later_timeout and sols:
+                budget = min(budget, later_timeout)
             solver.set("timeout", budget)
             r = solver.check()
             if r == z3.unknown:
