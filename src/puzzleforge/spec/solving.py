@@ -19,6 +19,9 @@ from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, z3_to_py
 from .outcome import ExprFailure, Rejection, ev
 
+#: Time left to the rest of an attempt after an undecided nonlinear "one more?" check.
+LATER_RESERVE_MS = 1500
+
 __all__ = ["SolvingMixin"]
 
 
@@ -93,14 +96,16 @@ class SolvingMixin:
         # bounded instances in a fraction of the time: give each a short first check
         plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]
         # nonlinear integers whose first model came easily (18-numbers): the "one more?"
-        # check gets nonlinear.py's slice, else it eats the attempt (rejected for time)
-        later = LATER_CHECK_MS if not linear_ok and all(
+        # check may run until LATER_RESERVE_MS before the deadline (at least
+        # nonlinear.py's slice), so that, left undecided, the attempt can still finish
+        # (before, it ate the whole budget and the attempt was rejected for time)
+        later = LATER_RESERVE_MS if not linear_ok and all(
             k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) else None
         for i, logic in enumerate(plans):
             try:
                 sols = self._enumerate(assertions, limit, consts, kinds, logic,
                                        first_timeout=2000 if i < len(plans) - 1 else None,
-                                       later_timeout=later)
+                                       later_reserve=later)
                 ids = [c.get_id() for c in consts]
                 sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
                 return sols
@@ -133,7 +138,7 @@ class SolvingMixin:
 
     def _enumerate(self, assertions: list, limit: int | None, consts: list, kinds: list,
                    logic: str | None, first_timeout: int | None = None,
-                   later_timeout: int | None = None) -> list[SolModel]:
+                   later_reserve: int | None = None) -> list[SolModel]:
         solver = z3.SolverFor(logic) if logic else z3.Solver()
         solver.set("random_seed", self._z3_seed)
         solver.add(assertions)
@@ -147,8 +152,8 @@ class SolvingMixin:
             budget = self._remaining_ms()
             if first_timeout and not sols:
                 budget = min(budget, first_timeout)
-            if later_timeout and sols:
-                budget = min(budget, later_timeout)
+            if later_reserve is not None and sols:
+                budget = max(min(budget, LATER_CHECK_MS), budget - later_reserve)
             solver.set("timeout", budget)
             r = solver.check()
             if r == z3.unknown:
