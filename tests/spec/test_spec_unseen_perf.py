@@ -7,8 +7,9 @@ general. That check used to run until the attempt's whole budget was gone, so ev
 attempt whose draw had exactly one solution was rejected for time (0 puzzles in 300 s).
 It now stops shortly before the attempt's deadline (the original gives each check
 15 s); left undecided, the enumeration ends there (the original's rule) and the puzzle
-is kept, marked ``meta.solver_incomplete``. A draw with a second solution is still
-rejected.
+is kept, marked ``meta.solver_incomplete``, unless ``strict`` asks for proven answers
+only (then such an attempt is a counted rejection). A draw with a second solution
+is still rejected.
 Real Z3 throughout; no wall-clock assertions.
 """
 from __future__ import annotations
@@ -42,3 +43,16 @@ def test_nonlinear_draw_with_a_second_solution_is_still_rejected():
     with pytest.raises(GenerationFailed) as info:
         family.generate(SpecParams(attempts=2, attempt_seconds=8.0), make_rng(1))
     assert "too many solutions: 2" in str(info.value)
+
+
+def test_strict_rejects_undecided_uniqueness():
+    # strict: a puzzle is kept only when Z3 proved there is no second solution; an
+    # undecided check is a counted rejection, never a puzzle
+    family = load_spec_family(DATA / "two_squares.yaml")
+    try:
+        puzzle = family.generate(SpecParams(attempts=3, attempt_seconds=5.0, strict=True), make_rng(1))
+    except GenerationFailed as exc:
+        assert "uniqueness undecided" in str(exc)
+    else:
+        assert "solver_incomplete" not in puzzle.meta
+        assert puzzle.answer == "50"

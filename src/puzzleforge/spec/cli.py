@@ -72,6 +72,10 @@ def generate(
     attempt_seconds: float = typer.Option(
         15.0, "--attempt-seconds",
         help="Time bound per attempt (raise it for specs whose operators or solving are slow)."),
+    strict: bool = typer.Option(
+        False, "--strict",
+        help="Reject puzzles whose uniqueness check Z3 left undecided, so every answer is proven "
+             "(default: keep them marked meta.solver_incomplete, as the original tool does)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary on stderr."),
 ) -> None:
     """Generate N verified puzzles (JSONL of puzzle records) or replay configs."""
@@ -85,7 +89,8 @@ def generate(
     from .family import SpecParams, load_spec_family
 
     family = load_spec_family(spec, trust=trust)
-    params = SpecParams(attempts=1, attempt_seconds=attempt_seconds, max_seconds=max_seconds)
+    params = SpecParams(attempts=1, attempt_seconds=attempt_seconds, max_seconds=max_seconds,
+                        strict=strict)
     params.validate()
     reasons: Counter = Counter()
     lines: list[str] = []
@@ -101,7 +106,8 @@ def generate(
                 s = derive_seed(seed, family.name, i)
                 puzzle = family.generate(SpecParams(attempts=attempts if extra_vars else 1,
                                                     attempt_seconds=attempt_seconds,
-                                                    max_seconds=max_seconds),
+                                                    max_seconds=max_seconds,
+                                                    strict=strict),
                                          make_rng(s), config=cfg, use_spec_vars=extra_vars)
                 stamp(puzzle, s)
                 _emit(puzzle, family, sink, lines)
