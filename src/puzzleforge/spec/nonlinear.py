@@ -27,7 +27,7 @@ from typing import Any
 import z3
 
 from .fastz3 import add_block, read_model
-from .operators import SolModel
+from .operators import SolModel, solution_order_key as _order_key
 from .outcome import Rejection
 
 __all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
@@ -71,15 +71,6 @@ def is_nonlinear_int(assertions: list, kinds: list) -> bool:
             return True
         stack.extend(args)
     return False
-
-
-def _order_key(value: Any) -> tuple:
-    """Canonical solution order (absent < numbers < others), as the general enumeration."""
-    if value is None:
-        return (0,)
-    if isinstance(value, (bool, int, float)):
-        return (1, value)
-    return (2, str(value))
 
 
 def _tactic_solver(seed: int) -> Any:

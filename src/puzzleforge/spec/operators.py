@@ -25,7 +25,7 @@ from .fastz3 import FAST_EXPORTS
 from .wordlists import WORD_LISTS
 
 __all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError",
-           "bind_trusted_module"]
+           "bind_trusted_module", "solution_order_key"]
 
 
 class OperatorError(Exception):
@@ -48,6 +48,19 @@ def z3_to_py(value: Any) -> Any:
     if z3.is_algebraic_value(value):
         return float(value.approx(10).as_decimal(10).rstrip("?"))
     return value
+
+
+def solution_order_key(value: Any) -> tuple:
+    """Sort key of one value in the canonical solution order (absent < numbers < others).
+
+    Why: every enumeration path (Z3, finite, nonlinear) sorts its solutions with this key,
+    so ``_solutions`` does not depend on the order in which a solver found them.
+    """
+    if value is None:
+        return (0,)
+    if isinstance(value, (bool, int, float)):
+        return (1, value)
+    return (2, str(value))
 
 
 class SolModel:

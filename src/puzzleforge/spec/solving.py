@@ -16,7 +16,7 @@ from .configcodec import encode_value
 from .fastz3 import add_block, collect_consts, const_ids, is_lia, read_model
 from .finite import compile_finite
 from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
-from .operators import SolModel, z3_to_py
+from .operators import SolModel, solution_order_key as _order_key, z3_to_py
 from .outcome import ExprFailure, Rejection, ev
 
 #: Time left to the rest of an attempt after an undecided nonlinear "one more?" check.
@@ -28,15 +28,6 @@ __all__ = ["SolvingMixin"]
 class _FallBack(Exception):
     """The specialised solver could not decide; use the general one."""
 
-
-
-def _order_key(value: Any) -> tuple:
-    """Sort key of one value in the canonical solution order (absent < numbers < others)."""
-    if value is None:
-        return (0,)
-    if isinstance(value, (bool, int, float)):
-        return (1, value)
-    return (2, str(value))
 
 
 class SolvingMixin:
