@@ -122,8 +122,8 @@ class SpecZ3Contexts:
     Why reuse: creating a context costs about as much as a whole small puzzle. Z3's model
     choice depends on the terms a context already holds, so a reused context is only
     allowed because no output depends on which model Z3 returns: enumeration returns the
-    complete projected solution set in canonical (sorted) order, the optimum is unique on
-    the projection (else ``multiple optima``), and the finite-domain path is exhaustive.
+    complete projected solution set in canonical (sorted) order, an optimal configuration
+    is unique or re-derived in a fresh context, and the finite-domain path is exhaustive.
     The exception is ``post_generation``, whose scenario ``_sol`` *is* Z3's first model:
     such specs get a fresh context per call, so their puzzles stay a function of the seed.
     One context per thread because Z3 contexts are not thread-safe.

@@ -258,7 +258,8 @@ class SolvingMixin:
         """Optimum by exhaustive evaluation (spec/finite.py); False when it does not apply.
 
         Same outcome as the Z3 path: the optimum, ``multiple optima`` when two assignments
-        of the constants reach it, ``no solution`` when nothing satisfies the constraints.
+        of the constants reach it and the spec says ``max_solution: 1``, ``no solution``
+        when nothing satisfies the constraints.
         """
         self.check_time()
         consts = self.sym_consts if self.sym_consts else collect_consts(list(self.assertions) + [target])
@@ -271,8 +272,10 @@ class SolvingMixin:
             raise Rejection("no solution", "the optimization constraints have no solution")
         best = int(objv.max() if kind == "maximize" else objv.min())
         hits = np.flatnonzero(objv == best)
-        if len(hits) > 1:
+        if len(hits) > 1 and self.spec.max_solution == 1:
             raise Rejection("multiple optima", f"more than one optimal solution with value {best}")
+        # several optima allowed: the rows are in canonical order, so hits[0] is the
+        # canonical optimal configuration
         self.env["_value"] = z3.IntVal(best, target.ctx)
         self.env["_solutions"] = self._finite_sols(prob, consts, prob.rows[hits])[0]
         return True
@@ -303,7 +306,14 @@ class SolvingMixin:
         return None
 
     def _finish_optimum(self, model: Any, value: Any, target: Any) -> None:
-        """Reject a second optimal solution (projected on the symbols); store _value/_solutions."""
+        """Store _value and one optimal configuration as _solutions.
+
+        The format's documented rule: the optimum *value* is what the optimizer
+        guarantees; several optimal configurations are a rejection (``multiple optima``)
+        only when the spec says ``max_solution: 1``. Otherwise the configuration kept must
+        not depend on the model Z3 returns in the reused context, so it is re-derived in
+        a fresh context (``_canonical_optimum``).
+        """
         env = self.env
         # projected on every constant of the problem, each with a value (model completion
         # for one Z3 eliminated), so the check does not depend on which model Z3 returned
@@ -318,6 +328,27 @@ class SolvingMixin:
         if block:
             check.add(z3.Or(block))
             if self._check(check) == z3.sat:
-                raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
+                if self.spec.max_solution == 1:
+                    raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
+                sol = self._canonical_optimum(consts, target, value)
         env["_value"] = value
         env["_solutions"] = sol
+
+    def _canonical_optimum(self, consts: list, target: Any, value: Any) -> SolModel:
+        """One optimal configuration that depends only on the attempt, not on context state.
+
+        Why a fresh context: Z3's choice among several models depends on the terms its
+        context already holds, and the family reuses one context across puzzles. A new
+        context holding only this problem (translated), seeded with the attempt's Z3 seed,
+        returns the same model whatever ran before.
+        """
+        ctx = z3.Context()
+        solver = z3.Solver(ctx=ctx)
+        solver.set("random_seed", self._z3_seed)
+        solver.add([a.translate(ctx) for a in self.assertions])
+        solver.add(target.translate(ctx) == value.translate(ctx))
+        if self._check(solver) != z3.sat:
+            raise Rejection("solver gave up", "the optimum could not be re-derived")
+        m = solver.model()
+        vals = {c.get_id(): z3_to_py(m.eval(c.translate(ctx), model_completion=True)) for c in consts}
+        return SolModel(vals, {c.get_id(): c for c in consts}, None)
