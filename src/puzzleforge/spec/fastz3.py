@@ -8,7 +8,7 @@ C API directly on the raw ASTs, with explicit reference counting.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import z3
 from z3 import z3core as zc
@@ -46,14 +46,14 @@ _QUANT = z3.Z3_QUANTIFIER_AST
 _UNINTERP = z3.Z3_OP_UNINTERPRETED
 
 
-def const_ids(exprs: Sequence[Any]) -> set[int]:
-    """AST ids of the uninterpreted constants occurring in ``exprs`` (C-level walk)."""
-    if not exprs:
-        return set()
-    c = exprs[0].ctx.ref()
+def _uninterpreted(c: Any, roots: list) -> Iterator[tuple[int, Any]]:
+    """(AST id, AST) of each uninterpreted constant under ``roots``, first-seen, left to right.
+
+    One C-level walk of the DAG (each node once) shared by ``const_ids`` and
+    ``collect_consts``: walking through the Python wrappers was a third of an attempt.
+    """
     seen: set[int] = set()
-    out: set[int] = set()
-    stack = [e.as_ast() for e in exprs]
+    stack = list(reversed(roots))
     while stack:
         a = stack.pop()
         i = _ast_id(c, a)
@@ -70,10 +70,16 @@ def const_ids(exprs: Sequence[Any]) -> set[int]:
         n = _num_args(c, app)
         if n == 0:
             if _decl_kind(c, _app_decl(c, app)) == _UNINTERP:
-                out.add(i)
+                yield i, a
         else:
-            stack.extend(_app_arg(c, app, k) for k in range(n))
-    return out
+            stack.extend(_app_arg(c, app, j) for j in range(n - 1, -1, -1))
+
+
+def const_ids(exprs: Sequence[Any]) -> set[int]:
+    """AST ids of the uninterpreted constants occurring in ``exprs`` (C-level walk)."""
+    if not exprs:
+        return set()
+    return {i for i, _ in _uninterpreted(exprs[0].ctx.ref(), [e.as_ast() for e in exprs])}
 
 
 def collect_consts(exprs: Sequence[Any]) -> list:
@@ -82,30 +88,8 @@ def collect_consts(exprs: Sequence[Any]) -> list:
     if not exprs:
         return []
     ctx = exprs[0].ctx
-    c = ctx.ref()
-    seen: set[int] = set()
-    out: list = []
-    stack = [e.as_ast() for e in reversed(exprs)]
-    while stack:
-        a = stack.pop()
-        i = _ast_id(c, a)
-        if i in seen:
-            continue
-        seen.add(i)
-        k = _ast_kind(c, a)
-        if k == _QUANT:
-            stack.append(_quant_body(c, a))
-            continue
-        if k != _APP:
-            continue
-        app = _to_app(c, a)
-        n = _num_args(c, app)
-        if n == 0:
-            if _decl_kind(c, _app_decl(c, app)) == _UNINTERP:
-                out.append(z3.z3._to_expr_ref(a, ctx))
-        else:
-            stack.extend(_app_arg(c, app, k) for k in range(n - 1, -1, -1))
-    return out
+    return [z3.z3._to_expr_ref(a, ctx)
+            for _, a in _uninterpreted(ctx.ref(), [e.as_ast() for e in exprs])]
 
 
 def read_model(model: Any, consts: Sequence[Any], decl_asts: Sequence[Any],
