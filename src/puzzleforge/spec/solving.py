@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import z3
+from z3 import z3core as zc
 
 from .configcodec import encode_value
 from .fastz3 import add_block, collect_consts, const_ids, is_lia, read_model
@@ -54,14 +55,29 @@ class SolvingMixin:
             raise Rejection("solver gave up", reason)
         return r
 
-    def _to_sol(self, model: Any) -> SolModel:
+    @staticmethod
+    def _to_sol(model: Any) -> SolModel:
+        """Every constant of ``model`` with its Python value, in the model's order.
+
+        Read through the C API (``model.decls()`` / ``model[d]`` / ``d()`` built three
+        wrapper objects per constant, 1 ms per attempt on 11-wine); values as ``z3_to_py``.
+        """
+        ctx = model.ctx
+        cref, m = ctx.ref(), model.model
         values, consts = {}, {}
-        for d in model.decls():
-            if d.arity() == 0:
-                c = d()
-                cid = c.get_id()
-                values[cid] = z3_to_py(model[d])
-                consts[cid] = c
+        for i in range(zc.Z3_model_get_num_consts(cref, m)):
+            d = zc.Z3_model_get_const_decl(cref, m, i)
+            c = z3.z3._to_expr_ref(zc.Z3_mk_app(cref, d, 0, None), ctx)  # holds a reference
+            cid = c.get_id()
+            a = zc.Z3_model_get_const_interp(cref, m, d)
+            kind = zc.Z3_get_sort_kind(cref, zc.Z3_get_range(cref, d))
+            if kind == z3.Z3_INT_SORT and zc.Z3_is_numeral_ast(cref, a):
+                values[cid] = int(zc.Z3_get_numeral_string(cref, a))
+            elif kind == z3.Z3_BOOL_SORT and zc.Z3_get_bool_value(cref, a) != z3.Z3_L_UNDEF:
+                values[cid] = zc.Z3_get_bool_value(cref, a) == z3.Z3_L_TRUE
+            else:
+                values[cid] = z3_to_py(z3.z3._to_expr_ref(a, ctx))
+            consts[cid] = c
         return SolModel(values, consts, model)
 
     def enumerate(self, assertions: list, limit: int | None) -> list[SolModel]:
