@@ -71,7 +71,9 @@ class SolvingMixin:
             cid = c.get_id()
             a = zc.Z3_model_get_const_interp(cref, m, d)
             kind = zc.Z3_get_sort_kind(cref, zc.Z3_get_range(cref, d))
-            if kind == z3.Z3_INT_SORT and zc.Z3_is_numeral_ast(cref, a):
+            if not a:  # no interpretation (as ``model[d]``: None)
+                values[cid] = None
+            elif kind == z3.Z3_INT_SORT and zc.Z3_is_numeral_ast(cref, a):
                 values[cid] = int(zc.Z3_get_numeral_string(cref, a))
             elif kind == z3.Z3_BOOL_SORT and zc.Z3_get_bool_value(cref, a) != z3.Z3_L_UNDEF:
                 values[cid] = zc.Z3_get_bool_value(cref, a) == z3.Z3_L_TRUE
