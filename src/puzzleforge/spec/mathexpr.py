@@ -15,6 +15,8 @@ from typing import Any
 
 import z3
 
+from .mathz3 import translate_real
+
 __all__ = ["generate_formulas", "build_system", "get_formula_value", "parse_formula"]
 
 _TOKEN = re.compile(r"[()]|[^()\s]+")
@@ -239,15 +241,59 @@ def _value(node: tuple, values: list) -> Any:
 
 
 #: Recent build_system translations: specs call it several times per attempt with the
-#: same formulas and variables (38-linearprog: 6 calls, 2 distinct), and the Z3
-#: translation dominates an attempt. Keyed by the formula texts, the variables' AST ids
-#: and their context; an entry keeps its variables alive, so their ids cannot be reused.
+#: same formulas and variables (38-linearprog: 6 calls, 2 distinct). Keyed by the formula
+#: texts, the variables' AST ids and their context; an entry keeps its variables alive,
+#: so their ids cannot be reused.
 _SYSTEMS: dict[tuple, tuple] = {}
 _SYSTEMS_MAX = 8
+#: Parsed formulas by (text, number of variables): the same text is parsed by several
+#: build_system/get_formula_value calls of an attempt. Nodes are immutable tuples.
+_PARSED: dict[tuple, tuple] = {}
+_PARSED_MAX = 256
+#: LaTeX text by (formula texts, names).
+_LATEX: dict[tuple, str] = {}
+_LATEX_MAX = 32
+
+
+def _parse_cached(text: Any, n: int) -> tuple:
+    key = (str(text), n)
+    node = _PARSED.get(key)
+    if node is None:
+        node = parse_formula(key[0], n)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = node
+    return node
 
 
 def _parsed(configs: list[str], n: int) -> list[tuple]:
-    return [parse_formula(c, n) for c in configs]
+    return [_parse_cached(c, n) for c in configs]
+
+
+def _translate(nodes: list[tuple], zs: list) -> tuple[list, list]:
+    """Z3 terms and side conditions: through the C API when it covers the formulas."""
+    fast = translate_real(nodes, zs)
+    if fast is not None:
+        return fast
+    exprs: list = []
+    side: list = []
+    for node in nodes:
+        exprs.append(_to_z3(node, zs, side))
+    return exprs, side
+
+
+def _system_latex(configs: list[str], nodes: list[tuple], names: list[str]) -> str:
+    key = (tuple(str(c) for c in configs), tuple(str(n) for n in names))
+    text = _LATEX.get(key)
+    if text is None:
+        if len(nodes) > 1:
+            text = r"\begin{cases} " + r" \\ ".join(_latex(n, names) for n in nodes) + r" \end{cases}"
+        else:
+            text = _latex(nodes[0], names)
+        if len(_LATEX) >= _LATEX_MAX:
+            _LATEX.clear()
+        _LATEX[key] = text
+    return text
 
 
 def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> dict:
@@ -263,23 +309,17 @@ def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = N
         nodes, exprs, side = hit[1], list(hit[2]), list(hit[3])
     else:
         nodes = _parsed(configs, len(zs))
-        exprs, side = [], []
-        for node in nodes:
-            exprs.append(_to_z3(node, zs, side))
+        exprs, side = _translate(nodes, zs)
         if key is not None:
             if len(_SYSTEMS) >= _SYSTEMS_MAX:
                 _SYSTEMS.pop(next(iter(_SYSTEMS)))
             _SYSTEMS[key] = (zs, nodes, tuple(exprs), tuple(side))
-    if len(nodes) > 1:
-        latex = r"\begin{cases} " + r" \\ ".join(_latex(n, names) for n in nodes) + r" \end{cases}"
-    else:
-        latex = _latex(nodes[0], names)
-    return {"z3_expr": exprs, "z3_constraint": side, "latex_str": latex}
+    return {"z3_expr": exprs, "z3_constraint": side, "latex_str": _system_latex(configs, nodes, names)}
 
 
 def get_formula_value(config: str, values: list) -> Any:
     """Value of a serialized formula for the given variable values ("Error: ..." on failure)."""
-    node = parse_formula(config, len(values))
+    node = _parse_cached(config, len(values))
     try:
         return _value(node, list(values))
     except (ValueError, ZeroDivisionError, TypeError, OverflowError) as exc:
