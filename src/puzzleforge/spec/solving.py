@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import time
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,21 @@ __all__ = ["SolvingMixin"]
 class _FallBack(Exception):
     """The specialised solver could not decide; use the general one."""
 
+
+
+def _attained(objective: Any, value: Any) -> bool:
+    """True when an Optimize objective's bound is a number that the model's value reaches."""
+    bound, reached = _number(objective.value()), _number(value)
+    return bound is not None and bound == reached
+
+
+def _number(e: Any) -> Fraction | None:
+    """The exact value of a Z3 integer or rational numeral (None for other terms)."""
+    if z3.is_int_value(e):
+        return Fraction(e.as_long())
+    if z3.is_rational_value(e):
+        return e.as_fraction()
+    return None
 
 
 class SolvingMixin:
@@ -234,7 +250,7 @@ class SolvingMixin:
             opt.set("timeout", self._remaining_ms())
             opt.add(self.assertions)
             try:
-                (opt.minimize if kind == "minimize" else opt.maximize)(target)
+                goal = (opt.minimize if kind == "minimize" else opt.maximize)(target)
             except z3.Z3Exception as exc:
                 raise ExprFailure(spec.optimize["formula"], exc) from None
             r = opt.check()
@@ -244,7 +260,7 @@ class SolvingMixin:
                 raise Rejection("no solution", "the optimization constraints have no solution")
             model = opt.model()
             value = model.evaluate(target, model_completion=True)
-            self._finish_optimum(model, value, target)
+            self._finish_optimum(model, value, target, _attained(goal, value))
         elif spec.calc_solution:
             sols = self.enumerate(self.assertions, spec.max_solution)
             if not sols:
@@ -305,7 +321,7 @@ class SolvingMixin:
             s.pop()
         return None
 
-    def _finish_optimum(self, model: Any, value: Any, target: Any) -> None:
+    def _finish_optimum(self, model: Any, value: Any, target: Any, attained: bool = True) -> None:
         """Store _value and one optimal configuration as _solutions.
 
         The format's documented rule: the optimum *value* is what the optimizer
@@ -313,8 +329,19 @@ class SolvingMixin:
         only when the spec says ``max_solution: 1``. Otherwise the configuration kept must
         not depend on the model Z3 returns in the reused context, so it is re-derived in
         a fresh context (``_canonical_optimum``).
+
+        ``attained`` False: Optimize's bound is not the model's value (a strict
+        inequality bounds the optimum: ``c - epsilon``), so the model's level set is
+        nearly always a whole face. Without ``max_solution: 1`` the check is then skipped
+        and the configuration re-derived at once: when the point is in fact unique the
+        fresh context returns that same point, so the outcome is the same either way.
         """
         env = self.env
+        if not attained and self.spec.max_solution != 1:
+            consts = collect_consts(list(self.assertions) + [target])
+            env["_value"] = value
+            env["_solutions"] = self._canonical_optimum(consts, target, value)
+            return
         # projected on every constant of the problem, each with a value (model completion
         # for one Z3 eliminated), so the check does not depend on which model Z3 returned
         consts = collect_consts(list(self.assertions) + [target])
