@@ -70,3 +70,18 @@ def test_other_formulas_are_left_to_the_python_operators(text, zs):
     assert translate_real(nodes, zs) is None
     exprs = mathexpr.build_system([text], zs)["z3_expr"]
     assert _same(exprs[0], _python_ops(nodes, zs)[0][0])
+
+
+class _Subclassed(random.Random):
+    """Draws exactly like random.Random, but takes generate_formulas' public-method path."""
+
+
+@pytest.mark.parametrize("is_cond, allow_power", [(True, False), (False, False), (True, True), (False, True)])
+def test_formula_generation_makes_the_same_draws_on_both_paths(is_cond, allow_power):
+    for seed in range(150):
+        for n, num, depth in ((1, 1, 5), (3, 4, 5), (6, 6, 3), (2, 3, 0)):
+            plain, sub = random.Random(seed), _Subclassed(seed)
+            a = mathexpr.generate_formulas(plain, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)
+            b = mathexpr.generate_formulas(sub, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)
+            assert a == b
+            assert plain.getstate() == sub.getstate()
