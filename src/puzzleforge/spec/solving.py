@@ -260,7 +260,7 @@ class SolvingMixin:
                 raise Rejection("no solution", "the optimization constraints have no solution")
             model = opt.model()
             value = model.evaluate(target, model_completion=True)
-            self._finish_optimum(model, value, target, _attained(goal, value))
+            self._finish_optimum(model, value, target, _attained(goal, value), opt)
         elif spec.calc_solution:
             sols = self.enumerate(self.assertions, spec.max_solution)
             if not sols:
@@ -321,7 +321,8 @@ class SolvingMixin:
             s.pop()
         return None
 
-    def _finish_optimum(self, model: Any, value: Any, target: Any, attained: bool = True) -> None:
+    def _finish_optimum(self, model: Any, value: Any, target: Any, attained: bool = True,
+                        holder: Any = None) -> None:
         """Store _value and one optimal configuration as _solutions.
 
         The format's documented rule: the optimum *value* is what the optimizer
@@ -335,6 +336,8 @@ class SolvingMixin:
         nearly always a whole face. Without ``max_solution: 1`` the check is then skipped
         and the configuration re-derived at once: when the point is in fact unique the
         fresh context returns that same point, so the outcome is the same either way.
+        ``holder``: the solved Optimize, which already holds the assertions, runs the
+        multiple-optima check (only its sat/unsat answer is used) instead of a new solver.
         """
         env = self.env
         if not attained and self.spec.max_solution != 1:
@@ -348,8 +351,11 @@ class SolvingMixin:
         vals = [model.eval(c, model_completion=True) for c in consts]
         sol = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals)},
                        {c.get_id(): c for c in consts}, model)
-        check = self._solver()
-        check.add(self.assertions)
+        if holder is not None:
+            check = holder
+        else:
+            check = self._solver()
+            check.add(self.assertions)
         check.add(target == value)
         block = [c != v for c, v in zip(consts, vals)]
         if block:
