@@ -260,7 +260,10 @@ class SolvingMixin:
                 raise Rejection("no solution", "the optimization constraints have no solution")
             model = opt.model()
             value = model.evaluate(target, model_completion=True)
-            self._finish_optimum(model, value, target, _attained(goal, value), opt)
+            if not _attained(goal, value):
+                self._fresh_optimum(target, kind)
+                return
+            self._finish_optimum(model, value, target, opt)
         elif spec.calc_solution:
             sols = self.enumerate(self.assertions, spec.max_solution)
             if not sols:
@@ -321,8 +324,7 @@ class SolvingMixin:
             s.pop()
         return None
 
-    def _finish_optimum(self, model: Any, value: Any, target: Any, attained: bool = True,
-                        holder: Any = None) -> None:
+    def _finish_optimum(self, model: Any, value: Any, target: Any, holder: Any = None) -> None:
         """Store _value and one optimal configuration as _solutions.
 
         The format's documented rule: the optimum *value* is what the optimizer
@@ -331,20 +333,11 @@ class SolvingMixin:
         not depend on the model Z3 returns in the reused context, so it is re-derived in
         a fresh context (``_canonical_optimum``).
 
-        ``attained`` False: Optimize's bound is not the model's value (a strict
-        inequality bounds the optimum: ``c - epsilon``), so the model's level set is
-        nearly always a whole face. Without ``max_solution: 1`` the check is then skipped
-        and the configuration re-derived at once: when the point is in fact unique the
-        fresh context returns that same point, so the outcome is the same either way.
-        ``holder``: the solved Optimize, which already holds the assertions, runs the
+        The value is the optimum that Optimize's bound states (``_fresh_optimum``
+        handles a bound the model does not reach). ``holder``: the solved Optimize, which already holds the assertions, runs the
         multiple-optima check (only its sat/unsat answer is used) instead of a new solver.
         """
         env = self.env
-        if not attained and self.spec.max_solution != 1:
-            consts = collect_consts(list(self.assertions) + [target])
-            env["_value"] = value
-            env["_solutions"] = self._canonical_optimum(consts, target, value)
-            return
         # projected on every constant of the problem, each with a value (model completion
         # for one Z3 eliminated), so the check does not depend on which model Z3 returned
         consts = collect_consts(list(self.assertions) + [target])
@@ -385,3 +378,39 @@ class SolvingMixin:
         m = solver.model()
         vals = {c.get_id(): z3_to_py(m.eval(c.translate(ctx), model_completion=True)) for c in consts}
         return SolModel(vals, {c.get_id(): c for c in consts}, None)
+
+    def _fresh_optimum(self, target: Any, kind: str) -> None:
+        """Store the optimum when Optimize's bound is not reached (``c - epsilon``).
+
+        Why: a strict inequality bounds the objective, so no configuration reaches the
+        supremum and the value Z3 reports is its model's, an arbitrary point below it;
+        in the reused context that point depended on what the context held before (a
+        38-linearprog puzzle's answer changed after 30 other puzzles). The optimization is
+        therefore re-run in a fresh context holding only this problem, like
+        ``_canonical_optimum``: its model gives both the value and the configuration, and
+        ``max_solution: 1`` rejects a value that another configuration also reaches.
+        """
+        ctx = z3.Context()
+        opt = z3.Optimize(ctx=ctx)
+        opt.set("timeout", self._remaining_ms())
+        opt.add([a.translate(ctx) for a in self.assertions])
+        goal = target.translate(ctx)
+        (opt.minimize if kind == "minimize" else opt.maximize)(goal)
+        r = opt.check()
+        if r == z3.unknown:
+            raise Rejection("time limit", "optimizer gave up: " + opt.reason_unknown())
+        if r != z3.sat:
+            raise Rejection("solver gave up", "the optimum could not be re-derived")
+        m = opt.model()
+        value = m.evaluate(goal, model_completion=True)
+        consts = collect_consts(list(self.assertions) + [target])
+        mine = [c.translate(ctx) for c in consts]
+        vals = [m.eval(c, model_completion=True) for c in mine]
+        if self.spec.max_solution == 1 and mine:
+            opt.add(goal == value)
+            opt.add(z3.Or([c != v for c, v in zip(mine, vals)]))
+            if self._check(opt) == z3.sat:
+                raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
+        self.env["_value"] = value.translate(target.ctx)
+        self.env["_solutions"] = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals)},
+                                          {c.get_id(): c for c in consts}, None)
