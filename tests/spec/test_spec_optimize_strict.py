@@ -46,3 +46,37 @@ def test_strict_optimum_is_the_same_after_other_puzzles():
     again = busy.generate(SpecParams(attempts=1), make_rng(SEED))
     assert again.answer == fresh.answer
     assert again.question == fresh.question
+
+
+UNIQUE_SPEC = """\
+variables:
+  names:
+    formula: "['x', 'y']"
+symbols:
+  r:
+    source:
+    - names
+    type: float
+conditions:
+  box:
+    formula: And(r['x'] >= 0, r['y'] >= 0, 3 * r['x'] + 3 * r['y'] <= 1)
+optimize:
+  type: maximize
+  formula: r['x'] + 2 * r['y']
+queries:
+  q1:
+    desc: What is 3y at the optimum?
+    ans_formula: _solutions.evaluate(3 * r['y'])
+    ans_text: str(_ans)
+    ans_assertion: 'True'
+desc: "x, y >= 0, 3x + 3y <= 1, x + 2y is as large as possible. {q1}"
+"""
+
+
+def test_unique_real_optimum_evaluates_expressions_exactly(tmp_path):
+    # the optimum is (0, 1/3): evaluated with the model 3y is exactly 1; through the
+    # float value of y it would be 0.9999999999999999
+    path = tmp_path / "unique.yaml"
+    path.write_text(UNIQUE_SPEC, encoding="utf-8")
+    puzzle = load_spec_family(path).generate(SpecParams(attempts=1), make_rng(4))
+    assert puzzle.answer == "1.0"
