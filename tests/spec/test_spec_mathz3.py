@@ -85,3 +85,15 @@ def test_formula_generation_makes_the_same_draws_on_both_paths(is_cond, allow_po
             b = mathexpr.generate_formulas(sub, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)
             assert a == b
             assert plain.getstate() == sub.getstate()
+
+
+def test_generated_trees_are_their_texts_parse():
+    # generate_formulas records its trees as the parse of their texts (build_system reuses them)
+    rng = random.Random(5)
+    for n in (1, 3, 6):
+        for flags in ((True, True), (False, True), (True, False), (False, False)):
+            for _ in range(40):
+                mathexpr._PARSED.clear()
+                texts = mathexpr.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1])
+                for t in texts:
+                    assert repr(mathexpr._PARSED[(t, n)]) == repr(mathexpr.parse_formula(t, n))  # types too

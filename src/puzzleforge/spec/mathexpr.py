@@ -210,6 +210,7 @@ def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_co
         text = _serialize(expr)
         if text not in out:
             out.append(text)
+            _remember(text, vars_num, expr)  # build_system parses these texts next
     if not out:
         raise ValueError(f"no valid formula after {formula_num * 10} attempts")
     return out
@@ -302,6 +303,13 @@ _PARSED_MAX = 256
 #: LaTeX text by (formula texts, names).
 _LATEX: dict[tuple, str] = {}
 _LATEX_MAX = 32
+
+
+def _remember(text: str, n: int, node: tuple) -> None:
+    """Record a generated formula's tree as its text's parse (the same tuple, see tests)."""
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[(text, n)] = node
 
 
 def _parse_cached(text: Any, n: int) -> tuple:
