@@ -46,20 +46,6 @@ def _number(e: Any) -> Fraction | None:
     return None
 
 
-class _Translated:
-    """A fresh context's model, read with terms of the family's context (SolModel.evaluate)."""
-
-    __slots__ = ("model", "ctx", "home")
-
-    def __init__(self, model: Any, ctx: Any, home: Any) -> None:
-        self.model, self.ctx, self.home = model, ctx, home
-
-    def evaluate(self, expr: Any, model_completion: bool = False) -> Any:
-        return self.model.evaluate(expr.translate(self.ctx), model_completion=model_completion).translate(self.home)
-
-    eval = evaluate
-
-
 class SolvingMixin:
     """solve, enumerate and optimize (methods of ``Attempt``)."""
 
@@ -260,9 +246,6 @@ class SolvingMixin:
                 model, value = found
                 self._finish_optimum(model, value, target)
                 return
-            if z3.is_expr(target) and z3.is_real(target):
-                self._fresh_optimum(target, kind)
-                return
             opt = z3.Optimize()
             opt.set("timeout", self._remaining_ms())
             opt.add(self.assertions)
@@ -397,55 +380,37 @@ class SolvingMixin:
         return SolModel(vals, {c.get_id(): c for c in consts}, None)
 
     def _fresh_optimum(self, target: Any, kind: str) -> None:
-        """Optimum and optimal configuration from an Optimize in a fresh Z3 context.
+        """Store the optimum when Optimize's bound is not reached (``c - epsilon``).
 
-        Used for real objectives, and for any objective whose bound the model does not
-        reach. Why: with a strict inequality at the supremum Optimize reports the bound
-        ``c - epsilon`` and a model at some arbitrary point below it, and in the reused
-        context that point depended on what the context held before (a 38-linearprog
-        puzzle's answer changed after 30 other puzzles); a fresh context holding only
-        this problem returns the same model whatever ran before. Real objectives go here
-        directly: half of 38-linearprog's optima are of that kind, and running the reused
-        context's Optimize first only to find out cost more than the new context.
-
-        Reached bound (the true optimum): as ``_finish_optimum`` -- a unique optimal
-        point is kept with its model; several are a rejection with ``max_solution: 1``,
-        else ``_canonical_optimum`` picks one. Bound not reached: the model gives the
-        value and the configuration; ``max_solution: 1`` rejects a value that another
-        configuration also reaches.
+        Why: a strict inequality bounds the objective, so no configuration reaches the
+        supremum and the value Z3 reports is its model's, an arbitrary point below it;
+        in the reused context that point depended on what the context held before (a
+        38-linearprog puzzle's answer changed after 30 other puzzles). The optimization is
+        therefore re-run in a fresh context holding only this problem, like
+        ``_canonical_optimum``: its model gives both the value and the configuration, and
+        ``max_solution: 1`` rejects a value that another configuration also reaches.
         """
         ctx = z3.Context()
         opt = z3.Optimize(ctx=ctx)
         opt.set("timeout", self._remaining_ms())
         opt.add([a.translate(ctx) for a in self.assertions])
         goal = target.translate(ctx)
-        try:
-            bound = (opt.minimize if kind == "minimize" else opt.maximize)(goal)
-        except z3.Z3Exception as exc:
-            raise ExprFailure(self.spec.optimize["formula"], exc) from None
+        (opt.minimize if kind == "minimize" else opt.maximize)(goal)
         r = opt.check()
         if r == z3.unknown:
             raise Rejection("time limit", "optimizer gave up: " + opt.reason_unknown())
         if r != z3.sat:
-            raise Rejection("no solution", "the optimization constraints have no solution")
+            raise Rejection("solver gave up", "the optimum could not be re-derived")
         m = opt.model()
         value = m.evaluate(goal, model_completion=True)
-        reached = _attained(bound, value)
         consts = collect_consts(list(self.assertions) + [target])
         mine = [c.translate(ctx) for c in consts]
         vals = [m.eval(c, model_completion=True) for c in mine]
-        home_value = value.translate(target.ctx)
-        several = False
-        if mine and (reached or self.spec.max_solution == 1):
+        if self.spec.max_solution == 1 and mine:
             opt.add(goal == value)
             opt.add(z3.Or([c != v for c, v in zip(mine, vals)]))
-            several = self._check(opt) == z3.sat
-            if several and self.spec.max_solution == 1:
+            if self._check(opt) == z3.sat:
                 raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
-        self.env["_value"] = home_value
-        if reached and several:
-            self.env["_solutions"] = self._canonical_optimum(consts, target, home_value)
-            return
+        self.env["_value"] = value.translate(target.ctx)
         self.env["_solutions"] = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals)},
-                                          {c.get_id(): c for c in consts},
-                                          _Translated(m, ctx, target.ctx) if reached else None)
+                                          {c.get_id(): c for c in consts}, None)
