@@ -334,8 +334,9 @@ class SolvingMixin:
         a fresh context (``_canonical_optimum``).
 
         The value is the optimum that Optimize's bound states (``_fresh_optimum``
-        handles a bound the model does not reach). ``holder``: the solved Optimize, which already holds the assertions, runs the
-        multiple-optima check (only its sat/unsat answer is used) instead of a new solver.
+        handles a bound the model does not reach). ``holder``: the solved Optimize, which
+        already holds the assertions, runs the multiple-optima check (only its sat/unsat
+        answer is used) instead of a new solver re-asserting them.
         """
         env = self.env
         # projected on every constant of the problem, each with a value (model completion
