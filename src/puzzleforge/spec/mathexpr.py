@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect
 from typing import Any
 
 import z3
+
+from .mathz3 import translate_real
 
 __all__ = ["generate_formulas", "build_system", "get_formula_value", "parse_formula"]
 
@@ -124,6 +127,50 @@ def _gen(rng: random.Random, n: int, depth: int, max_depth: int, allow_const: bo
     return (op, left, right)
 
 
+def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
+               max_const: int = 10) -> tuple:
+    """``_gen(rng, n, 0, max_depth, True, False, allow_power)`` for a plain ``random.Random``.
+
+    Why: formula generation was a tenth of a 38-linearprog attempt, mostly the public
+    draw methods' argument checks. This makes the very same draws in the same order
+    through what those methods call for a plain Random: ``randint(a, b)`` is
+    ``a + _randbelow(b - a + 1)``, ``choice(s)`` is ``s[_randbelow(len(s))]`` and
+    ``choices(ops, weights)`` is a bisection of ``random() * total`` in the cumulative
+    weights (tests/spec/test_spec_mathz3.py compares both with the same seeds).
+    """
+    below, rand = rng._randbelow, rng.random
+    ops = ("Add", "Sub", "Mul", "Power") if allow_power else ("Add", "Sub", "Mul")
+    cum = [4, 7, 9, 10] if allow_power else [4, 7, 9]
+    total, hi = cum[-1] + 0.0, len(cum) - 1
+
+    def gen(depth: int, allow_const: bool, force_var: bool) -> tuple:
+        if depth >= max_depth:
+            if force_var or not allow_const:
+                return ("Var", below(n))
+            var, const = ("Var", below(n)), ("Const", 1 + below(max_const))
+            return const if below(2) else var
+        op = ops[bisect(cum, rand() * total, 0, hi)]
+        if op == "Power":
+            return ("Power", ("Var", below(n)), 3 if below(2) else 2)
+        if op == "Mul":
+            left = gen(depth + 1, True, False)
+            if left[0] == "Const":
+                right = gen(depth + 1, False, True)
+            else:
+                right = ("Const", 2 + below(max_const - 1))
+            return ("Mul", left, right)
+        left = gen(depth + 1, allow_const, False)
+        right = gen(depth + 1, allow_const, False)
+        if left[0] == "Const" and right[0] == "Const":
+            if below(2):
+                right = ("Var", below(n))
+            else:
+                left = ("Var", below(n))
+        return (op, left, right)
+
+    return gen(0, True, False)
+
+
 def _valid(node: tuple, allow_power: bool, used: set[int]) -> bool:
     kind = node[0]
     if kind == "Var":
@@ -148,9 +195,13 @@ def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_co
     """Up to ``formula_num`` distinct random formulas over ``vars_num`` variables."""
     out: list[str] = []
     attempts = 0
+    plain = type(rng) is random.Random and vars_num >= 1
     while len(out) < formula_num and attempts < formula_num * 10:
         attempts += 1
-        expr = _gen(rng, vars_num, 0, max_depth, True, False, allow_power)
+        if plain:
+            expr = _gen_plain(rng, vars_num, max_depth, allow_power)
+        else:
+            expr = _gen(rng, vars_num, 0, max_depth, True, False, allow_power)
         if is_cond:
             expr = ("Cmp", rng.choice(["<=", ">=", "==", "<", ">"]), expr, ("Const", 0))
         used: set[int] = set()
@@ -159,6 +210,7 @@ def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_co
         text = _serialize(expr)
         if text not in out:
             out.append(text)
+            _remember(text, vars_num, expr)  # build_system parses these texts next
     if not out:
         raise ValueError(f"no valid formula after {formula_num * 10} attempts")
     return out
@@ -239,15 +291,66 @@ def _value(node: tuple, values: list) -> Any:
 
 
 #: Recent build_system translations: specs call it several times per attempt with the
-#: same formulas and variables (38-linearprog: 6 calls, 2 distinct), and the Z3
-#: translation dominates an attempt. Keyed by the formula texts, the variables' AST ids
-#: and their context; an entry keeps its variables alive, so their ids cannot be reused.
+#: same formulas and variables (38-linearprog: 6 calls, 2 distinct). Keyed by the formula
+#: texts, the variables' AST ids and their context; an entry keeps its variables alive,
+#: so their ids cannot be reused.
 _SYSTEMS: dict[tuple, tuple] = {}
 _SYSTEMS_MAX = 8
+#: Parsed formulas by (text, number of variables): the same text is parsed by several
+#: build_system/get_formula_value calls of an attempt. Nodes are immutable tuples.
+_PARSED: dict[tuple, tuple] = {}
+_PARSED_MAX = 256
+#: LaTeX text by (formula texts, names).
+_LATEX: dict[tuple, str] = {}
+_LATEX_MAX = 32
+
+
+def _remember(text: str, n: int, node: tuple) -> None:
+    """Record a generated formula's tree as its text's parse (the same tuple, see tests)."""
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[(text, n)] = node
+
+
+def _parse_cached(text: Any, n: int) -> tuple:
+    key = (str(text), n)
+    node = _PARSED.get(key)
+    if node is None:
+        node = parse_formula(key[0], n)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = node
+    return node
 
 
 def _parsed(configs: list[str], n: int) -> list[tuple]:
-    return [parse_formula(c, n) for c in configs]
+    return [_parse_cached(c, n) for c in configs]
+
+
+def _translate(nodes: list[tuple], zs: list) -> tuple[list, list]:
+    """Z3 terms and side conditions: through the C API when it covers the formulas."""
+    fast = translate_real(nodes, zs)
+    if fast is not None:
+        return fast
+    exprs: list = []
+    side: list = []
+    for node in nodes:
+        exprs.append(_to_z3(node, zs, side))
+    return exprs, side
+
+
+def _system_latex(configs: list[str], nodes: list[tuple], names: list[str]) -> str:
+    key = (tuple(str(c) for c in configs), tuple(str(n) for n in names))
+    text = _LATEX.get(key)
+    if text is None:
+        if len(nodes) > 1:
+            text = r"\begin{cases} " + r" \\ ".join(_latex(n, names) for n in nodes) + r" \end{cases}"
+        else:
+            text = _latex(nodes[0], names)
+        if len(_LATEX) >= _LATEX_MAX:
+            _LATEX.clear()
+        _LATEX[key] = text
+    return text
 
 
 def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> dict:
@@ -263,23 +366,17 @@ def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = N
         nodes, exprs, side = hit[1], list(hit[2]), list(hit[3])
     else:
         nodes = _parsed(configs, len(zs))
-        exprs, side = [], []
-        for node in nodes:
-            exprs.append(_to_z3(node, zs, side))
+        exprs, side = _translate(nodes, zs)
         if key is not None:
             if len(_SYSTEMS) >= _SYSTEMS_MAX:
                 _SYSTEMS.pop(next(iter(_SYSTEMS)))
             _SYSTEMS[key] = (zs, nodes, tuple(exprs), tuple(side))
-    if len(nodes) > 1:
-        latex = r"\begin{cases} " + r" \\ ".join(_latex(n, names) for n in nodes) + r" \end{cases}"
-    else:
-        latex = _latex(nodes[0], names)
-    return {"z3_expr": exprs, "z3_constraint": side, "latex_str": latex}
+    return {"z3_expr": exprs, "z3_constraint": side, "latex_str": _system_latex(configs, nodes, names)}
 
 
 def get_formula_value(config: str, values: list) -> Any:
     """Value of a serialized formula for the given variable values ("Error: ..." on failure)."""
-    node = parse_formula(config, len(values))
+    node = _parse_cached(config, len(values))
     try:
         return _value(node, list(values))
     except (ValueError, ZeroDivisionError, TypeError, OverflowError) as exc:

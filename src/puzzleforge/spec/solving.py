@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import time
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,21 @@ __all__ = ["SolvingMixin"]
 class _FallBack(Exception):
     """The specialised solver could not decide; use the general one."""
 
+
+
+def _attained(objective: Any, value: Any) -> bool:
+    """True when an Optimize objective's bound is a number that the model's value reaches."""
+    bound, reached = _number(objective.value()), _number(value)
+    return bound is not None and bound == reached
+
+
+def _number(e: Any) -> Fraction | None:
+    """The exact value of a Z3 integer or rational numeral (None for other terms)."""
+    if z3.is_int_value(e):
+        return Fraction(e.as_long())
+    if z3.is_rational_value(e):
+        return e.as_fraction()
+    return None
 
 
 class SolvingMixin:
@@ -252,7 +268,7 @@ class SolvingMixin:
             opt.set("timeout", self._remaining_ms())
             opt.add(self.assertions)
             try:
-                (opt.minimize if kind == "minimize" else opt.maximize)(target)
+                goal = (opt.minimize if kind == "minimize" else opt.maximize)(target)
             except z3.Z3Exception as exc:
                 raise ExprFailure(spec.optimize["formula"], exc) from None
             r = opt.check()
@@ -262,7 +278,10 @@ class SolvingMixin:
                 raise Rejection("no solution", "the optimization constraints have no solution")
             model = opt.model()
             value = model.evaluate(target, model_completion=True)
-            self._finish_optimum(model, value, target)
+            if not _attained(goal, value):
+                self._fresh_optimum(target, kind)
+                return
+            self._finish_optimum(model, value, target, opt)
         elif spec.calc_solution:
             sols = self.enumerate(self.assertions, spec.max_solution)
             if not sols:
@@ -323,7 +342,7 @@ class SolvingMixin:
             s.pop()
         return None
 
-    def _finish_optimum(self, model: Any, value: Any, target: Any) -> None:
+    def _finish_optimum(self, model: Any, value: Any, target: Any, holder: Any = None) -> None:
         """Store _value and one optimal configuration as _solutions.
 
         The format's documented rule: the optimum *value* is what the optimizer
@@ -331,6 +350,11 @@ class SolvingMixin:
         only when the spec says ``max_solution: 1``. Otherwise the configuration kept must
         not depend on the model Z3 returns in the reused context, so it is re-derived in
         a fresh context (``_canonical_optimum``).
+
+        The value is the optimum that Optimize's bound states (``_fresh_optimum``
+        handles a bound the model does not reach). ``holder``: the solved Optimize, which
+        already holds the assertions, runs the multiple-optima check (only its sat/unsat
+        answer is used) instead of a new solver re-asserting them.
         """
         env = self.env
         # projected on every constant of the problem, each with a value (model completion
@@ -339,8 +363,11 @@ class SolvingMixin:
         vals = [model.eval(c, model_completion=True) for c in consts]
         sol = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals)},
                        {c.get_id(): c for c in consts}, model)
-        check = self._solver()
-        check.add(self.assertions)
+        if holder is not None:
+            check = holder
+        else:
+            check = self._solver()
+            check.add(self.assertions)
         check.add(target == value)
         block = [c != v for c, v in zip(consts, vals)]
         if block:
@@ -370,3 +397,39 @@ class SolvingMixin:
         m = solver.model()
         vals = {c.get_id(): z3_to_py(m.eval(c.translate(ctx), model_completion=True)) for c in consts}
         return SolModel(vals, {c.get_id(): c for c in consts}, None)
+
+    def _fresh_optimum(self, target: Any, kind: str) -> None:
+        """Store the optimum when Optimize's bound is not reached (``c - epsilon``).
+
+        Why: a strict inequality bounds the objective, so no configuration reaches the
+        supremum and the value Z3 reports is its model's, an arbitrary point below it;
+        in the reused context that point depended on what the context held before (a
+        38-linearprog puzzle's answer changed after 30 other puzzles). The optimization is
+        therefore re-run in a fresh context holding only this problem, like
+        ``_canonical_optimum``: its model gives both the value and the configuration, and
+        ``max_solution: 1`` rejects a value that another configuration also reaches.
+        """
+        ctx = z3.Context()
+        opt = z3.Optimize(ctx=ctx)
+        opt.set("timeout", self._remaining_ms())
+        opt.add([a.translate(ctx) for a in self.assertions])
+        goal = target.translate(ctx)
+        (opt.minimize if kind == "minimize" else opt.maximize)(goal)
+        r = opt.check()
+        if r == z3.unknown:
+            raise Rejection("time limit", "optimizer gave up: " + opt.reason_unknown())
+        if r != z3.sat:
+            raise Rejection("solver gave up", "the optimum could not be re-derived")
+        m = opt.model()
+        value = m.evaluate(goal, model_completion=True)
+        consts = collect_consts(list(self.assertions) + [target])
+        mine = [c.translate(ctx) for c in consts]
+        vals = [m.eval(c, model_completion=True) for c in mine]
+        if self.spec.max_solution == 1 and mine:
+            opt.add(goal == value)
+            opt.add(z3.Or([c != v for c, v in zip(mine, vals)]))
+            if self._check(opt) == z3.sat:
+                raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
+        self.env["_value"] = value.translate(target.ctx)
+        self.env["_solutions"] = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals)},
+                                          {c.get_id(): c for c in consts}, None)
