@@ -1,9 +1,10 @@
-"""An optimum bounded by a strict inequality does not depend on the reused Z3 context.
+"""An objective with no optimum is a rejection, not an answer.
 
-With a strict constraint active at the supremum (``x < 1``), Z3's Optimize reports the
-bound ``c - epsilon`` and a model at some arbitrary point below it; that point used to be
-taken from the family's reused context, so a 38-linearprog puzzle's answer changed after
-the process had made 30 other puzzles. It is now re-derived in a fresh context.
+With a strict constraint active at the bound (``x < 1``), Z3's Optimize reports
+``c - epsilon`` and a model at some arbitrary point below the supremum; the original tool
+answers with that point's value, which is not the maximum the question asks for (and in
+a reused context the point even moved with what the process had made before). Such an
+attempt (and an unbounded objective) is rejected and retried, like "no solution".
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 import z3
 
+from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import make_rng
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.solving import _attained
@@ -35,17 +37,64 @@ def test_optimize_bound_with_epsilon_is_not_attained():
 
 
 @pytest.mark.skipif(not SPEC.exists(), reason="corpus spec not available")
-def test_strict_optimum_is_the_same_after_other_puzzles():
-    fresh = load_spec_family(SPEC).generate(SpecParams(attempts=1), make_rng(SEED))
+def test_strict_optimum_is_rejected_fresh_or_busy():
+    with pytest.raises(GenerationFailed) as fresh:
+        load_spec_family(SPEC).generate(SpecParams(attempts=1), make_rng(SEED))
+    assert fresh.value.reasons == {"optimum not attained": 1}
     busy = load_spec_family(SPEC)
     for seed in range(30):
         try:
             busy.generate(SpecParams(attempts=1), make_rng(seed))
-        except Exception:  # noqa: BLE001 - rejected attempts are part of the history
+        except GenerationFailed:  # rejected attempts are part of the history
             pass
-    again = busy.generate(SpecParams(attempts=1), make_rng(SEED))
-    assert again.answer == fresh.answer
-    assert again.question == fresh.question
+    with pytest.raises(GenerationFailed) as again:
+        busy.generate(SpecParams(attempts=1), make_rng(SEED))
+    assert again.value.reasons == {"optimum not attained": 1}
+
+
+STRICT_SPEC = """\
+variables:
+  names:
+    formula: "['x', 'y']"
+  bound:
+    type: int
+    domain: "[1, 5]"
+symbols:
+  r:
+    source:
+    - names
+    type: float
+conditions:
+  box:
+    formula: And(r['x'] {rel} bound, r['y'] >= 0, r['y'] <= r['x'])
+optimize:
+  type: maximize
+  formula: r['x'] + r['y']
+queries:
+  q1:
+    desc: Largest x + y?
+    ans_formula: _value
+    ans_text: str(_ans)
+    ans_assertion: 'True'
+desc: "x {rel} {{bound}}, 0 <= y <= x. {{q1}}"
+"""
+
+
+@pytest.mark.parametrize("rel, reason", [("<", "optimum not attained"), (">=", "unbounded objective")])
+def test_objective_without_optimum_is_rejected_with_reason(tmp_path, rel, reason):
+    path = tmp_path / "strict.yaml"
+    path.write_text(STRICT_SPEC.format(rel=rel), encoding="utf-8")
+    with pytest.raises(GenerationFailed) as err:
+        load_spec_family(path).generate(SpecParams(attempts=3), make_rng(1))
+    assert err.value.reasons == {reason: 3}
+
+
+def test_reached_bound_still_gives_the_optimum(tmp_path):
+    path = tmp_path / "closed.yaml"
+    path.write_text(STRICT_SPEC.format(rel="<="), encoding="utf-8")
+    puzzle = load_spec_family(path).generate(SpecParams(attempts=1), make_rng(1))
+    bound = int(puzzle.question.split("<= ")[1].split(",")[0])
+    assert puzzle.answer == str(2 * bound)
 
 
 UNIQUE_SPEC = """\

@@ -38,6 +38,24 @@ def _attained(objective: Any, value: Any) -> bool:
     return bound is not None and bound == reached
 
 
+def _unattained(objective: Any, kind: str) -> Rejection:
+    """The rejection for an objective with no optimum (unbounded, or a bound not reached).
+
+    Why reject: with a strict inequality active at the bound (``x < 3``), Z3 reports
+    ``c - epsilon`` and a model at an arbitrary point short of the supremum; the original
+    tool answers with that point's value (38-linearprog: 1-4 units off, e.g. -15638.92
+    for an infimum of -15640.82), which is not "the maximum" the question asks for, and
+    no configuration has the supremum either. Such an attempt defines a question without
+    a right answer, so it is retried with fresh randomness like "no solution".
+    """
+    bound = str(objective.value())
+    if "oo" in bound:
+        return Rejection("unbounded objective", f"the objective has no {kind[:3]}imum: it is unbounded ({bound})")
+    return Rejection("optimum not attained",
+                     f"a strict inequality bounds the objective: its {'supremum' if kind == 'maximize' else 'infimum'} "
+                     f"({bound}) is approached but reached by no configuration, so the question has no exact answer")
+
+
 def _number(e: Any) -> Fraction | None:
     """The exact value of a Z3 integer or rational numeral (None for other terms)."""
     if z3.is_int_value(e):
@@ -279,8 +297,7 @@ class SolvingMixin:
             model = opt.model()
             value = model.evaluate(target, model_completion=True)
             if not _attained(goal, value):
-                self._fresh_optimum(target, kind)
-                return
+                raise _unattained(goal, kind)
             self._finish_optimum(model, value, target, opt)
         elif spec.calc_solution:
             sols = self.enumerate(self.assertions, spec.max_solution)
@@ -397,39 +414,3 @@ class SolvingMixin:
         m = solver.model()
         vals = {c.get_id(): z3_to_py(m.eval(c.translate(ctx), model_completion=True)) for c in consts}
         return SolModel(vals, {c.get_id(): c for c in consts}, None)
-
-    def _fresh_optimum(self, target: Any, kind: str) -> None:
-        """Store the optimum when Optimize's bound is not reached (``c - epsilon``).
-
-        Why: a strict inequality bounds the objective, so no configuration reaches the
-        supremum and the value Z3 reports is its model's, an arbitrary point below it;
-        in the reused context that point depended on what the context held before (a
-        38-linearprog puzzle's answer changed after 30 other puzzles). The optimization is
-        therefore re-run in a fresh context holding only this problem, like
-        ``_canonical_optimum``: its model gives both the value and the configuration, and
-        ``max_solution: 1`` rejects a value that another configuration also reaches.
-        """
-        ctx = z3.Context()
-        opt = z3.Optimize(ctx=ctx)
-        opt.set("timeout", self._remaining_ms())
-        opt.add([a.translate(ctx) for a in self.assertions])
-        goal = target.translate(ctx)
-        (opt.minimize if kind == "minimize" else opt.maximize)(goal)
-        r = opt.check()
-        if r == z3.unknown:
-            raise Rejection("time limit", "optimizer gave up: " + opt.reason_unknown())
-        if r != z3.sat:
-            raise Rejection("solver gave up", "the optimum could not be re-derived")
-        m = opt.model()
-        value = m.evaluate(goal, model_completion=True)
-        consts = collect_consts(list(self.assertions) + [target])
-        mine = [c.translate(ctx) for c in consts]
-        vals = [m.eval(c, model_completion=True) for c in mine]
-        if self.spec.max_solution == 1 and mine:
-            opt.add(goal == value)
-            opt.add(z3.Or([c != v for c, v in zip(mine, vals)]))
-            if self._check(opt) == z3.sat:
-                raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
-        self.env["_value"] = value.translate(target.ctx)
-        self.env["_solutions"] = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals)},
-                                          {c.get_id(): c for c in consts}, None)
