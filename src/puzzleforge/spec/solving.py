@@ -368,8 +368,8 @@ class SolvingMixin:
         not depend on the model Z3 returns in the reused context, so it is re-derived in
         a fresh context (``_canonical_optimum``).
 
-        The value is the optimum that Optimize's bound states (``_fresh_optimum``
-        handles a bound the model does not reach). ``holder``: the solved Optimize, which
+        The value is the optimum that Optimize's bound states (a bound the model does not
+        reach is rejected before, see ``_unattained``). ``holder``: the solved Optimize, which
         already holds the assertions, runs the multiple-optima check (only its sat/unsat
         answer is used) instead of a new solver re-asserting them.
         """
