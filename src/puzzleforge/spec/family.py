@@ -32,6 +32,8 @@ from .schema import Spec, load_spec
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "score_answer",
            "DIFFICULTY_DOC"]
 
+#: Wall-clock safety net of an audit's config replay (a check, not generation).
+AUDIT_NET_SECONDS = 3600.0
 #: The rejection reason counted when the wall-clock safety net fires.
 SAFETY_NET = "wall-clock safety net (max_seconds)"
 
@@ -316,7 +318,10 @@ class SpecFamily:
     def audit(self, puzzle: Puzzle) -> list[str]:
         """Replay the puzzle from its config and compare problem and answer."""
         try:
-            again = self.generate(SpecParams(attempts=1), random.Random(0), config=puzzle.config)
+            # the replay spends the same Z3 work units whatever the load; its wall-clock
+            # safety net is generous so that a loaded machine does not fail the audit
+            again = self.generate(SpecParams(attempts=1), random.Random(0), config=puzzle.config,
+                                  deadline=time.monotonic() + AUDIT_NET_SECONDS)
         except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
             return [f"config replay failed: {exc}"]
         problems = []
