@@ -41,7 +41,7 @@ class AttemptResult(dict):
 
 
 class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
-    """The state of one attempt: namespace, random generator, config, assertions, deadline."""
+    """The state of one attempt: namespace, random generator, config, assertions, work budget."""
 
     def __init__(self, spec: Spec, file_ops: dict[str, Any], rng: random.Random,
                  config: dict | None, use_spec_vars: set[str], budget: WorkBudget,

@@ -1,7 +1,7 @@
 """Solving an attempt's constraints: solver choice, checks, enumeration, post-generation, optimize.
 
 Why a mixin of ``Attempt``: solving reads the attempt's assertions, symbol constants,
-deadline and Z3 seed, and writes ``_solutions``/``_value``/``_sol`` into its namespace.
+work budget and Z3 seed, and writes ``_solutions``/``_value``/``_sol`` into its namespace.
 """
 from __future__ import annotations
 
