@@ -34,7 +34,11 @@ __all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_M
 # The slices are idle-machine milliseconds of Z3 work, counted in Z3 resource units
 # (spec/budget.py), so where each check stops does not depend on machine load.
 #: Work the default solver gets to decide the first check before this path takes over.
-PROBE_MS = 500
+#: 250 (1M units): 68-cubic's default solver needs 1.7M units for its first model, which
+#: took more than the old 500 ms wall slice on an idle machine (this path was taken and a
+#: puzzle cost ~1 s CPU); with 2M units the probe decided and the general path's long
+#: "one more?" check made it ~12 s.
+PROBE_MS = 250
 #: Work slice of each unbounded "one more solution?" check after the first model.
 LATER_CHECK_MS = 2000
 #: Work slice of the bounded search that precedes it.
