@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from typing import Any
 
 import z3
 
+from .budget import WorkBudget
 from .configcodec import NotReplayable, decode_value, encode_value
 from .operators import Runtime, Z3_EXPORTS
 from .outcome import ExprFailure, Rejection, ev
@@ -41,16 +41,16 @@ class AttemptResult(dict):
 
 
 class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
-    """The state of one attempt: namespace, random generator, config, assertions, deadline."""
+    """The state of one attempt: namespace, random generator, config, assertions, work budget."""
 
     def __init__(self, spec: Spec, file_ops: dict[str, Any], rng: random.Random,
-                 config: dict | None, use_spec_vars: set[str], deadline: float,
+                 config: dict | None, use_spec_vars: set[str], budget: WorkBudget,
                  lambda_cache: dict) -> None:
         self.spec = spec
         self.rng = rng
         self.replay = config
         self.use_spec_vars = use_spec_vars
-        self.deadline = deadline
+        self.budget = budget
         self.config: dict[str, Any] = {}
         self.env: dict[str, Any] = {"__builtins__": SAFE_BUILTINS}
         self.env.update(Z3_EXPORTS)
@@ -74,8 +74,7 @@ class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
         return ev(code, self.env)
 
     def check_time(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise Rejection("time limit", "the attempt exceeded its time budget")
+        self.budget.check()  # spec/budget.py: deterministic work, wall clock only as safety net
 
     def from_config(self, key: str) -> tuple[bool, Any]:
         if self.replay is None or key in self.use_spec_vars or key not in self.replay:
@@ -88,10 +87,15 @@ class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
 
 def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
                 config: dict | None = None, use_spec_vars: set[str] | None = None,
-                time_budget: float = 20.0, lambda_cache: dict | None = None) -> AttemptResult:
-    """Run one attempt; raise Rejection / ExprFailure on failure (see ``fresh_z3_context``)."""
+                time_budget: float = 20.0, lambda_cache: dict | None = None,
+                net_deadline: float | None = None) -> AttemptResult:
+    """Run one attempt; raise Rejection / ExprFailure on failure (see ``fresh_z3_context``).
+
+    ``time_budget``: idle-machine seconds of Z3 work (spec/budget.py); ``net_deadline``:
+    the wall-clock safety net (``time.monotonic()`` value), past which SafetyNetFired.
+    """
     return _run_attempt(spec, file_ops, rng, config=config, use_spec_vars=use_spec_vars,
-                        time_budget=time_budget, lambda_cache=lambda_cache)
+                        time_budget=time_budget, lambda_cache=lambda_cache, net_deadline=net_deadline)
 
 
 class installed_z3_context:
@@ -144,8 +148,10 @@ class SpecZ3Contexts:
 
 def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
                  config: dict | None, use_spec_vars: set[str] | None,
-                 time_budget: float, lambda_cache: dict | None) -> AttemptResult:
-    a = Attempt(spec, file_ops, rng, config, set(use_spec_vars or ()), time.monotonic() + time_budget,
+                 time_budget: float, lambda_cache: dict | None,
+                 net_deadline: float | None = None) -> AttemptResult:
+    a = Attempt(spec, file_ops, rng, config, set(use_spec_vars or ()),
+                WorkBudget.for_seconds(time_budget, net_deadline),
                 lambda_cache if lambda_cache is not None else {})
     try:
         return _attempt_steps(a, spec)

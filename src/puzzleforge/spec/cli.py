@@ -68,10 +68,15 @@ def generate(
     use_spec_vars: Optional[List[str]] = typer.Option(
         None, "--use-spec-vars", help="With --config: re-randomise these variables (repeatable)."),
     attempts: int = typer.Option(2000, "--attempts", help="Attempts (fresh seeds) per puzzle."),
-    max_seconds: float = typer.Option(120.0, "--max-seconds", help="Time bound per puzzle."),
+    max_seconds: float = typer.Option(
+        120.0, "--max-seconds",
+        help="Wall-clock safety net per puzzle: when it fires the puzzle is reported as failed "
+             "(never replaced by another), since what came out would depend on machine load."),
     attempt_seconds: float = typer.Option(
         15.0, "--attempt-seconds",
-        help="Time bound per attempt (raise it for specs whose operators or solving are slow)."),
+        help="Z3 work budget per attempt, in seconds of an idle machine. Counted in Z3 resource "
+             "units, not time, so results do not depend on machine load (raise it for specs "
+             "whose solving is hard)."),
     strict: bool = typer.Option(
         False, "--strict",
         help="Reject puzzles whose uniqueness check Z3 left undecided, so every answer is proven "
@@ -86,7 +91,7 @@ def generate(
     from ..core.errors import GenerationFailed
     from ..core.puzzle import stamp
     from ..core.seeding import derive_seed, make_rng
-    from .family import SpecParams, load_spec_family
+    from .family import SAFETY_NET, SafetyNetFailed, SpecParams, load_spec_family
 
     family = load_spec_family(spec, trust=trust)
     params = SpecParams(attempts=1, attempt_seconds=attempt_seconds, max_seconds=max_seconds,
@@ -99,16 +104,24 @@ def generate(
     sink = open(out, "w", encoding="utf-8") if out else None
     extra_vars = tuple(use_spec_vars or ())
     recent: list[tuple] = []
+    netted: list[int] = []  # items the wall-clock safety net stopped (load-dependent)
     try:
         if config:
             configs = _read_configs(config)
+            n = len(configs)
             for i, cfg in enumerate(configs):
                 s = derive_seed(seed, family.name, i)
-                puzzle = family.generate(SpecParams(attempts=attempts if extra_vars else 1,
-                                                    attempt_seconds=attempt_seconds,
-                                                    max_seconds=max_seconds,
-                                                    strict=strict),
-                                         make_rng(s), config=cfg, use_spec_vars=extra_vars)
+                try:
+                    puzzle = family.generate(SpecParams(attempts=attempts if extra_vars else 1,
+                                                        attempt_seconds=attempt_seconds,
+                                                        max_seconds=max_seconds,
+                                                        strict=strict),
+                                             make_rng(s), config=cfg, use_spec_vars=extra_vars)
+                except SafetyNetFailed as exc:
+                    reasons.update(exc.reasons)
+                    netted.append(i)
+                    failed += 1
+                    continue
                 stamp(puzzle, s)
                 _emit(puzzle, family, sink, lines)
         else:
@@ -117,11 +130,16 @@ def generate(
                 done = False
                 for attempt in range(attempts):
                     if time.monotonic() > deadline:
-                        reasons["time limit (whole puzzle)"] += 1
+                        reasons[SAFETY_NET] += 1
+                        netted.append(i)
                         break
                     s = derive_seed(seed, family.name, i, attempt)
                     try:
-                        puzzle = family.generate(params, make_rng(s))
+                        puzzle = family.generate(params, make_rng(s), deadline=deadline)
+                    except SafetyNetFailed as exc:
+                        reasons.update(exc.reasons)
+                        netted.append(i)
+                        break
                     except GenerationFailed as exc:
                         reasons.update(exc.reasons)
                         recent.append(tuple(sorted(exc.reasons)))
@@ -152,10 +170,15 @@ def generate(
         typer.echo(f"{family.name}: {made} puzzle(s), {failed} failed, {elapsed:.2f}s "
                    f"({made / elapsed if elapsed > 0 else 0:.1f}/s); rejections: {summary}", err=True)
     if failed:
+        net = ""
+        if netted:
+            net = (f"; the wall-clock safety net (--max-seconds {max_seconds:g}) stopped item(s) "
+                   f"{', '.join(map(str, netted))}, so this output depends on machine load: raise "
+                   f"--max-seconds or rerun on a less loaded machine")
         raise GenerationFailed(
             f"{failed} of {n} puzzle(s) could not be generated within {attempts} attempts / "
             f"{max_seconds}s each; rejections by reason: "
-            + (", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none"),
+            + (", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none") + net,
             attempts=attempts, reasons=dict(reasons), file=spec)
     sys.stdout.flush()
 

@@ -26,9 +26,16 @@ from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 from .operators import bind_trusted_module
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
+from .budget import SafetyNetFired
 from .schema import Spec, load_spec
 
-__all__ = ["load_spec_family", "SpecFamily", "SpecParams", "score_answer", "DIFFICULTY_DOC"]
+__all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "score_answer",
+           "DIFFICULTY_DOC"]
+
+#: Wall-clock safety net of an audit's config replay (a check, not generation).
+AUDIT_NET_SECONDS = 3600.0
+#: The rejection reason counted when the wall-clock safety net fires.
+SAFETY_NET = "wall-clock safety net (max_seconds)"
 
 DIFFICULTY_DOC = (
     "Mean of four scales in [0, 1], rounded to 3 places: the diff_factor-weighted position "
@@ -43,7 +50,11 @@ class SpecParams:
     """Generation settings of a spec family (the spec itself fixes the puzzle's meaning)."""
 
     attempts: int = 2000
+    #: Z3 work per attempt, in idle-machine seconds: a deterministic budget of Z3 resource
+    #: units (spec/budget.py), so which attempts succeed does not depend on machine load.
     attempt_seconds: float = 15.0
+    #: Wall-clock safety net per puzzle: when it fires, generation stops with
+    #: SafetyNetFailed (never a quietly different puzzle).
     max_seconds: float = 120.0
     #: Reject a puzzle whose "one more solution?" check Z3 left undecided. Off by default,
     #: as in the original tool, which keeps such puzzles (we mark them
@@ -64,8 +75,20 @@ class SpecParams:
             raise ConfigError("; ".join(problems))
 
 
+class SafetyNetFailed(GenerationFailed):
+    """The wall-clock safety net (``max_seconds``) fired: no puzzle, and it says why.
+
+    Why not retry with the next seed: the puzzle that would come out then depends on
+    machine load, which the determinism contract forbids.
+    """
+
+
 class _Alarm:
-    """Interrupt pure-Python runaway evaluation after ``seconds`` (main thread only)."""
+    """Interrupt pure-Python runaway evaluation after ``seconds`` (main thread only).
+
+    Part of the wall-clock safety net: pure-Python work (operators, selections) is not
+    counted by the Z3 work budget.
+    """
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
@@ -80,7 +103,7 @@ class _Alarm:
 
     @staticmethod
     def _fire(signum: int, frame: Any) -> None:
-        raise Rejection("time limit", "expression evaluation exceeded the time budget")
+        raise SafetyNetFired()
 
     def __exit__(self, *exc: Any) -> None:
         if self.active:
@@ -179,31 +202,42 @@ class SpecFamily:
 
     # ---- generation ------------------------------------------------------------------
     def generate(self, params: SpecParams | None = None, rng: random.Random | None = None, *,
-                 config: dict | None = None, use_spec_vars: tuple[str, ...] = ()) -> Puzzle:
+                 config: dict | None = None, use_spec_vars: tuple[str, ...] = (),
+                 deadline: float | None = None) -> Puzzle:
+        """One verified puzzle. ``deadline`` (a ``time.monotonic()`` value) is the wall-clock
+        safety net when the caller owns one (the CLI's per-puzzle ``--max-seconds`` over
+        many calls); otherwise the net is ``params.max_seconds`` from now."""
         params = params or SpecParams()
         if rng is None:
             raise ConfigError("generate needs an explicit random.Random")
+        if deadline is None:
+            deadline = time.monotonic() + params.max_seconds
         with self._z3.use():
-            return self._generate(params, rng, config, use_spec_vars)
+            return self._generate(params, rng, config, use_spec_vars, deadline)
 
     def _generate(self, params: SpecParams, rng: random.Random, config: dict | None,
-                  use_spec_vars: tuple[str, ...]) -> Puzzle:
+                  use_spec_vars: tuple[str, ...], deadline: float) -> Puzzle:
         reasons: Counter = Counter()
         failures: dict[str, ExprFailure] = {}
-        start = time.monotonic()
         attempts = 0
         for attempt in range(params.attempts):
-            if time.monotonic() - start > params.max_seconds:
-                reasons["time limit (whole puzzle)"] += 1
-                break
             attempts += 1
             sub = random.Random(rng.getrandbits(64))
-            budget = min(params.attempt_seconds, max(0.5, params.max_seconds - (time.monotonic() - start)))
             try:
-                with _Alarm(budget * 3 + 10):
+                if time.monotonic() > deadline:
+                    raise SafetyNetFired()
+                with _Alarm(max(0.001, deadline - time.monotonic()) + 1.0):
                     result = run_attempt(self.spec, self.file_ops, sub, config=config,
-                                         use_spec_vars=set(use_spec_vars), time_budget=budget,
-                                         lambda_cache=self._lambda_cache)
+                                         use_spec_vars=set(use_spec_vars),
+                                         time_budget=params.attempt_seconds,
+                                         lambda_cache=self._lambda_cache, net_deadline=deadline)
+            except SafetyNetFired:
+                reasons[SAFETY_NET] += 1
+                raise SafetyNetFailed(
+                    f"spec {self.path}: the wall-clock safety net (max_seconds = {params.max_seconds:g} s "
+                    f"per puzzle) fired in attempt {attempts}; no puzzle is given, because which one "
+                    f"came out next would depend on machine load. Raise --max-seconds or run on a "
+                    f"less loaded machine.", attempts=attempts, reasons=dict(reasons), file=self.path) from None
             except Rejection as exc:
                 reasons[exc.reason] += 1
                 if config is not None and not use_spec_vars:
@@ -284,7 +318,10 @@ class SpecFamily:
     def audit(self, puzzle: Puzzle) -> list[str]:
         """Replay the puzzle from its config and compare problem and answer."""
         try:
-            again = self.generate(SpecParams(attempts=1), random.Random(0), config=puzzle.config)
+            # the replay spends the same Z3 work units whatever the load; its wall-clock
+            # safety net is generous so that a loaded machine does not fail the audit
+            again = self.generate(SpecParams(attempts=1), random.Random(0), config=puzzle.config,
+                                  deadline=time.monotonic() + AUDIT_NET_SECONDS)
         except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
             return [f"config replay failed: {exc}"]
         problems = []

@@ -21,7 +21,6 @@ where the original's own result depended on when Z3 gave up.
 """
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import z3
@@ -32,11 +31,17 @@ from .outcome import Rejection
 
 __all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
 
-#: Time the default solver gets to decide the first check before this path takes over.
-PROBE_MS = 500
-#: Time slice of each unbounded "one more solution?" check after the first model.
+# The slices are idle-machine milliseconds of Z3 work, counted in Z3 resource units
+# (spec/budget.py), so where each check stops does not depend on machine load.
+#: Work the default solver gets to decide the first check before this path takes over.
+#: 250 (1M units): 68-cubic's default solver needs 1.7M units for its first model, which
+#: took more than the old 500 ms wall slice on an idle machine (this path was taken and a
+#: puzzle cost ~1 s CPU); with 2M units the probe decided and the general path's long
+#: "one more?" check made it ~12 s.
+PROBE_MS = 250
+#: Work slice of each unbounded "one more solution?" check after the first model.
 LATER_CHECK_MS = 2000
-#: Time slice of the bounded search that precedes it.
+#: Work slice of the bounded search that precedes it.
 BOUNDED_MS = 1000
 #: Integers are bounded by 2**BOUND_BITS in the bounded search.
 BOUND_BITS = 12
@@ -86,12 +91,11 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
     unchanged, is used) or the constraints are not nonlinear integer ones."""
     if not consts or not is_nonlinear_int(assertions, kinds):
         return None
-    remaining = attempt._remaining_ms()
+    budget = attempt.budget
     probe = z3.Solver()
     probe.set("random_seed", attempt._z3_seed)
-    probe.set("timeout", min(PROBE_MS, remaining))
     probe.add(assertions)
-    if probe.check() != z3.unknown:
+    if budget.run(probe, PROBE_MS) != z3.unknown:
         return None
     del probe
     solver = _tactic_solver(attempt._z3_seed)
@@ -111,13 +115,10 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
         attempt.check_time()
         model = None
         if sols:
-            bounded.set("timeout", max(1, min(BOUNDED_MS, attempt._remaining_ms())))
-            if bounded.check() == z3.sat:
+            if budget.run(bounded, BOUNDED_MS) == z3.sat:
                 model = bounded.model()
         if model is None:
-            budget = attempt._remaining_ms()
-            solver.set("timeout", min(budget, LATER_CHECK_MS) if sols else budget)
-            r = solver.check()
+            r = budget.run(solver, LATER_CHECK_MS if sols else None)
             if r == z3.unknown:
                 if sols:
                     attempt.incomplete = True  # the original's rule: an undecided check ends it

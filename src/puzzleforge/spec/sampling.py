@@ -7,7 +7,6 @@ attempt's generator, in the format's attribute order, so a puzzle is a function 
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import z3
@@ -23,7 +22,7 @@ __all__ = ["SamplingMixin", "PRECHECK_MS"]
 
 _MISSING = object()
 
-#: Time slice (ms) of the finite-domain satisfiability pre-check at the end of the conditions.
+#: Work slice (idle-machine ms of Z3 work, spec/budget.py) of the finite-domain pre-check.
 PRECHECK_MS = 2000
 #: After this many pre-checks of a spec without one contradiction found, stop pre-checking it.
 _PRECHECK_TRIAL = 40
@@ -360,16 +359,14 @@ class SamplingMixin:
         kinds = {c.sort().kind() for c in self.sym_consts}
         if not kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT}:
             return
-        remaining = int((self.deadline - time.monotonic()) * 1000)
-        if remaining <= 1:
+        if self.budget.remaining() <= 0:
             return
         ctx = _precheck_context()
         solver = z3.SolverFor("QF_FD", ctx=ctx)
-        solver.set("timeout", min(PRECHECK_MS, remaining))
         solver.set("random_seed", 0)
         try:
             solver.add([a.translate(ctx) for a in self.assertions])
-            result = solver.check()
+            result = self.budget.run(solver, PRECHECK_MS, charge=False)  # spec/budget.py
         except z3.Z3Exception:
             return
         stats[0] += 1

@@ -1,12 +1,11 @@
 """Solving an attempt's constraints: solver choice, checks, enumeration, post-generation, optimize.
 
 Why a mixin of ``Attempt``: solving reads the attempt's assertions, symbol constants,
-deadline and Z3 seed, and writes ``_solutions``/``_value``/``_sol`` into its namespace.
+work budget and Z3 seed, and writes ``_solutions``/``_value``/``_sol`` into its namespace.
 """
 from __future__ import annotations
 
 import os
-import time
 from fractions import Fraction
 from typing import Any
 
@@ -76,17 +75,15 @@ class SolvingMixin:
         s.set("random_seed", self._z3_seed)
         return s
 
-    def _remaining_ms(self) -> int:
-        return max(1, int((self.deadline - time.monotonic()) * 1000))
+    def _remaining_ms(self) -> float:
+        return self.budget.remaining_ms()
 
     def _check(self, solver: Any) -> Any:
-        solver.set("timeout", self._remaining_ms())
-        r = solver.check()
+        r = self.budget.run(solver)
         if r == z3.unknown:
-            reason = solver.reason_unknown()
-            if "timeout" in reason or "canceled" in reason:
-                raise Rejection("time limit", "solver time budget exhausted")
-            raise Rejection("solver gave up", reason)
+            if self.budget.exhausted:
+                raise Rejection("time limit", "solver work budget exhausted")
+            raise Rejection("solver gave up", solver.reason_unknown())
         return r
 
     @staticmethod
@@ -197,13 +194,10 @@ class SolvingMixin:
                 budget = min(budget, first_timeout)
             if later_reserve is not None and sols:
                 budget = max(min(budget, LATER_CHECK_MS), budget - later_reserve)
-            solver.set("timeout", budget)
-            r = solver.check()
+            r = self.budget.run(solver, budget)
             if r == z3.unknown:
-                reason = solver.reason_unknown()
-                if logic and (first_timeout and not sols or
-                              ("timeout" not in reason and "canceled" not in reason)):
-                    if time.monotonic() < self.deadline:
+                if logic and (first_timeout and not sols or not self.budget.exhausted):
+                    if self.budget.remaining() > 0:
                         raise _FallBack()
                 if sols:
                     # As the original: an undecided check ends the enumeration (its loop
@@ -283,13 +277,12 @@ class SolvingMixin:
                 self._finish_optimum(model, value, target)
                 return
             opt = z3.Optimize()
-            opt.set("timeout", self._remaining_ms())
             opt.add(self.assertions)
             try:
                 goal = (opt.minimize if kind == "minimize" else opt.maximize)(target)
             except z3.Z3Exception as exc:
                 raise ExprFailure(spec.optimize["formula"], exc) from None
-            r = opt.check()
+            r = self.budget.run(opt)
             if r == z3.unknown:
                 raise Rejection("time limit", "optimizer gave up: " + opt.reason_unknown())
             if r != z3.sat:

@@ -1,0 +1,148 @@
+"""Deterministic work budgets for the spec engine's Z3 calls (one place for all of them).
+
+Why: a puzzle must be a function of its spec and seed. Wall-clock Z3 timeouts made the
+result depend on machine load: under load a check that succeeds on an idle machine ran
+out of time, the attempt was rejected and the next seed's puzzle came out instead (seen
+on 37-equation and 25-piano), so ``puzzleforge verify`` could fail on a busy machine.
+Budgets are therefore counted in Z3's resource units (the ``rlimit`` parameter: a count
+of elementary solver steps that does not depend on the clock). ``UNITS_PER_MS`` converts
+the engine's familiar millisecond figures to units; it was calibrated so that a budget
+is about as long as its millisecond figure on an idle machine of 2026 (see docs/spec.md,
+"Budgets are deterministic", and bench/spec_budget_calibrate.py).
+
+How Z3 counts (checked on Z3 4.x/5.4): the counter belongs to the context and only
+grows; ``rlimit`` set on a solver (plain, tactic-based, ``SolverFor`` or ``Optimize``)
+limits each ``check`` to that many units *beyond the count at its start*. A check that
+runs out returns ``unknown`` with reason "canceled" (SMT) or "no reason given" (QF_FD),
+so exhaustion is recognised by the units it consumed, read from the solver statistics.
+
+An attempt owns one ``WorkBudget``: the pool of units of ``attempt_seconds`` that every
+check draws from, each check optionally capped by its own slice. The only wall-clock
+limit left is the safety net (``--max-seconds`` per puzzle): when it fires, generation
+stops with ``SafetyNetFired`` instead of quietly trying another seed, because what would
+come out next depends on the load.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import z3
+from z3 import z3core as zc
+
+from .outcome import Rejection
+
+__all__ = ["UNITS_PER_MS", "units", "WorkBudget", "SafetyNetFired", "rlimit_count"]
+
+#: Z3 resource units per millisecond of Z3 work on an idle machine (calibrated on the
+#: corpus, see the module doc).
+UNITS_PER_MS = 4000
+#: The largest value Z3's ``rlimit`` parameter takes (an unsigned 32-bit integer).
+_MAX_RLIMIT = (1 << 32) - 1
+_U32 = 1 << 32
+
+
+def units(ms: float) -> int:
+    """Resource units equivalent to ``ms`` idle-machine milliseconds (at least 1)."""
+    return max(1, min(_MAX_RLIMIT, int(ms * UNITS_PER_MS)))
+
+
+class SafetyNetFired(BaseException):
+    """The wall-clock safety net (``--max-seconds``) fired; the result would depend on load.
+
+    A BaseException, like KeyboardInterrupt: the ``except Exception`` clauses that turn
+    user-code errors into rejections must not swallow it (SIGALRM raises it anywhere).
+    """
+
+    def __init__(self, seconds: float | None = None) -> None:
+        self.seconds = seconds
+        super().__init__("the wall-clock safety net fired")
+
+
+def rlimit_count(obj: Any) -> int:
+    """Z3's resource counter of the context of ``obj`` (a Solver or an Optimize).
+
+    Read through the C API from the back of the statistics (where Z3 puts the key), since
+    ``statistics().get_key_value`` walks every key through the Python wrappers.
+    """
+    ctx = obj.ctx.ref()
+    if isinstance(obj, z3.Optimize):
+        st = zc.Z3_optimize_get_statistics(ctx, obj.optimize)
+    else:
+        st = zc.Z3_solver_get_statistics(ctx, obj.solver)
+    zc.Z3_stats_inc_ref(ctx, st)
+    try:
+        for i in range(zc.Z3_stats_size(ctx, st) - 1, -1, -1):
+            if zc.Z3_stats_get_key(ctx, st, i) == "rlimit count":
+                if zc.Z3_stats_is_uint(ctx, st, i):
+                    return zc.Z3_stats_get_uint_value(ctx, st, i)
+                return int(zc.Z3_stats_get_double_value(ctx, st, i))
+    finally:
+        zc.Z3_stats_dec_ref(ctx, st)
+    return 0
+
+
+class WorkBudget:
+    """The Z3 work an attempt may still do, and the wall-clock safety net over it.
+
+    ``total`` units for the whole attempt; ``used`` grows by what each check consumed.
+    ``net_deadline`` (``time.monotonic()`` value, None for none) is the safety net.
+    """
+
+    def __init__(self, total: int, net_deadline: float | None = None) -> None:
+        self.total = total
+        self.used = 0
+        self.net_deadline = net_deadline
+        #: Set by ``run``: True when the last check returned unknown for lack of units.
+        self.exhausted = False
+
+    @classmethod
+    def for_seconds(cls, seconds: float, net_deadline: float | None = None) -> "WorkBudget":
+        """The budget of ``seconds`` of idle-machine Z3 work (``attempt_seconds``)."""
+        return cls(units(seconds * 1000), net_deadline)
+
+    def remaining(self) -> int:
+        return max(0, self.total - self.used)
+
+    def remaining_ms(self) -> float:
+        """The remaining units in idle-machine milliseconds (for slices given in ms)."""
+        return self.remaining() / UNITS_PER_MS
+
+    def check_net(self) -> None:
+        if self.net_deadline is not None and time.monotonic() > self.net_deadline:
+            raise SafetyNetFired()
+
+    def check(self) -> None:
+        """Reject an attempt whose work is used up; stop everything when the net fired."""
+        self.check_net()
+        if self.remaining() <= 0:
+            raise Rejection("time limit", "the attempt used up its solver work budget")
+
+    def run(self, solver: Any, cap_ms: float | None = None, *, charge: bool = True) -> Any:
+        """``solver.check()`` limited to the remaining units (and to the cap, if given).
+
+        Returns Z3's result; ``self.exhausted`` says whether an ``unknown`` came from the
+        units running out (deterministic) rather than from Z3 giving up for another
+        reason. Raises ``SafetyNetFired`` if the wall-clock net interrupted the check.
+        ``charge=False`` (the pre-check in its private context, an accelerator whose
+        "unknown" changes nothing) does not draw the units from the attempt's pool.
+        """
+        self.check_net()
+        limit = self.remaining()
+        if limit <= 0:  # nothing left (an rlimit of 0 would mean no limit): undecided
+            self.exhausted = True
+            return z3.unknown
+        if cap_ms is not None:
+            limit = min(limit, units(cap_ms))
+        solver.set("rlimit", limit)
+        if self.net_deadline is not None:
+            solver.set("timeout", max(1, int((self.net_deadline - time.monotonic()) * 1000)))
+        before = rlimit_count(solver)
+        r = solver.check()
+        spent = (rlimit_count(solver) - before) % _U32
+        if charge:
+            self.used += spent
+        self.exhausted = r == z3.unknown and spent >= limit
+        if r == z3.unknown and not self.exhausted:
+            self.check_net()
+        return r
