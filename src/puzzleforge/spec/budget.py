@@ -32,11 +32,15 @@ from z3 import z3core as zc
 
 from .outcome import Rejection
 
-__all__ = ["UNITS_PER_MS", "units", "WorkBudget", "SafetyNetFired", "rlimit_count"]
+__all__ = ["UNITS_PER_MS", "NONLINEAR_UNITS_PER_MS", "units", "WorkBudget", "SafetyNetFired", "rlimit_count"]
 
 #: Z3 resource units per millisecond of Z3 work on an idle machine (calibrated on the
 #: corpus, see the module doc).
 UNITS_PER_MS = 4000
+#: The same for nonlinear real arithmetic (Z3's NRA checks count ~8x fewer units per ms:
+#: 37-equation measured 532, range 100-2084). Without it a 15 s attempt budget let a
+#: nonlinear check run for minutes (37-equation: its first puzzle took over 25 min).
+NONLINEAR_UNITS_PER_MS = 500
 #: The largest value Z3's ``rlimit`` parameter takes (an unsigned 32-bit integer).
 _MAX_RLIMIT = (1 << 32) - 1
 _U32 = 1 << 32
@@ -95,6 +99,14 @@ class WorkBudget:
         self.net_deadline = net_deadline
         #: Set by ``run``: True when the last check returned unknown for lack of units.
         self.exhausted = False
+        #: Units per idle-machine ms of the attempt's checks (``use_rate``): ``total`` and
+        #: ``used`` are counted at ``UNITS_PER_MS``; a check at another rate is limited and
+        #: charged in proportion, so the budget means the same time for every theory.
+        self.rate = UNITS_PER_MS
+
+    def use_rate(self, rate: int) -> None:
+        """Count the following checks at ``rate`` units per ms (a property of the problem)."""
+        self.rate = rate
 
     @classmethod
     def for_seconds(cls, seconds: float, net_deadline: float | None = None) -> "WorkBudget":
@@ -132,16 +144,30 @@ class WorkBudget:
         if limit <= 0:  # nothing left (an rlimit of 0 would mean no limit): undecided
             self.exhausted = True
             return z3.unknown
+        scale = self.rate / UNITS_PER_MS
+        limit = max(1, min(_MAX_RLIMIT, int(limit * scale)))
         if cap_ms is not None:
-            limit = min(limit, units(cap_ms))
+            limit = min(limit, max(1, min(_MAX_RLIMIT, int(cap_ms * self.rate))))
         solver.set("rlimit", limit)
+        timeout_ms = None
         if self.net_deadline is not None:
-            solver.set("timeout", max(1, int((self.net_deadline - time.monotonic()) * 1000)))
+            timeout_ms = max(1, int((self.net_deadline - time.monotonic()) * 1000))
+        clocked = self.rate != UNITS_PER_MS
+        if clocked:
+            # nonlinear real checks (nlsat) do not stop at their rlimit: measured on
+            # 37-equation, a check with a 1M-unit limit ran 20 s. They keep the wall-clock
+            # limit they had before work budgets (load-dependent, documented).
+            timeout_ms = min(timeout_ms or _MAX_RLIMIT, max(1, int(limit / self.rate)))
+        if timeout_ms is not None:
+            solver.set("timeout", timeout_ms)
         before = rlimit_count(solver)
+        start = time.monotonic()
         r = solver.check()
         spent = (rlimit_count(solver) - before) % _U32
+        if clocked and r == z3.unknown and time.monotonic() - start >= timeout_ms / 1000:
+            spent = max(spent, limit)  # the clock stood in for the units
         if charge:
-            self.used += spent
+            self.used += int(spent / scale)
         self.exhausted = r == z3.unknown and spent >= limit
         if r == z3.unknown and not self.exhausted:
             self.check_net()

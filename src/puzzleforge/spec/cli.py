@@ -162,7 +162,6 @@ def generate(
     if not out:
         for line in lines:
             typer.echo(line)
-    lines_count = len(lines)
     elapsed = time.monotonic() - start
     made = len(lines)
     if not quiet:

@@ -234,6 +234,18 @@ fast_or = _bool_nary(zc.Z3_mk_or, z3.Or)
 FAST_EXPORTS = {"If": fast_if, "Sum": fast_sum, "And": fast_and, "Or": fast_or}
 
 
+def is_nonlinear_real(assertions: list) -> bool:
+    """True for nonlinear real arithmetic (Z3's is-qfnra probe)."""
+    if not assertions:
+        return False
+    g = z3.Goal(ctx=assertions[0].ctx)
+    g.add(*assertions)
+    try:
+        return z3.Probe("is-qfnra", ctx=assertions[0].ctx)(g) == 1.0
+    except z3.Z3Exception:
+        return False
+
+
 def is_lia(assertions: list) -> bool:
     """True when the constraints are linear integer arithmetic (Z3's is-qflia probe)."""
     if not assertions:

@@ -14,7 +14,8 @@ import z3
 from z3 import z3core as zc
 
 from .configcodec import encode_value
-from .fastz3 import add_block, collect_consts, const_ids, is_lia, read_model
+from .budget import NONLINEAR_UNITS_PER_MS
+from .fastz3 import add_block, collect_consts, const_ids, is_lia, is_nonlinear_real, read_model
 from .finite import compile_finite
 from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, solution_order_key as _order_key, z3_to_py
@@ -230,6 +231,9 @@ class SolvingMixin:
         self._z3_seed = int(seed) if found else self.rng.randrange(1 << 30)
         self.config["_z3_seed"] = self._z3_seed
         self.cond_num = len(self.assertions)
+        if (any(c.sort().kind() == z3.Z3_REAL_SORT for c in self.sym_consts)
+                and is_nonlinear_real(self.assertions)):
+            self.budget.use_rate(NONLINEAR_UNITS_PER_MS)
         if spec.post_generation is not None:
             pg = spec.post_generation
             need_sol = not all(self.from_config(k)[0] for k in pg["vars"]) or not pg["vars"]
