@@ -22,7 +22,7 @@ from z3 import z3core as zc
 
 from .fastz3 import _raw
 
-__all__ = ["FiniteProblem", "compile_finite", "MAX_ASSIGNMENTS"]
+__all__ = ["FiniteProblem", "compile_finite", "compile_terms", "MAX_ASSIGNMENTS"]
 
 #: Largest assignment space evaluated exhaustively (beyond it Z3 is faster).
 MAX_ASSIGNMENTS = 1 << 20
@@ -123,6 +123,9 @@ class _Compiler:
         return idx
 
 
+_ARITH = frozenset(("ite", "add", "sub", "neg", "mul", "div", "mod"))
+
+
 def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -> int:
     """The largest magnitude any node can take; Unsupported unless it fits int64.
 
@@ -131,45 +134,49 @@ def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -
     caller picks the narrowest integer type that holds every node (faster numpy passes).
     """
     top = 1
-    bounds: list[tuple[int, int]] = []
+    los: list[int] = []
+    his: list[int] = []
     for op, args in nodes:
         if op == _CONST:
             if kinds[args] == _BOOL:
-                b = (0, 1)
+                lo, hi = 0, 1
             else:
                 d = doms[args]
-                b = (int(min(d)), int(max(d))) if len(d) else (0, 0)
+                lo, hi = (int(min(d)), int(max(d))) if len(d) else (0, 0)
         elif op == _NUM:
-            b = (args, args)
-        elif op == _LIT:
-            b = (0, 1)
-        else:
-            xs = [bounds[i] for i in args]
-            if op == "ite":
-                b = (min(xs[1][0], xs[2][0]), max(xs[1][1], xs[2][1]))
-            elif op == "add":
-                b = (sum(x[0] for x in xs), sum(x[1] for x in xs))
-            elif op == "sub":
-                b = (xs[0][0] - sum(x[1] for x in xs[1:]), xs[0][1] - sum(x[0] for x in xs[1:]))
-            elif op == "neg":
-                b = (-xs[0][1], -xs[0][0])
-            elif op == "mul":
-                b = xs[0]
-                for x in xs[1:]:
-                    corners = [b[0] * x[0], b[0] * x[1], b[1] * x[0], b[1] * x[1]]
-                    b = (min(corners), max(corners))
-                    if max(abs(b[0]), abs(b[1])) >= _BOUND:
-                        raise Unsupported("possible int64 overflow")
-            elif op in ("div", "mod"):
-                m = max(abs(xs[0][0]), abs(xs[0][1]), abs(xs[1][0]), abs(xs[1][1]))
-                b = (-m, m)
-            else:  # Boolean operators
-                b = (0, 1)
-        mag = max(abs(b[0]), abs(b[1]))
+            lo = hi = args
+        elif op == _LIT or op not in _ARITH:  # Booleans
+            lo, hi = 0, 1
+        elif op == "ite":
+            lo = min(los[args[1]], los[args[2]])
+            hi = max(his[args[1]], his[args[2]])
+        elif op == "add":
+            lo = sum([los[i] for i in args])
+            hi = sum([his[i] for i in args])
+        elif op == "sub":
+            rest = args[1:]
+            lo = los[args[0]] - sum([his[i] for i in rest])
+            hi = his[args[0]] - sum([los[i] for i in rest])
+        elif op == "neg":
+            lo, hi = -his[args[0]], -los[args[0]]
+        elif op == "mul":
+            lo, hi = los[args[0]], his[args[0]]
+            for i in args[1:]:
+                xl, xh = los[i], his[i]
+                corners = (lo * xl, lo * xh, hi * xl, hi * xh)
+                lo, hi = min(corners), max(corners)
+                if max(abs(lo), abs(hi)) >= _BOUND:
+                    raise Unsupported("possible int64 overflow")
+        else:  # div, mod
+            m = max(abs(los[args[0]]), abs(his[args[0]]), abs(los[args[1]]), abs(his[args[1]]))
+            lo, hi = -m, m
+        mag = hi if hi >= -lo else -lo
         if mag >= _BOUND:
             raise Unsupported("possible int64 overflow")
-        top = max(top, mag)
-        bounds.append(b)
+        if mag > top:
+            top = mag
+        los.append(lo)
+        his.append(hi)
     return top
 
 
@@ -389,6 +396,9 @@ class FiniteProblem:
 
 #: Assignments evaluated per numpy pass (bounds the memory of intermediate arrays).
 CHUNK = 1 << 16
+#: Up to this many assignments, plain 1-D columns (numpy's many-axis broadcasting costs
+#: more per operation than it saves on small spaces).
+_FLAT = 1 << 13
 
 
 def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
@@ -413,58 +423,145 @@ def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequ
             if zc.Z3_get_sort_kind(cref, zc.Z3_get_sort(cref, objective.as_ast())) != _INT:
                 return None
             obj = comp.node(objective.as_ast())
-        used = sorted(comp.used)
-        kinds_l = list(kinds)
-        atoms: set[int] = set()
-        doms = _domains(comp.nodes, roots, kinds_l, used, atoms)
-        required = [i for i in _conjuncts(comp.nodes, roots) if i not in atoms]
-        needed = _reachable(comp.nodes, required + ([obj] if obj is not None else []))
-        sizes = [2 if kinds_l[c] == _BOOL else len(doms[c]) for c in used]
-        total = 1
-        for size in sizes:
-            total *= size
-            if total > MAX_ASSIGNMENTS:
-                return None
-        if total * sum(needed) > MAX_WORK:
-            return None  # Z3 is the faster way for this many operations
-        top = _static_bounds(comp.nodes, doms, kinds_l)
-        itype = np.int16 if top < (1 << 15) else np.int32 if top < (1 << 31) else np.int64
-        bases: dict[int, Any] = {}
-        strides: dict[int, int] = {}
-        inner = total
-        for c, size in zip(used, sizes):
-            inner //= max(1, size)
-            bases[c] = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=itype)
-            strides[c] = max(1, inner)
-        prob = FiniteProblem(used, kinds_l, bases, strides)
-        if total == 0:  # contradictory bounds: an empty domain, no solution
-            return prob, (np.zeros(0, dtype=np.int64) if obj is not None else None)
-        rows_parts: list[Any] = []
-        obj_parts: list[Any] = []
-        found = 0
-        col_list: list[Any] = [None] * len(consts)
-        for lo in range(0, total, CHUNK):
-            idx = np.arange(lo, min(total, lo + CHUNK), dtype=np.int64)
-            n = len(idx)
-            for c in used:
-                col_list[c] = prob.column(c, idx)
-            vals = _eval(comp.nodes, col_list, needed, itype)
-            mask: Any = np.ones(n, dtype=bool)
-            for r in required:
-                mask = np.logical_and(mask, vals[r])
-            mask = np.broadcast_to(mask, (n,))
-            hit = idx[mask]
-            rows_parts.append(hit)
-            if obj is not None:
-                obj_parts.append(np.broadcast_to(np.asarray(vals[obj], dtype=np.int64), (n,))[mask])
-            found += len(hit)
-            if limit is not None and found > limit:
-                prob.too_many = True
-                break
-        prob.rows = np.concatenate(rows_parts)
-        objv = np.concatenate(obj_parts) if obj is not None else None
-        return prob, objv
+        return _evaluate(comp.nodes, roots, obj, sorted(comp.used), list(kinds), limit)
     except (Unsupported, RecursionError):
         return None
     except z3.Z3Exception:
         return None
+
+
+def compile_terms(bnodes: list[tuple], roots: Sequence[int], objective: int | None,
+                  index: dict[int, int], kinds: Sequence[int],
+                  limit: int | None = None) -> tuple[FiniteProblem, Any] | None:
+    """``compile_finite`` for terms built in Python (spec/terms.py), with the same result.
+
+    ``bnodes`` are a ``Builder``'s hash-consed nodes (leaves ``("const", ast id)``),
+    ``roots``/``objective`` indices into them, ``index`` maps a constant's AST id to its
+    position in the projection. The nodes are renumbered in the order the Z3 walk visits
+    the same DAG, so domains, bounds, work estimate and rows are exactly those of
+    ``compile_finite`` on the Z3 terms the same formulas build.
+    """
+    if not roots or any(k not in (_BOOL, _INT) for k in kinds):
+        return None
+    nodes: list[tuple] = []
+    memo: dict[int, int] = {}
+    used: set[int] = set()
+
+    def walk(i: int) -> int:
+        got = memo.get(i)
+        if got is not None:
+            return got
+        op, args = bnodes[i]
+        if op == _CONST:
+            idx = index.get(args)
+            if idx is None:
+                raise Unsupported("a constant outside the projection")
+            used.add(idx)
+            ir: tuple = (_CONST, idx)
+        elif op == _NUM or op == _LIT:
+            ir = (op, args)
+        else:
+            ir = (op, tuple([walk(a) for a in args]))
+        nodes.append(ir)
+        k = memo[i] = len(nodes) - 1
+        return k
+
+    try:
+        rs = [walk(r) for r in roots]
+        obj = walk(objective) if objective is not None else None
+        return _evaluate(nodes, rs, obj, sorted(used), list(kinds), limit)
+    except (Unsupported, RecursionError):
+        return None
+
+
+def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[int],
+              kinds_l: list[int], limit: int | None) -> tuple[FiniteProblem, Any] | None:
+    """Domains, bounds and the chunked numpy evaluation of a compiled node list.
+
+    Shared by the Z3 front end (``compile_finite``) and the Python-built terms of
+    spec/terms.py (``compile_terms``): the same nodes give the same decisions and rows.
+    Raises Unsupported where the problem is outside what it models exactly.
+    """
+    atoms: set[int] = set()
+    doms = _domains(nodes, roots, kinds_l, used, atoms)
+    required = [i for i in _conjuncts(nodes, roots) if i not in atoms]
+    needed = _reachable(nodes, required + ([obj] if obj is not None else []))
+    sizes = [2 if kinds_l[c] == _BOOL else len(doms[c]) for c in used]
+    total = 1
+    for size in sizes:
+        total *= size
+        if total > MAX_ASSIGNMENTS:
+            return None
+    if total * sum(needed) > MAX_WORK:
+        return None  # Z3 is the faster way for this many operations
+    top = _static_bounds(nodes, doms, kinds_l)
+    itype = np.int16 if top < (1 << 15) else np.int32 if top < (1 << 31) else np.int64
+    bases: dict[int, Any] = {}
+    strides: dict[int, int] = {}
+    inner = total
+    for c, size in zip(used, sizes):
+        inner //= max(1, size)
+        bases[c] = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=itype)
+        strides[c] = max(1, inner)
+    prob = FiniteProblem(used, kinds_l, bases, strides)
+    if total == 0:  # contradictory bounds: an empty domain, no solution
+        return prob, (np.zeros(0, dtype=np.int64) if obj is not None else None)
+    # The space as an array: the trailing constants (at most CHUNK assignments together)
+    # each vary along an axis of their own and broadcast, so a term over a few of them
+    # is computed once per combination of those few, never tiled to every assignment;
+    # the leading ones vary along axis 0, one block of their combinations at a time.
+    n_used = len(used)
+    p, inner = n_used, 1
+    if total > _FLAT:
+        while p > 0 and inner * sizes[p - 1] <= CHUNK:
+            p -= 1
+            inner *= sizes[p]
+        if p == n_used and p > 0:  # the last domain alone exceeds a chunk: take it whole
+            p -= 1
+            inner = sizes[p]
+    dims = [sizes[k] for k in range(p, n_used) if sizes[k] > 1]
+    col_list: list[Any] = [None] * len(kinds_l)
+    axis = 1
+    for k in range(p, n_used):
+        c = used[k]
+        if sizes[k] == 1:
+            col_list[c] = bases[c][0].item()
+        else:
+            shape = [1] * (len(dims) + 1)
+            shape[axis] = sizes[k]
+            col_list[c] = bases[c].reshape(shape)
+            axis += 1
+    outer = total // inner
+    block = max(1, CHUNK // inner)
+    rows_parts: list[Any] = []
+    obj_parts: list[Any] = []
+    found = 0
+    for o_lo in range(0, outer, block):
+        o_hi = min(outer, o_lo + block)
+        if p:
+            oidx = np.arange(o_lo, o_hi, dtype=np.int64)
+            oshape = [o_hi - o_lo] + [1] * len(dims)
+            for k in range(p):
+                c = used[k]
+                if sizes[k] == 1:
+                    col_list[c] = bases[c][0].item()
+                else:
+                    col_list[c] = bases[c][(oidx // (strides[c] // inner)) % sizes[k]].reshape(oshape)
+        full_shape = (o_hi - o_lo, *dims)
+        vals = _eval(nodes, col_list, needed, itype)
+        mask: Any = True
+        for r in required:
+            mask = np.logical_and(mask, vals[r])
+        flat = np.broadcast_to(mask, full_shape).reshape(-1)
+        hit = np.flatnonzero(flat)
+        if obj is not None:
+            objv_b = np.broadcast_to(np.asarray(vals[obj], dtype=np.int64), full_shape).reshape(-1)
+            obj_parts.append(objv_b[hit])
+        rows_parts.append(hit + o_lo * inner)
+        found += len(hit)
+        if limit is not None and found > limit:
+            prob.too_many = True
+            break
+    prob.rows = np.concatenate(rows_parts)
+    objv = np.concatenate(obj_parts) if obj is not None else None
+    return prob, objv
