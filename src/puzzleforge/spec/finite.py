@@ -123,6 +123,9 @@ class _Compiler:
         return idx
 
 
+#: Deepest Python-built term walked (deeper: None, and the caller's Z3 path decides,
+#: exactly as before, whether its own recursive walk can take it).
+_MAX_TERM_DEPTH = 200
 _ARITH = frozenset(("ite", "add", "sub", "neg", "mul", "div", "mod"))
 
 
@@ -384,6 +387,14 @@ class FiniteProblem:
 
     def row_values(self, rows: Any) -> list[list[Any]]:
         """Per used constant (in projection order), the Python values at ``rows``."""
+        if len(rows) <= 8:  # a few rows (an optimum): plain Python is cheaper than numpy passes
+            rs = [int(r) for r in rows]
+            out = []
+            for c in self.used:
+                base, stride = self.bases[c].tolist(), self.strides[c]
+                k = len(base)
+                out.append([base[(r // stride) % k] for r in rs])
+            return out
         rows = np.asarray(rows, dtype=np.int64)
         out = []
         for c in self.used:
@@ -399,6 +410,27 @@ CHUNK = 1 << 16
 #: Up to this many assignments, plain 1-D columns (numpy's many-axis broadcasting costs
 #: more per operation than it saves on small spaces).
 _FLAT = 1 << 13
+_BOOL_BASE = np.array([False, True])
+_BOOL_BASE.flags.writeable = False
+_DIGITS: dict[tuple[int, int, int, int], Any] = {}
+
+
+def _digits(lo: int, hi: int, stride: int, size: int) -> Any:
+    """``(i // stride) % size`` for i in [lo, hi): a constant's value index per assignment.
+
+    Cached (read-only): the same small spaces recur attempt after attempt (a knapsack
+    of n items is always 2^n assignments), and building them was most of a small
+    problem's evaluation time.
+    """
+    key = (lo, hi, stride, size)
+    got = _DIGITS.get(key)
+    if got is None:
+        if len(_DIGITS) >= 256:
+            _DIGITS.clear()
+        got = (np.arange(lo, hi, dtype=np.int64) // stride) % size
+        got.flags.writeable = False
+        _DIGITS[key] = got
+    return got
 
 
 def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
@@ -447,10 +479,12 @@ def compile_terms(bnodes: list[tuple], roots: Sequence[int], objective: int | No
     memo: dict[int, int] = {}
     used: set[int] = set()
 
-    def walk(i: int) -> int:
+    def walk(i: int, depth: int) -> int:
         got = memo.get(i)
         if got is not None:
             return got
+        if depth > _MAX_TERM_DEPTH:
+            raise Unsupported("term too deep")  # the caller asks Z3, whose walk decides
         op, args = bnodes[i]
         if op == _CONST:
             idx = index.get(args)
@@ -461,14 +495,14 @@ def compile_terms(bnodes: list[tuple], roots: Sequence[int], objective: int | No
         elif op == _NUM or op == _LIT:
             ir = (op, args)
         else:
-            ir = (op, tuple([walk(a) for a in args]))
+            ir = (op, tuple([walk(a, depth + 1) for a in args]))
         nodes.append(ir)
         k = memo[i] = len(nodes) - 1
         return k
 
     try:
-        rs = [walk(r) for r in roots]
-        obj = walk(objective) if objective is not None else None
+        rs = [walk(r, 0) for r in roots]
+        obj = walk(objective, 0) if objective is not None else None
         return _evaluate(nodes, rs, obj, sorted(used), list(kinds), limit)
     except (Unsupported, RecursionError):
         return None
@@ -501,7 +535,7 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
     inner = total
     for c, size in zip(used, sizes):
         inner //= max(1, size)
-        bases[c] = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=itype)
+        bases[c] = _BOOL_BASE if kinds_l[c] == _BOOL else np.array(doms[c], dtype=itype)
         strides[c] = max(1, inner)
     prob = FiniteProblem(used, kinds_l, bases, strides)
     if total == 0:  # contradictory bounds: an empty domain, no solution
@@ -539,24 +573,27 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
     for o_lo in range(0, outer, block):
         o_hi = min(outer, o_lo + block)
         if p:
-            oidx = np.arange(o_lo, o_hi, dtype=np.int64)
             oshape = [o_hi - o_lo] + [1] * len(dims)
             for k in range(p):
                 c = used[k]
                 if sizes[k] == 1:
                     col_list[c] = bases[c][0].item()
                 else:
-                    col_list[c] = bases[c][(oidx // (strides[c] // inner)) % sizes[k]].reshape(oshape)
+                    sel = _digits(o_lo, o_hi, strides[c] // inner, sizes[k])
+                    col_list[c] = bases[c][sel].reshape(oshape) if dims else bases[c][sel]
         full_shape = (o_hi - o_lo, *dims)
         vals = _eval(nodes, col_list, needed, itype)
         mask: Any = True
         for r in required:
             mask = np.logical_and(mask, vals[r])
-        flat = np.broadcast_to(mask, full_shape).reshape(-1)
-        hit = np.flatnonzero(flat)
+        if not (isinstance(mask, np.ndarray) and mask.shape == full_shape):
+            mask = np.broadcast_to(mask, full_shape)
+        hit = np.flatnonzero(mask)
         if obj is not None:
-            objv_b = np.broadcast_to(np.asarray(vals[obj], dtype=np.int64), full_shape).reshape(-1)
-            obj_parts.append(objv_b[hit])
+            ov = vals[obj]
+            if not (isinstance(ov, np.ndarray) and ov.shape == full_shape):
+                ov = np.broadcast_to(ov, full_shape)
+            obj_parts.append(ov.reshape(-1)[hit].astype(np.int64))
         rows_parts.append(hit + o_lo * inner)
         found += len(hit)
         if limit is not None and found > limit:

@@ -25,8 +25,6 @@ from .fastz3 import FAST_EXPORTS
 __all__ = ["Fallback", "Builder", "Term", "DISPATCH", "global_names", "BOOL", "INT"]
 
 BOOL, INT = "bool", "int"
-#: Deepest term accepted (the Z3 walk of finite.py is recursive: deeper terms go to Z3).
-MAX_DEPTH = 200
 
 
 class Fallback(Exception):
@@ -36,27 +34,18 @@ class Fallback(Exception):
 class Builder:
     """Hash-consed nodes (op, args) like finite.py's IR; leaves are ("const", ast id)."""
 
-    __slots__ = ("nodes", "depth", "memo")
+    __slots__ = ("nodes", "memo")
 
     def __init__(self) -> None:
         self.nodes: list[tuple] = []
-        self.depth: list[int] = []
         self.memo: dict[tuple, int] = {}
 
     def mk(self, op: str, args: Any) -> int:
         key = (op, args)
         i = self.memo.get(key)
         if i is None:
-            i = len(self.nodes)
+            i = self.memo[key] = len(self.nodes)
             self.nodes.append(key)
-            if op == "const" or op == "num" or op == "lit":
-                d = 1
-            else:
-                d = 1 + max(map(self.depth.__getitem__, args), default=0)
-                if d > MAX_DEPTH:
-                    raise Fallback("term too deep")
-            self.depth.append(d)
-            self.memo[key] = i
         return i
 
 
@@ -253,6 +242,8 @@ def col_if(c: Any, a: Any, b: Any, ctx: Any = None) -> Any:
     if ctx is not None:
         raise Fallback("explicit context")
     bl = t.b
+    if t is c and c.s is BOOL and type(a) is int and type(b) is int:  # If(p, 3, 0): the usual
+        return Term(bl, bl.mk("ite", (c.i, bl.mk("num", a), bl.mk("num", b))), INT)
     ci = lift(bl, c, BOOL)
     if type(a) is Term:
         s = a.s
