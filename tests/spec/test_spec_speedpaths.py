@@ -155,9 +155,11 @@ def _capture(spec: Path, n: int, seed: int) -> list[tuple]:
     col_original = columnmode.ColumnMixin.column_enumerate
 
     def col_spy(self, limit):  # noqa: ANN001 - test hook
+        state = self._col
         out = col_original(self, None)
         if out is not None:
             # the Python-built terms' answer against Z3 on the Z3 terms of the same formulas
+            self._col = state
             self.column_abandon()
             present = const_ids(self.assertions)
             consts = [c for c in self.sym_consts if c.get_id() in present]

@@ -252,6 +252,7 @@ class ColumnMixin:
             self._column_to_z3()
             return False
         self._lambda_cache[_STATS_KEY][1] += 1
+        self._col = None  # done: no cycle through the attempt keeps the terms for the GC
         prob, objv = res
         self._finite_optimum(prob, objv, consts, kind, consts[0].ctx)
         return True
@@ -283,6 +284,7 @@ class ColumnMixin:
             self._column_to_z3()
             return None
         self._lambda_cache[_STATS_KEY][1] += 1
+        self._col = None
         prob, _ = res
         if prob.too_many or (limit is not None and len(prob.rows) > limit):
             raise Rejection("too many solutions", f"more than max_solution = {limit}")

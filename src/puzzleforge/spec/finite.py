@@ -506,6 +506,8 @@ def compile_terms(bnodes: list[tuple], roots: Sequence[int], objective: int | No
         return _evaluate(nodes, rs, obj, sorted(used), list(kinds), limit)
     except (Unsupported, RecursionError):
         return None
+    finally:
+        walk = None  # type: ignore[assignment]  # the recursive closure is a cycle: free it now
 
 
 def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[int],
