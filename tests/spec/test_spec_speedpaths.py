@@ -94,6 +94,21 @@ def _random_problem(rng: random.Random, ctx: z3.Context) -> tuple[list, list, z3
 
 @pytest.mark.parametrize("seed", range(12))
 def test_finite_path_matches_z3_on_random_problems(seed: int) -> None:
+    _check_random_problems(seed)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_broadcast_blocks_match_z3_on_random_problems(seed: int, monkeypatch) -> None:
+    """The broadcast evaluation (trailing constants on axes, leading ones in blocks, freed
+    intermediates) on spaces made small enough for the tests to reach every branch."""
+    from puzzleforge.spec import finite
+    monkeypatch.setattr(finite, "_FLAT", 0)
+    monkeypatch.setattr(finite, "BLOCK", 1 << (2 + seed % 4))
+    monkeypatch.setattr(finite, "CHUNK", 1 << (2 + seed % 3))
+    _check_random_problems(seed + 100)
+
+
+def _check_random_problems(seed: int) -> None:
     rng = random.Random(seed)
     ctx = z3.Context()
     checked = 0

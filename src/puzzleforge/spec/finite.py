@@ -197,9 +197,14 @@ def _reachable(nodes: list[tuple], roots: list[int]) -> list[bool]:
     return needed
 
 
-def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any = np.int64) -> list[Any]:
+def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any = np.int64,
+          release: dict[int, list[int]] | None = None) -> list[Any]:
+    """Every needed node's value; ``release[k]``: nodes whose value is dropped after node k."""
     vals: list[Any] = []
     for k, (op, args) in enumerate(nodes):
+        if release is not None and k in release:
+            for i in release[k]:
+                vals[i] = None  # last use was the previous node: free a big intermediate now
         if not needed[k]:
             vals.append(None)
             continue
@@ -407,6 +412,9 @@ class FiniteProblem:
 
 #: Assignments evaluated per numpy pass (bounds the memory of intermediate arrays).
 CHUNK = 1 << 16
+#: Assignments per pass when the trailing constants broadcast (intermediates are freed
+#: after their last use, and most are far smaller than the pass).
+BLOCK = 1 << 18
 #: Up to this many assignments, plain 1-D columns (numpy's many-axis broadcasting costs
 #: more per operation than it saves on small spaces).
 _FLAT = 1 << 13
@@ -549,7 +557,7 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
     n_used = len(used)
     p, inner = n_used, 1
     if total > _FLAT:
-        while p > 0 and inner * sizes[p - 1] <= CHUNK:
+        while p > 0 and inner * sizes[p - 1] <= BLOCK:
             p -= 1
             inner *= sizes[p]
         if p == n_used and p > 0:  # the last domain alone exceeds a chunk: take it whole
@@ -568,7 +576,20 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
             col_list[c] = bases[c].reshape(shape)
             axis += 1
     outer = total // inner
-    block = max(1, CHUNK // inner)
+    block = max(1, (CHUNK if p == n_used else BLOCK) // inner)
+    # free each intermediate after its last use (the conjuncts and objective are kept)
+    keep = set(required)
+    if obj is not None:
+        keep.add(obj)
+    last: dict[int, int] = {}
+    for k, (op, args) in enumerate(nodes):
+        if needed[k] and op not in (_CONST, _NUM, _LIT):
+            for i in args:
+                last[i] = k
+    release: dict[int, list[int]] = {}
+    for i, k in last.items():
+        if i not in keep and nodes[i][0] not in (_CONST, _NUM, _LIT):
+            release.setdefault(k + 1, []).append(i)
     rows_parts: list[Any] = []
     obj_parts: list[Any] = []
     found = 0
@@ -584,7 +605,7 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
                     sel = _digits(o_lo, o_hi, strides[c] // inner, sizes[k])
                     col_list[c] = bases[c][sel].reshape(oshape) if dims else bases[c][sel]
         full_shape = (o_hi - o_lo, *dims)
-        vals = _eval(nodes, col_list, needed, itype)
+        vals = _eval(nodes, col_list, needed, itype, release if dims else None)
         mask: Any = True
         for r in required:
             mask = np.logical_and(mask, vals[r])
