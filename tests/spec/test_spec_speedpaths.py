@@ -404,3 +404,33 @@ def test_terms_refuse_what_z3_would_answer_differently() -> None:
                                                    "__bool__", "__hash__", "__str__", "__repr__",
                                                    "__format__", "__weakref__"):
             assert has(z3.ArithRef, name) or has(z3.BoolRef, name), name
+
+
+@pytest.mark.parametrize("fact,num", [("equal", 2), ("most", 1), ("least", 5), ("equal", 0), ("distinct", 0)])
+def test_event_count_operator_over_terms_is_the_z3_construction(fact: str, num: int, monkeypatch) -> None:
+    from puzzleforge.spec.operators import gen_event_count_condition
+    calls = _captured_evaluations(monkeypatch)
+    ctx = z3.Context()
+    with installed_z3_context(ctx):
+        if fact == "distinct":
+            consts = [z3.Int(f"x{i}", ctx) for i in range(3)]
+            bounds = [z3.And(c >= 0, c <= 3) for c in consts]
+            sort = INT
+        else:
+            consts = [z3.Bool(f"b{i}", ctx) for i in range(4)]
+            bounds = []
+            sort = BOOL
+        want_cons = bounds + gen_event_count_condition(consts, fact, num)
+        b = Builder()
+        leaves = [Term(b, b.mk("const", c.get_id()), sort) for c in consts]
+        roots: list = []
+        if fact == "distinct":
+            roots = [DISPATCH["And"](t >= 0, t <= 3).i for t in leaves]
+        roots += [t.i for t in columnmode.col_event_count(leaves, fact, num)]
+        kinds = [c.sort().kind() for c in consts]
+        index = {c.get_id(): i for i, c in enumerate(consts)}
+        want = compile_finite(want_cons, consts, kinds)
+        got = compile_terms(b.nodes, roots, None, index, kinds)
+    assert want is not None and got is not None
+    assert len(calls) == 2 and calls[0] == calls[1]
+    assert list(want[0].rows) == list(got[0].rows) and len(got[0].rows) > 0

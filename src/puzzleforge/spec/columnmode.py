@@ -22,10 +22,11 @@ from typing import Any
 import z3
 
 from .finite import compile_terms
+from . import operators
 from .operators import Z3_EXPORTS
 from .outcome import Rejection, ev
 from .safe import SAFE_BUILTINS, SafeCode
-from .terms import BOOL, DISPATCH, INT, Builder, Fallback, Term, global_names
+from .terms import BOOL, DISPATCH, INT, Builder, Fallback, Term, col_distinct, col_if, col_sum, global_names
 
 __all__ = ["ColumnMixin"]
 
@@ -39,6 +40,33 @@ _SORT_KIND = {BOOL: z3.Z3_BOOL_SORT, INT: z3.Z3_INT_SORT}
 _PURE_BUILTINS = {id(v) for k, v in SAFE_BUILTINS.items()
                   if callable(v) and k not in ("isinstance", "callable", "hasattr", "id", "__pf_import")}
 _DISPATCH_ORIG = {name: Z3_EXPORTS.get(name) for name in DISPATCH}
+
+
+def col_event_count(events: Any, fact: str, num: int = 0) -> list:
+    """``operators.gen_event_count_condition`` over Terms: the same construction, node for node.
+
+    Why here: it is the operator corpus conditions call most (counts of true events);
+    without a Term version every such spec left the mode at its first condition.
+    """
+    evs = operators._flatten_syms(events)
+    if not any(type(e) is Term for e in evs):
+        return operators.gen_event_count_condition(events, fact, num)
+    n = len(evs)
+    num = 0 if num <= 0 else min(num, n)
+    if fact == "distinct":
+        return [col_distinct(*evs)]
+    count = col_sum([col_if(v, 1, 0) for v in evs])
+    if fact == "most":
+        return [count <= num]
+    if fact == "least":
+        return [count >= num]
+    if fact == "equal":
+        return [count == num]
+    raise Fallback(f"unknown fact {fact!r}")  # Z3 mode raises the operator's own error
+
+
+#: Runtime operators with a Term version: name -> (the operator, its Term version).
+_OPERATORS = {"gen_event_count_condition": (operators.gen_event_count_condition, col_event_count)}
 
 
 class _State:
@@ -139,6 +167,8 @@ class ColumnMixin:
                     raise Fallback(f"builtin {n}")
                 if n in DISPATCH and v is _DISPATCH_ORIG[n]:
                     swaps[n] = DISPATCH[n]
+                elif n in _OPERATORS and v is _OPERATORS[n][0]:
+                    swaps[n] = _OPERATORS[n][1]
                 elif n == "_sym" or n in st.derived:
                     swaps[n] = st.convert(v)
                 elif callable(v):
