@@ -420,22 +420,24 @@ BLOCK = 1 << 18
 _FLAT = 1 << 13
 _BOOL_BASE = np.array([False, True])
 _BOOL_BASE.flags.writeable = False
-_DIGITS: dict[tuple[int, int, int, int], Any] = {}
+_DIGITS: dict[tuple, Any] = {}
 
 
-def _digits(lo: int, hi: int, stride: int, size: int) -> Any:
+def _digits(lo: int, hi: int, stride: int, size: int, boolean: bool = False) -> Any:
     """``(i // stride) % size`` for i in [lo, hi): a constant's value index per assignment.
 
-    Cached (read-only): the same small spaces recur attempt after attempt (a knapsack
-    of n items is always 2^n assignments), and building them was most of a small
-    problem's evaluation time.
+    With ``boolean``, the Boolean column itself (``size`` 2). Cached (read-only): the
+    same small spaces recur attempt after attempt (a knapsack of n items is always 2^n
+    assignments), and building them was most of a small problem's evaluation time.
     """
-    key = (lo, hi, stride, size)
+    key = (lo, hi, stride, size, boolean)
     got = _DIGITS.get(key)
     if got is None:
         if len(_DIGITS) >= 256:
             _DIGITS.clear()
         got = (np.arange(lo, hi, dtype=np.int64) // stride) % size
+        if boolean:
+            got = got.astype(bool)
         got.flags.writeable = False
         _DIGITS[key] = got
     return got
@@ -577,19 +579,21 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
             axis += 1
     outer = total // inner
     block = max(1, (CHUNK if p == n_used else BLOCK) // inner)
-    # free each intermediate after its last use (the conjuncts and objective are kept)
-    keep = set(required)
-    if obj is not None:
-        keep.add(obj)
-    last: dict[int, int] = {}
-    for k, (op, args) in enumerate(nodes):
-        if needed[k] and op not in (_CONST, _NUM, _LIT):
-            for i in args:
-                last[i] = k
-    release: dict[int, list[int]] = {}
-    for i, k in last.items():
-        if i not in keep and nodes[i][0] not in (_CONST, _NUM, _LIT):
-            release.setdefault(k + 1, []).append(i)
+    # broadcast passes free each intermediate after its last use (conjuncts, objective kept)
+    release: dict[int, list[int]] | None = None
+    if dims:
+        keep = set(required)
+        if obj is not None:
+            keep.add(obj)
+        last: dict[int, int] = {}
+        for k, (op, args) in enumerate(nodes):
+            if needed[k] and op not in (_CONST, _NUM, _LIT):
+                for i in args:
+                    last[i] = k
+        release = {}
+        for i, k in last.items():
+            if i not in keep and nodes[i][0] not in (_CONST, _NUM, _LIT):
+                release.setdefault(k + 1, []).append(i)
     rows_parts: list[Any] = []
     obj_parts: list[Any] = []
     found = 0
@@ -602,10 +606,15 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
                 if sizes[k] == 1:
                     col_list[c] = bases[c][0].item()
                 else:
-                    sel = _digits(o_lo, o_hi, strides[c] // inner, sizes[k])
-                    col_list[c] = bases[c][sel].reshape(oshape) if dims else bases[c][sel]
+                    if dims:
+                        sel = _digits(o_lo, o_hi, strides[c] // inner, sizes[k])
+                        col_list[c] = bases[c][sel].reshape(oshape)
+                    elif kinds_l[c] == _BOOL:
+                        col_list[c] = _digits(o_lo, o_hi, strides[c], 2, True)
+                    else:
+                        col_list[c] = bases[c][_digits(o_lo, o_hi, strides[c], sizes[k])]
         full_shape = (o_hi - o_lo, *dims)
-        vals = _eval(nodes, col_list, needed, itype, release if dims else None)
+        vals = _eval(nodes, col_list, needed, itype, release)
         mask: Any = True
         for r in required:
             mask = np.logical_and(mask, vals[r])
