@@ -15,6 +15,7 @@ from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.spec.family import load_spec_family
 from puzzleforge.spec.nonlinear import is_nonlinear_int
+from puzzleforge.spec import columnmode
 from puzzleforge.spec.sampling import _PRECHECK_KEY, _PRECHECK_TRIAL
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "puzzleclone"
@@ -65,12 +66,18 @@ def test_nonlinear_detection() -> None:
 def test_precheck_rejects_a_contradiction_with_its_reason(tmp_path: Path) -> None:
     spec = tmp_path / "contradiction.yaml"
     spec.write_text(CONTRADICTION, encoding="utf-8")
-    fam = load_spec_family(spec)
-    with pytest.raises(GenerationFailed) as info:
-        fam.generate(fam.Params(attempts=5), make_rng(1))
-    assert info.value.reasons == {"no solution": 5}
-    assert "rejections by reason: no solution: 5" in str(info.value)  # bounded effort, with statistics
-    assert fam._lambda_cache[_PRECHECK_KEY] == [5, 5]  # every attempt stopped by the pre-check
+    for terms in (True, False):
+        fam = load_spec_family(spec)
+        if not terms:  # spec/columnmode.py's "never solves" state: conditions go to Z3 at once
+            fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]
+        with pytest.raises(GenerationFailed) as info:
+            fam.generate(fam.Params(attempts=5), make_rng(1))
+        assert info.value.reasons == {"no solution": 5}
+        assert "rejections by reason: no solution: 5" in str(info.value)  # bounded effort, with statistics
+        if terms:  # exhaustive evaluation of the finite space found it: no pre-check needed
+            assert _PRECHECK_KEY not in fam._lambda_cache
+        else:
+            assert fam._lambda_cache[_PRECHECK_KEY] == [5, 5]  # every attempt stopped by the pre-check
 
 
 @pytest.mark.parametrize("stem", ["20-gaokao", "14-hunting"])

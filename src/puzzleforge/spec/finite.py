@@ -22,7 +22,7 @@ from z3 import z3core as zc
 
 from .fastz3 import _raw
 
-__all__ = ["FiniteProblem", "compile_finite", "MAX_ASSIGNMENTS"]
+__all__ = ["FiniteProblem", "compile_finite", "compile_terms", "MAX_ASSIGNMENTS"]
 
 #: Largest assignment space evaluated exhaustively (beyond it Z3 is faster).
 MAX_ASSIGNMENTS = 1 << 20
@@ -123,6 +123,12 @@ class _Compiler:
         return idx
 
 
+#: Deepest Python-built term walked (deeper: None, and the caller's Z3 path decides,
+#: exactly as before, whether its own recursive walk can take it).
+_MAX_TERM_DEPTH = 200
+_ARITH = frozenset(("ite", "add", "sub", "neg", "mul", "div", "mod"))
+
+
 def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -> int:
     """The largest magnitude any node can take; Unsupported unless it fits int64.
 
@@ -131,45 +137,49 @@ def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -
     caller picks the narrowest integer type that holds every node (faster numpy passes).
     """
     top = 1
-    bounds: list[tuple[int, int]] = []
+    los: list[int] = []
+    his: list[int] = []
     for op, args in nodes:
         if op == _CONST:
             if kinds[args] == _BOOL:
-                b = (0, 1)
+                lo, hi = 0, 1
             else:
                 d = doms[args]
-                b = (int(min(d)), int(max(d))) if len(d) else (0, 0)
+                lo, hi = (int(min(d)), int(max(d))) if len(d) else (0, 0)
         elif op == _NUM:
-            b = (args, args)
-        elif op == _LIT:
-            b = (0, 1)
-        else:
-            xs = [bounds[i] for i in args]
-            if op == "ite":
-                b = (min(xs[1][0], xs[2][0]), max(xs[1][1], xs[2][1]))
-            elif op == "add":
-                b = (sum(x[0] for x in xs), sum(x[1] for x in xs))
-            elif op == "sub":
-                b = (xs[0][0] - sum(x[1] for x in xs[1:]), xs[0][1] - sum(x[0] for x in xs[1:]))
-            elif op == "neg":
-                b = (-xs[0][1], -xs[0][0])
-            elif op == "mul":
-                b = xs[0]
-                for x in xs[1:]:
-                    corners = [b[0] * x[0], b[0] * x[1], b[1] * x[0], b[1] * x[1]]
-                    b = (min(corners), max(corners))
-                    if max(abs(b[0]), abs(b[1])) >= _BOUND:
-                        raise Unsupported("possible int64 overflow")
-            elif op in ("div", "mod"):
-                m = max(abs(xs[0][0]), abs(xs[0][1]), abs(xs[1][0]), abs(xs[1][1]))
-                b = (-m, m)
-            else:  # Boolean operators
-                b = (0, 1)
-        mag = max(abs(b[0]), abs(b[1]))
+            lo = hi = args
+        elif op == _LIT or op not in _ARITH:  # Booleans
+            lo, hi = 0, 1
+        elif op == "ite":
+            lo = min(los[args[1]], los[args[2]])
+            hi = max(his[args[1]], his[args[2]])
+        elif op == "add":
+            lo = sum([los[i] for i in args])
+            hi = sum([his[i] for i in args])
+        elif op == "sub":
+            rest = args[1:]
+            lo = los[args[0]] - sum([his[i] for i in rest])
+            hi = his[args[0]] - sum([los[i] for i in rest])
+        elif op == "neg":
+            lo, hi = -his[args[0]], -los[args[0]]
+        elif op == "mul":
+            lo, hi = los[args[0]], his[args[0]]
+            for i in args[1:]:
+                xl, xh = los[i], his[i]
+                corners = (lo * xl, lo * xh, hi * xl, hi * xh)
+                lo, hi = min(corners), max(corners)
+                if max(abs(lo), abs(hi)) >= _BOUND:
+                    raise Unsupported("possible int64 overflow")
+        else:  # div, mod
+            m = max(abs(los[args[0]]), abs(his[args[0]]), abs(los[args[1]]), abs(his[args[1]]))
+            lo, hi = -m, m
+        mag = hi if hi >= -lo else -lo
         if mag >= _BOUND:
             raise Unsupported("possible int64 overflow")
-        top = max(top, mag)
-        bounds.append(b)
+        if mag > top:
+            top = mag
+        los.append(lo)
+        his.append(hi)
     return top
 
 
@@ -187,9 +197,14 @@ def _reachable(nodes: list[tuple], roots: list[int]) -> list[bool]:
     return needed
 
 
-def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any = np.int64) -> list[Any]:
+def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any = np.int64,
+          release: dict[int, list[int]] | None = None) -> list[Any]:
+    """Every needed node's value; ``release[k]``: nodes whose value is dropped after node k."""
     vals: list[Any] = []
     for k, (op, args) in enumerate(nodes):
+        if release is not None and k in release:
+            for i in release[k]:
+                vals[i] = None  # last use was the previous node: free a big intermediate now
         if not needed[k]:
             vals.append(None)
             continue
@@ -377,6 +392,14 @@ class FiniteProblem:
 
     def row_values(self, rows: Any) -> list[list[Any]]:
         """Per used constant (in projection order), the Python values at ``rows``."""
+        if len(rows) <= 8:  # a few rows (an optimum): plain Python is cheaper than numpy passes
+            rs = [int(r) for r in rows]
+            out = []
+            for c in self.used:
+                base, stride = self.bases[c].tolist(), self.strides[c]
+                k = len(base)
+                out.append([base[(r // stride) % k] for r in rs])
+            return out
         rows = np.asarray(rows, dtype=np.int64)
         out = []
         for c in self.used:
@@ -389,6 +412,35 @@ class FiniteProblem:
 
 #: Assignments evaluated per numpy pass (bounds the memory of intermediate arrays).
 CHUNK = 1 << 16
+#: Assignments per pass when the trailing constants broadcast (intermediates are freed
+#: after their last use, and most are far smaller than the pass).
+BLOCK = 1 << 18
+#: Up to this many assignments, plain 1-D columns (numpy's many-axis broadcasting costs
+#: more per operation than it saves on small spaces).
+_FLAT = 1 << 13
+_BOOL_BASE = np.array([False, True])
+_BOOL_BASE.flags.writeable = False
+_DIGITS: dict[tuple, Any] = {}
+
+
+def _digits(lo: int, hi: int, stride: int, size: int, boolean: bool = False) -> Any:
+    """``(i // stride) % size`` for i in [lo, hi): a constant's value index per assignment.
+
+    With ``boolean``, the Boolean column itself (``size`` 2). Cached (read-only): the
+    same small spaces recur attempt after attempt (a knapsack of n items is always 2^n
+    assignments), and building them was most of a small problem's evaluation time.
+    """
+    key = (lo, hi, stride, size, boolean)
+    got = _DIGITS.get(key)
+    if got is None:
+        if len(_DIGITS) >= 256:
+            _DIGITS.clear()
+        got = (np.arange(lo, hi, dtype=np.int64) // stride) % size
+        if boolean:
+            got = got.astype(bool)
+        got.flags.writeable = False
+        _DIGITS[key] = got
+    return got
 
 
 def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
@@ -413,58 +465,172 @@ def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequ
             if zc.Z3_get_sort_kind(cref, zc.Z3_get_sort(cref, objective.as_ast())) != _INT:
                 return None
             obj = comp.node(objective.as_ast())
-        used = sorted(comp.used)
-        kinds_l = list(kinds)
-        atoms: set[int] = set()
-        doms = _domains(comp.nodes, roots, kinds_l, used, atoms)
-        required = [i for i in _conjuncts(comp.nodes, roots) if i not in atoms]
-        needed = _reachable(comp.nodes, required + ([obj] if obj is not None else []))
-        sizes = [2 if kinds_l[c] == _BOOL else len(doms[c]) for c in used]
-        total = 1
-        for size in sizes:
-            total *= size
-            if total > MAX_ASSIGNMENTS:
-                return None
-        if total * sum(needed) > MAX_WORK:
-            return None  # Z3 is the faster way for this many operations
-        top = _static_bounds(comp.nodes, doms, kinds_l)
-        itype = np.int16 if top < (1 << 15) else np.int32 if top < (1 << 31) else np.int64
-        bases: dict[int, Any] = {}
-        strides: dict[int, int] = {}
-        inner = total
-        for c, size in zip(used, sizes):
-            inner //= max(1, size)
-            bases[c] = np.array([False, True]) if kinds_l[c] == _BOOL else np.array(doms[c], dtype=itype)
-            strides[c] = max(1, inner)
-        prob = FiniteProblem(used, kinds_l, bases, strides)
-        if total == 0:  # contradictory bounds: an empty domain, no solution
-            return prob, (np.zeros(0, dtype=np.int64) if obj is not None else None)
-        rows_parts: list[Any] = []
-        obj_parts: list[Any] = []
-        found = 0
-        col_list: list[Any] = [None] * len(consts)
-        for lo in range(0, total, CHUNK):
-            idx = np.arange(lo, min(total, lo + CHUNK), dtype=np.int64)
-            n = len(idx)
-            for c in used:
-                col_list[c] = prob.column(c, idx)
-            vals = _eval(comp.nodes, col_list, needed, itype)
-            mask: Any = np.ones(n, dtype=bool)
-            for r in required:
-                mask = np.logical_and(mask, vals[r])
-            mask = np.broadcast_to(mask, (n,))
-            hit = idx[mask]
-            rows_parts.append(hit)
-            if obj is not None:
-                obj_parts.append(np.broadcast_to(np.asarray(vals[obj], dtype=np.int64), (n,))[mask])
-            found += len(hit)
-            if limit is not None and found > limit:
-                prob.too_many = True
-                break
-        prob.rows = np.concatenate(rows_parts)
-        objv = np.concatenate(obj_parts) if obj is not None else None
-        return prob, objv
+        return _evaluate(comp.nodes, roots, obj, sorted(comp.used), list(kinds), limit)
     except (Unsupported, RecursionError):
         return None
     except z3.Z3Exception:
         return None
+
+
+def compile_terms(bnodes: list[tuple], roots: Sequence[int], objective: int | None,
+                  index: dict[int, int], kinds: Sequence[int],
+                  limit: int | None = None) -> tuple[FiniteProblem, Any] | None:
+    """``compile_finite`` for terms built in Python (spec/terms.py), with the same result.
+
+    ``bnodes`` are a ``Builder``'s hash-consed nodes (leaves ``("const", ast id)``),
+    ``roots``/``objective`` indices into them, ``index`` maps a constant's AST id to its
+    position in the projection. The nodes are renumbered in the order the Z3 walk visits
+    the same DAG, so domains, bounds, work estimate and rows are exactly those of
+    ``compile_finite`` on the Z3 terms the same formulas build.
+    """
+    if not roots or any(k not in (_BOOL, _INT) for k in kinds):
+        return None
+    nodes: list[tuple] = []
+    memo: dict[int, int] = {}
+    used: set[int] = set()
+
+    def walk(i: int, depth: int) -> int:
+        got = memo.get(i)
+        if got is not None:
+            return got
+        if depth > _MAX_TERM_DEPTH:
+            raise Unsupported("term too deep")  # the caller asks Z3, whose walk decides
+        op, args = bnodes[i]
+        if op == _CONST:
+            idx = index.get(args)
+            if idx is None:
+                raise Unsupported("a constant outside the projection")
+            used.add(idx)
+            ir: tuple = (_CONST, idx)
+        elif op == _NUM or op == _LIT:
+            ir = (op, args)
+        else:
+            ir = (op, tuple([walk(a, depth + 1) for a in args]))
+        nodes.append(ir)
+        k = memo[i] = len(nodes) - 1
+        return k
+
+    try:
+        rs = [walk(r, 0) for r in roots]
+        obj = walk(objective, 0) if objective is not None else None
+        return _evaluate(nodes, rs, obj, sorted(used), list(kinds), limit)
+    except (Unsupported, RecursionError):
+        return None
+    finally:
+        walk = None  # type: ignore[assignment]  # the recursive closure is a cycle: free it now
+
+
+def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[int],
+              kinds_l: list[int], limit: int | None) -> tuple[FiniteProblem, Any] | None:
+    """Domains, bounds and the chunked numpy evaluation of a compiled node list.
+
+    Shared by the Z3 front end (``compile_finite``) and the Python-built terms of
+    spec/terms.py (``compile_terms``): the same nodes give the same decisions and rows.
+    Raises Unsupported where the problem is outside what it models exactly.
+    """
+    atoms: set[int] = set()
+    doms = _domains(nodes, roots, kinds_l, used, atoms)
+    required = [i for i in _conjuncts(nodes, roots) if i not in atoms]
+    needed = _reachable(nodes, required + ([obj] if obj is not None else []))
+    sizes = [2 if kinds_l[c] == _BOOL else len(doms[c]) for c in used]
+    total = 1
+    for size in sizes:
+        total *= size
+        if total > MAX_ASSIGNMENTS:
+            return None
+    if total * sum(needed) > MAX_WORK:
+        return None  # Z3 is the faster way for this many operations
+    top = _static_bounds(nodes, doms, kinds_l)
+    itype = np.int16 if top < (1 << 15) else np.int32 if top < (1 << 31) else np.int64
+    bases: dict[int, Any] = {}
+    strides: dict[int, int] = {}
+    inner = total
+    for c, size in zip(used, sizes):
+        inner //= max(1, size)
+        bases[c] = _BOOL_BASE if kinds_l[c] == _BOOL else np.array(doms[c], dtype=itype)
+        strides[c] = max(1, inner)
+    prob = FiniteProblem(used, kinds_l, bases, strides)
+    if total == 0:  # contradictory bounds: an empty domain, no solution
+        return prob, (np.zeros(0, dtype=np.int64) if obj is not None else None)
+    # The space as an array: the trailing constants (at most CHUNK assignments together)
+    # each vary along an axis of their own and broadcast, so a term over a few of them
+    # is computed once per combination of those few, never tiled to every assignment;
+    # the leading ones vary along axis 0, one block of their combinations at a time.
+    n_used = len(used)
+    p, inner = n_used, 1
+    if total > _FLAT:
+        while p > 0 and inner * sizes[p - 1] <= BLOCK:
+            p -= 1
+            inner *= sizes[p]
+        if p == n_used and p > 0:  # the last domain alone exceeds a chunk: take it whole
+            p -= 1
+            inner = sizes[p]
+    dims = [sizes[k] for k in range(p, n_used) if sizes[k] > 1]
+    col_list: list[Any] = [None] * len(kinds_l)
+    axis = 1
+    for k in range(p, n_used):
+        c = used[k]
+        if sizes[k] == 1:
+            col_list[c] = bases[c][0].item()
+        else:
+            shape = [1] * (len(dims) + 1)
+            shape[axis] = sizes[k]
+            col_list[c] = bases[c].reshape(shape)
+            axis += 1
+    outer = total // inner
+    block = max(1, (CHUNK if p == n_used else BLOCK) // inner)
+    # broadcast passes free each intermediate after its last use (conjuncts, objective kept)
+    release: dict[int, list[int]] | None = None
+    if dims:
+        keep = set(required)
+        if obj is not None:
+            keep.add(obj)
+        last: dict[int, int] = {}
+        for k, (op, args) in enumerate(nodes):
+            if needed[k] and op not in (_CONST, _NUM, _LIT):
+                for i in args:
+                    last[i] = k
+        release = {}
+        for i, k in last.items():
+            if i not in keep and nodes[i][0] not in (_CONST, _NUM, _LIT):
+                release.setdefault(k + 1, []).append(i)
+    rows_parts: list[Any] = []
+    obj_parts: list[Any] = []
+    found = 0
+    for o_lo in range(0, outer, block):
+        o_hi = min(outer, o_lo + block)
+        if p:
+            oshape = [o_hi - o_lo] + [1] * len(dims)
+            for k in range(p):
+                c = used[k]
+                if sizes[k] == 1:
+                    col_list[c] = bases[c][0].item()
+                else:
+                    if dims:
+                        sel = _digits(o_lo, o_hi, strides[c] // inner, sizes[k])
+                        col_list[c] = bases[c][sel].reshape(oshape)
+                    elif kinds_l[c] == _BOOL:
+                        col_list[c] = _digits(o_lo, o_hi, strides[c], 2, True)
+                    else:
+                        col_list[c] = bases[c][_digits(o_lo, o_hi, strides[c], sizes[k])]
+        full_shape = (o_hi - o_lo, *dims)
+        vals = _eval(nodes, col_list, needed, itype, release)
+        mask: Any = True
+        for r in required:
+            mask = np.logical_and(mask, vals[r])
+        if not (isinstance(mask, np.ndarray) and mask.shape == full_shape):
+            mask = np.broadcast_to(mask, full_shape)
+        hit = np.flatnonzero(mask)
+        if obj is not None:
+            ov = vals[obj]
+            if not (isinstance(ov, np.ndarray) and ov.shape == full_shape):
+                ov = np.broadcast_to(ov, full_shape)
+            obj_parts.append(ov.reshape(-1)[hit].astype(np.int64))
+        rows_parts.append(hit + o_lo * inner)
+        found += len(hit)
+        if limit is not None and found > limit:
+            prob.too_many = True
+            break
+    prob.rows = np.concatenate(rows_parts)
+    objv = np.concatenate(obj_parts) if obj is not None else None
+    return prob, objv

@@ -11,6 +11,7 @@ from typing import Any
 
 import z3
 
+from .columnmode import ColumnMixin
 from .configcodec import encode_value, parse_index
 from .outcome import ExprFailure, Rejection, ev
 from .safe import SafeCode
@@ -53,8 +54,12 @@ def _flatten_assertions(value: Any, out: list) -> None:
         raise TypeError(f"condition evaluates to {type(value).__name__}, not a Z3 Boolean or list of them")
 
 
-class SamplingMixin:
-    """variables -> symbols -> conditions (methods of ``Attempt``)."""
+class SamplingMixin(ColumnMixin):
+    """variables -> symbols -> conditions (methods of ``Attempt``).
+
+    Conditions of a finite-domain attempt are built as Python terms (``ColumnMixin``,
+    spec/columnmode.py) and become Z3 terms only if the finite path cannot decide.
+    """
 
     # ---- variables ---------------------------------------------------------------
     def variables(self) -> None:
@@ -286,6 +291,7 @@ class SamplingMixin:
 
     def conditions(self) -> None:
         env = self.env
+        self.column_start()
         for name, c in self.spec.conditions.items():
             self.check_time()
             if c["kind"] == "static":
@@ -293,7 +299,7 @@ class SamplingMixin:
                 env[name] = d
                 self.cond_text += d or ""
                 env["conditions"] = self.cond_text
-                self.add_assertion(ev(c["formula"], env), c["formula"])
+                self.condition_formula(c["formula"])
                 continue
             sel: Selection = c["selection"]
             found, stored = self.from_config(name)
@@ -319,14 +325,15 @@ class SamplingMixin:
                 env["_index"] = i
                 env["_sym"] = v if c["has_amount"] else [x[0] for x in v]
                 env["_ind"] = item if c["has_amount"] else [x[0] for x in item]
-                self.add_assertion(ev(c["formula"], env), c["formula"])
+                self.condition_formula(c["formula"])
                 text += ev(c["desc"], env) or ""
             obj = CondText(text, values, num)
             env[name] = obj
             self.cond_text += text
             env["conditions"] = self.cond_text
         env["conditions"] = self.cond_text
-        self.precheck()
+        if self._col is None:  # in the mode, exhaustive evaluation decides (or Z3 later)
+            self.precheck()
 
     # ---- early rejection -------------------------------------------------------------
     def precheck(self) -> None:

@@ -230,7 +230,7 @@ class SolvingMixin:
         found, seed = self.from_config("_z3_seed")
         self._z3_seed = int(seed) if found else self.rng.randrange(1 << 30)
         self.config["_z3_seed"] = self._z3_seed
-        self.cond_num = len(self.assertions)
+        self.cond_num = self.assertion_count()
         if (any(c.sort().kind() == z3.Z3_REAL_SORT for c in self.sym_consts)
                 and is_nonlinear_real(self.assertions)):
             self.budget.use_rate(NONLINEAR_UNITS_PER_MS)
@@ -272,6 +272,8 @@ class SolvingMixin:
             kind = str(ev(spec.optimize["type"], env)).strip()
             if kind not in ("minimize", "maximize"):
                 raise ExprFailure(spec.optimize["type"], ValueError(f"optimize type '{kind}' is not minimize/maximize"))
+            if self.column_optimize(kind):  # spec/columnmode.py: no Z3 term needed
+                return
             target = ev(spec.optimize["formula"], env)
             if z3.is_expr(target) and z3.is_int(target) and self._optimize_finite(target, kind):
                 return
@@ -297,7 +299,9 @@ class SolvingMixin:
                 raise _unattained(goal, kind)
             self._finish_optimum(model, value, target, opt)
         elif spec.calc_solution:
-            sols = self.enumerate(self.assertions, spec.max_solution)
+            sols = self.column_enumerate(spec.max_solution)  # spec/columnmode.py
+            if sols is None:
+                sols = self.enumerate(self.assertions, spec.max_solution)
             if not sols:
                 raise Rejection("no solution", "the constraints have no solution")
             env["_solutions"] = sols
@@ -319,6 +323,11 @@ class SolvingMixin:
         if res is None:
             return False
         prob, objv = res
+        self._finite_optimum(prob, objv, consts, kind, target.ctx)
+        return True
+
+    def _finite_optimum(self, prob: Any, objv: Any, consts: list, kind: str, ctx: Any) -> None:
+        """_value and _solutions from an exhaustive evaluation (or a rejection)."""
         if not len(prob.rows):
             raise Rejection("no solution", "the optimization constraints have no solution")
         best = int(objv.max() if kind == "maximize" else objv.min())
@@ -327,9 +336,8 @@ class SolvingMixin:
             raise Rejection("multiple optima", f"more than one optimal solution with value {best}")
         # several optima allowed: the rows are in canonical order, so hits[0] is the
         # canonical optimal configuration
-        self.env["_value"] = z3.IntVal(best, target.ctx)
+        self.env["_value"] = z3.IntVal(best, ctx)
         self.env["_solutions"] = self._finite_sols(prob, consts, prob.rows[hits])[0]
-        return True
 
     def _descend(self, target: Any, kind: str, max_steps: int = 500) -> tuple | None:
         """Optimise an integer objective by strict improvement with one incremental solver.

@@ -7,17 +7,36 @@ for it). These classes reproduce exactly that surface.
 """
 from __future__ import annotations
 
+import threading
 from itertools import product
-from typing import Any
+from typing import Any, Callable
 
 import z3
 
 __all__ = ["SymbolDict", "CondText", "make_z3_var"]
 
+#: The symbol constants made in the current thread's current Z3 context (one context at a
+#: time, like fastz3's numeral cache).
+_VARS = threading.local()
+
 
 def make_z3_var(name: str, type_name: str) -> Any:
-    v = _make(name, type_name)
-    v._pf_id = v.get_id()  # cached AST id: solution lookups skip a C call
+    """The Z3 constant of a symbol in the current context (reused: the family's context is).
+
+    Why a cache: a spec family reuses its Z3 context across puzzles and makes the same
+    symbol constants every attempt; Z3 hash-conses them to the same AST anyway, so the
+    cached wrapper is the very constant a new call would give, at a dict lookup's cost.
+    """
+    ctx = z3.main_ctx()
+    slot = getattr(_VARS, "slot", None)
+    if slot is None or slot[0] is not ctx:
+        slot = _VARS.slot = (ctx, {})  # a new context: drop the old one's constants
+    key = (name, type_name)
+    v = slot[1].get(key)
+    if v is None:
+        v = _make(name, type_name)
+        v._pf_id = v.get_id()  # cached AST id: solution lookups skip a C call
+        slot[1][key] = v
     return v
 
 
@@ -59,6 +78,15 @@ class SymbolDict(dict):
             else:
                 dict.__setitem__(self, key, {a: make_z3_var(f"{name}_{kstr}_{a}", t)
                                              for a, t in zip(attr, types)})
+
+    def mapped(self, fn: Callable[[Any], Any]) -> "SymbolDict":
+        """The same symbol with every constant replaced by ``fn(constant)`` (spec/terms.py)."""
+        new = SymbolDict.__new__(SymbolDict)
+        new._name, new._attr, new._dimension = self._name, self._attr, self._dimension
+        new._source_names, new._keys = self._source_names, self._keys
+        for key, v in dict.items(self):
+            dict.__setitem__(new, key, {a: fn(c) for a, c in v.items()} if isinstance(v, dict) else fn(v))
+        return new
 
     def key_parts(self, key: Any) -> dict[str, Any]:
         if self._dimension == 1:

@@ -1,0 +1,322 @@
+"""Conditions and objective of a finite-domain attempt as Python-built terms, Z3 only on demand.
+
+Why: in a finite-domain spec (5-knapsack: 12 Booleans) building the Z3 terms of the
+formulas, walking them back for spec/finite.py and a Z3 pre-check cost most of an
+attempt. Here each condition formula is evaluated with the symbols bound to ``Term``
+leaves (spec/terms.py), which build finite.py's node list directly; ``compile_terms``
+then decides exactly as ``compile_finite`` would on the Z3 terms.
+
+Exactness: a formula is evaluated this way only when every name it reads (lambdas of the
+spec included) is a value, a symbol, a Term-aware Z3 function or a builtin whose result
+on a term is the same as on a Z3 term or an error. Any error or ``Fallback`` while doing
+so, a result that is not Boolean, and any case ``compile_terms`` refuses, abandons the
+mode: the formulas evaluated so far are evaluated again with Z3, each with the values its
+names had then (eligible formulas draw nothing and change nothing), so the Z3 path sees
+exactly the assertions it always saw, and proceeds as before.
+"""
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import z3
+
+from .finite import compile_terms
+from . import operators
+from .operators import Z3_EXPORTS
+from .outcome import Rejection, ev
+from .safe import SAFE_BUILTINS, SafeCode
+from .terms import BOOL, DISPATCH, INT, Builder, Fallback, Term, col_distinct, col_if, col_sum, global_names
+
+__all__ = ["ColumnMixin"]
+
+_MISSING = object()
+#: Per-spec statistics key (attempts in the mode, attempts it solved).
+_STATS_KEY = ("puzzleforge.spec.columnmode", "stats")
+#: After this many attempts of a spec without one solved in the mode, stop trying it.
+_TRIAL = 20
+_SORT_KIND = {BOOL: z3.Z3_BOOL_SORT, INT: z3.Z3_INT_SORT}
+#: Builtins whose result on a term equals their result on a Z3 term, or is an error.
+_PURE_BUILTINS = {id(v) for k, v in SAFE_BUILTINS.items()
+                  if callable(v) and k not in ("isinstance", "callable", "hasattr", "id", "__pf_import")}
+_DISPATCH_ORIG = {name: Z3_EXPORTS.get(name) for name in DISPATCH}
+
+
+def col_event_count(events: Any, fact: str, num: int = 0) -> list:
+    """``operators.gen_event_count_condition`` over Terms: the same construction, node for node.
+
+    Why here: it is the operator corpus conditions call most (counts of true events);
+    without a Term version every such spec left the mode at its first condition.
+    """
+    evs = operators._flatten_syms(events)
+    if not any(type(e) is Term for e in evs):
+        return operators.gen_event_count_condition(events, fact, num)
+    n = len(evs)
+    num = 0 if num <= 0 else min(num, n)
+    if fact == "distinct":
+        return [col_distinct(*evs)]
+    count = col_sum([col_if(v, 1, 0) for v in evs])
+    if fact == "most":
+        return [count <= num]
+    if fact == "least":
+        return [count >= num]
+    if fact == "equal":
+        return [count == num]
+    raise Fallback(f"unknown fact {fact!r}")  # Z3 mode raises the operator's own error
+
+
+#: Runtime operators with a Term version: name -> (the operator, its Term version).
+_OPERATORS = {"gen_event_count_condition": (operators.gen_event_count_condition, col_event_count)}
+
+
+class _State:
+    """The attempt's terms: builder, assertion roots, the formulas evaluated (for Z3 replay)."""
+
+    def __init__(self, symbols: set[str], derived: set[str]) -> None:
+        self.b = Builder()
+        self.roots: list[int] = []
+        self.records: list[tuple[SafeCode, dict]] = []
+        self.symbols = symbols
+        self.derived = derived
+        self.leaves: dict[int, Term] = {}
+        self.sorts: dict[int, str] = {}
+        self.dicts: dict[str, Any] = {}
+
+    def leaf(self, c: Any) -> Term:
+        pid = c._pf_id
+        t = self.leaves.get(pid)
+        if t is None:
+            t = self.leaves[pid] = Term(self.b, self.b.mk("const", pid), self.sorts[pid])
+        return t
+
+    def convert(self, value: Any) -> Any:
+        """Symbol constants inside nested lists/tuples (``_sym``, derived symbols) as leaves."""
+        t = type(value)
+        if t is list or t is tuple:
+            out = [self.convert(v) for v in value]
+            return out if t is list else tuple(out)
+        pid = getattr(value, "_pf_id", None)
+        if pid is not None and pid in self.sorts and isinstance(value, z3.ExprRef):
+            return self.leaf(value)
+        return value
+
+
+class ColumnMixin:
+    """Term-built conditions and objective for the finite path (methods of ``Attempt``)."""
+
+    _col: _State | None = None
+
+    def column_start(self) -> None:
+        """Enter the mode when the attempt can only end on the finite path or Z3."""
+        self._col = None
+        spec = self.spec
+        if spec.post_generation is not None or not (spec.calc_solution or spec.optimize is not None):
+            return
+        if not self.sym_consts:
+            return
+        stats = self._lambda_cache.setdefault(_STATS_KEY, [0, 0])
+        if stats[0] >= _TRIAL and stats[1] == 0:
+            return
+        sorts: dict[int, str] = {}
+        for c in self.sym_consts:
+            t = type(c)
+            if t is z3.BoolRef:
+                sorts[c._pf_id] = BOOL
+            elif t is z3.ArithRef and c.is_int():
+                sorts[c._pf_id] = INT
+            else:
+                return
+        symbols = {n for n, s in spec.symbols.items() if s["kind"] == "defined"}
+        derived = set(spec.symbols) - symbols
+        st = _State(symbols, derived)
+        st.sorts = sorts
+        stats[0] += 1
+        self._col = st
+
+    def assertion_count(self) -> int:
+        """Number of assertions (the Term roots while in the mode)."""
+        st = self._col
+        return len(st.roots) if st is not None else len(self.assertions)
+
+    # ---- evaluation ------------------------------------------------------------------
+    def _swaps(self, code: Any, st: _State) -> tuple[dict[str, Any], list[str]]:
+        """Names to rebind for a Term evaluation, and all names read; Fallback if ineligible."""
+        env = self.env
+        swaps: dict[str, Any] = {}
+        names: list[str] = []
+        seen: set[Any] = set()
+        stack = [code]
+        while stack:
+            c = stack.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            for n in global_names(c):
+                names.append(n)
+                if n in st.symbols:
+                    d = st.dicts.get(n)
+                    if d is None:
+                        d = st.dicts[n] = env[n].mapped(st.leaf)
+                    swaps[n] = d
+                    continue
+                v = env.get(n, _MISSING)
+                if v is _MISSING:
+                    v = SAFE_BUILTINS.get(n, _MISSING)
+                    if v is _MISSING or not callable(v) or id(v) in _PURE_BUILTINS:
+                        continue
+                    raise Fallback(f"builtin {n}")
+                if n in DISPATCH and v is _DISPATCH_ORIG[n]:
+                    swaps[n] = DISPATCH[n]
+                elif n in _OPERATORS and v is _OPERATORS[n][0]:
+                    swaps[n] = _OPERATORS[n][1]
+                elif n == "_sym" or n in st.derived:
+                    swaps[n] = st.convert(v)
+                elif callable(v):
+                    if id(v) in _PURE_BUILTINS:
+                        continue
+                    if isinstance(v, types.FunctionType) and v.__code__.co_filename.startswith("<spec"):
+                        stack.append(v.__code__)  # a spec lambda: its names count too
+                        continue
+                    raise Fallback(f"function {n}")
+        return swaps, names
+
+    def _term_eval(self, code: SafeCode) -> tuple[Any, dict]:
+        """``code`` evaluated over Terms, and the values its names had (for a Z3 replay)."""
+        st = self._col
+        env = self.env
+        swaps, names = self._swaps(code.code, st)
+        binds = {n: env.get(n, _MISSING) for n in names}
+        saved = {n: env.get(n, _MISSING) for n in swaps}
+        env.update(swaps)
+        try:
+            value = code.run(env)
+        except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
+            raise Fallback(str(exc)) from None
+        finally:
+            for n, v in saved.items():
+                if v is _MISSING:
+                    env.pop(n, None)
+                else:
+                    env[n] = v
+        return value, binds
+
+    def _term_roots(self, value: Any, out: list[int]) -> None:
+        # the shapes _flatten_assertions accepts, nothing else
+        if isinstance(value, (list, tuple)):
+            for v in value:
+                self._term_roots(v, out)
+        elif isinstance(value, bool):
+            out.append(self._col.b.mk("lit", value))
+        elif type(value) is Term and value.s is BOOL and value.b is self._col.b:
+            out.append(value.i)
+        else:
+            raise Fallback("not a Boolean term")
+
+    def condition_formula(self, code: SafeCode) -> None:
+        """Add one condition formula's assertions (as Terms in the mode, else Z3 terms)."""
+        st = self._col
+        if st is not None:
+            try:
+                value, binds = self._term_eval(code)
+                roots: list[int] = []
+                self._term_roots(value, roots)
+            except Fallback:
+                self.column_abandon()
+            else:
+                st.roots.extend(roots)
+                st.records.append((code, binds))
+                return
+        self.add_assertion(ev(code, self.env), code)
+
+    def column_abandon(self) -> None:
+        """Leave the mode: the formulas evaluated so far are evaluated again, with Z3."""
+        st = self._col
+        if st is None:
+            return
+        self._col = None
+        env = self.env
+        for code, binds in st.records:
+            saved = {n: env.get(n, _MISSING) for n in binds}
+            try:
+                for n, v in binds.items():
+                    if v is _MISSING:
+                        env.pop(n, None)
+                    else:
+                        env[n] = v
+                self.add_assertion(ev(code, env), code)
+            finally:
+                for n, v in saved.items():
+                    if v is _MISSING:
+                        env.pop(n, None)
+                    else:
+                        env[n] = v
+
+    def _column_to_z3(self) -> None:
+        """Abandon the mode at solving time: Z3 assertions, and the pre-check they skipped."""
+        self.column_abandon()
+        self.precheck()
+
+    def _projection(self, st: _State, consts: list) -> tuple[dict[int, int], list[int]]:
+        index = {c._pf_id: i for i, c in enumerate(consts)}
+        kinds = [_SORT_KIND[st.sorts[c._pf_id]] for c in consts]
+        return index, kinds
+
+    # ---- solving ---------------------------------------------------------------------
+    def column_optimize(self, kind: str) -> bool:
+        """The optimum over Terms on the finite path; False (Z3 assertions made) otherwise."""
+        st = self._col
+        if st is None:
+            return False
+        try:
+            target, _ = self._term_eval(self.spec.optimize["formula"])
+        except Fallback:
+            target = None
+        if type(target) is not Term or target.s is not INT or target.b is not st.b:
+            self._column_to_z3()
+            return False
+        self.check_time()
+        consts = self.sym_consts
+        index, kinds = self._projection(st, consts)
+        res = compile_terms(st.b.nodes, st.roots, target.i, index, kinds)
+        if res is None:
+            self._column_to_z3()
+            return False
+        self._lambda_cache[_STATS_KEY][1] += 1
+        self._col = None  # done: no cycle through the attempt keeps the terms for the GC
+        prob, objv = res
+        self._finite_optimum(prob, objv, consts, kind, consts[0].ctx)
+        return True
+
+    def column_enumerate(self, limit: int | None) -> list | None:
+        """All solutions over Terms on the finite path; None (Z3 assertions made) otherwise."""
+        st = self._col
+        if st is None:
+            return None
+        nodes = st.b.nodes
+        present: set[int] = set()
+        seen: set[int] = set()
+        stack = list(st.roots)
+        while stack:
+            i = stack.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            op, args = nodes[i]
+            if op == "const":
+                present.add(args)
+            elif op != "num" and op != "lit":
+                stack.extend(args)
+        consts = [c for c in self.sym_consts if c._pf_id in present]
+        index, kinds = self._projection(st, consts)
+        self.check_time()
+        res = compile_terms(nodes, st.roots, None, index, kinds, limit=limit)
+        if res is None:
+            self._column_to_z3()
+            return None
+        self._lambda_cache[_STATS_KEY][1] += 1
+        self._col = None
+        prob, _ = res
+        if prob.too_many or (limit is not None and len(prob.rows) > limit):
+            raise Rejection("too many solutions", f"more than max_solution = {limit}")
+        return self._finite_sols(prob, consts, prob.rows)
+
