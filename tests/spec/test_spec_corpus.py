@@ -42,7 +42,12 @@ def _check(fam, puzzle) -> None:
     assert puzzle.question and puzzle.answer
     assert fam.verify(puzzle, puzzle.answer) == 1.0
     assert fam.verify(puzzle, "Z====Z====Z" if "====" in puzzle.answer else "Z") == 0.0
-    assert fam.audit(puzzle) == []
+    problems = fam.audit(puzzle)
+    if problems and all("time limit" in x for x in problems):
+        # the replay's attempt budget is wall time: on a loaded machine (load 15 on 2
+        # cores) a 2 CPU-s attempt can exceed its 15 s; one more try, same comparison
+        problems = fam.audit(puzzle)
+    assert problems == []
 
 
 def _search(fam, index: int, start_attempt: int, seconds: float):
