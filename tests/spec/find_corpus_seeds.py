@@ -18,8 +18,9 @@ Usage (from the repository root, with the package importable):
   python tests/spec/find_corpus_seeds.py                 # every spec, re-check + fill to 20
   python tests/spec/find_corpus_seeds.py 53-daughter --workers 2
   python tests/spec/find_corpus_seeds.py --fresh         # forget recorded seeds, search anew
+  python tests/spec/find_corpus_seeds.py --keep-recorded  # only fill missing seeds
 Options: --n (seeds per spec, 20), --cpu-seconds (search bound per puzzle, 600),
---workers (2).
+--workers (2), --indices I ... (only these puzzle indices).
 """
 from __future__ import annotations
 
@@ -107,6 +108,9 @@ def main() -> None:
     ap.add_argument("--cpu-seconds", type=float, default=600, help="search CPU bound per puzzle")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--fresh", action="store_true", help="forget the recorded seeds")
+    ap.add_argument("--keep-recorded", action="store_true",
+                    help="do not replay recorded seeds (only fill missing ones: quicker)")
+    ap.add_argument("--indices", type=int, nargs="*", help="only these puzzle indices")
     args = ap.parse_args()
     specs = sorted(str(p) for p in CORPUS.glob("*.yaml"))
     if args.specs:
@@ -119,13 +123,17 @@ def main() -> None:
         for s in specs:
             table.pop(Path(s).stem, None)
     for s in specs:  # the totals describe this run's search
-        table[Path(s).stem] = {"seeds": table.get(Path(s).stem, {}).get("seeds", []),
-                               "rejections": {}, "search_cpu_seconds": 0.0}
+        old = table.get(Path(s).stem, {})
+        table[Path(s).stem] = {"seeds": old.get("seeds", []),
+                               "rejections": old.get("rejections", {}) if args.keep_recorded else {},
+                               "search_cpu_seconds": old.get("search_cpu_seconds", 0.0) if args.keep_recorded else 0.0}
     OUT.write_text(json.dumps(table, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
     tasks = []
+    wanted = set(args.indices) if args.indices else set(range(args.n))
     for s in specs:
         by_index = {e["index"]: e for e in table[Path(s).stem]["seeds"]}
-        tasks += [(s, i, by_index.get(i), args.cpu_seconds) for i in range(args.n)]
+        tasks += [(s, i, by_index.get(i), args.cpu_seconds) for i in range(args.n)
+                  if i in wanted and not (args.keep_recorded and i in by_index)]
     # indices interleaved across specs so a rare spec's searches run side by side
     tasks.sort(key=lambda t: (t[1], t[0]))
     done: dict[str, int] = {}
