@@ -27,7 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "puzzleclone"
-CLI = ROOT / ".venv" / "bin" / "puzzleforge"
+#: The CLI as a user runs it, through the interpreter running this script, so that a
+#: worktree with PYTHONPATH=src measures its own code (a worktree has no .venv of its own).
+CLI = [sys.executable, "-m", "puzzleforge.cli.main"]
 SUMMARY = re.compile(r"(\d+) puzzle\(s\), (\d+) failed, [\d.]+s \([\d.]+/s\); rejections: (.*)$")
 VERIFIED = re.compile(r"(\d+)/(\d+) correct")
 
@@ -50,7 +52,7 @@ def run_spec(stem: str, n: int, seed: int, max_seconds: float, timeout: float) -
                  "attempts_per_puzzle": None, "reasons": {}, "verified": 0, "note": ""}
     with tempfile.TemporaryDirectory(prefix="sweep_") as tmp:
         out = Path(tmp) / f"{stem}.jsonl"
-        cmd = [str(CLI), "spec", "generate", str(CORPUS / f"{stem}.yaml"), "-n", str(n),
+        cmd = [*CLI, "spec", "generate", str(CORPUS / f"{stem}.yaml"), "-n", str(n),
                "--seed", str(seed), "--max-seconds", str(max_seconds), "--out", str(out)]
         start = time.monotonic()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -80,7 +82,7 @@ def run_spec(stem: str, n: int, seed: int, max_seconds: float, timeout: float) -
             row["note"] = (err or "").strip().splitlines()[-1][:160] if (err or "").strip() else f"exit {code}"
         if out.exists() and out.stat().st_size:
             row["puzzles"] = max(row["puzzles"], sum(1 for _ in out.open(encoding="utf-8")))
-            ver = subprocess.run([str(CLI), "verify", str(out)], capture_output=True, text=True)
+            ver = subprocess.run([*CLI, "verify", str(out)], capture_output=True, text=True)
             m = VERIFIED.search(ver.stdout)
             row["verified"] = int(m.group(1)) if m else 0
             _children_cpu_delta()  # verification CPU is not generation CPU

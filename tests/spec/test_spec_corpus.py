@@ -1,12 +1,15 @@
-"""Every PuzzleClone corpus spec generates verified puzzles (skips when ../shared is absent).
+"""Every PuzzleClone corpus spec gives 20 verified puzzles (skips when ../shared is absent).
 
-Default run: for each spec, replay every derived seed recorded in data/corpus_seeds.json
-(found by find_corpus_seeds.py: up to 20 for specs whose puzzles are cheap, so the test
-itself shows 20 verified puzzles for them; 3 for the expensive ones, the hard specs
-included) -- each seed is one attempt -- then verify each puzzle, check a wrong answer
-scores 0 and that the config replays to the same problem and answer. If a recorded seed
-no longer gives a puzzle (the engine changed which attempts succeed), the test searches
-onward from it within a time bound.
+Default run: for each spec, puzzles 0..19 are made from the derived seeds recorded in
+data/corpus_seeds.json (tests/spec/find_corpus_seeds.py; each seed is the accepted
+attempt of ``spec generate SPEC --seed 2026``), one attempt each, so the rare specs
+(53-daughter: ~1 accepted attempt in 1000) cost the test one attempt per puzzle. Each
+puzzle is verified: its answer scores 1, a wrong answer 0, and the config replays to the
+same problem and answer (``audit``). A recorded seed that no longer gives a puzzle (an
+engine change altered which attempts succeed) or a missing one (a spec added to the
+corpus folder, e.g. one of the public specs we have not seen) is searched for, attempt
+after attempt, within SEARCH_CPU_SECONDS of CPU time per spec; the test fails if fewer
+than 20 verified puzzles result (re-record: ``python tests/spec/find_corpus_seeds.py``).
 
 PUZZLEFORGE_SPEC_CORPUS_N=20 instead searches N puzzles per spec from scratch, exactly as
 ``puzzleforge spec generate -n 20`` does (slow: minutes per hard spec; see also
@@ -28,6 +31,10 @@ CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "puz
 SEEDS_FILE = Path(__file__).resolve().parent / "data" / "corpus_seeds.json"
 SEEDS = json.loads(SEEDS_FILE.read_text()) if SEEDS_FILE.exists() else {}
 N = int(os.environ.get("PUZZLEFORGE_SPEC_CORPUS_N", "0"))
+#: Verified puzzles each spec must show in the default run (issue 3).
+REQUIRED = 20
+#: CPU seconds per spec for searching puzzles whose seed is stale or missing.
+SEARCH_CPU_SECONDS = float(os.environ.get("PUZZLEFORGE_SPEC_CORPUS_SEARCH", "300"))
 SPECS = sorted(p.stem for p in CORPUS.glob("*.yaml")) if CORPUS.exists() else ["(corpus missing)"]
 
 
@@ -35,16 +42,22 @@ def _check(fam, puzzle) -> None:
     assert puzzle.question and puzzle.answer
     assert fam.verify(puzzle, puzzle.answer) == 1.0
     assert fam.verify(puzzle, "Z====Z====Z" if "====" in puzzle.answer else "Z") == 0.0
-    assert fam.audit(puzzle) == []
+    problems = fam.audit(puzzle)
+    if problems and all("time limit" in x for x in problems):
+        # the replay's attempt budget is wall time: on a loaded machine (load 15 on 2
+        # cores) a 2 CPU-s attempt can exceed its 15 s; one more try, same comparison
+        problems = fam.audit(puzzle)
+    assert problems == []
 
 
 def _search(fam, index: int, start_attempt: int, seconds: float):
-    end = time.monotonic() + seconds
+    """Attempts start_attempt, start_attempt+1, ... of puzzle ``index`` within ``seconds`` CPU."""
+    end = time.process_time() + seconds
     attempt = start_attempt
     reasons: dict = {}
-    while time.monotonic() < end:
+    while time.process_time() < end:
         try:
-            return fam.generate(fam.Params(attempts=1, max_seconds=max(1.0, end - time.monotonic())),
+            return fam.generate(fam.Params(attempts=1),
                                 make_rng(derive_seed(2026, fam.name, index, attempt))), reasons
         except GenerationFailed as exc:
             for k, v in exc.reasons.items():
@@ -66,12 +79,28 @@ def test_corpus_spec_generates_verified_puzzles(stem: str) -> None:
             assert puzzle is not None, f"{stem}: no puzzle {i}; rejections {reasons}"
             _check(fam, puzzle)
         return
-    recorded = SEEDS.get(stem, {}).get("seeds", [])
-    assert recorded, f"{stem}: no recorded seeds; run tests/spec/find_corpus_seeds.py {stem}"
-    for entry in recorded:
-        try:
-            puzzle = fam.generate(fam.Params(attempts=1), make_rng(entry["seed"]))
-        except GenerationFailed:
-            puzzle, reasons = _search(fam, entry["index"], entry["attempt"] + 1, 60)
-            assert puzzle is not None, f"{stem}: recorded seed failed and no puzzle in 60 s: {reasons}"
+    recorded = {e["index"]: e for e in SEEDS.get(stem, {}).get("seeds", [])}
+    budget = SEARCH_CPU_SECONDS
+    verified, missing = 0, []
+    for i in range(REQUIRED):
+        entry = recorded.get(i)
+        puzzle = None
+        if entry is not None:
+            try:
+                puzzle = fam.generate(fam.Params(attempts=1), make_rng(entry["seed"]))
+            except GenerationFailed:
+                pass
+        if puzzle is None:
+            t = time.process_time()
+            puzzle, reasons = _search(fam, i, entry["attempt"] + 1 if entry else 0, max(0.0, budget))
+            budget -= time.process_time() - t
+            if puzzle is None:
+                missing.append((i, reasons))
+                continue
         _check(fam, puzzle)
+        verified += 1
+    assert verified >= REQUIRED, (
+        f"{stem}: {verified}/{REQUIRED} verified puzzles; no puzzle for "
+        f"{[i for i, _ in missing]} within {SEARCH_CPU_SECONDS:.0f} CPU-s (rejections "
+        f"{missing[0][1] if missing else {}}); recorded seeds: {len(recorded)}; re-record with "
+        f"python tests/spec/find_corpus_seeds.py {stem}")

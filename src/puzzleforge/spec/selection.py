@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Sequence as _SequenceABC
 from typing import Any, Callable, Sequence
 
 __all__ = ["select_indices", "SelectionImpossible", "pool_size", "ENUMERATE_LIMIT", "as_config"]
@@ -28,6 +29,40 @@ MAX_ATTEMPTS = 1000
 
 class SelectionImpossible(Exception):
     """No selection satisfies the constraints (or none was found within the bound)."""
+
+
+class _LazyPool(_SequenceABC):
+    """The enumerated candidate pool, item ``i`` built only when it is read.
+
+    Why: without per-item filters the pool is the whole product of the group and extra
+    choices (up to ENUMERATE_LIMIT items), and ``random.sample``/``choice`` read only
+    ``len`` and the drawn indices, so building every item (53-daughter: ~1000 per
+    attempt, a sixth of its attempt time) was wasted. Item ``i`` is the ``i``-th of
+    ``itertools.product(*pools)`` (last pool fastest): the same sequence, so the same
+    draws and the same selections.
+    """
+
+    def __init__(self, pools: list[list], build: Callable[[tuple], list]) -> None:
+        self._pools = pools
+        self._build = build
+        self._len = math.prod(len(q) for q in pools)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, i: int) -> list:  # type: ignore[override]
+        if not isinstance(i, int):
+            raise TypeError("integer index expected")
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(i)
+        picks = []
+        for q in reversed(self._pools):
+            i, r = divmod(i, len(q))
+            picks.append(q[r])
+        picks.reverse()
+        return self._build(tuple(picks))
 
 
 def pool_size(n: int, k: int, order: bool, dup: bool) -> int:
@@ -173,7 +208,7 @@ def select_indices(
             return False
         return True
 
-    enumerated: list | None = None
+    enumerated: Sequence | None = None
     if total <= ENUMERATE_LIMIT:
         per_source = {j: _enum_source(lens[j], amounts[j], order[j], duplicate[j]) for j in range(ns)}
         group_combos = []
@@ -181,12 +216,17 @@ def select_indices(
             gpool = list(itertools.product(*(per_source[j] for j in g)))
             group_combos.append(list(itertools.combinations(gpool, dim)))
         extra_pools = [list(itertools.product(per_source[j], repeat=dim)) for j in extra]
-        enumerated = []
-        for gc in itertools.product(*group_combos):
-            for ec in itertools.product(*extra_pools):
-                cand = assemble(list(gc), list(ec))
-                if item_ok(cand):
-                    enumerated.append(cand)
+        ng = len(group_combos)
+        if not dim_conds and accept is None:  # every item kept, only the drawn ones read
+            enumerated = _LazyPool(group_combos + extra_pools,
+                                   lambda picks: assemble(list(picks[:ng]), list(picks[ng:])))
+        else:
+            enumerated = []
+            for gc in itertools.product(*group_combos):
+                for ec in itertools.product(*extra_pools):
+                    cand = assemble(list(gc), list(ec))
+                    if item_ok(cand):
+                        enumerated.append(cand)
         if domain_cond and len(enumerated) < domain:
             raise SelectionImpossible(
                 f"only {len(enumerated)} distinct selections satisfy the constraints, {domain} needed")
