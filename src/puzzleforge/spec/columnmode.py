@@ -17,6 +17,7 @@ exactly the assertions it always saw, and proceeds as before.
 from __future__ import annotations
 
 import types
+from contextlib import contextmanager
 from typing import Any
 
 import z3
@@ -31,6 +32,25 @@ from .terms import BOOL, DISPATCH, INT, Builder, Fallback, Term, col_distinct, c
 __all__ = ["ColumnMixin"]
 
 _MISSING = object()
+
+
+@contextmanager
+def _bound(env: dict, binds: dict):
+    """``env`` with ``binds`` in place (``_MISSING``: name absent), restored afterwards."""
+    saved = {n: env.get(n, _MISSING) for n in binds}
+    try:
+        _assign(env, binds)
+        yield env
+    finally:
+        _assign(env, saved)
+
+
+def _assign(env: dict, values: dict) -> None:
+    for n, v in values.items():
+        if v is _MISSING:
+            env.pop(n, None)
+        else:
+            env[n] = v
 #: Per-spec statistics key (attempts in the mode, attempts it solved).
 _STATS_KEY = ("puzzleforge.spec.columnmode", "stats")
 #: After this many attempts of a spec without one solved in the mode, stop trying it.
@@ -51,18 +71,9 @@ def col_event_count(events: Any, fact: str, num: int = 0) -> list:
     evs = operators._flatten_syms(events)
     if not any(type(e) is Term for e in evs):
         return operators.gen_event_count_condition(events, fact, num)
-    n = len(evs)
-    num = 0 if num <= 0 else min(num, n)
-    if fact == "distinct":
-        return [col_distinct(*evs)]
-    count = col_sum([col_if(v, 1, 0) for v in evs])
-    if fact == "most":
-        return [count <= num]
-    if fact == "least":
-        return [count >= num]
-    if fact == "equal":
-        return [count == num]
-    raise Fallback(f"unknown fact {fact!r}")  # Z3 mode raises the operator's own error
+    if fact not in ("distinct", "most", "least", "equal"):
+        raise Fallback(f"unknown fact {fact!r}")  # Z3 mode raises the operator's own error
+    return operators.event_count(evs, fact, num, col_distinct, col_sum, col_if)
 
 
 #: Runtime operators with a Term version: name -> (the operator, its Term version).
@@ -186,18 +197,11 @@ class ColumnMixin:
         env = self.env
         swaps, names = self._swaps(code.code, st)
         binds = {n: env.get(n, _MISSING) for n in names}
-        saved = {n: env.get(n, _MISSING) for n in swaps}
-        env.update(swaps)
-        try:
-            value = code.run(env)
-        except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
-            raise Fallback(str(exc)) from None
-        finally:
-            for n, v in saved.items():
-                if v is _MISSING:
-                    env.pop(n, None)
-                else:
-                    env[n] = v
+        with _bound(env, swaps):
+            try:
+                value = code.run(env)
+            except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
+                raise Fallback(str(exc)) from None
         return value, binds
 
     def _term_roots(self, value: Any, out: list[int]) -> None:
@@ -236,20 +240,8 @@ class ColumnMixin:
         self._col = None
         env = self.env
         for code, binds in st.records:
-            saved = {n: env.get(n, _MISSING) for n in binds}
-            try:
-                for n, v in binds.items():
-                    if v is _MISSING:
-                        env.pop(n, None)
-                    else:
-                        env[n] = v
+            with _bound(env, binds):
                 self.add_assertion(ev(code, env), code)
-            finally:
-                for n, v in saved.items():
-                    if v is _MISSING:
-                        env.pop(n, None)
-                    else:
-                        env[n] = v
 
     def _column_to_z3(self) -> None:
         """Abandon the mode at solving time: Z3 assertions, and the pre-check they skipped."""

@@ -236,23 +236,18 @@ FAST_EXPORTS = {"If": fast_if, "Sum": fast_sum, "And": fast_and, "Or": fast_or}
 
 def is_nonlinear_real(assertions: list) -> bool:
     """True for nonlinear real arithmetic (Z3's is-qfnra probe)."""
-    if not assertions:
-        return False
-    g = z3.Goal(ctx=assertions[0].ctx)
-    g.add(*assertions)
-    try:
-        return z3.Probe("is-qfnra", ctx=assertions[0].ctx)(g) == 1.0
-    except z3.Z3Exception:
-        return False
+    return bool(assertions) and _probe(assertions, "is-qfnra")
 
 
 def is_lia(assertions: list) -> bool:
     """True when the constraints are linear integer arithmetic (Z3's is-qflia probe)."""
-    if not assertions:
-        return True
+    return not assertions or _probe(assertions, "is-qflia")
+
+
+def _probe(assertions: list, name: str) -> bool:
     g = z3.Goal(ctx=assertions[0].ctx)
     g.add(*assertions)
     try:
-        return z3.Probe("is-qflia", ctx=assertions[0].ctx)(g) == 1.0
+        return z3.Probe(name, ctx=assertions[0].ctx)(g) == 1.0
     except z3.Z3Exception:
         return False

@@ -513,12 +513,20 @@ def to_hashable(element: Any) -> Any:
 
 def gen_event_count_condition(events: Any, fact: str, num: int = 0) -> list:
     """[at most / at least / exactly ``num`` of ``events`` true] or [Distinct(events)]."""
-    evs = _flatten_syms(events)
+    return event_count(_flatten_syms(events), fact, num, z3.Distinct, z3.Sum, z3.If)
+
+
+def event_count(evs: list, fact: str, num: int, distinct: Any, total: Any, ite: Any) -> list:
+    """The construction of gen_event_count_condition over given term primitives.
+
+    Why the primitives are parameters: spec/columnmode.py builds the very same terms over
+    its own Term objects (col_distinct, col_sum, col_if), node for node.
+    """
     n = len(evs)
     num = 0 if num <= 0 else min(num, n)
     if fact == "distinct":
-        return [z3.Distinct(*evs)]
-    count = z3.Sum([z3.If(v, 1, 0) for v in evs])
+        return [distinct(*evs)]
+    count = total([ite(v, 1, 0) for v in evs])
     if fact == "most":
         return [count <= num]
     if fact == "least":
