@@ -84,7 +84,7 @@ def test_nonlinear_real_rate_scales_limit_and_charge_and_keeps_a_clock() -> None
     easy = z3.Solver(ctx=ctx)
     easy.add(x * x == 2, x > 0)
     b = WorkBudget(units(1000))
-    b.use_rate(NONLINEAR_UNITS_PER_MS)
+    b.use_rate(NONLINEAR_UNITS_PER_MS, clocked=True)
     before = rlimit_count(easy)
     assert b.run(easy) == z3.sat and not b.exhausted
     spent = rlimit_count(easy) - before
@@ -94,7 +94,7 @@ def test_nonlinear_real_rate_scales_limit_and_charge_and_keeps_a_clock() -> None
     hard.add(a ** 7 + c ** 5 * d == 3 * a * c * d + 1, a * a + c * c + d * d < 1e-9 + 4,
              a ** 3 * d ** 4 > 17, z3.Or(a > 1, c < -1))
     b = WorkBudget(units(1000))
-    b.use_rate(NONLINEAR_UNITS_PER_MS)
+    b.use_rate(NONLINEAR_UNITS_PER_MS, clocked=True)
     r = b.run(hard, 50)
     assert r in (z3.sat, z3.unsat) or b.exhausted
 

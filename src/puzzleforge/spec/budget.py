@@ -103,10 +103,16 @@ class WorkBudget:
         #: ``used`` are counted at ``UNITS_PER_MS``; a check at another rate is limited and
         #: charged in proportion, so the budget means the same time for every theory.
         self.rate = UNITS_PER_MS
+        self.clocked = False
 
-    def use_rate(self, rate: int) -> None:
-        """Count the following checks at ``rate`` units per ms (a property of the problem)."""
+    def use_rate(self, rate: int, clocked: bool = False) -> None:
+        """Count the following checks at ``rate`` units per ms (a property of the problem).
+
+        ``clocked``: each check also gets a wall-clock timeout of its share, for theories
+        whose Z3 procedures do not stop at their rlimit (nonlinear arithmetic).
+        """
         self.rate = rate
+        self.clocked = clocked
 
     @classmethod
     def for_seconds(cls, seconds: float, net_deadline: float | None = None) -> "WorkBudget":
@@ -152,11 +158,12 @@ class WorkBudget:
         timeout_ms = None
         if self.net_deadline is not None:
             timeout_ms = max(1, int((self.net_deadline - time.monotonic()) * 1000))
-        clocked = self.rate != UNITS_PER_MS
+        clocked = self.clocked
         if clocked:
-            # nonlinear real checks (nlsat) do not stop at their rlimit: measured on
-            # 37-equation, a check with a 1M-unit limit ran 20 s. They keep the wall-clock
-            # limit they had before work budgets (load-dependent, documented).
+            # nonlinear checks (nlsat, nla) do not stop at their rlimit: measured on
+            # 37-equation, a check with a 1M-unit limit ran 20 s, and a 68-cubic replay
+            # ran for over 10 min. They keep the wall-clock limit they had before work
+            # budgets (load-dependent, documented).
             timeout_ms = min(timeout_ms or _MAX_RLIMIT, max(1, int(limit / self.rate)))
         if timeout_ms is not None:
             solver.set("timeout", timeout_ms)

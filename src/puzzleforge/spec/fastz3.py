@@ -239,6 +239,11 @@ def is_nonlinear_real(assertions: list) -> bool:
     return bool(assertions) and _probe(assertions, "is-qfnra")
 
 
+def is_nonlinear_int(assertions: list) -> bool:
+    """True for nonlinear integer arithmetic (Z3's is-qfnia probe)."""
+    return bool(assertions) and _probe(assertions, "is-qfnia")
+
+
 def is_lia(assertions: list) -> bool:
     """True when the constraints are linear integer arithmetic (Z3's is-qflia probe)."""
     return not assertions or _probe(assertions, "is-qflia")

@@ -14,8 +14,8 @@ import z3
 from z3 import z3core as zc
 
 from .configcodec import encode_value
-from .budget import NONLINEAR_UNITS_PER_MS
-from .fastz3 import add_block, collect_consts, const_ids, is_lia, is_nonlinear_real, read_model
+from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS
+from .fastz3 import add_block, collect_consts, const_ids, is_lia, is_nonlinear_int, is_nonlinear_real, read_model
 from .finite import compile_finite
 from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, solution_order_key as _order_key, z3_to_py
@@ -231,9 +231,11 @@ class SolvingMixin:
         self._z3_seed = int(seed) if found else self.rng.randrange(1 << 30)
         self.config["_z3_seed"] = self._z3_seed
         self.cond_num = self.assertion_count()
-        if (any(c.sort().kind() == z3.Z3_REAL_SORT for c in self.sym_consts)
-                and is_nonlinear_real(self.assertions)):
-            self.budget.use_rate(NONLINEAR_UNITS_PER_MS)
+        kinds = {c.sort().kind() for c in self.sym_consts}
+        if z3.Z3_REAL_SORT in kinds and is_nonlinear_real(self.assertions):
+            self.budget.use_rate(NONLINEAR_UNITS_PER_MS, clocked=True)  # spec/budget.py
+        elif z3.Z3_INT_SORT in kinds and is_nonlinear_int(self.assertions):
+            self.budget.use_rate(UNITS_PER_MS, clocked=True)
         if spec.post_generation is not None:
             pg = spec.post_generation
             need_sol = not all(self.from_config(k)[0] for k in pg["vars"]) or not pg["vars"]
