@@ -24,6 +24,8 @@ import z3
 
 from .finite import compile_terms
 from . import operators
+from .linear import LIN_DISPATCH, Lin, _union, lin_build_system, rows_of
+from .lpmode import LinearOptimizeMixin
 from .operators import Z3_EXPORTS
 from .outcome import Rejection, ev
 from .safe import SAFE_BUILTINS, SafeCode
@@ -78,12 +80,17 @@ def col_event_count(events: Any, fact: str, num: int = 0) -> list:
 
 #: Runtime operators with a Term version: name -> (the operator, its Term version).
 _OPERATORS = {"gen_event_count_condition": (operators.gen_event_count_condition, col_event_count)}
+#: The same for the linear mode (Real symbols, spec/linear.py).
+_LIN_OPERATORS = {"build_system": (operators.build_system, lin_build_system)}
 
 
 class _State:
     """The attempt's terms: builder, assertion roots, the formulas evaluated (for Z3 replay)."""
 
-    def __init__(self, symbols: set[str], derived: set[str]) -> None:
+    def __init__(self, symbols: set[str], derived: set[str], linear: bool = False) -> None:
+        self.linear = linear  # Real symbols and linear rows (spec/linear.py, spec/lp.py)
+        self.index: dict[int, int] = {}  # linear mode: symbol AST id -> position
+        self.seen: tuple = ()  # linear mode: symbols met in the assertions, first-seen order
         self.b = Builder()
         self.roots: list[int] = []
         self.records: list[tuple[SafeCode, dict]] = []
@@ -93,11 +100,17 @@ class _State:
         self.sorts: dict[int, str] = {}
         self.dicts: dict[str, Any] = {}
 
-    def leaf(self, c: Any) -> Term:
+    def leaf(self, c: Any) -> Any:
         pid = c._pf_id
         t = self.leaves.get(pid)
         if t is None:
-            t = self.leaves[pid] = Term(self.b, self.b.mk("const", pid), self.sorts[pid])
+            if self.linear:
+                unit = [0] * len(self.index)
+                unit[self.index[pid]] = 1
+                t = Lin(tuple(unit), 0, (pid,), c.decl().name())
+            else:
+                t = Term(self.b, self.b.mk("const", pid), self.sorts[pid])
+            self.leaves[pid] = t
         return t
 
     def convert(self, value: Any) -> Any:
@@ -112,7 +125,7 @@ class _State:
         return value
 
 
-class ColumnMixin:
+class ColumnMixin(LinearOptimizeMixin):
     """Term-built conditions and objective for the finite path (methods of ``Attempt``)."""
 
     _col: _State | None = None
@@ -128,21 +141,30 @@ class ColumnMixin:
         stats = self._lambda_cache.setdefault(_STATS_KEY, [0, 0])
         if stats[0] >= _TRIAL and stats[1] == 0:
             return
-        sorts: dict[int, str] = {}
-        for c in self.sym_consts:
-            t = type(c)
-            if t is z3.BoolRef:
-                sorts[c._pf_id] = BOOL
-            elif t is z3.ArithRef and c.is_int():
-                sorts[c._pf_id] = INT
-            else:
-                return
         symbols = {n for n, s in spec.symbols.items() if s["kind"] == "defined"}
         derived = set(spec.symbols) - symbols
-        st = _State(symbols, derived)
-        st.sorts = sorts
+        if spec.optimize is not None and all(type(c) is z3.ArithRef and c.is_real() for c in self.sym_consts):
+            st = _State(symbols, derived, linear=True)
+            st.index = {c._pf_id: i for i, c in enumerate(self.sym_consts)}
+            st.sorts = {c._pf_id: "real" for c in self.sym_consts}
+        else:
+            sorts: dict[int, str] = {}
+            for c in self.sym_consts:
+                t = type(c)
+                if t is z3.BoolRef:
+                    sorts[c._pf_id] = BOOL
+                elif t is z3.ArithRef and c.is_int():
+                    sorts[c._pf_id] = INT
+                else:
+                    return
+            st = _State(symbols, derived)
+            st.sorts = sorts
         stats[0] += 1
         self._col = st
+
+    def _column_solved(self) -> None:
+        """Count an attempt the mode decided (the trial rule in ``column_start``)."""
+        self._lambda_cache[_STATS_KEY][1] += 1
 
     def assertion_count(self) -> int:
         """Number of assertions (the Term roots while in the mode)."""
@@ -176,10 +198,11 @@ class ColumnMixin:
                     if v is _MISSING or not callable(v) or id(v) in _PURE_BUILTINS:
                         continue
                     raise Fallback(f"builtin {n}")
-                if n in DISPATCH and v is _DISPATCH_ORIG[n]:
-                    swaps[n] = DISPATCH[n]
-                elif n in _OPERATORS and v is _OPERATORS[n][0]:
-                    swaps[n] = _OPERATORS[n][1]
+                dispatch, ops = (LIN_DISPATCH, _LIN_OPERATORS) if st.linear else (DISPATCH, _OPERATORS)
+                if n in dispatch and v is _DISPATCH_ORIG[n]:
+                    swaps[n] = dispatch[n]
+                elif n in ops and v is ops[n][0]:
+                    swaps[n] = ops[n][1]
                 elif n == "_sym" or n in st.derived:
                     swaps[n] = st.convert(v)
                 elif callable(v):
@@ -204,8 +227,16 @@ class ColumnMixin:
                 raise Fallback(str(exc)) from None
         return value, binds
 
-    def _term_roots(self, value: Any, out: list[int]) -> None:
+    def _term_roots(self, value: Any, out: list) -> None:
         # the shapes _flatten_assertions accepts, nothing else
+        if self._col.linear and not isinstance(value, (list, tuple)):
+            rows = rows_of(value, len(self._col.index))
+            if rows is None:
+                raise Fallback("not a linear constraint")
+            out.append(rows)  # one assertion: its rows
+            if not isinstance(value, bool):
+                self._col.seen = _union(self._col.seen, value.seen)
+            return
         if isinstance(value, (list, tuple)):
             for v in value:
                 self._term_roots(v, out)
@@ -259,6 +290,8 @@ class ColumnMixin:
         st = self._col
         if st is None:
             return False
+        if st.linear:
+            return self._linear_optimize(kind)  # spec/lpmode.py
         try:
             target, _ = self._term_eval(self.spec.optimize["formula"])
         except Fallback:

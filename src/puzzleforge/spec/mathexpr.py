@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from bisect import bisect
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import z3
@@ -353,25 +354,71 @@ def _system_latex(configs: list[str], nodes: list[tuple], names: list[str]) -> s
     return text
 
 
-def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> dict:
-    """Z3 expressions, side constraints and LaTeX text of a list of serialized formulas."""
-    zs = list(zvars)
-    names = list(var_names) if var_names else [v.decl().name() for v in zs]
+class System(Mapping):
+    """build_system's result: ``z3_expr``, ``z3_constraint``, ``latex_str``, each made on first use.
+
+    Why lazy: a spec reads the terms in its conditions and the LaTeX text in its
+    description, usually from separate calls (38-linearprog). Rejected attempts never
+    render their LaTeX, and the description's call never builds Z3 terms.
+    """
+
+    _KEYS = ("z3_expr", "z3_constraint", "latex_str")
+
+    def __init__(self, exprs: Any, side: Any, latex: Any) -> None:
+        # exprs/side: lists, or one callable for both (returning (exprs, side)); latex: callable
+        self._terms = (exprs, side) if not callable(exprs) else None
+        self._make_terms = exprs if callable(exprs) else None
+        self._latex = latex
+        self._text: str | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "latex_str":
+            if self._text is None:
+                self._text = self._latex()
+            return self._text
+        if key not in ("z3_expr", "z3_constraint"):
+            raise KeyError(key)
+        if self._terms is None:
+            self._terms = self._make_terms()
+        return self._terms[0] if key == "z3_expr" else self._terms[1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return len(self._KEYS)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def _z3_system(configs: list[str], zs: list, nodes: list[tuple]) -> tuple[list, list]:
+    """The Z3 terms of a system (cached: see ``_SYSTEMS``)."""
     key = None
     if all(isinstance(v, z3.ExprRef) for v in zs):
         key = (tuple(str(c) for c in configs), tuple(v.get_id() for v in zs),
                id(zs[0].ctx) if zs else None)
     hit = _SYSTEMS.get(key) if key is not None else None
     if hit is not None and all(a.eq(b) for a, b in zip(hit[0], zs)):
-        nodes, exprs, side = hit[1], list(hit[2]), list(hit[3])
+        return list(hit[2]), list(hit[3])
+    exprs, side = _translate(nodes, zs)
+    if key is not None:
+        if len(_SYSTEMS) >= _SYSTEMS_MAX:
+            _SYSTEMS.pop(next(iter(_SYSTEMS)))
+        _SYSTEMS[key] = (zs, nodes, tuple(exprs), tuple(side))
+    return exprs, side
+
+
+def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> System:
+    """Z3 expressions, side constraints and LaTeX text of a list of serialized formulas."""
+    zs = list(zvars)
+    nodes = _parsed(configs, len(zs))
+    if var_names:
+        names = list(var_names)
     else:
-        nodes = _parsed(configs, len(zs))
-        exprs, side = _translate(nodes, zs)
-        if key is not None:
-            if len(_SYSTEMS) >= _SYSTEMS_MAX:
-                _SYSTEMS.pop(next(iter(_SYSTEMS)))
-            _SYSTEMS[key] = (zs, nodes, tuple(exprs), tuple(side))
-    return {"z3_expr": exprs, "z3_constraint": side, "latex_str": _system_latex(configs, nodes, names)}
+        names = [v.decl().name() for v in zs]
+    return System(lambda: _z3_system(configs, zs, nodes), None,
+                  lambda: _system_latex(configs, nodes, names))
 
 
 def get_formula_value(config: str, values: list) -> Any:

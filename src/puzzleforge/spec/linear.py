@@ -1,0 +1,376 @@
+"""Linear constraints over Real symbols as Python values, for the exact LP path (spec/lp.py).
+
+Why: in a linear optimisation spec (38-linearprog) building the Z3 terms of the random
+formulas and running Z3's Optimize were most of an attempt. While a condition or the
+objective is evaluated, each Real symbol is bound to a ``Lin`` leaf; the operators Z3's
+ArithRef defines build integer linear forms instead of terms, comparisons build ``Atom``
+rows, ``And`` a ``Conj``. What is not an exact image of the Z3 semantics (a float, a
+product of two unknowns, a division, ``!=``, ``Or``, truth-testing or printing a form)
+raises ``Fallback`` and the caller evaluates with Z3 as before.
+
+A form also remembers which symbols occur in it (``seen``, in the order a left-to-right
+walk of the Z3 term would meet them), even with a zero coefficient (``x - x``): Z3 terms
+keep such a constant, and the solution lists the constants that occur in the problem.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import mathexpr
+from .terms import Fallback
+
+__all__ = ["Lin", "Atom", "Conj", "LIN_DISPATCH", "lin_build_system", "rows_of"]
+
+
+def _union(a: tuple, b: tuple) -> tuple:
+    """``a`` then the items of ``b`` not in it: Z3's first-seen, left-to-right constant order."""
+    if a is b or not b:
+        return a
+    if not a:
+        return b
+    extra = tuple(p for p in b if p not in a)
+    return a + extra if extra else a
+
+
+class Lin:
+    """``coef . x + const`` with integer coefficients over the attempt's n Real symbols."""
+
+    __slots__ = ("coef", "const", "seen", "name")
+
+    def __init__(self, coef: tuple[int, ...], const: int, seen: tuple, name: str | None = None) -> None:
+        self.coef = coef
+        self.const = const
+        self.seen = seen
+        self.name = name  # a leaf's constant name (build_system's default LaTeX names)
+
+    # ---- arithmetic (ArithRef's operators) ----
+    def _plus(self, o: Any, sign: int, reflected: bool) -> "Lin":
+        t = type(o)
+        if t is Lin:
+            if reflected:  # o - self
+                return Lin(tuple(b - a for a, b in zip(self.coef, o.coef)), o.const - self.const, _union(self.seen, o.seen))
+            return Lin(tuple(a + sign * b for a, b in zip(self.coef, o.coef)),
+                       self.const + sign * o.const, _union(self.seen, o.seen))
+        if t is int:
+            if reflected and sign < 0:
+                return Lin(tuple(-a for a in self.coef), o - self.const, self.seen)
+            return Lin(self.coef, self.const + sign * o, self.seen)
+        raise Fallback(f"{t.__name__} in a linear form")
+
+    def __add__(self, o: Any) -> "Lin":
+        return self._plus(o, 1, False)
+
+    def __radd__(self, o: Any) -> "Lin":
+        return self._plus(o, 1, False)
+
+    def __sub__(self, o: Any) -> "Lin":
+        return self._plus(o, -1, False)
+
+    def __rsub__(self, o: Any) -> "Lin":
+        return self._plus(o, -1, True)
+
+    def __mul__(self, o: Any) -> "Lin":
+        if type(o) is int:
+            return Lin(tuple(a * o for a in self.coef), self.const * o, self.seen)
+        raise Fallback("product with an unknown or a non-integer")
+
+    __rmul__ = __mul__
+
+    def __neg__(self) -> "Lin":
+        return Lin(tuple(-a for a in self.coef), -self.const, self.seen)
+
+    def __pos__(self) -> "Lin":
+        return self
+
+    # ---- comparisons: a row ``coef . x (<=|<|==) rhs`` ----
+    def _cmp(self, o: Any, kind: str, flip: bool) -> "Atom":
+        if type(o) is Lin:
+            d = self._plus(o, -1, False)
+        elif type(o) is int:
+            d = Lin(self.coef, self.const - o, self.seen)
+        else:
+            raise Fallback(f"comparison with a {type(o).__name__}")
+        if flip:  # d >= 0  <=>  -d <= 0
+            return Atom(tuple(-a for a in d.coef), d.const, kind, d.seen)
+        return Atom(d.coef, -d.const, kind, d.seen)
+
+    def __le__(self, o: Any) -> "Atom":
+        return self._cmp(o, "le", False)
+
+    def __lt__(self, o: Any) -> "Atom":
+        return self._cmp(o, "lt", False)
+
+    def __ge__(self, o: Any) -> "Atom":
+        return self._cmp(o, "le", True)
+
+    def __gt__(self, o: Any) -> "Atom":
+        return self._cmp(o, "lt", True)
+
+    def __eq__(self, o: Any) -> "Atom":  # type: ignore[override]
+        return self._cmp(o, "eq", False)
+
+    def __ne__(self, o: Any) -> Any:  # type: ignore[override]
+        raise Fallback("!= is not a linear row")
+
+    # ---- what Z3 answers differently ----
+    def __bool__(self) -> bool:
+        raise Fallback("truth value of a linear form")
+
+    def __hash__(self) -> int:
+        raise Fallback("hash of a linear form")
+
+    def __str__(self) -> str:
+        raise Fallback("text of a linear form")
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        raise Fallback("text of a linear form")
+
+
+class Atom:
+    """One row ``coef . x (le|lt|eq) rhs`` (a Boolean term in Z3's view)."""
+
+    __slots__ = ("coef", "rhs", "kind", "seen")
+
+    def __init__(self, coef: tuple[int, ...], rhs: int, kind: str, seen: tuple) -> None:
+        self.coef = coef
+        self.rhs = rhs
+        self.kind = kind
+        self.seen = seen
+
+    def rows(self) -> list[tuple]:
+        return [(self.coef, self.rhs, self.kind)]
+
+    def __bool__(self) -> bool:
+        raise Fallback("truth value of a constraint")
+
+    def __hash__(self) -> int:
+        raise Fallback("hash of a constraint")
+
+    def __str__(self) -> str:
+        raise Fallback("text of a constraint")
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        raise Fallback("text of a constraint")
+
+    def __and__(self, o: Any) -> Any:
+        raise Fallback("& on a constraint")
+
+    __or__ = __rand__ = __ror__ = __xor__ = __rxor__ = __and__
+
+    def __invert__(self) -> Any:
+        raise Fallback("~ on a constraint")
+
+    def __eq__(self, o: Any) -> Any:  # type: ignore[override]
+        raise Fallback("== on a constraint")
+
+    __ne__ = __eq__  # type: ignore[assignment]
+
+
+class Conj(Atom):
+    """``And`` of constraints: all its rows hold."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: list[tuple], seen: tuple) -> None:  # noqa: D107 - rows only
+        self.parts = parts
+        self.seen = seen
+
+    def rows(self) -> list[tuple]:
+        return self.parts
+
+
+#: a Python ``False`` inside ``And``: the row 0 <= -1, which no point satisfies
+_FALSE_ROW = ((), -1, "le")
+
+
+def rows_of(value: Any, n: int) -> list[tuple] | None:
+    """The rows of one assertion (an Atom/Conj or a Python bool), or None if not one."""
+    if isinstance(value, Atom):
+        return value.rows()
+    if type(value) is bool:
+        return [] if value else [((0,) * n, -1, "le")]
+    return None
+
+
+def lin_and(*args: Any) -> Any:
+    """``And`` over constraints (Z3's ``And``: one list argument stands for its items)."""
+    items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
+    if not any(isinstance(x, (Atom, Lin)) for x in items):
+        return _ORIG["And"](*args)
+    parts: list[tuple] = []
+    seen: tuple = ()
+    n = None
+    for x in items:
+        if isinstance(x, Atom):
+            parts.extend(x.rows())
+            seen = _union(seen, x.seen)
+            n = len(x.rows()[0][0]) if x.rows() and x.rows()[0][0] else n
+        elif type(x) is bool:
+            if not x:
+                parts.append(_FALSE_ROW)
+        else:
+            raise Fallback(f"And of a {type(x).__name__}")
+    if n is not None:
+        parts = [((0,) * n, b, k) if not a else (a, b, k) for a, b, k in parts]
+    return Conj(parts, seen)
+
+
+def lin_sum(*args: Any) -> Any:
+    """``Sum`` over linear forms (Z3's ``Sum``)."""
+    items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
+    first = next((x for x in items if type(x) is Lin), None)
+    if first is None:
+        return _ORIG["Sum"](*args)
+    total = Lin((0,) * len(first.coef), 0, ())
+    for x in items:
+        total = total + x
+    return total
+
+
+def _refuse(name: str) -> Any:
+    def call(*args: Any, **kw: Any) -> Any:
+        if any(isinstance(x, (Atom, Lin)) for x in _flat(args)):
+            raise Fallback(f"{name} over linear rows")
+        return _ORIG[name](*args, **kw)
+
+    call.__name__ = name
+    return call
+
+
+def _flat(args: tuple) -> list:
+    out: list = []
+    for a in args:
+        if type(a) in (list, tuple):
+            out.extend(a)
+        else:
+            out.append(a)
+    return out
+
+
+def _orig() -> dict[str, Any]:
+    from .operators import Z3_EXPORTS
+    return {n: Z3_EXPORTS[n] for n in ("And", "Sum", "Or", "Not", "If", "Implies", "Xor", "Distinct")}
+
+
+_ORIG = _orig()
+
+#: Spec-namespace Z3 functions and their versions over linear forms.
+LIN_DISPATCH: dict[str, Any] = {"And": lin_and, "Sum": lin_sum,
+                                **{n: _refuse(n) for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")}}
+
+
+#: Linear forms of parsed formulas by (formula text, number of variables): an attempt
+#: asks for the same system several times (38-linearprog: 4 build_system calls, 2 systems).
+_FORMS: dict[tuple, Any] = {}
+_FORMS_MAX = 64
+
+
+def _form(node: tuple, n: int) -> Any:
+    """A parsed formula over variables 0..n-1, as mathexpr's Z3 translation would evaluate it.
+
+    Returns an ``int`` (no variable), a ``bool`` (comparison of two numbers), a linear
+    form ``("lin", [const, c_0, ..., c_n-1], seen)`` or a row ``("row", op, form)`` (``op``
+    Python's, the form already ``left - right``). ``seen``: variable indices, first-seen.
+    """
+    kind = node[0]
+    if kind == "Var":
+        coef = [0] * (n + 1)
+        coef[node[1] + 1] = 1
+        return ("lin", coef, (node[1],))
+    if kind == "Const":
+        if type(node[1]) is not int:
+            raise Fallback("a non-integer constant")
+        return node[1]
+    if kind == "Cmp":
+        a, b = _form(node[2], n), _form(node[3], n)
+        op = node[1]
+        if type(a) is int and type(b) is int:
+            return {"<=": a <= b, ">=": a >= b, "==": a == b, "<": a < b, ">": a > b}[op]
+        if type(a) is int:  # ``3 <= x`` is ``x >= 3`` in Python and in Z3
+            a, b, op = b, a, {"<=": ">=", ">=": "<=", "==": "==", "<": ">", ">": "<"}[op]
+        return ("row", op, _combine(a, b, -1))
+    if kind == "Add" or kind == "Sub":
+        a, b = _form(node[1], n), _form(node[2], n)
+        if type(a) is int and type(b) is int:
+            return a + b if kind == "Add" else a - b
+        return _combine(a, b, 1 if kind == "Add" else -1)
+    if kind == "Mul":
+        a, b = _form(node[1], n), _form(node[2], n)
+        if type(a) is int:
+            a, b = b, a
+        if type(a) is int:
+            return a * b
+        if type(b) is not int:
+            raise Fallback("product of two unknowns")
+        return ("lin", [v * b for v in a[1]], a[2])
+    raise Fallback(f"{kind} in a linear formula")
+
+
+def _combine(a: Any, b: Any, sign: int) -> tuple:
+    """``a + sign * b`` where at least one of them is a linear form."""
+    if type(b) is int:
+        coef = list(a[1])
+        coef[0] += sign * b
+        return ("lin", coef, a[2])
+    if type(a) is int:
+        coef = [sign * v for v in b[1]]
+        coef[0] += a
+        return ("lin", coef, b[2])
+    if sign > 0:
+        coef = [x + y for x, y in zip(a[1], b[1])]
+    else:
+        coef = [x - y for x, y in zip(a[1], b[1])]
+    return ("lin", coef, _union(a[2], b[2]))
+
+
+def _forms(configs: list[str], nodes: list[tuple], n: int) -> list:
+    out = []
+    for text, node in zip(configs, nodes):
+        key = (str(text), n)
+        f = _FORMS.get(key)
+        if f is None:
+            f = _form(node, n)
+            if len(_FORMS) >= _FORMS_MAX:
+                _FORMS.clear()
+            _FORMS[key] = f
+        out.append(f)
+    return out
+
+
+def _value_of(form: Any, leaves: list) -> Any:
+    """A form over the build_system variables as a Lin/Atom over the attempt's symbols."""
+    if type(form) is not tuple:
+        return form  # int or bool, as the Z3 translation leaves them
+    if form[0] == "row":
+        op, lin = form[1], _value_of(form[2], leaves)
+        return {"<=": lin.__le__, ">=": lin.__ge__, "==": lin.__eq__, "<": lin.__lt__, ">": lin.__gt__}[op](0)
+    coef = form[1]
+    width = len(leaves[0].coef)
+    total = [0] * width
+    const = coef[0]
+    for i, c in enumerate(coef[1:]):
+        if c:
+            leaf = leaves[i]
+            for j, v in enumerate(leaf.coef):
+                if v:
+                    total[j] += c * v
+            const += c * leaf.const
+    seen: tuple = ()
+    for i in form[2]:
+        seen = _union(seen, leaves[i].seen)
+    return Lin(tuple(total), const, seen)
+
+
+def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> Any:
+    """``build_system`` over linear leaves (same keys; no side conditions without Div)."""
+    leaves = list(zvars)
+    if not leaves or not all(type(v) is Lin for v in leaves):
+        return mathexpr.build_system(configs, zvars, var_names)
+    nodes = mathexpr._parsed(configs, len(leaves))
+    exprs = [_value_of(f, leaves) for f in _forms(configs, nodes, len(leaves))]
+    names = list(var_names) if var_names else [v.name for v in leaves]
+    return mathexpr.System(exprs, [], lambda: mathexpr._system_latex(configs, nodes, names))

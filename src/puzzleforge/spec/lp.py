@@ -1,0 +1,312 @@
+"""Exact optimisation of a small linear program over the reals: HiGHS guesses, integers prove.
+
+Why: a spec like 38-linearprog (random linear constraints over a few Real symbols, one
+linear objective) spent most of an attempt in Z3's Optimize. A floating-point simplex
+(HiGHS, through highspy) finds the optimal basis in a fraction of that time, but its
+numbers are not exact, and a puzzle's answer must be. So HiGHS only *proposes* the set of
+active constraints; the optimum is then recomputed and proved in exact integer arithmetic:
+
+- primal: the active rows, solved exactly (fraction-free elimination), give a vertex
+  that satisfies every row exactly;
+- dual: the objective is a combination of the active rows with multipliers of the right
+  signs, so no feasible point does better.
+
+Both checks passing is a certificate of optimality that does not trust HiGHS at all. When
+any check fails (degenerate vertex, rounding, a status we do not certify), the answer is
+``None`` and the caller asks Z3, so the outcome is always Z3's outcome, only faster.
+
+Strict rows (``a.x < b``): Z3 reports an optimum ``c - epsilon`` when a strict row caps the
+objective. Here, a strict row that is tight at the vertex with a positive multiplier is
+tight at *every* optimal point (complementary slackness), so the supremum is not attained
+- unless the strict system has no solution at all (Z3: unsat), which a second certified
+LP (maximise a common slack ``t`` of the strict rows) decides. Infeasibility of the closed
+system is likewise proved by a certified phase-1 LP (minimise a common violation ``s``).
+
+Rows are integer vectors; the objective is an integer vector (maximised).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+__all__ = ["LE", "LT", "EQ", "LpResult", "solve_lp"]
+
+LE, LT, EQ = "le", "lt", "eq"  # a.x <= b, a.x < b, a.x == b
+
+_local = threading.local()
+
+
+def _highs():
+    """One silent HiGHS instance per thread (instances are not thread-safe)."""
+    h = getattr(_local, "h", None)
+    if h is None:
+        from highspy import _core  # the bare binding: the wrapper class prints a banner
+
+        h = _core._Highs()
+        for name, value in (("output_flag", False), ("threads", 1), ("presolve", "off"),
+                            ("solver", "simplex"), ("random_seed", 0)):
+            h.setOptionValue(name, value)
+        _local.h, _local.core = h, _core
+    return h
+
+
+@dataclass(frozen=True)
+class LpResult:
+    """The certified outcome.
+
+    status: "optimal" (value, point), "unattained" (value is the supremum, reached by no
+    point satisfying the strict rows), "infeasible". ``unique`` (optimal only): True when
+    the point is the only optimal one, False when there are others, None when undecided.
+    """
+
+    status: str
+    value: Fraction | None = None
+    point: tuple[Fraction, ...] | None = None
+    unique: bool | None = None
+
+
+Row = tuple[Sequence[int], int, str]
+
+
+def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult | None:
+    """Maximise ``objective . x`` over ``rows`` (x free reals); None when not certified."""
+    closed = [(a, b, EQ if k == EQ else LE) for a, b, k in rows]
+    found = _certified_max(closed, objective, n)
+    if found is None:
+        return _infeasible(rows, n) if _last_status() == "infeasible" else None
+    num, den, y, tight = found
+    strict_tight = [i for i in tight if rows[i][2] == LT]
+    value = Fraction(sum(c * v for c, v in zip(objective, num)), den)
+    point = tuple(Fraction(v, den) for v in num)
+    if not strict_tight:
+        return LpResult("optimal", value, point, _unique(rows, n, y, tight))
+    if not any(y.get(i, 0) > 0 for i in strict_tight):
+        # another optimal point may leave the strict rows slack: look for one on the
+        # optimal face (objective >= value), with the largest common strict slack
+        face = list(rows) + [(tuple(-value.denominator * c for c in objective), -value.numerator, LE)]
+        found = _strict_slack(face, n, point=True)
+        if found is None:
+            return None
+        slack, inner = found
+        if slack > 0:
+            return LpResult("optimal", value, inner, None)
+    slack = _strict_slack(rows, n)
+    if slack is None:
+        return None
+    return LpResult("unattained", value) if slack > 0 else LpResult("infeasible")
+
+
+def _unique(rows: Sequence[Row], n: int, y: dict, tight: list[int]) -> bool | None:
+    """Is the certified vertex the only optimal point?
+
+    Every optimal point is tight on the rows S with a non-zero multiplier and on the
+    equalities (complementary slackness). If S has rank n, the vertex is the only point
+    of S's affine space: unique. If rank(S) < n and no other row is tight at the vertex,
+    a small step along a direction of S's null space keeps S tight and every other row
+    slack: another optimal point. Otherwise (a degenerate vertex) it is undecided.
+    """
+    pinned = [i for i in tight if rows[i][2] == EQ or y.get(i, 0) != 0]
+    if _rank([list(rows[i][0]) for i in pinned], n) == n:
+        return True
+    pinned_set = set(pinned)
+    if any(i not in pinned_set for i in tight):
+        return None
+    return False
+
+
+def _rank(mat: list[list[int]], n: int) -> int:
+    """Rank of an integer matrix (integer elimination; the matrices have at most n <= ~10 columns)."""
+    rows = [r[:] for r in mat]
+    rank = 0
+    for col in range(n):
+        p = next((r for r in range(rank, len(rows)) if rows[r][col]), None)
+        if p is None:
+            continue
+        rows[rank], rows[p] = rows[p], rows[rank]
+        pivot = rows[rank]
+        pk = pivot[col]
+        for r in range(rank + 1, len(rows)):
+            f = rows[r][col]
+            if f:
+                rows[r] = [x * pk - f * v for x, v in zip(rows[r], pivot)]
+        rank += 1
+    return rank
+
+
+def _infeasible(rows: Sequence[Row], n: int) -> LpResult | None:
+    """Prove the closed system infeasible: the least common violation ``s`` is positive."""
+    ext: list[Row] = []
+    for a, b, k in rows:
+        ext.append((tuple(a) + (-1,), b, LE))
+        if k == EQ:
+            ext.append((tuple(-v for v in a) + (-1,), -b, LE))
+    ext.append(((0,) * n + (-1,), 0, LE))  # s >= 0
+    found = _certified_max(ext, (0,) * n + (-1,), n + 1)
+    if found is None:
+        return None
+    num, den, _, _ = found
+    return LpResult("infeasible") if num[n] > 0 else None
+
+
+def _strict_slack(rows: Sequence[Row], n: int, point: bool = False):
+    """The largest common slack t <= 1 of the strict rows (t > 0: the strict system is solvable).
+
+    With ``point``: (t, a point reaching it).
+    """
+    ext: list[Row] = [(tuple(a) + ((1,) if k == LT else (0,)), b, EQ if k == EQ else LE) for a, b, k in rows]
+    ext.append(((0,) * n + (1,), 1, LE))  # t <= 1
+    found = _certified_max(ext, (0,) * n + (1,), n + 1)
+    if found is None:
+        return None
+    num, den, _, _ = found
+    t = Fraction(num[n], den)
+    return (t, tuple(Fraction(v, den) for v in num[:n])) if point else t
+
+
+def _last_status() -> str:
+    h = _highs()
+    return "infeasible" if h.getModelStatus() == _local.core.HighsModelStatus.kInfeasible else "other"
+
+
+def _certified_max(rows: Sequence[Row], objective: Sequence[int], n: int):
+    """HiGHS's optimal basis, proved exactly: (x numerators, denominator, multipliers, tight rows).
+
+    Only ``LE``/``EQ`` rows. None when HiGHS does not report an optimum or the proof fails.
+    """
+    h = _highs()
+    core = _local.core
+    inf = core.kHighsInf
+    m = len(rows)
+    lp = core.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = m
+    lp.col_cost_ = [float(c) for c in objective]
+    lp.col_lower_ = [-inf] * n
+    lp.col_upper_ = [inf] * n
+    lp.row_lower_ = [float(b) if k == EQ else -inf for _, b, k in rows]
+    lp.row_upper_ = [float(b) for _, b, _ in rows]
+    starts, index, value = [0], [], []
+    for a, _, _ in rows:
+        for j, v in enumerate(a):
+            if v:
+                index.append(j)
+                value.append(float(v))
+        starts.append(len(index))
+    mat = lp.a_matrix_
+    mat.format_ = core.MatrixFormat.kRowwise
+    mat.start_ = starts
+    mat.index_ = index
+    mat.value_ = value
+    lp.a_matrix_ = mat
+    lp.sense_ = core.ObjSense.kMaximize
+    h.clearSolver()
+    h.passModel(lp)
+    h.run()
+    if h.getModelStatus() != core.HighsModelStatus.kOptimal:
+        return None
+    basis = h.getBasis()
+    basic = core.HighsBasisStatus.kBasic
+    if any(s != basic for s in basis.col_status):
+        return None  # a free column held at a value: not a vertex we certify
+    active = [i for i, s in enumerate(basis.row_status) if s != basic]
+    if len(active) != n:
+        return None
+    return certify(rows, objective, n, active)
+
+
+def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[int]):
+    """Exact proof that the vertex of ``active`` rows maximises ``objective``, or None.
+
+    Returns (numerators, denominator > 0, {row: multiplier}, tight rows).
+    """
+    mat = [list(rows[i][0]) for i in active]
+    sol = _solve(mat, [rows[i][1] for i in active])
+    if sol is None:
+        return None
+    num, den = sol
+    tight = []
+    for i, (a, b, k) in enumerate(rows):
+        lhs = sum(c * v for c, v in zip(a, num))
+        if lhs > b * den:
+            return None
+        if k == EQ and lhs != b * den:
+            return None
+        if lhs == b * den:
+            tight.append(i)
+    transposed = [[mat[r][c] for r in range(n)] for c in range(n)]
+    dual = _solve(transposed, list(objective))
+    if dual is None:
+        return None
+    ynum, yden = dual
+    y = {}
+    for r, i in enumerate(active):
+        if rows[i][2] != EQ and ynum[r] < 0:
+            return None
+        y[i] = Fraction(ynum[r], yden)
+    return num, den, y, tight
+
+
+def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
+    """x = num / den (den > 0) with ``mat . x = rhs``, exactly; None if singular.
+
+    Fraction-free Gauss-Jordan elimination (Bareiss): every intermediate entry is a minor
+    of the augmented matrix, so the divisions are exact and the numbers stay integers.
+    """
+    n = len(mat)
+    aug = [row[:] + [b] for row, b in zip(mat, rhs)]
+    prev = 1
+    for k in range(n):
+        p = next((r for r in range(k, n) if aug[r][k]), None)
+        if p is None:
+            return None
+        if p != k:
+            aug[k], aug[p] = aug[p], aug[k]
+        pivot = aug[k]
+        pk = pivot[k]
+        for r in range(n):
+            if r == k:
+                continue
+            row = aug[r]
+            f = row[k]
+            aug[r] = [(x * pk - f * y) // prev for x, y in zip(row, pivot)]
+        prev = pk
+    den = prev
+    num = [aug[r][n] for r in range(n)]
+    # after full elimination every diagonal entry equals the determinant (up to the row
+    # swaps' sign, already in ``prev``): x_r = aug[r][n] / aug[r][r]
+    diag = [aug[r][r] for r in range(n)]
+    if any(d != den for d in diag):
+        return _solve_fraction(mat, rhs)
+    if den < 0:
+        den, num = -den, [-v for v in num]
+    return num, den
+
+
+def _solve_fraction(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
+    """The same solve with Fractions (a safety net if the integer form does not apply)."""
+    n = len(mat)
+    aug = [[Fraction(v) for v in row] + [Fraction(b)] for row, b in zip(mat, rhs)]
+    for k in range(n):
+        p = next((r for r in range(k, n) if aug[r][k]), None)
+        if p is None:
+            return None
+        aug[k], aug[p] = aug[p], aug[k]
+        pk = aug[k][k]
+        aug[k] = [v / pk for v in aug[k]]
+        for r in range(n):
+            if r != k and aug[r][k]:
+                f = aug[r][k]
+                aug[r] = [x - f * y for x, y in zip(aug[r], aug[k])]
+    xs = [aug[r][n] for r in range(n)]
+    den = 1
+    for x in xs:
+        den = den * x.denominator // _gcd(den, x.denominator)
+    return [int(x * den) for x in xs], den
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a

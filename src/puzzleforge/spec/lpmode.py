@@ -1,0 +1,95 @@
+"""The optimum of a linear Real-valued attempt without Z3: spec/linear.py rows, spec/lp.py proof.
+
+Why: see spec/lp.py. This is the attempt-side half: it turns the attempt's rows and
+objective into an exact LP, and the certified outcome into exactly what the Z3 path
+(``solving.py``: Optimize, ``_unattained``, ``_finish_optimum``) produces - the same
+rejection reasons, the same ``_value`` and the same values in ``_solutions`` - or hands the
+attempt back to Z3 when the proof is not available (the formulas are evaluated again as
+Z3 terms, exactly as if this mode had never run).
+
+One difference is allowed by the format: when several points reach the optimum (and the
+spec allows several solutions), ``_solutions`` is the certified optimal point (with an
+exact model) instead of the point Z3 returns in a fresh context (float values only). Both
+are optimal configurations; the optimum value is the same.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from .linear import Lin
+from .lp import solve_lp
+from .operators import SolModel, z3_to_py
+from .outcome import Rejection
+
+__all__ = ["LinearOptimizeMixin"]
+
+
+class LinearOptimizeMixin:
+    """``_linear_optimize`` (a method of ``Attempt``, through ``ColumnMixin``)."""
+
+    def _linear_optimize(self, kind: str) -> bool:
+        """Decide the optimum over linear rows; False (Z3 assertions made) when not certified."""
+        st = self._col
+        try:
+            target, _ = self._term_eval(self.spec.optimize["formula"])
+        except Exception:  # noqa: BLE001 - Fallback or any error: Z3 decides and reports it
+            target = None
+        n = len(st.index)
+        if type(target) is not Lin:
+            self._column_to_z3()
+            return False
+        self.check_time()
+        rows = []
+        for root in st.roots:
+            for a, b, k in root:
+                rows.append((a if len(a) == n else (0,) * n, b, k))
+        sign = 1 if kind == "maximize" else -1
+        res = solve_lp(rows, [sign * c for c in target.coef], n)
+        if res is None or (res.status == "optimal" and res.unique is None and self.spec.max_solution == 1):
+            self._column_to_z3()  # not proved, or uniqueness undecided where it matters: Z3 decides
+            return False
+        self._column_solved()
+        self._col = None  # done: no cycle through the attempt keeps the forms
+        if res.status == "infeasible":
+            raise Rejection("no solution", "the optimization constraints have no solution")
+        value = sign * res.value + target.const
+        if res.status == "unattained":
+            raise Rejection("optimum not attained",
+                            f"a strict inequality bounds the objective: its "
+                            f"{'supremum' if kind == 'maximize' else 'infimum'} ({_text(value)}) is "
+                            f"approached but reached by no configuration, so the question has no exact answer")
+        ctx = self.sym_consts[0].ctx
+        if not res.unique and self.spec.max_solution == 1:
+            raise Rejection("multiple optima", f"more than one optimal solution with value {_real(value, ctx)}")
+        by_id = {c._pf_id: (i, c) for i, c in enumerate(self.sym_consts)}
+        order = _union_order(st.seen, target.seen)
+        values, consts = {}, {}
+        # an exact model, as Z3's path keeps Optimize's model for a unique optimum (so
+        # ``_solutions.evaluate(3 * y)`` is exact; with several optima Z3's path re-derives
+        # another optimal point and keeps its float values only)
+        model = z3.Model(ctx)
+        for pid in order:
+            i, c = by_id[pid]
+            v = _real(res.point[i], ctx)
+            values[pid] = z3_to_py(v)
+            consts[pid] = c
+            model.update_value(c, v)
+        self.env["_value"] = _real(value, ctx)
+        self.env["_solutions"] = SolModel(values, consts, model)
+        return True
+
+
+def _union_order(a: tuple, b: tuple) -> tuple:
+    return a + tuple(p for p in b if p not in a)
+
+
+def _real(v: Fraction, ctx: Any) -> Any:
+    """The Z3 rational numeral of ``v`` (what Z3's model would hold)."""
+    return z3.RealVal(f"{v.numerator}/{v.denominator}", ctx)
+
+
+def _text(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
