@@ -97,3 +97,13 @@ def test_generated_trees_are_their_texts_parse():
                 texts = mathexpr.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1])
                 for t in texts:
                     assert repr(mathexpr._PARSED[(t, n)]) == repr(mathexpr.parse_formula(t, n))  # types too
+
+
+def test_generated_texts_are_the_serialized_trees():
+    # generate_formulas writes a plain Random's trees through repr (faster): same text
+    rng = random.Random(11)
+    for n in (1, 2, 6):
+        for flags in ((True, True), (False, True), (True, False), (False, False)):
+            for _ in range(60):
+                for t in mathexpr.generate_formulas(rng, 5, n, is_cond=flags[0], allow_power=flags[1]):
+                    assert t == mathexpr._serialize(mathexpr.parse_formula(t, n))

@@ -105,9 +105,10 @@ class _State:
         t = self.leaves.get(pid)
         if t is None:
             if self.linear:
+                pos = self.index[pid]
                 unit = [0] * len(self.index)
-                unit[self.index[pid]] = 1
-                t = Lin(tuple(unit), 0, (pid,), c.decl().name())
+                unit[pos] = 1
+                t = Lin(tuple(unit), 0, (pid,), c, pos)
             else:
                 t = Term(self.b, self.b.mk("const", pid), self.sorts[pid])
             self.leaves[pid] = t

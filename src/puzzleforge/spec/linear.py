@@ -14,6 +14,7 @@ keep such a constant, and the solution lists the constants that occur in the pro
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import mathexpr
@@ -35,13 +36,15 @@ def _union(a: tuple, b: tuple) -> tuple:
 class Lin:
     """``coef . x + const`` with integer coefficients over the attempt's n Real symbols."""
 
-    __slots__ = ("coef", "const", "seen", "name")
+    __slots__ = ("coef", "const", "seen", "const_ref", "pos")
 
-    def __init__(self, coef: tuple[int, ...], const: int, seen: tuple, name: str | None = None) -> None:
+    def __init__(self, coef: tuple[int, ...], const: int, seen: tuple, const_ref: Any = None,
+                 pos: int | None = None) -> None:
         self.coef = coef
         self.const = const
         self.seen = seen
-        self.name = name  # a leaf's constant name (build_system's default LaTeX names)
+        self.const_ref = const_ref  # a leaf's Z3 constant (its name: build_system's LaTeX names)
+        self.pos = pos  # a leaf's position in the coefficient vector
 
     # ---- arithmetic (ArithRef's operators) ----
     def _plus(self, o: Any, sign: int, reflected: bool) -> "Lin":
@@ -267,64 +270,71 @@ LIN_DISPATCH: dict[str, Any] = {"And": lin_and, "Sum": lin_sum,
 #: asks for the same system several times (38-linearprog: 4 build_system calls, 2 systems).
 _FORMS: dict[tuple, Any] = {}
 _FORMS_MAX = 64
+#: A linear form is packed into one Python int, one signed 64-bit lane per coefficient
+#: (lane 0: the constant, lane j+1: variable j): adding forms or scaling one is then a
+#: single integer operation. Generated formulas have coefficients far below 2**62.
+_LANE = 64
+_LANE_MASK = (1 << _LANE) - 1
+_LANE_HALF = 1 << (_LANE - 1)
+_LANE_LIMIT = 1 << 62
+_VAR_TOKEN = re.compile(r"\(Var (\d+)\)")
+_CMP_FLIP = {"<=": ">=", ">=": "<=", "==": "==", "<": ">", ">": "<"}
+_CMP_NUM = {"<=": int.__le__, ">=": int.__ge__, "==": int.__eq__, "<": int.__lt__, ">": int.__gt__}
 
 
-def _form(node: tuple, n: int) -> Any:
-    """A parsed formula over variables 0..n-1, as mathexpr's Z3 translation would evaluate it.
+def _form(node: tuple) -> Any:
+    """A parsed formula as mathexpr's Z3 translation would evaluate it, with packed forms.
 
-    Returns an ``int`` (no variable), a ``bool`` (comparison of two numbers), a linear
-    form ``("lin", [const, c_0, ..., c_n-1], seen)`` or a row ``("row", op, form)`` (``op``
-    Python's, the form already ``left - right``). ``seen``: variable indices, first-seen.
+    Returns an ``int`` (no variable), a ``bool`` (comparison of two numbers), ``("lin",
+    packed)`` or ``("row", op, packed)`` (Python's ``op``, the form being left - right).
     """
     kind = node[0]
     if kind == "Var":
-        coef = [0] * (n + 1)
-        coef[node[1] + 1] = 1
-        return ("lin", coef, (node[1],))
+        return ("lin", 1 << (_LANE * (node[1] + 1)))
     if kind == "Const":
         if type(node[1]) is not int:
             raise Fallback("a non-integer constant")
         return node[1]
-    if kind == "Cmp":
-        a, b = _form(node[2], n), _form(node[3], n)
-        op = node[1]
-        if type(a) is int and type(b) is int:
-            return {"<=": a <= b, ">=": a >= b, "==": a == b, "<": a < b, ">": a > b}[op]
-        if type(a) is int:  # ``3 <= x`` is ``x >= 3`` in Python and in Z3
-            a, b, op = b, a, {"<=": ">=", ">=": "<=", "==": "==", "<": ">", ">": "<"}[op]
-        return ("row", op, _combine(a, b, -1))
     if kind == "Add" or kind == "Sub":
-        a, b = _form(node[1], n), _form(node[2], n)
-        if type(a) is int and type(b) is int:
+        a, b = _form(node[1]), _form(node[2])
+        ta, tb = type(a) is int, type(b) is int
+        if ta and tb:
             return a + b if kind == "Add" else a - b
-        return _combine(a, b, 1 if kind == "Add" else -1)
+        va = a if ta else a[1]
+        vb = b if tb else b[1]
+        return ("lin", va + vb if kind == "Add" else va - vb)
     if kind == "Mul":
-        a, b = _form(node[1], n), _form(node[2], n)
+        a, b = _form(node[1]), _form(node[2])
         if type(a) is int:
             a, b = b, a
         if type(a) is int:
             return a * b
         if type(b) is not int:
             raise Fallback("product of two unknowns")
-        return ("lin", [v * b for v in a[1]], a[2])
+        return ("lin", a[1] * b)
+    if kind == "Cmp":
+        a, b = _form(node[2]), _form(node[3])
+        op = node[1]
+        if type(a) is int and type(b) is int:
+            return _CMP_NUM[op](a, b)
+        if type(a) is int:  # ``3 <= x`` is ``x >= 3`` in Python and in Z3
+            a, b, op = b, a, _CMP_FLIP[op]
+        return ("row", op, a[1] - (b if type(b) is int else b[1]))
     raise Fallback(f"{kind} in a linear formula")
 
 
-def _combine(a: Any, b: Any, sign: int) -> tuple:
-    """``a + sign * b`` where at least one of them is a linear form."""
-    if type(b) is int:
-        coef = list(a[1])
-        coef[0] += sign * b
-        return ("lin", coef, a[2])
-    if type(a) is int:
-        coef = [sign * v for v in b[1]]
-        coef[0] += a
-        return ("lin", coef, b[2])
-    if sign > 0:
-        coef = [x + y for x, y in zip(a[1], b[1])]
-    else:
-        coef = [x - y for x, y in zip(a[1], b[1])]
-    return ("lin", coef, _union(a[2], b[2]))
+def _unpack(packed: int, n: int) -> list[int]:
+    """[constant, c_0, ..., c_n-1] of a packed form."""
+    out = []
+    for _ in range(n + 1):
+        lane = packed & _LANE_MASK
+        if lane >= _LANE_HALF:
+            lane -= 1 << _LANE
+        out.append(lane)
+        packed = (packed - lane) >> _LANE
+    if packed:
+        raise Fallback("coefficients too large for the packed form")
+    return out
 
 
 def _forms(configs: list[str], nodes: list[tuple], n: int) -> list:
@@ -333,7 +343,13 @@ def _forms(configs: list[str], nodes: list[tuple], n: int) -> list:
         key = (str(text), n)
         f = _FORMS.get(key)
         if f is None:
-            f = _form(node, n)
+            f = _form(node)
+            if type(f) is tuple:  # unpacked once: (kind, op, [const, c_0, ...], variables first-seen)
+                coef = _unpack(f[-1], n)
+                if any(abs(c) >= _LANE_LIMIT for c in coef):
+                    raise Fallback("coefficients too large for the packed form")
+                seen = tuple(dict.fromkeys(int(m) for m in _VAR_TOKEN.findall(key[0])))
+                f = (f[0], f[1] if f[0] == "row" else None, coef, seen)
             if len(_FORMS) >= _FORMS_MAX:
                 _FORMS.clear()
             _FORMS[key] = f
@@ -345,10 +361,13 @@ def _value_of(form: Any, leaves: list) -> Any:
     """A form over the build_system variables as a Lin/Atom over the attempt's symbols."""
     if type(form) is not tuple:
         return form  # int or bool, as the Z3 translation leaves them
-    if form[0] == "row":
-        op, lin = form[1], _value_of(form[2], leaves)
+    kind, op, coef, seen_vars = form
+    if all(leaf.pos == i for i, leaf in enumerate(leaves)) and len(leaves) == len(leaves[0].coef):
+        # the usual call: build_system(formulas, symbol) with the symbol's own leaves
+        lin = Lin(tuple(coef[1:]), coef[0], tuple(leaves[i].seen[0] for i in seen_vars))
+        if kind == "lin":
+            return lin
         return {"<=": lin.__le__, ">=": lin.__ge__, "==": lin.__eq__, "<": lin.__lt__, ">": lin.__gt__}[op](0)
-    coef = form[1]
     width = len(leaves[0].coef)
     total = [0] * width
     const = coef[0]
@@ -360,9 +379,12 @@ def _value_of(form: Any, leaves: list) -> Any:
                     total[j] += c * v
             const += c * leaf.const
     seen: tuple = ()
-    for i in form[2]:
+    for i in seen_vars:
         seen = _union(seen, leaves[i].seen)
-    return Lin(tuple(total), const, seen)
+    lin = Lin(tuple(total), const, seen)
+    if kind == "lin":
+        return lin
+    return {"<=": lin.__le__, ">=": lin.__ge__, "==": lin.__eq__, "<": lin.__lt__, ">": lin.__gt__}[op](0)
 
 
 def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> Any:
@@ -372,5 +394,6 @@ def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None
         return mathexpr.build_system(configs, zvars, var_names)
     nodes = mathexpr._parsed(configs, len(leaves))
     exprs = [_value_of(f, leaves) for f in _forms(configs, nodes, len(leaves))]
-    names = list(var_names) if var_names else [v.name for v in leaves]
-    return mathexpr.System(exprs, [], lambda: mathexpr._system_latex(configs, nodes, names))
+    names = list(var_names) if var_names else None  # the leaves' names only if the text is read
+    return mathexpr.System(exprs, [], lambda: mathexpr._system_latex(
+        configs, nodes, names if names is not None else [v.const_ref.decl().name() for v in leaves]))

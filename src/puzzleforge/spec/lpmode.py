@@ -21,7 +21,7 @@ import z3
 
 from .linear import Lin
 from .lp import solve_lp
-from .operators import SolModel, z3_to_py
+from .operators import SolModel
 from .outcome import Rejection
 
 __all__ = ["LinearOptimizeMixin"]
@@ -66,20 +66,51 @@ class LinearOptimizeMixin:
             raise Rejection("multiple optima", f"more than one optimal solution with value {_real(value, ctx)}")
         by_id = {c._pf_id: (i, c) for i, c in enumerate(self.sym_consts)}
         order = _union_order(st.seen, target.seen)
-        values, consts = {}, {}
+        values, consts, exact = {}, {}, []
+        for pid in order:
+            i, c = by_id[pid]
+            values[pid] = decimal_float(res.point[i])
+            consts[pid] = c
+            exact.append((c, res.point[i]))
+        self.env["_value"] = _real(value, ctx)
         # an exact model, as Z3's path keeps Optimize's model for a unique optimum (so
         # ``_solutions.evaluate(3 * y)`` is exact; with several optima Z3's path re-derives
         # another optimal point and keeps its float values only)
-        model = z3.Model(ctx)
-        for pid in order:
-            i, c = by_id[pid]
-            v = _real(res.point[i], ctx)
-            values[pid] = z3_to_py(v)
-            consts[pid] = c
-            model.update_value(c, v)
-        self.env["_value"] = _real(value, ctx)
-        self.env["_solutions"] = SolModel(values, consts, model)
+        self.env["_solutions"] = SolModel(values, consts, _ExactModel(ctx, exact))
         return True
+
+
+class _ExactModel:
+    """A Z3 model of the optimal point, made only if a spec evaluates an expression with it."""
+
+    __slots__ = ("ctx", "point", "model")
+
+    def __init__(self, ctx: Any, point: list[tuple[Any, Fraction]]) -> None:
+        self.ctx = ctx
+        self.point = point
+        self.model = None
+
+    def evaluate(self, expr: Any, model_completion: bool = False) -> Any:
+        if self.model is None:
+            self.model = z3.Model(self.ctx)
+            for c, v in self.point:
+                self.model.update_value(c, _real(v, self.ctx))
+        return self.model.evaluate(expr, model_completion=model_completion)
+
+
+_TEN_DIGITS = 10 ** 10
+
+
+def decimal_float(v: Fraction) -> float:
+    """``z3_to_py`` of the Z3 numeral ``v``, without Z3.
+
+    Z3 prints a rational with 10 decimals, truncated (``as_decimal(10)``, "?" if inexact),
+    and z3_to_py reads that text as a float: the truncated value, correctly rounded, which
+    is what true division of the truncated integer gives (tests/spec/test_spec_lp.py).
+    """
+    q = abs(v.numerator) * _TEN_DIGITS // v.denominator
+    x = q / _TEN_DIGITS
+    return -x if v.numerator < 0 else x
 
 
 def _union_order(a: tuple, b: tuple) -> tuple:
