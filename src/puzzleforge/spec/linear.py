@@ -387,13 +387,27 @@ def _value_of(form: Any, leaves: list) -> Any:
     return {"<=": lin.__le__, ">=": lin.__ge__, "==": lin.__eq__, "<": lin.__lt__, ">": lin.__gt__}[op](0)
 
 
+#: Recent systems by (formula texts, id of the variables' container), each entry holding
+#: the container so its id cannot be reused: 38-linearprog asks for each system twice.
+_SYSTEMS: dict[tuple, tuple] = {}
+_SYSTEMS_MAX = 8
+
+
 def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> Any:
     """``build_system`` over linear leaves (same keys; no side conditions without Div)."""
-    leaves = list(zvars)
-    if not leaves or not all(type(v) is Lin for v in leaves):
-        return mathexpr.build_system(configs, zvars, var_names)
-    nodes = mathexpr._parsed(configs, len(leaves))
-    exprs = [_value_of(f, leaves) for f in _forms(configs, nodes, len(leaves))]
+    key = (tuple(str(c) for c in configs), id(zvars))
+    hit = _SYSTEMS.get(key)
+    if hit is not None and hit[0] is zvars:
+        leaves, exprs, nodes = hit[1], hit[2], hit[3]
+    else:
+        leaves = list(zvars)
+        if not leaves or not all(type(v) is Lin for v in leaves):
+            return mathexpr.build_system(configs, zvars, var_names)
+        nodes = mathexpr._parsed(configs, len(leaves))
+        exprs = [_value_of(f, leaves) for f in _forms(configs, nodes, len(leaves))]
+        if len(_SYSTEMS) >= _SYSTEMS_MAX:
+            _SYSTEMS.pop(next(iter(_SYSTEMS)))
+        _SYSTEMS[key] = (zvars, leaves, exprs, nodes)
     names = list(var_names) if var_names else None  # the leaves' names only if the text is read
-    return mathexpr.System(exprs, [], lambda: mathexpr._system_latex(
+    return mathexpr.System(list(exprs), [], lambda: mathexpr._system_latex(
         configs, nodes, names if names is not None else [v.const_ref.decl().name() for v in leaves]))

@@ -22,6 +22,7 @@ from .mathz3 import translate_real
 __all__ = ["generate_formulas", "build_system", "get_formula_value", "parse_formula"]
 
 _TOKEN = re.compile(r"[()]|[^()\s]+")
+_CMP_OPS = ("<=", ">=", "==", "<", ">")
 _CMP_LATEX = {"<=": r"\leq", ">=": r"\geq", "==": "=", "<": "<", ">": ">"}
 
 
@@ -139,34 +140,64 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
     ``choices(ops, weights)`` is a bisection of ``random() * total`` in the cumulative
     weights (tests/spec/test_spec_mathz3.py compares both with the same seeds).
     """
-    below, rand = rng._randbelow, rng.random
+    if random.Random._randbelow is not random.Random._randbelow_with_getrandbits:
+        return _gen(rng, n, 0, max_depth, True, False, allow_power, max_const)
+    # ``_randbelow(m)`` is ``r = getrandbits(m.bit_length())`` until ``r < m``; it is
+    # written out at each draw below (the call was a fifth of formula generation)
+    grb, rand = rng.getrandbits, rng.random
+    kn, kc, kc1 = n.bit_length(), max_const.bit_length(), (max_const - 1).bit_length()
     ops = ("Add", "Sub", "Mul", "Power") if allow_power else ("Add", "Sub", "Mul")
     cum = [4, 7, 9, 10] if allow_power else [4, 7, 9]
     total, hi = cum[-1] + 0.0, len(cum) - 1
 
     def gen(depth: int, allow_const: bool, force_var: bool) -> tuple:
         if depth >= max_depth:
+            r = grb(kn)
+            while r >= n:
+                r = grb(kn)
             if force_var or not allow_const:
-                return ("Var", below(n))
-            var, const = ("Var", below(n)), ("Const", 1 + below(max_const))
-            return const if below(2) else var
+                return ("Var", r)
+            var = ("Var", r)
+            r = grb(kc)
+            while r >= max_const:
+                r = grb(kc)
+            const = ("Const", 1 + r)
+            r = grb(2)
+            while r >= 2:
+                r = grb(2)
+            return const if r else var
         op = ops[bisect(cum, rand() * total, 0, hi)]
         if op == "Power":
-            return ("Power", ("Var", below(n)), 3 if below(2) else 2)
+            r = grb(kn)
+            while r >= n:
+                r = grb(kn)
+            b = grb(2)
+            while b >= 2:
+                b = grb(2)
+            return ("Power", ("Var", r), 3 if b else 2)
         if op == "Mul":
             left = gen(depth + 1, True, False)
             if left[0] == "Const":
                 right = gen(depth + 1, False, True)
             else:
-                right = ("Const", 2 + below(max_const - 1))
+                r = grb(kc1)
+                while r >= max_const - 1:
+                    r = grb(kc1)
+                right = ("Const", 2 + r)
             return ("Mul", left, right)
         left = gen(depth + 1, allow_const, False)
         right = gen(depth + 1, allow_const, False)
         if left[0] == "Const" and right[0] == "Const":
-            if below(2):
-                right = ("Var", below(n))
+            b = grb(2)
+            while b >= 2:
+                b = grb(2)
+            r = grb(kn)
+            while r >= n:
+                r = grb(kn)
+            if b:
+                right = ("Var", r)
             else:
-                left = ("Var", below(n))
+                left = ("Var", r)
         return (op, left, right)
 
     return gen(0, True, False)
@@ -204,7 +235,13 @@ def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_co
         else:
             expr = _gen(rng, vars_num, 0, max_depth, True, False, allow_power)
         if is_cond:
-            expr = ("Cmp", rng.choice(["<=", ">=", "==", "<", ">"]), expr, ("Const", 0))
+            if plain:  # rng.choice of 5: _randbelow(5), written out as in _gen_plain
+                r = rng.getrandbits(3)
+                while r >= 5:
+                    r = rng.getrandbits(3)
+                expr = ("Cmp", _CMP_OPS[r], expr, ("Const", 0))
+            else:
+                expr = ("Cmp", rng.choice(["<=", ">=", "==", "<", ">"]), expr, ("Const", 0))
         if plain:
             # a _gen_plain tree is valid by construction (a Mul has a constant side, a
             # Power only when allowed): the one check left is that a variable occurs.

@@ -231,11 +231,7 @@ class SolvingMixin:
         self._z3_seed = int(seed) if found else self.rng.randrange(1 << 30)
         self.config["_z3_seed"] = self._z3_seed
         self.cond_num = self.assertion_count()
-        kinds = {c.sort().kind() for c in self.sym_consts}
-        if z3.Z3_REAL_SORT in kinds and is_nonlinear_real(self.assertions):
-            self.budget.use_rate(NONLINEAR_UNITS_PER_MS, clocked=True)  # spec/budget.py
-        elif z3.Z3_INT_SORT in kinds and is_nonlinear_int(self.assertions):
-            self.budget.use_rate(UNITS_PER_MS, clocked=True)
+        self.budget_rate()
         if spec.post_generation is not None:
             pg = spec.post_generation
             need_sol = not all(self.from_config(k)[0] for k in pg["vars"]) or not pg["vars"]
@@ -310,6 +306,21 @@ class SolvingMixin:
         else:
             env["_solutions"] = []
             self.cond_num = 0
+
+    def budget_rate(self) -> None:
+        """Nonlinear problems keep a wall-clock share per check (spec/budget.py).
+
+        Decided on the Z3 assertions present when solving starts (none while an attempt is
+        in a column mode: its problem is linear or finite there, and a fallback keeps the
+        default rate, as before this method existed).
+        """
+        if not self.assertions:
+            return
+        kinds = {c.sort().kind() for c in self.sym_consts}
+        if z3.Z3_REAL_SORT in kinds and is_nonlinear_real(self.assertions):
+            self.budget.use_rate(NONLINEAR_UNITS_PER_MS, clocked=True)  # spec/budget.py
+        elif z3.Z3_INT_SORT in kinds and is_nonlinear_int(self.assertions):
+            self.budget.use_rate(UNITS_PER_MS, clocked=True)
 
     def _optimize_finite(self, target: Any, kind: str) -> bool:
         """Optimum by exhaustive evaluation (spec/finite.py); False when it does not apply.
