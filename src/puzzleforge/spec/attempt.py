@@ -35,6 +35,16 @@ __all__ = ["Attempt", "run_attempt", "fresh_z3_context", "installed_z3_context",
            "ev", "encode_value", "decode_value"]
 
 
+_BASE_ENV: dict[str, Any] = {}
+
+
+def _base_env() -> dict[str, Any]:
+    """A new namespace holding the builtins and Z3's names (one dict copy per attempt)."""
+    if not _BASE_ENV:
+        _BASE_ENV.update({"__builtins__": SAFE_BUILTINS}, **Z3_EXPORTS)
+    return _BASE_ENV.copy()
+
+
 class AttemptResult(dict):
     """problem, answer, parameters, config, solution, answers (list per query)."""
 
@@ -52,8 +62,7 @@ class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
         self.use_spec_vars = use_spec_vars
         self.budget = budget
         self.config: dict[str, Any] = {}
-        self.env: dict[str, Any] = {"__builtins__": SAFE_BUILTINS}
-        self.env.update(Z3_EXPORTS)
+        self.env: dict[str, Any] = _base_env()
         self._lambda_cache = lambda_cache
         self.rt = Runtime(rng, self.env, self._compile_lambda)
         self.env.update(self.rt.table())
