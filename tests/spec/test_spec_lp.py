@@ -127,13 +127,14 @@ def test_linear_forms_match_the_formula_and_refuse_overflow():
         n = rng.randint(1, 4)
         for text in mathexpr.generate_formulas(rng, 3, n, is_cond=False, allow_power=False):
             node = mathexpr.parse_formula(text, n)
-            kind, _, coef, seen = _forms([text], [node], n)[0]
+            mathexpr.GENERATED_FORMS.clear()  # linearise the parse, not the generator's record
+            kind, _, coef, seen = _forms([text], lambda: [node], n)[0]
             point = [rng.randint(-50, 50) for _ in range(n)]
             assert mathexpr._value(node, point) == coef[0] + sum(c * x for c, x in zip(coef[1:], point))
             assert list(seen) == list(dict.fromkeys(int(t) for t in text.split("(Var ")[1:] for t in [t.split(")")[0]]))
     huge = "(Mul (Mul (Var 0) (Const 4294967296)) (Const 4294967296))"
     with pytest.raises(Fallback):
-        _forms([huge], [mathexpr.parse_formula(huge, 1)], 1)
+        _forms([huge], lambda: [mathexpr.parse_formula(huge, 1)], 1)
 
 
 def _generate(path: Path, count: int, seed: int, *, linear: bool) -> list[tuple[str, str]]:

@@ -87,16 +87,25 @@ def test_formula_generation_makes_the_same_draws_on_both_paths(is_cond, allow_po
             assert plain.getstate() == sub.getstate()
 
 
-def test_generated_trees_are_their_texts_parse():
-    # generate_formulas records its trees as the parse of their texts (build_system reuses them)
+def test_generated_forms_are_their_texts_linear_forms():
+    # generate_formulas records the packed linear form of each text it makes (spec/linear.py
+    # uses it instead of parsing and linearising): the same as linearising the parse
+    from puzzleforge.spec import linear
     rng = random.Random(5)
+    recorded = 0
     for n in (1, 3, 6):
         for flags in ((True, True), (False, True), (True, False), (False, False)):
             for _ in range(40):
-                mathexpr._PARSED.clear()
-                texts = mathexpr.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1])
-                for t in texts:
-                    assert repr(mathexpr._PARSED[(t, n)]) == repr(mathexpr.parse_formula(t, n))  # types too
+                mathexpr.GENERATED_FORMS.clear()
+                for t in mathexpr.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1]):
+                    got = mathexpr.GENERATED_FORMS.get((t, n))
+                    if got is None:
+                        assert "Power" in t  # only a power has no linear form
+                        continue
+                    recorded += 1
+                    want = linear._form(mathexpr.parse_formula(t, n))
+                    assert got == want[:-1]  # (kind[, op], packed) without the bound
+    assert recorded > 500
 
 
 def test_generated_texts_are_the_serialized_trees():

@@ -273,7 +273,7 @@ _FORMS_MAX = 64
 #: A linear form is packed into one Python int, one signed 64-bit lane per coefficient
 #: (lane 0: the constant, lane j+1: variable j): adding forms or scaling one is then a
 #: single integer operation. Generated formulas have coefficients far below 2**62.
-_LANE = 64
+_LANE = mathexpr._FORM_LANE  # the generator packs forms with the same lanes
 _LANE_MASK = (1 << _LANE) - 1
 _LANE_HALF = 1 << (_LANE - 1)
 _LANE_LIMIT = 1 << 62
@@ -349,14 +349,26 @@ def _unpack(packed: int, n: int) -> list[int]:
     return out
 
 
-def _forms(configs: list[str], nodes: list[tuple], n: int) -> list:
+def _forms(configs: list[str], nodes: Any, n: int) -> list:
+    """The unpacked forms of ``configs``: (kind, op, [const, c_0, ...], variables first-seen).
+
+    Generated formulas come with their packed form (mathexpr.GENERATED_FORMS); others are
+    linearised from their parse (``nodes()``, parsed only then).
+    """
     out = []
-    for text, node in zip(configs, nodes):
+    parsed = None
+    for i, text in enumerate(configs):
         key = (str(text), n)
         f = _FORMS.get(key)
         if f is None:
-            f = _form(node)
-            if type(f) is tuple:  # unpacked once: (kind, op, [const, c_0, ...], variables first-seen)
+            g = mathexpr.GENERATED_FORMS.get(key)
+            if g is not None:
+                f = ("row", g[1], g[2], None) if g[0] == "row" else ("lin", g[1], None)
+            else:
+                if parsed is None:
+                    parsed = nodes()
+                f = _form(parsed[i])
+            if type(f) is tuple:  # unpacked once
                 coef = _unpack(f[-2], n)
                 seen = tuple(dict.fromkeys(int(m) for m in _VAR_TOKEN.findall(key[0])))
                 f = (f[0], f[1] if f[0] == "row" else None, coef, seen)
@@ -408,16 +420,17 @@ def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None
     key = (tuple(str(c) for c in configs), id(zvars))
     hit = _SYSTEMS.get(key)
     if hit is not None and hit[0] is zvars:
-        leaves, exprs, nodes = hit[1], hit[2], hit[3]
+        leaves, exprs = hit[1], hit[2]
     else:
         leaves = list(zvars)
         if not leaves or not all(type(v) is Lin for v in leaves):
             return mathexpr.build_system(configs, zvars, var_names)
-        nodes = mathexpr._parsed(configs, len(leaves))
-        exprs = [_value_of(f, leaves) for f in _forms(configs, nodes, len(leaves))]
+        n = len(leaves)
+        exprs = [_value_of(f, leaves) for f in _forms(configs, lambda: mathexpr._parsed(configs, n), n)]
         if len(_SYSTEMS) >= _SYSTEMS_MAX:
             _SYSTEMS.pop(next(iter(_SYSTEMS)))
-        _SYSTEMS[key] = (zvars, leaves, exprs, nodes)
+        _SYSTEMS[key] = (zvars, leaves, exprs)
     names = list(var_names) if var_names else None  # the leaves' names only if the text is read
     return mathexpr.System(list(exprs), [], lambda: mathexpr._system_latex(
-        configs, nodes, names if names is not None else [v.const_ref.decl().name() for v in leaves]))
+        configs, mathexpr._parsed(configs, len(leaves)),
+        names if names is not None else [v.const_ref.decl().name() for v in leaves]))

@@ -130,25 +130,34 @@ def _gen(rng: random.Random, n: int, depth: int, max_depth: int, allow_const: bo
 
 
 def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
-               max_const: int = 10) -> tuple:
-    """``_gen(rng, n, 0, max_depth, True, False, allow_power)`` for a plain ``random.Random``.
+               max_const: int = 10) -> tuple[str, str, Any]:
+    """``_gen(rng, n, 0, max_depth, True, False, allow_power)`` for a plain ``random.Random``,
+    as (kind, text, packed linear form) instead of a tree.
 
-    Why: formula generation was a tenth of a 38-linearprog attempt, mostly the public
-    draw methods' argument checks. This makes the very same draws in the same order
-    through what those methods call for a plain Random: ``randint(a, b)`` is
-    ``a + _randbelow(b - a + 1)``, ``choice(s)`` is ``s[_randbelow(len(s))]`` and
-    ``choices(ops, weights)`` is a bisection of ``random() * total`` in the cumulative
-    weights (tests/spec/test_spec_mathz3.py compares both with the same seeds).
+    Why: formula generation and the walks over its trees (serialising, linearising for
+    spec/linear.py) were a third of a 38-linearprog attempt, and most attempts are
+    rejected before anything needs the tree. This makes the very same draws in the same
+    order through what the public methods call for a plain Random: ``randint(a, b)`` is
+    ``a + _randbelow(b - a + 1)``, ``choice(s)`` is ``s[_randbelow(len(s))]``,
+    ``choices(ops, weights)`` a bisection of ``random() * total`` in the cumulative
+    weights, and ``_randbelow(m)`` is ``r = getrandbits(m.bit_length())`` until ``r < m``
+    (written out at each draw). tests/spec/test_spec_mathz3.py compares both paths.
+
+    kind: "V" (variable), "C" (constant), "E" (anything else); text: the serialized form;
+    form: spec/linear.py's packed linear form (an int: lane 0 the constant, lane j+1 the
+    coefficient of variable j; a constant is its value), None once a Power occurs.
+    Every "E" or "V" node holds a variable (a constant pair gets one), so the kind alone
+    tells a number from a form.
     """
-    if random.Random._randbelow is not random.Random._randbelow_with_getrandbits:
-        return _gen(rng, n, 0, max_depth, True, False, allow_power, max_const)
-    # ``_randbelow(m)`` is ``r = getrandbits(m.bit_length())`` until ``r < m``; it is
-    # written out at each draw below (the call was a fifth of formula generation)
     grb, rand = rng.getrandbits, rng.random
     kn, kc, kc1 = n.bit_length(), max_const.bit_length(), (max_const - 1).bit_length()
     ops = ("Add", "Sub", "Mul", "Power") if allow_power else ("Add", "Sub", "Mul")
     cum = [4, 7, 9, 10] if allow_power else [4, 7, 9]
     total, hi = cum[-1] + 0.0, len(cum) - 1
+    lane = _FORM_LANE
+
+    def var(r: int) -> tuple:
+        return ("V", f"(Var {r})", 1 << (lane * (r + 1)))
 
     def gen(depth: int, allow_const: bool, force_var: bool) -> tuple:
         if depth >= max_depth:
@@ -156,16 +165,14 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             while r >= n:
                 r = grb(kn)
             if force_var or not allow_const:
-                return ("Var", r)
-            var = ("Var", r)
-            r = grb(kc)
-            while r >= max_const:
-                r = grb(kc)
-            const = ("Const", 1 + r)
-            r = grb(2)
-            while r >= 2:
-                r = grb(2)
-            return const if r else var
+                return var(r)
+            c = grb(kc)
+            while c >= max_const:
+                c = grb(kc)
+            b = grb(2)
+            while b >= 2:
+                b = grb(2)
+            return ("C", f"(Const {1 + c})", 1 + c) if b else var(r)
         op = ops[bisect(cum, rand() * total, 0, hi)]
         if op == "Power":
             r = grb(kn)
@@ -174,20 +181,21 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             b = grb(2)
             while b >= 2:
                 b = grb(2)
-            return ("Power", ("Var", r), 3 if b else 2)
+            return ("E", f"(Power (Var {r}) {3 if b else 2})", None)
         if op == "Mul":
             left = gen(depth + 1, True, False)
-            if left[0] == "Const":
+            if left[0] == "C":
                 right = gen(depth + 1, False, True)
             else:
                 r = grb(kc1)
                 while r >= max_const - 1:
                     r = grb(kc1)
-                right = ("Const", 2 + r)
-            return ("Mul", left, right)
+                right = ("C", f"(Const {2 + r})", 2 + r)
+            lf, rf = left[2], right[2]
+            return ("E", f"(Mul {left[1]} {right[1]})", None if lf is None or rf is None else lf * rf)
         left = gen(depth + 1, allow_const, False)
         right = gen(depth + 1, allow_const, False)
-        if left[0] == "Const" and right[0] == "Const":
+        if left[0] == "C" and right[0] == "C":
             b = grb(2)
             while b >= 2:
                 b = grb(2)
@@ -195,12 +203,25 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             while r >= n:
                 r = grb(kn)
             if b:
-                right = ("Var", r)
+                right = var(r)
             else:
-                left = ("Var", r)
-        return (op, left, right)
+                left = var(r)
+        lf, rf = left[2], right[2]
+        if lf is None or rf is None:
+            form = None
+        else:
+            form = lf + rf if op == "Add" else lf - rf
+        return ("E", f"({op} {left[1]} {right[1]})", form)
 
     return gen(0, True, False)
+
+
+#: Lane width of the packed forms (spec/linear.py reads them with the same width).
+_FORM_LANE = 64
+#: Packed forms of generated formulas by (text, number of variables), for spec/linear.py:
+#: ("lin", packed) or ("row", op, packed). Only when no coefficient can reach 2**62.
+GENERATED_FORMS: dict[tuple, tuple] = {}
+_GENERATED_FORMS_MAX = 256
 
 
 def _valid(node: tuple, allow_power: bool, used: set[int]) -> bool:
@@ -227,34 +248,39 @@ def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_co
     """Up to ``formula_num`` distinct random formulas over ``vars_num`` variables."""
     out: list[str] = []
     attempts = 0
-    plain = type(rng) is random.Random and vars_num >= 1
+    plain = (type(rng) is random.Random and vars_num >= 1
+             and random.Random._randbelow is random.Random._randbelow_with_getrandbits)
+    # packed forms only while no coefficient can reach 2**62: each level at most doubles
+    # (Add, Sub) or multiplies by a constant (Mul) the largest one
+    packed = max_depth >= 0 and (2 * 10) ** max_depth < 2 ** 62
     while len(out) < formula_num and attempts < formula_num * 10:
         attempts += 1
         if plain:
-            expr = _gen_plain(rng, vars_num, max_depth, allow_power)
-        else:
-            expr = _gen(rng, vars_num, 0, max_depth, True, False, allow_power)
-        if is_cond:
-            if plain:  # rng.choice of 5: _randbelow(5), written out as in _gen_plain
+            # valid by construction (a Mul has a constant side, a Power only when
+            # allowed): the one check left is that a variable occurs
+            kind, text, form = _gen_plain(rng, vars_num, max_depth, allow_power)
+            if is_cond:  # rng.choice of 5: _randbelow(5), written out
                 r = rng.getrandbits(3)
                 while r >= 5:
                     r = rng.getrandbits(3)
-                expr = ("Cmp", _CMP_OPS[r], expr, ("Const", 0))
-            else:
-                expr = ("Cmp", rng.choice(["<=", ">=", "==", "<", ">"]), expr, ("Const", 0))
-        if plain:
-            # a _gen_plain tree is valid by construction (a Mul has a constant side, a
-            # Power only when allowed): the one check left is that a variable occurs.
-            # Its text is its repr without quotes and commas (names, operators and
-            # positive ints only: tests/spec/test_spec_mathz3.py compares with _serialize)
-            text = repr(expr).replace("'", "").replace(",", "")
-            if "(Var " not in text:
+                op = _CMP_OPS[r]
+                text = f"(Cmp {op} {text} (Const 0))"
+            if kind == "C":
                 continue
-        else:
-            used: set[int] = set()
-            if not _valid(expr, allow_power, used) or not used:
-                continue
-            text = _serialize(expr)
+            if text not in out:
+                out.append(text)
+                if packed and form is not None:
+                    if len(GENERATED_FORMS) >= _GENERATED_FORMS_MAX:
+                        GENERATED_FORMS.clear()
+                    GENERATED_FORMS[(text, vars_num)] = ("row", op, form) if is_cond else ("lin", form)
+            continue
+        expr = _gen(rng, vars_num, 0, max_depth, True, False, allow_power)
+        if is_cond:
+            expr = ("Cmp", rng.choice(["<=", ">=", "==", "<", ">"]), expr, ("Const", 0))
+        used: set[int] = set()
+        if not _valid(expr, allow_power, used) or not used:
+            continue
+        text = _serialize(expr)
         if text not in out:
             out.append(text)
             _remember(text, vars_num, expr)  # build_system parses these texts next
