@@ -116,3 +116,18 @@ def test_generated_texts_are_the_serialized_trees():
             for _ in range(60):
                 for t in mathexpr.generate_formulas(rng, 5, n, is_cond=flags[0], allow_power=flags[1]):
                     assert t == mathexpr._serialize(mathexpr.parse_formula(t, n))
+
+
+def test_generated_latex_templates_render_the_parse():
+    # the description's LaTeX of generated formulas comes from templates recorded at
+    # generation: the same text as rendering their parse
+    rng = random.Random(8)
+    for n in (1, 2, 5):
+        names = [f"x_{i}" for i in range(n)]
+        for flags in ((True, True), (False, True), (True, False), (False, False)):
+            for _ in range(40):
+                mathexpr.GENERATED_LATEX.clear()  # (a full record is cleared, then parsed)
+                texts = mathexpr.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1])
+                for t in texts:
+                    want = mathexpr._latex(mathexpr.parse_formula(t, n), names)
+                    assert mathexpr.GENERATED_LATEX[(t, n)].format(*names) == want

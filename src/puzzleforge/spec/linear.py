@@ -432,5 +432,5 @@ def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None
         _SYSTEMS[key] = (zvars, leaves, exprs)
     names = list(var_names) if var_names else None  # the leaves' names only if the text is read
     return mathexpr.System(list(exprs), [], lambda: mathexpr._system_latex(
-        configs, mathexpr._parsed(configs, len(leaves)),
+        configs, lambda: mathexpr._parsed(configs, len(leaves)),
         names if names is not None else [v.const_ref.decl().name() for v in leaves]))

@@ -130,9 +130,9 @@ def _gen(rng: random.Random, n: int, depth: int, max_depth: int, allow_const: bo
 
 
 def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
-               max_const: int = 10) -> tuple[str, str, Any]:
+               max_const: int = 10) -> tuple[str, str, Any, str]:
     """``_gen(rng, n, 0, max_depth, True, False, allow_power)`` for a plain ``random.Random``,
-    as (kind, text, packed linear form) instead of a tree.
+    as (kind, text, packed linear form, LaTeX template) instead of a tree.
 
     Why: formula generation and the walks over its trees (serialising, linearising for
     spec/linear.py) were a third of a 38-linearprog attempt, and most attempts are
@@ -145,7 +145,8 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
 
     kind: "V" (variable), "C" (constant), "E" (anything else); text: the serialized form;
     form: spec/linear.py's packed linear form (an int: lane 0 the constant, lane j+1 the
-    coefficient of variable j; a constant is its value), None once a Power occurs.
+    coefficient of variable j; a constant is its value), None once a Power occurs;
+    latex: ``_latex``'s text as a ``str.format`` template over the variable names.
     Every "E" or "V" node holds a variable (a constant pair gets one), so the kind alone
     tells a number from a form.
     """
@@ -157,7 +158,7 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
     lane = _FORM_LANE
 
     def var(r: int) -> tuple:
-        return ("V", f"(Var {r})", 1 << (lane * (r + 1)))
+        return ("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}")
 
     def gen(depth: int, allow_const: bool, force_var: bool) -> tuple:
         if depth >= max_depth:
@@ -172,7 +173,7 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             b = grb(2)
             while b >= 2:
                 b = grb(2)
-            return ("C", f"(Const {1 + c})", 1 + c) if b else var(r)
+            return ("C", f"(Const {1 + c})", 1 + c, f"{1 + c}") if b else var(r)
         op = ops[bisect(cum, rand() * total, 0, hi)]
         if op == "Power":
             r = grb(kn)
@@ -181,7 +182,8 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             b = grb(2)
             while b >= 2:
                 b = grb(2)
-            return ("E", f"(Power (Var {r}) {3 if b else 2})", None)
+            k = 3 if b else 2
+            return ("E", f"(Power (Var {r}) {k})", None, f"{{{r}}}^{{{{{k}}}}}")
         if op == "Mul":
             left = gen(depth + 1, True, False)
             if left[0] == "C":
@@ -190,9 +192,10 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                 r = grb(kc1)
                 while r >= max_const - 1:
                     r = grb(kc1)
-                right = ("C", f"(Const {2 + r})", 2 + r)
+                right = ("C", f"(Const {2 + r})", 2 + r, f"{2 + r}")
             lf, rf = left[2], right[2]
-            return ("E", f"(Mul {left[1]} {right[1]})", None if lf is None or rf is None else lf * rf)
+            return ("E", f"(Mul {left[1]} {right[1]})", None if lf is None or rf is None else lf * rf,
+                    f"{left[3]} \\cdot {right[3]}")
         left = gen(depth + 1, allow_const, False)
         right = gen(depth + 1, allow_const, False)
         if left[0] == "C" and right[0] == "C":
@@ -211,7 +214,8 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             form = None
         else:
             form = lf + rf if op == "Add" else lf - rf
-        return ("E", f"({op} {left[1]} {right[1]})", form)
+        return ("E", f"({op} {left[1]} {right[1]})", form,
+                f"({left[3]} {'+' if op == 'Add' else '-'} {right[3]})")
 
     return gen(0, True, False)
 
@@ -222,6 +226,9 @@ _FORM_LANE = 64
 #: ("lin", packed) or ("row", op, packed). Only when no coefficient can reach 2**62.
 GENERATED_FORMS: dict[tuple, tuple] = {}
 _GENERATED_FORMS_MAX = 256
+#: LaTeX templates of generated formulas by (text, number of variables): ``_latex`` of
+#: the text's parse is ``template.format(*names)`` (the description needs no parse).
+GENERATED_LATEX: dict[tuple, str] = {}
 
 
 def _valid(node: tuple, allow_power: bool, used: set[int]) -> bool:
@@ -258,17 +265,21 @@ def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_co
         if plain:
             # valid by construction (a Mul has a constant side, a Power only when
             # allowed): the one check left is that a variable occurs
-            kind, text, form = _gen_plain(rng, vars_num, max_depth, allow_power)
+            kind, text, form, latex = _gen_plain(rng, vars_num, max_depth, allow_power)
             if is_cond:  # rng.choice of 5: _randbelow(5), written out
                 r = rng.getrandbits(3)
                 while r >= 5:
                     r = rng.getrandbits(3)
                 op = _CMP_OPS[r]
                 text = f"(Cmp {op} {text} (Const 0))"
+                latex = f"{latex} {_CMP_LATEX[op]} 0"
             if kind == "C":
                 continue
             if text not in out:
                 out.append(text)
+                if len(GENERATED_LATEX) >= _GENERATED_FORMS_MAX:
+                    GENERATED_LATEX.clear()
+                GENERATED_LATEX[(text, vars_num)] = latex
                 if packed and form is not None:
                     if len(GENERATED_FORMS) >= _GENERATED_FORMS_MAX:
                         GENERATED_FORMS.clear()
@@ -412,14 +423,20 @@ def _translate(nodes: list[tuple], zs: list) -> tuple[list, list]:
     return exprs, side
 
 
-def _system_latex(configs: list[str], nodes: list[tuple], names: list[str]) -> str:
+def _system_latex(configs: list[str], nodes: Any, names: list[str]) -> str:
+    """The LaTeX of a system; ``nodes``: the parsed formulas, or a callable giving them."""
     key = (tuple(str(c) for c in configs), tuple(str(n) for n in names))
     text = _LATEX.get(key)
     if text is None:
-        if len(nodes) > 1:
-            text = r"\begin{cases} " + r" \\ ".join(_latex(n, names) for n in nodes) + r" \end{cases}"
+        templates = [GENERATED_LATEX.get((c, len(names))) for c in key[0]]
+        if all(t is not None for t in templates):
+            parts = [t.format(*names) for t in templates]
         else:
-            text = _latex(nodes[0], names)
+            parts = [_latex(n, names) for n in (nodes() if callable(nodes) else nodes)]
+        if len(parts) > 1:
+            text = r"\begin{cases} " + r" \\ ".join(parts) + r" \end{cases}"
+        else:
+            text = parts[0]
         if len(_LATEX) >= _LATEX_MAX:
             _LATEX.clear()
         _LATEX[key] = text
@@ -484,10 +501,12 @@ def _z3_system(configs: list[str], zs: list, nodes: list[tuple]) -> tuple[list, 
 def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> System:
     """Z3 expressions, side constraints and LaTeX text of a list of serialized formulas."""
     zs = list(zvars)
-    nodes = _parsed(configs, len(zs))
     names = list(var_names) if var_names else None  # the variables' names only if the text is read
-    return System(lambda: _z3_system(configs, zs, nodes), None, lambda: _system_latex(
-        configs, nodes, names if names is not None else [v.decl().name() for v in zs]))
+    # parsed only when the terms (or a LaTeX text without a generator's template) are asked
+    # for; a malformed formula fails there, inside the same spec expression
+    return System(lambda: _z3_system(configs, zs, _parsed(configs, len(zs))), None, lambda: _system_latex(
+        configs, lambda: _parsed(configs, len(zs)),
+        names if names is not None else [v.decl().name() for v in zs]))
 
 
 def get_formula_value(config: str, values: list) -> Any:
