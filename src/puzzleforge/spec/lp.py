@@ -258,10 +258,16 @@ def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[
     Returns (numerators, denominator > 0, {row: multiplier}, tight rows).
     """
     mat = [list(rows[i][0]) for i in active]
-    sol = _solve(mat, [rows[i][1] for i in active])
-    if sol is None:
-        return None
-    num, den = sol
+    rhs = [rows[i][1] for i in active]
+    split = _split_solve(mat, rhs, objective, n)
+    if split is not None:
+        num, den, ys = split
+    else:
+        sol = _solve(mat, rhs)
+        if sol is None:
+            return None
+        num, den = sol
+        ys = None
     tight = []
     for i, (a, b, k) in enumerate(rows):
         lhs = sum(c * v for c, v in zip(a, num))
@@ -271,17 +277,74 @@ def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[
             return None
         if lhs == b * den:
             tight.append(i)
-    transposed = [[mat[r][c] for r in range(n)] for c in range(n)]
-    dual = _solve(transposed, list(objective))
-    if dual is None:
-        return None
-    ynum, yden = dual
+    if ys is None:
+        transposed = [[mat[r][c] for r in range(n)] for c in range(n)]
+        dual = _solve(transposed, list(objective))
+        if dual is None:
+            return None
+        ynum, yden = dual
+        ys = [Fraction(v, yden) for v in ynum]
     y = {}
     for r, i in enumerate(active):
-        if rows[i][2] != EQ and ynum[r] < 0:
+        if rows[i][2] != EQ and ys[r] < 0:
             return None
-        y[i] = Fraction(ynum[r], yden)
+        y[i] = ys[r]
     return num, den, y, tight
+
+
+def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int], n: int):
+    """Vertex and multipliers when some active rows bound a single variable; else None.
+
+    Why: most active rows of a boxed problem are its bounds (``x <= 30``). Each fixes its
+    variable; only the other rows need an elimination, over the other variables (often
+    none at all), and the bounds' multipliers follow from the objective's columns. The
+    result is the same exact vertex and multipliers as the full solves.
+    Returns (numerators, denominator > 0, multipliers per active row).
+    """
+    unit: dict[int, int] = {}  # column -> the active row bounding it alone
+    rest: list[int] = []
+    for r, row in enumerate(mat):
+        nz = [j for j, v in enumerate(row) if v]
+        if len(nz) == 1 and nz[0] not in unit:
+            unit[nz[0]] = r
+        else:
+            rest.append(r)
+    if not unit:
+        return None
+    free = [j for j in range(n) if j not in unit]
+    if len(rest) != len(free):
+        return None
+    fixed = {j: Fraction(rhs[r], mat[r][j]) for j, r in unit.items()}
+    scale = 1
+    for v in fixed.values():
+        scale = scale * v.denominator // _gcd(scale, v.denominator)
+    if free:
+        reduced = [[mat[r][j] for j in free] for r in rest]
+        reduced_rhs = [rhs[r] * scale - sum(int(mat[r][j] * fixed[j] * scale) for j in unit) for r in rest]
+        sol = _solve(reduced, reduced_rhs)
+        if sol is None:
+            return None
+        free_num, den_free = sol
+        den = den_free * scale
+        transposed = [[mat[r][j] for r in rest] for j in free]
+        dual = _solve(transposed, [objective[j] for j in free])
+        if dual is None:
+            return None
+        ys_rest = {r: Fraction(v, dual[1]) for r, v in zip(rest, dual[0])}
+    else:
+        free_num, den = [], scale
+        ys_rest = {}
+    num = [0] * n
+    for j, v in zip(free, free_num):
+        num[j] = v
+    for j, v in fixed.items():
+        num[j] = int(v * den)
+    ys: list[Fraction] = [Fraction(0)] * len(mat)
+    for r, v in ys_rest.items():
+        ys[r] = v
+    for j, r in unit.items():
+        ys[r] = (objective[j] - sum(ys_rest[k] * mat[k][j] for k in rest)) / mat[r][j]
+    return num, den, ys
 
 
 def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
