@@ -42,12 +42,18 @@ def _random_lp(rng: random.Random) -> tuple[list, list, int]:
     return rows, [rng.randint(-5, 5) for _ in range(n)], n
 
 
+def _z3_rows(rows: list, xs: list) -> list:
+    out = []
+    for a, b, k in rows:
+        lhs = z3.Sum([ai * x for ai, x in zip(a, xs)]) if any(a) else z3.RealVal(0)
+        out.append({"le": lhs <= b, "lt": lhs < b, "eq": lhs == b}[k])
+    return out
+
+
 def _z3_outcome(rows: list, c: list, n: int) -> tuple:
     xs = [z3.Real(f"x{j}") for j in range(n)]
     opt = z3.Optimize()
-    for a, b, k in rows:
-        lhs = z3.Sum([ai * x for ai, x in zip(a, xs)]) if any(a) else z3.RealVal(0)
-        opt.add({"le": lhs <= b, "lt": lhs < b, "eq": lhs == b}[k])
+    opt.add(_z3_rows(rows, xs))
     goal = opt.maximize(z3.Sum([ci * x for ci, x in zip(c, xs)]))
     if opt.check() == z3.unsat:
         return ("infeasible",)
@@ -88,9 +94,7 @@ def test_uniqueness_claims_hold():
             continue
         xs = [z3.Real(f"x{j}") for j in range(n)]
         s = z3.Solver()
-        for a, b, k in rows:
-            lhs = z3.Sum([ai * x for ai, x in zip(a, xs)]) if any(a) else z3.RealVal(0)
-            s.add({"le": lhs <= b, "lt": lhs < b, "eq": lhs == b}[k])
+        s.add(_z3_rows(rows, xs))
         s.add(z3.Sum([ci * x for ci, x in zip(c, xs)]) == z3.RealVal(str(got.value)))
         s.add(z3.Or([x != z3.RealVal(str(v)) for x, v in zip(xs, got.point)]))
         assert (s.check() == z3.unsat) == got.unique, (rows, c)
