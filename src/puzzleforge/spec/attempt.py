@@ -23,6 +23,7 @@ import z3
 
 from .budget import WorkBudget
 from .configcodec import NotReplayable, decode_value, encode_value
+from .heapreuse import keep_freed_heap
 from .operators import Runtime, Z3_EXPORTS
 from .outcome import ExprFailure, Rejection, ev
 from .questions import QuestionsMixin
@@ -130,12 +131,15 @@ class SpecZ3Contexts:
     is unique or re-derived in a fresh context, and the finite-domain path is exhaustive.
     The exception is ``post_generation``, whose scenario ``_sol`` *is* Z3's first model:
     such specs get a fresh context per call, so their puzzles stay a function of the seed.
-    One context per thread because Z3 contexts are not thread-safe.
+    One context per thread because Z3 contexts are not thread-safe. A process making
+    fresh contexts keeps freed heap memory for the next one (spec/heapreuse.py).
     """
 
     def __init__(self, spec: Spec) -> None:
         self.fresh = spec.post_generation is not None
         self._local = threading.local()
+        if self.fresh:
+            keep_freed_heap()
 
     def use(self) -> installed_z3_context:
         if self.fresh:
