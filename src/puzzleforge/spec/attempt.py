@@ -28,7 +28,7 @@ from .operators import Runtime, Z3_EXPORTS
 from .outcome import ExprFailure, Rejection, ev
 from .questions import QuestionsMixin
 from .safe import SAFE_BUILTINS, compile_expr
-from .sampling import SamplingMixin
+from .sampling import PRECHECK_COST_KEY, SamplingMixin
 from .schema import Spec
 from .solving import SolvingMixin
 
@@ -64,6 +64,8 @@ class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
         self.var_pos: dict[str, tuple[float, float]] = {}
         self.sym_consts: list = []
         self.incomplete = False
+        #: work units of this attempt's passed pre-check (spec/sampling.py), if one ran
+        self.precheck_units: int | None = None
         self.env["conditions"] = ""
         self.env["queries"] = ""
 
@@ -160,6 +162,10 @@ def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
     try:
         return _attempt_steps(a, spec)
     finally:
+        if a.precheck_units is not None:  # the pre-check's trial rule (spec/sampling.py)
+            cost = a._lambda_cache.setdefault(PRECHECK_COST_KEY, [0, 0])
+            cost[0] += a.precheck_units
+            cost[1] += a.budget.used
         # break the env <-> runtime cycles now so the attempt's Z3 terms (and with the
         # last of them the Z3 context) are freed at once, not at the next GC pass
         a.env.clear()
