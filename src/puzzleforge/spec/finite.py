@@ -137,8 +137,11 @@ class _Compiler:
                 # no sort check needed here: an operator over reals, bit-vectors or other
                 # sorts bottoms out in a numeral or constant of that sort, refused above
                 # (constants outside Bool/Int are refused by compile_finite)
-                arg = api.get_app_arg
-                ir = (op, tuple([self.node(arg(c, app, i)) for i in range(n)]))
+                arg, memo = api.get_app_arg, self.memo
+                kids = [arg(c, app, i) for i in range(n)]
+                # a child already compiled is looked up here, not in a call (with plain
+                # addresses the child is its own key; otherwise node() finds it by id)
+                ir = (op, tuple([memo[k] if k in memo else self.node(k) for k in kids]))
         else:
             raise Unsupported("quantifier or variable")
         self.nodes.append(ir)
