@@ -23,11 +23,12 @@ import z3
 
 from .budget import WorkBudget
 from .configcodec import NotReplayable, decode_value, encode_value
+from .heapreuse import keep_freed_heap
 from .operators import Runtime, Z3_EXPORTS
 from .outcome import ExprFailure, Rejection, ev
 from .questions import QuestionsMixin
 from .safe import SAFE_BUILTINS, compile_expr
-from .sampling import SamplingMixin
+from .sampling import PRECHECK_COST_KEY, SamplingMixin
 from .schema import Spec
 from .solving import SolvingMixin
 
@@ -72,6 +73,8 @@ class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
         self.var_pos: dict[str, tuple[float, float]] = {}
         self.sym_consts: list = []
         self.incomplete = False
+        #: work units of this attempt's passed pre-check (spec/sampling.py), if one ran
+        self.precheck_units: int | None = None
         self.env["conditions"] = ""
         self.env["queries"] = ""
 
@@ -139,12 +142,15 @@ class SpecZ3Contexts:
     is unique or re-derived in a fresh context, and the finite-domain path is exhaustive.
     The exception is ``post_generation``, whose scenario ``_sol`` *is* Z3's first model:
     such specs get a fresh context per call, so their puzzles stay a function of the seed.
-    One context per thread because Z3 contexts are not thread-safe.
+    One context per thread because Z3 contexts are not thread-safe. A process making
+    fresh contexts keeps freed heap memory for the next one (spec/heapreuse.py).
     """
 
     def __init__(self, spec: Spec) -> None:
         self.fresh = spec.post_generation is not None
         self._local = threading.local()
+        if self.fresh:
+            keep_freed_heap()
 
     def use(self) -> installed_z3_context:
         if self.fresh:
@@ -165,6 +171,10 @@ def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
     try:
         return _attempt_steps(a, spec)
     finally:
+        if a.precheck_units is not None:  # the pre-check's trial rule (spec/sampling.py)
+            cost = a._lambda_cache.setdefault(PRECHECK_COST_KEY, [0, 0])
+            cost[0] += a.precheck_units
+            cost[1] += a.budget.used
         # break the env <-> runtime cycles now so the attempt's Z3 terms (and with the
         # last of them the Z3 context) are freed at once, not at the next GC pass
         a.env.clear()

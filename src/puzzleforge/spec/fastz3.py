@@ -13,6 +13,8 @@ from typing import Any, Iterator, Sequence
 import z3
 from z3 import z3core as zc
 
+from .z3raw import RAW, ast_at, ptr
+
 __all__ = ["collect_consts", "const_ids", "read_model", "add_block", "is_lia", "FAST_EXPORTS"]
 
 _BOOL = z3.Z3_BOOL_SORT
@@ -33,14 +35,21 @@ def _raw(name: str) -> Any:
         return wrapper
 
 
-_ast_id = _raw("Z3_get_ast_id")
-_ast_kind = _raw("Z3_get_ast_kind")
-_to_app = _raw("Z3_to_app")
-_app_decl = _raw("Z3_get_app_decl")
-_decl_kind = _raw("Z3_get_decl_kind")
-_num_args = _raw("Z3_get_app_num_args")
-_app_arg = _raw("Z3_get_app_arg")
-_quant_body = _raw("Z3_get_quantifier_body")
+if RAW is not None:  # plain-pointer accessors: the walk passes addresses (spec/z3raw.py)
+    _ast_id, _ast_kind, _to_app = RAW.get_ast_id, RAW.get_ast_kind, RAW.to_app
+    _app_decl, _decl_kind = RAW.get_app_decl, RAW.get_decl_kind
+    _num_args, _app_arg, _quant_body = RAW.get_app_num_args, RAW.get_app_arg, RAW.get_quantifier_body
+else:
+    _ast_id = _raw("Z3_get_ast_id")
+    _ast_kind = _raw("Z3_get_ast_kind")
+    _to_app = _raw("Z3_to_app")
+    _app_decl = _raw("Z3_get_app_decl")
+    _decl_kind = _raw("Z3_get_decl_kind")
+    _num_args = _raw("Z3_get_app_num_args")
+    _app_arg = _raw("Z3_get_app_arg")
+    _quant_body = _raw("Z3_get_quantifier_body")
+
+
 _APP = z3.Z3_APP_AST
 _QUANT = z3.Z3_QUANTIFIER_AST
 _UNINTERP = z3.Z3_OP_UNINTERPRETED
@@ -75,11 +84,45 @@ def _uninterpreted(c: Any, roots: list) -> Iterator[tuple[int, Any]]:
             stack.extend(_app_arg(c, app, j) for j in range(n - 1, -1, -1))
 
 
+def _uninterpreted_raw(c: int, roots: list[int]) -> Iterator[tuple[int, int]]:
+    """``_uninterpreted`` over addresses (spec/z3raw.py): the same constants, same order.
+
+    A live AST's address identifies it as its id does (terms are hash-consed), so the
+    walk asks for the id of the constants only; ``Z3_to_app`` is a cast (Z3's
+    documentation: "just type casting") and is skipped.
+    """
+    seen: set[int] = set()
+    stack = list(reversed(roots))
+    while stack:
+        a = stack.pop()
+        if a in seen:
+            continue
+        seen.add(a)
+        k = _ast_kind(c, a)
+        if k == _QUANT:
+            stack.append(_quant_body(c, a))
+            continue
+        if k != _APP:
+            continue
+        n = _num_args(c, a)
+        if n == 0:
+            if _decl_kind(c, _app_decl(c, a)) == _UNINTERP:
+                yield _ast_id(c, a), a
+        else:
+            stack.extend([_app_arg(c, a, j) for j in range(n - 1, -1, -1)])
+
+
+def _walk_consts(ctx: Any, exprs: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+    if RAW is not None:
+        return _uninterpreted_raw(ptr(ctx.ref()), [ptr(e.as_ast()) for e in exprs])
+    return _uninterpreted(ctx.ref(), [e.as_ast() for e in exprs])
+
+
 def const_ids(exprs: Sequence[Any]) -> set[int]:
     """AST ids of the uninterpreted constants occurring in ``exprs`` (C-level walk)."""
     if not exprs:
         return set()
-    return {i for i, _ in _uninterpreted(exprs[0].ctx.ref(), [e.as_ast() for e in exprs])}
+    return {i for i, _ in _walk_consts(exprs[0].ctx, exprs)}
 
 
 def collect_consts(exprs: Sequence[Any]) -> list:
@@ -88,8 +131,8 @@ def collect_consts(exprs: Sequence[Any]) -> list:
     if not exprs:
         return []
     ctx = exprs[0].ctx
-    return [z3.z3._to_expr_ref(a, ctx)
-            for _, a in _uninterpreted(ctx.ref(), [e.as_ast() for e in exprs])]
+    wrap = ast_at if RAW is not None else (lambda a: a)  # an address back to a z3core pointer
+    return [z3.z3._to_expr_ref(wrap(a), ctx) for _, a in _walk_consts(ctx, exprs)]
 
 
 def read_model(model: Any, consts: Sequence[Any], decl_asts: Sequence[Any],

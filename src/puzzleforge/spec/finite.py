@@ -21,8 +21,9 @@ import z3
 from z3 import z3core as zc
 
 from .fastz3 import _raw
+from .z3raw import RAW, ptr
 
-__all__ = ["FiniteProblem", "compile_finite", "compile_terms", "MAX_ASSIGNMENTS"]
+__all__ = ["FiniteProblem", "FiniteWalk", "compile_finite", "compile_terms", "walk_finite", "MAX_ASSIGNMENTS"]
 
 #: Largest assignment space evaluated exhaustively (beyond it Z3 is faster).
 MAX_ASSIGNMENTS = 1 << 20
@@ -38,17 +39,30 @@ _INT = z3.Z3_INT_SORT
 
 
 
-class _L:
-    Z3_get_ast_id = staticmethod(_raw("Z3_get_ast_id"))
-    Z3_get_ast_kind = staticmethod(_raw("Z3_get_ast_kind"))
-    Z3_get_sort = staticmethod(_raw("Z3_get_sort"))
-    Z3_get_sort_kind = staticmethod(_raw("Z3_get_sort_kind"))
-    Z3_to_app = staticmethod(_raw("Z3_to_app"))
-    Z3_get_app_decl = staticmethod(_raw("Z3_get_app_decl"))
-    Z3_get_decl_kind = staticmethod(_raw("Z3_get_decl_kind"))
-    Z3_get_app_num_args = staticmethod(_raw("Z3_get_app_num_args"))
-    Z3_get_app_arg = staticmethod(_raw("Z3_get_app_arg"))
-    Z3_get_numeral_string = staticmethod(zc.Z3_get_numeral_string)  # str conversion kept
+class _Wrapped:
+    """The z3core accessors without their error check, under ``RawAPI``'s names.
+
+    The fallback when spec/z3raw.py could not declare the plain-pointer functions; the
+    walk then passes z3core's pointer objects instead of integers.
+    """
+    get_ast_id = staticmethod(_raw("Z3_get_ast_id"))
+    get_ast_kind = staticmethod(_raw("Z3_get_ast_kind"))
+    get_sort = staticmethod(_raw("Z3_get_sort"))
+    get_sort_kind = staticmethod(_raw("Z3_get_sort_kind"))
+    to_app = staticmethod(_raw("Z3_to_app"))
+    get_app_decl = staticmethod(_raw("Z3_get_app_decl"))
+    get_decl_kind = staticmethod(_raw("Z3_get_decl_kind"))
+    get_app_num_args = staticmethod(_raw("Z3_get_app_num_args"))
+    get_app_arg = staticmethod(_raw("Z3_get_app_arg"))
+    get_numeral_string = staticmethod(zc.Z3_get_numeral_string)
+
+
+_API: Any = RAW if RAW is not None else _Wrapped
+
+
+def _p(obj: Any) -> Any:
+    """What the walk passes for a z3core pointer object: its address, or the object."""
+    return ptr(obj) if RAW is not None else obj
 
 
 _TRUE, _FALSE, _UNINTERPRETED = z3.Z3_OP_TRUE, z3.Z3_OP_FALSE, z3.Z3_OP_UNINTERPRETED
@@ -74,29 +88,33 @@ class _Compiler:
     """Z3 DAG -> list of IR nodes (op, args) in topological order, through the C API."""
 
     def __init__(self, ctx: Any, const_index: dict[int, int]) -> None:
-        self.cref = ctx.ref()
+        self.cref = _p(ctx.ref())
         self.const_index = const_index
         self.memo: dict[int, int] = {}
         self.nodes: list[tuple] = []
         self.used: set[int] = set()
+        #: with ``compile_finite(kinds=None)``: the sort kinds of the constants met
+        self.kinds: list | None = None
 
     def node(self, a: Any) -> int:
-        # raw library calls (no per-call error check): these accessors cannot fail on a
-        # live AST of this context, and the checked wrappers cost twice as much
-        c = self.cref
-        key = _L.Z3_get_ast_id(c, a)
+        # unchecked library calls (spec/z3raw.py): these accessors cannot fail on a live
+        # AST of this context, and the checked wrappers cost several times as much. With
+        # plain addresses, a live AST's address is its key (terms are hash-consed) and
+        # Z3_to_app, a cast, is skipped
+        c, api = self.cref, _API
+        key = a if RAW is not None else api.get_ast_id(c, a)
         got = self.memo.get(key)
         if got is not None:
             return got
-        kind = _L.Z3_get_ast_kind(c, a)
+        kind = api.get_ast_kind(c, a)
         if kind == _NUM_AST:
-            if _L.Z3_get_sort_kind(c, _L.Z3_get_sort(c, a)) != _INT:
+            if api.get_sort_kind(c, api.get_sort(c, a)) != _INT:
                 raise Unsupported("non-integer numeral")
-            ir: tuple = (_NUM, int(_L.Z3_get_numeral_string(c, a)))
+            ir: tuple = (_NUM, int(api.get_numeral_string(c, a)))
         elif kind == _APP_AST:
-            app = _L.Z3_to_app(c, a)
-            dk = _L.Z3_get_decl_kind(c, _L.Z3_get_app_decl(c, app))
-            n = _L.Z3_get_app_num_args(c, app)
+            app = a if RAW is not None else api.to_app(c, a)
+            dk = api.get_decl_kind(c, api.get_app_decl(c, app))
+            n = api.get_app_num_args(c, app)
             if dk == _TRUE:
                 ir = (_LIT, True)
             elif dk == _FALSE:
@@ -105,6 +123,11 @@ class _Compiler:
                 idx = self.const_index.get(key)
                 if idx is None:
                     raise Unsupported("a constant outside the projection")
+                if self.kinds is not None and self.kinds[idx] is None:  # sorts read here
+                    sk = api.get_sort_kind(c, api.get_sort(c, a))
+                    if sk != _BOOL and sk != _INT:
+                        raise Unsupported("a constant outside Bool/Int")
+                    self.kinds[idx] = sk
                 self.used.add(idx)
                 ir = (_CONST, idx)
             else:
@@ -114,7 +137,11 @@ class _Compiler:
                 # no sort check needed here: an operator over reals, bit-vectors or other
                 # sorts bottoms out in a numeral or constant of that sort, refused above
                 # (constants outside Bool/Int are refused by compile_finite)
-                ir = (op, tuple(self.node(_L.Z3_get_app_arg(c, app, i)) for i in range(n)))
+                arg, memo = api.get_app_arg, self.memo
+                kids = [arg(c, app, i) for i in range(n)]
+                # a child already compiled is looked up here, not in a call (with plain
+                # addresses the child is its own key; otherwise node() finds it by id)
+                ir = (op, tuple([memo[k] if k in memo else self.node(k) for k in kids]))
         else:
             raise Unsupported("quantifier or variable")
         self.nodes.append(ir)
@@ -135,10 +162,16 @@ def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -
     Interval bounds propagated once over the DAG (sound: they over-approximate each
     node's range), so no evaluation can overflow and no per-chunk check is needed; the
     caller picks the narrowest integer type that holds every node (faster numpy passes).
+    Some intermediate results count too: the partial sums of an addition in any order
+    (``_add_grouped`` adds scalar terms in Python before one numpy addition, which
+    refuses a Python integer outside the type) and ``a - (a mod d)`` of a division
+    (floor-divided after it is computed, so it must not wrap). Partial products may
+    wrap: multiplication modulo 2^k gives the exact product whenever that fits.
     """
     top = 1
     los: list[int] = []
     his: list[int] = []
+    mags: list[int] = []
     for op, args in nodes:
         if op == _CONST:
             if kinds[args] == _BOOL:
@@ -153,13 +186,21 @@ def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -
         elif op == "ite":
             lo = min(los[args[1]], los[args[2]])
             hi = max(his[args[1]], his[args[2]])
-        elif op == "add":
-            lo = sum([los[i] for i in args])
-            hi = sum([his[i] for i in args])
-        elif op == "sub":
-            rest = args[1:]
-            lo = los[args[0]] - sum([his[i] for i in rest])
-            hi = his[args[0]] - sum([los[i] for i in rest])
+        elif op == "add" or op == "sub":
+            if op == "add":
+                lo = sum([los[i] for i in args])
+                hi = sum([his[i] for i in args])
+            else:
+                rest = args[1:]
+                lo = los[args[0]] - sum([his[i] for i in rest])
+                hi = his[args[0]] - sum([los[i] for i in rest])
+            # every partial sum, in any order (_eval adds an add's terms grouped by
+            # shape), is within the sum of the magnitudes
+            partial = sum([mags[i] for i in args])
+            if partial >= _BOUND:
+                raise Unsupported("possible int64 overflow")
+            if partial > top:
+                top = partial
         elif op == "neg":
             lo, hi = -his[args[0]], -los[args[0]]
         elif op == "mul":
@@ -171,8 +212,9 @@ def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -
                 if max(abs(lo), abs(hi)) >= _BOUND:
                     raise Unsupported("possible int64 overflow")
         else:  # div, mod
-            m = max(abs(los[args[0]]), abs(his[args[0]]), abs(los[args[1]]), abs(his[args[1]]))
+            m = max(mags[args[0]], mags[args[1]])
             lo, hi = -m, m
+            top = max(top, mags[args[0]] + mags[args[1]])  # a - (a mod d), computed first
         mag = hi if hi >= -lo else -lo
         if mag >= _BOUND:
             raise Unsupported("possible int64 overflow")
@@ -180,6 +222,7 @@ def _static_bounds(nodes: list[tuple], doms: dict[int, Any], kinds: list[int]) -
             top = mag
         los.append(lo)
         his.append(hi)
+        mags.append(mag)
     return top
 
 
@@ -195,6 +238,31 @@ def _reachable(nodes: list[tuple], roots: list[int]) -> list[bool]:
         if op not in (_CONST, _NUM, _LIT):
             stack.extend(args)
     return needed
+
+
+_NDARRAY = np.ndarray
+
+
+def _product(xs: list) -> int:
+    r = 1
+    for x in xs:
+        r *= x
+    return r
+
+
+#: The operators on Python scalars (constants fixed to one value, numerals, results of
+#: such): the same values as the numpy operations, since ``_static_bounds`` rules out
+#: overflow of the numpy integer type (division and modulo stay with numpy).
+_SCALAR_OPS: dict[str, Any] = {
+    "and": lambda xs: all(xs), "or": lambda xs: any(xs), "not": lambda xs: not xs[0],
+    "implies": lambda xs: (not xs[0]) or bool(xs[1]), "xor": lambda xs: bool(xs[0]) != bool(xs[1]),
+    "eq": lambda xs: xs[0] == xs[1], "distinct": lambda xs: len(set(xs)) == len(xs),
+    "ite": lambda xs: xs[1] if xs[0] else xs[2],
+    "le": lambda xs: xs[0] <= xs[1], "lt": lambda xs: xs[0] < xs[1],
+    "ge": lambda xs: xs[0] >= xs[1], "gt": lambda xs: xs[0] > xs[1],
+    "add": lambda xs: sum(xs), "sub": lambda xs: xs[0] - sum(xs[1:]),
+    "neg": lambda xs: -xs[0], "mul": _product,
+}
 
 
 def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any = np.int64,
@@ -215,6 +283,14 @@ def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any
             vals.append(args)
             continue
         xs = [vals[i] for i in args]
+        scalar = _SCALAR_OPS.get(op)
+        if scalar is not None:
+            for x in xs:
+                if type(x) is _NDARRAY:
+                    break
+            else:  # no array operand: plain Python, no numpy call
+                vals.append(scalar(xs))
+                continue
         if op == "and":
             r: Any = True
             for x in xs:
@@ -254,9 +330,7 @@ def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any
         elif op == "gt":
             r = np.greater(xs[0], xs[1])
         elif op == "add":
-            r = xs[0]
-            for x in xs[1:]:
-                r = np.add(r, x)
+            r = _add_grouped(xs) if release is not None and len(xs) > 2 else _add_chain(xs)
         elif op == "sub":
             r = xs[0]
             for x in xs[1:]:
@@ -280,6 +354,44 @@ def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any
             r = r.item()
         vals.append(r)
     return vals
+
+
+def _size(v: Any) -> int:
+    return v.size if isinstance(v, np.ndarray) else 1
+
+
+def _add_chain(xs: list) -> Any:
+    r = xs[0]
+    for x in xs[1:]:
+        r = np.add(r, x)
+    return r
+
+
+def _add_grouped(xs: list) -> Any:
+    """The sum of broadcast terms, the terms of each shape summed among themselves first.
+
+    Why: in a sum of one term per constant (a count, a weighted total), adding the terms
+    in their order makes every addition after the first of the last axis's constants a
+    pass over the whole block; summing each axis's terms on that axis and adding the few
+    partial sums at the end makes only those last additions full size. Exact: integer
+    addition without overflow (``_static_bounds`` bounds every partial sum) does not
+    depend on the order.
+    """
+    scalar = None
+    by_shape: dict[tuple, Any] = {}
+    for x in xs:
+        if isinstance(x, np.ndarray):
+            got = by_shape.get(x.shape)
+            by_shape[x.shape] = x if got is None else np.add(got, x)
+        else:
+            scalar = x if scalar is None else scalar + x
+    parts = sorted(by_shape.values(), key=_size)
+    if not parts:
+        return scalar
+    r = parts[0] if scalar is None else np.add(parts[0], scalar)
+    for x in parts[1:]:
+        r = np.add(r, x)
+    return r
 
 
 def _conjuncts(nodes: list[tuple], roots: Sequence[int]) -> list[int]:
@@ -418,6 +530,8 @@ BLOCK = 1 << 18
 #: Up to this many assignments, plain 1-D columns (numpy's many-axis broadcasting costs
 #: more per operation than it saves on small spaces).
 _FLAT = 1 << 13
+#: Smallest number of combinations on one broadcast axis (see ``_axis_groups``).
+AXIS_MIN = 64
 _BOOL_BASE = np.array([False, True])
 _BOOL_BASE.flags.writeable = False
 _DIGITS: dict[tuple, Any] = {}
@@ -443,6 +557,35 @@ def _digits(lo: int, hi: int, stride: int, size: int, boolean: bool = False) -> 
     return got
 
 
+def _axis_groups(trailing: list[int], sizes: list[int]) -> list[tuple[list[int], int]]:
+    """The broadcast axes: consecutive trailing constants grouped, each axis >= AXIS_MIN.
+
+    Why group: with one axis per constant, a space of twelve 3-valued constants has
+    twelve axes of length 3, and numpy's broadcasting loops then run over an innermost
+    axis of 3 elements (11-wine: 20 ms per evaluation of 3^12 assignments). Grouped
+    from the last constant backwards, every axis (and so the innermost loop) holds at
+    least AXIS_MIN combinations, and a term over one constant still costs only its
+    axis, not the space. Each axis enumerates its members lexicographically (first
+    member most significant), so the flattened space keeps the canonical order.
+    """
+    groups: list[tuple[list[int], int]] = []
+    members: list[int] = []
+    size = 1
+    for k in reversed(trailing):
+        members.insert(0, k)
+        size *= sizes[k]
+        if size >= AXIS_MIN:
+            groups.insert(0, (members, size))
+            members, size = [], 1
+    if members:  # a short run of leading constants joins the first axis
+        if groups:
+            first, fsize = groups[0]
+            groups[0] = (members + first, size * fsize)
+        else:
+            groups.append((members, size))
+    return groups
+
+
 def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
                    objective: Any = None, limit: int | None = None) -> tuple[FiniteProblem, Any] | None:
     """Evaluate ``assertions`` (and ``objective``) over all assignments, or None if not exact.
@@ -454,22 +597,89 @@ def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequ
     """
     if not assertions or any(k not in (_BOOL, _INT) for k in kinds):
         return None
-    ctx = assertions[0].ctx
-    cref = ctx.ref()
-    index = {zc.Z3_get_ast_id(cref, c.as_ast()): i for i, c in enumerate(consts)}
-    comp = _Compiler(ctx, index)
     try:
-        roots = [comp.node(a.as_ast()) for a in assertions]
-        obj = None
-        if objective is not None:
-            if zc.Z3_get_sort_kind(cref, zc.Z3_get_sort(cref, objective.as_ast())) != _INT:
-                return None
-            obj = comp.node(objective.as_ast())
+        got = _compile(assertions, consts, list(kinds), objective)
+        if got is None:
+            return None
+        comp, roots, obj = got
         return _evaluate(comp.nodes, roots, obj, sorted(comp.used), list(kinds), limit)
     except (Unsupported, RecursionError):
         return None
     except z3.Z3Exception:
         return None
+
+
+def _compile(assertions: Sequence[Any], consts: Sequence[Any], kinds: list | None,
+             objective: Any = None) -> tuple[_Compiler, list[int], int | None] | None:
+    """The walk of ``compile_finite`` (raises Unsupported); None for a non-integer objective.
+
+    ``kinds`` None: the sorts of the constants met are read during the walk (into
+    ``comp.kinds``), and one outside Bool/Int is refused.
+    """
+    ctx = assertions[0].ctx
+    cref = ctx.ref()
+    c = _p(cref)
+    # the compiler's key of a constant: its address (plain calls) or its AST id
+    index = {(_p(k.as_ast()) if RAW is not None else _API.get_ast_id(c, k.as_ast())): i
+             for i, k in enumerate(consts)}
+    comp = _Compiler(ctx, index)
+    if kinds is None:
+        comp.kinds = [None] * len(consts)
+    roots = [comp.node(_p(a.as_ast())) for a in assertions]
+    obj = None
+    if objective is not None:
+        if zc.Z3_get_sort_kind(cref, zc.Z3_get_sort(cref, objective.as_ast())) != _INT:
+            return None
+        obj = comp.node(_p(objective.as_ast()))
+    return comp, roots, obj
+
+
+class FiniteWalk:
+    """Constraints compiled for exhaustive evaluation, projected on the constants that occur.
+
+    ``walk_finite`` makes it from a projection that may hold more constants (all the
+    symbols' constants): ``consts``/``kinds`` are then the ones that occur, in projection
+    order, and ``evaluate`` gives exactly ``compile_finite(assertions, consts, kinds)``
+    (same nodes in the same order, renumbered on that projection). Why: the caller
+    needs those constants anyway, and finding them took a walk of its own.
+    """
+
+    def __init__(self, assertions: Sequence[Any], comp: _Compiler, roots: list[int],
+                 projection: Sequence[Any]) -> None:
+        self.assertions = assertions
+        order = sorted(comp.used)
+        kinds = comp.kinds or []
+        self.consts = [projection[i] for i in order]
+        self.kinds = [kinds[i] for i in order]
+        pos = {i: k for k, i in enumerate(order)}
+        self.nodes = [(op, pos[args]) if op == _CONST else (op, args) for op, args in comp.nodes]
+        self.roots = roots
+
+    def evaluate(self, limit: int | None = None) -> tuple[FiniteProblem, Any] | None:
+        """``compile_finite(self.assertions, self.consts, self.kinds, limit=limit)``."""
+        try:
+            return _evaluate(self.nodes, self.roots, None, list(range(len(self.consts))),
+                             list(self.kinds), limit)
+        except (Unsupported, RecursionError):
+            return None
+
+
+def walk_finite(assertions: Sequence[Any], projection: Sequence[Any]) -> FiniteWalk | None:
+    """``assertions`` compiled over ``projection``, or None where ``compile_finite`` refuses.
+
+    None when a constant outside ``projection`` or outside Bool/Int occurs, or an
+    operator the evaluator does not model; evaluation may still refuse (``evaluate``).
+    """
+    if not assertions:
+        return None
+    try:
+        got = _compile(assertions, projection, None)
+    except (Unsupported, RecursionError, z3.Z3Exception):
+        return None
+    if got is None:
+        return None
+    comp, roots, _ = got
+    return FiniteWalk(assertions, comp, roots, projection)
 
 
 def compile_terms(bnodes: list[tuple], roots: Sequence[int], objective: int | None,
@@ -565,18 +775,21 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
         if p == n_used and p > 0:  # the last domain alone exceeds a chunk: take it whole
             p -= 1
             inner = sizes[p]
-    dims = [sizes[k] for k in range(p, n_used) if sizes[k] > 1]
+    groups = _axis_groups([k for k in range(p, n_used) if sizes[k] > 1], sizes)
+    dims = [size for _, size in groups]
     col_list: list[Any] = [None] * len(kinds_l)
-    axis = 1
     for k in range(p, n_used):
-        c = used[k]
         if sizes[k] == 1:
-            col_list[c] = bases[c][0].item()
-        else:
-            shape = [1] * (len(dims) + 1)
-            shape[axis] = sizes[k]
-            col_list[c] = bases[c].reshape(shape)
-            axis += 1
+            col_list[used[k]] = bases[used[k]][0].item()
+    for axis, (members, gsize) in enumerate(groups, start=1):
+        shape = [1] * (len(dims) + 1)
+        shape[axis] = gsize
+        stride = gsize
+        for k in members:  # lexicographic within the axis: first member most significant
+            c = used[k]
+            stride //= sizes[k]
+            col = bases[c] if len(members) == 1 else bases[c][_digits(0, gsize, stride, sizes[k])]
+            col_list[c] = col.reshape(shape)
     outer = total // inner
     block = max(1, (CHUNK if p == n_used else BLOCK) // inner)
     # broadcast passes free each intermediate after its last use (conjuncts, objective kept)
@@ -616,8 +829,8 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
         full_shape = (o_hi - o_lo, *dims)
         vals = _eval(nodes, col_list, needed, itype, release)
         mask: Any = True
-        for r in required:
-            mask = np.logical_and(mask, vals[r])
+        for v in sorted((vals[r] for r in required), key=_size):  # small conjuncts first
+            mask = np.logical_and(mask, v)
         if not (isinstance(mask, np.ndarray) and mask.shape == full_shape):
             mask = np.broadcast_to(mask, full_shape)
         hit = np.flatnonzero(mask)

@@ -16,7 +16,7 @@ from z3 import z3core as zc
 from .configcodec import encode_value
 from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS
 from .fastz3 import add_block, collect_consts, const_ids, is_lia, is_nonlinear_int, is_nonlinear_real, read_model
-from .finite import compile_finite
+from .finite import compile_finite, walk_finite
 from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, solution_order_key as _order_key, z3_to_py
 from .outcome import ExprFailure, Rejection, ev
@@ -121,11 +121,21 @@ class SolvingMixin:
         # model completion when Z3 eliminated it as unconstrained: the set is then the
         # complete projected solution set whatever models Z3 returns (the original blocks
         # on the model's constants only, which undercounts when Z3 drops one)
-        present = const_ids(assertions)
-        consts = [c for c in self.sym_consts if c.get_id() in present] if self.sym_consts \
-            else collect_consts(assertions)
-        kinds = [c.sort().kind() for c in consts]
-        fast = self._enumerate_finite(assertions, limit, consts, kinds)
+        # the exhaustive path's walk over all symbols' constants finds the ones that
+        # occur (spec/finite.py walk_finite), and is kept for _enumerate_finite
+        walk = walk_finite(assertions, self.sym_consts) if self.sym_consts else None
+        if walk is not None:
+            consts, kinds = walk.consts, walk.kinds
+        else:
+            present = const_ids(assertions)
+            consts = [c for c in self.sym_consts if c.get_id() in present] if self.sym_consts \
+                else collect_consts(assertions)
+            kinds = [c.sort().kind() for c in consts]
+        self._finite_walk = walk
+        try:
+            fast = self._enumerate_finite(assertions, limit, consts, kinds)
+        finally:
+            self._finite_walk = None
         if fast is not None:
             return fast
         linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) and is_lia(assertions)
@@ -159,9 +169,16 @@ class SolvingMixin:
         """All solutions by exhaustive evaluation (spec/finite.py), or None when it does not apply.
 
         Gives the same solutions, in the same (canonical) order, as the Z3 enumeration.
+        The walk ``enumerate`` made of these assertions, if any, is evaluated instead of
+        walking them again (the same result: see ``FiniteWalk``).
         """
         self.check_time()
-        res = compile_finite(assertions, consts, kinds, limit=limit)
+        walk, self._finite_walk = getattr(self, "_finite_walk", None), None
+        if walk is not None and walk.assertions is assertions and len(walk.consts) == len(consts) \
+                and all(a is b for a, b in zip(walk.consts, consts)):
+            res = walk.evaluate(limit)
+        else:
+            res = compile_finite(assertions, consts, kinds, limit=limit)
         if res is None:
             return None
         prob, _ = res
