@@ -255,7 +255,8 @@ def _certified_max(rows: Sequence[Row], objective: Sequence[int], n: int):
 def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[int]):
     """Exact proof that the vertex of ``active`` rows maximises ``objective``, or None.
 
-    Returns (numerators, denominator > 0, {row: multiplier}, tight rows).
+    Returns (numerators, denominator > 0, {row: multiplier}, tight rows); the
+    multipliers are scaled by one positive number (only their signs are used).
     """
     mat = [list(rows[i][0]) for i in active]
     rhs = [rows[i][1] for i in active]
@@ -282,8 +283,7 @@ def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[
         dual = _solve(transposed, list(objective))
         if dual is None:
             return None
-        ynum, yden = dual
-        ys = [Fraction(v, yden) for v in ynum]
+        ys = dual[0]  # over a positive denominator: the signs are the multipliers' signs
     y = {}
     for r, i in enumerate(active):
         if rows[i][2] != EQ and ys[r] < 0:
@@ -293,20 +293,27 @@ def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[
 
 
 def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int], n: int):
-    """Vertex and multipliers when some active rows bound a single variable; else None.
+    """Vertex and multipliers when some active rows are unit bounds (``x <= 30``); else None.
 
-    Why: most active rows of a boxed problem are its bounds (``x <= 30``). Each fixes its
-    variable; only the other rows need an elimination, over the other variables (often
-    none at all), and the bounds' multipliers follow from the objective's columns. The
-    result is the same exact vertex and multipliers as the full solves.
-    Returns (numerators, denominator > 0, multipliers per active row).
+    Why: most active rows of a boxed problem are its bounds. Each fixes its variable; only
+    the other rows need an elimination, over the other variables (often none at all), and
+    the bounds' multipliers follow from the objective's columns. Integers throughout
+    (bounds with a coefficient other than +-1 take the general path). The result is the
+    same exact vertex, and multipliers with the same signs (scaled by a positive number).
+    Returns (numerators, denominator > 0, multiplier numerators per active row).
     """
     unit: dict[int, int] = {}  # column -> the active row bounding it alone
     rest: list[int] = []
     for r, row in enumerate(mat):
-        nz = [j for j, v in enumerate(row) if v]
-        if len(nz) == 1 and nz[0] not in unit:
-            unit[nz[0]] = r
+        j = -1
+        for col, v in enumerate(row):
+            if v:
+                if j >= 0 or v not in (1, -1):
+                    j = -2
+                    break
+                j = col
+        if j >= 0 and j not in unit:
+            unit[j] = r
         else:
             rest.append(r)
     if not unit:
@@ -314,36 +321,30 @@ def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int],
     free = [j for j in range(n) if j not in unit]
     if len(rest) != len(free):
         return None
-    fixed = {j: Fraction(rhs[r], mat[r][j]) for j, r in unit.items()}
-    scale = 1
-    for v in fixed.values():
-        scale = scale * v.denominator // _gcd(scale, v.denominator)
+    fixed = {j: rhs[r] * mat[r][j] for j, r in unit.items()}  # x_j = rhs / (+-1)
     if free:
         reduced = [[mat[r][j] for j in free] for r in rest]
-        reduced_rhs = [rhs[r] * scale - sum(int(mat[r][j] * fixed[j] * scale) for j in unit) for r in rest]
+        reduced_rhs = [rhs[r] - sum(mat[r][j] * v for j, v in fixed.items()) for r in rest]
         sol = _solve(reduced, reduced_rhs)
         if sol is None:
             return None
-        free_num, den_free = sol
-        den = den_free * scale
-        transposed = [[mat[r][j] for r in rest] for j in free]
-        dual = _solve(transposed, [objective[j] for j in free])
+        free_num, den = sol
+        dual = _solve([[mat[r][j] for r in rest] for j in free], [objective[j] for j in free])
         if dual is None:
             return None
-        ys_rest = {r: Fraction(v, dual[1]) for r, v in zip(rest, dual[0])}
+        ynum, yden = dual
     else:
-        free_num, den = [], scale
-        ys_rest = {}
+        free_num, den, ynum, yden = [], 1, [], 1
     num = [0] * n
     for j, v in zip(free, free_num):
         num[j] = v
     for j, v in fixed.items():
-        num[j] = int(v * den)
-    ys: list[Fraction] = [Fraction(0)] * len(mat)
-    for r, v in ys_rest.items():
+        num[j] = v * den
+    ys = [0] * len(mat)
+    for r, v in zip(rest, ynum):
         ys[r] = v
-    for j, r in unit.items():
-        ys[r] = (objective[j] - sum(ys_rest[k] * mat[k][j] for k in rest)) / mat[r][j]
+    for j, r in unit.items():  # objective_j = y_r * a_rj + sum over the other rows
+        ys[r] = (objective[j] * yden - sum(ys[k] * mat[k][j] for k in rest)) * mat[r][j]
     return num, den, ys
 
 
