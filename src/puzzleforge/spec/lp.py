@@ -36,6 +36,8 @@ __all__ = ["LE", "LT", "EQ", "LpResult", "solve_lp"]
 LE, LT, EQ = "le", "lt", "eq"  # a.x <= b, a.x < b, a.x == b
 
 _local = threading.local()
+#: Sparse (indices, values) of row vectors: bound rows recur in every LP of a spec.
+_SPARSE: dict[tuple, tuple[list[int], list[float]]] = {}
 
 
 def _highs():
@@ -225,10 +227,14 @@ def _certified_max(rows: Sequence[Row], objective: Sequence[int], n: int):
     lp.row_upper_ = [float(b) for _, b, _ in rows]
     starts, index, value = [0], [], []
     for a, _, _ in rows:
-        for j, v in enumerate(a):
-            if v:
-                index.append(j)
-                value.append(float(v))
+        key = a if type(a) is tuple else tuple(a)
+        sparse = _SPARSE.get(key)
+        if sparse is None:
+            sparse = _SPARSE[key] = ([j for j, v in enumerate(a) if v], [float(v) for v in a if v])
+            if len(_SPARSE) > 4096:
+                _SPARSE.clear()
+        index += sparse[0]
+        value += sparse[1]
         starts.append(len(index))
     mat = lp.a_matrix_
     mat.format_ = core.MatrixFormat.kRowwise
