@@ -157,8 +157,9 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
     total, hi = cum[-1] + 0.0, len(cum) - 1
     lane = _FORM_LANE
 
-    def var(r: int) -> tuple:
-        return ("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}")
+    # leaves are shared immutable tuples, made once per call
+    var = [("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}") for r in range(n)].__getitem__
+    const = [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)].__getitem__
 
     def gen(depth: int, allow_const: bool, force_var: bool) -> tuple:
         if depth >= max_depth:
@@ -173,7 +174,7 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             b = grb(2)
             while b >= 2:
                 b = grb(2)
-            return ("C", f"(Const {1 + c})", 1 + c, f"{1 + c}") if b else var(r)
+            return const(1 + c) if b else var(r)
         op = ops[bisect(cum, rand() * total, 0, hi)]
         if op == "Power":
             r = grb(kn)
@@ -192,7 +193,7 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                 r = grb(kc1)
                 while r >= max_const - 1:
                     r = grb(kc1)
-                right = ("C", f"(Const {2 + r})", 2 + r, f"{2 + r}")
+                right = const(2 + r)
             lf, rf = left[2], right[2]
             return ("E", f"(Mul {left[1]} {right[1]})", None if lf is None or rf is None else lf * rf,
                     f"{left[3]} \\cdot {right[3]}")
