@@ -27,6 +27,7 @@ Rows are integer vectors; the objective is an integer vector (maximised).
 from __future__ import annotations
 
 import threading
+from operator import mul
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
@@ -82,7 +83,7 @@ def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult 
         return _infeasible(rows, n) if _last_status() == "infeasible" else None
     num, den, y, tight = found
     strict_tight = [i for i in tight if rows[i][2] == LT]
-    value = Fraction(sum(c * v for c, v in zip(objective, num)), den)
+    value = Fraction(sum(map(mul, objective, num)), den)
     point = tuple(Fraction(v, den) for v in num)
     if not strict_tight:
         return LpResult("optimal", value, point, _unique(rows, n, y, tight))
@@ -277,7 +278,7 @@ def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[
         ys = None
     tight = []
     for i, (a, b, k) in enumerate(rows):
-        lhs = sum(c * v for c, v in zip(a, num))
+        lhs = sum(map(mul, a, num))
         if lhs > b * den:
             return None
         if k == EQ and lhs != b * den:
