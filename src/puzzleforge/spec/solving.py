@@ -327,9 +327,12 @@ class SolvingMixin:
     def budget_rate(self) -> None:
         """Nonlinear problems keep a wall-clock share per check (spec/budget.py).
 
-        Decided on the Z3 assertions present when solving starts (none while an attempt is
-        in a column mode: its problem is linear or finite there, and a fallback keeps the
-        default rate, as before this method existed).
+        Decided on the Z3 assertions present when solving starts. An attempt still in a
+        column mode has none; if it then falls back to Z3 it keeps the default rate, as
+        before this method existed. Known case: 62-queue's first attempts per family (a
+        nonlinear Int problem the finite mode refuses for unbounded domains) run their
+        checks on work units alone; after the mode's trial they are clocked. Open: making
+        that consistent changes those attempts' outcomes, so it needs its own change.
         """
         if not self.assertions:
             return
