@@ -203,3 +203,119 @@ def test_strict_bound_is_rejected_like_z3(tmp_path):
         with pytest.raises(Exception) as info:
             _generate(path, 1, 3, linear=linear)
         assert "optimum not attained" in str(info.value)
+
+
+# Specs of our own exercising the path's edges; each must give the same bytes with the
+# linear path as with Z3 alone (or be handed back to Z3: floats, !=, products).
+_EDGE_SPECS = {
+    # a diet: minimise cost with an equality, random bounds, a strict row, Sum over a list
+    "diet": """\
+variables:
+  names:
+    formula: "['a', 'b', 'c']"
+  need:
+    type: int
+    domain: "[5, 30]"
+  cap:
+    type: int
+    domain: "[3, 12]"
+symbols:
+  q:
+    source:
+    - names
+    type: float
+conditions:
+  box:
+    formula: And([And(q[n] >= 0, q[n] <= cap) for n in names])
+  total:
+    formula: Sum([q[n] for n in names]) == need
+  mix:
+    formula: 2 * q['a'] - q['b'] < cap
+optimize:
+  type: minimize
+  formula: 3 * q['a'] + 2 * q['b'] + 5 * q['c'] + 1
+queries:
+  q1:
+    desc: Cheapest cost?
+    ans_formula: _value
+    ans_text: str(_ans)
+    ans_assertion: 'True'
+  q2:
+    desc: How much of b then?
+    ans_formula: get_value(_solutions, q['b'])
+    ans_text: str(_ans)
+    ans_assertion: 'True'
+desc: "Need {need}, at most {cap} each. {q1} {q2}"
+""",
+    # several optima and max_solution 1: rejected unless the optimum is unique
+    "unique": """\
+variables:
+  names:
+    formula: "['x', 'y']"
+  w:
+    type: int
+    domain: "[0, 2]"
+symbols:
+  r:
+    source:
+    - names
+    type: float
+conditions:
+  box:
+    formula: And(r['x'] >= 0, r['y'] >= 0, r['x'] + r['y'] <= 4, r['x'] <= 3)
+max_solution: 1
+optimize:
+  type: maximize
+  formula: w * r['x'] + r['y']
+queries:
+  q1:
+    desc: Best?
+    ans_formula: str(_value) + ' at ' + str(_solutions.evaluate(2 * r['x']))
+    ans_text: _ans
+    ans_assertion: 'True'
+desc: "w = {w}. {q1}"
+""",
+    # outside the path: a float bound, a disequality, a product of unknowns
+    "outside": """\
+variables:
+  names:
+    formula: "['x', 'y']"
+  k:
+    type: int
+    domain: "[0, 2]"
+symbols:
+  r:
+    source:
+    - names
+    type: float
+conditions:
+  box:
+    formula: And(r['x'] >= 0, r['y'] >= 0, r['x'] + r['y'] <= 2.5)
+  odd:
+    formula: "[r['x'] != 1, r['x'] * r['y'] >= 0] if k == 0 else r['x'] != r['y']"
+optimize:
+  type: maximize
+  formula: r['x'] + 2 * r['y']
+queries:
+  q1:
+    desc: Best?
+    ans_formula: _value
+    ans_text: str(_ans)
+    ans_assertion: 'True'
+desc: "{q1}"
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_EDGE_SPECS))
+def test_edge_specs_give_the_z3_paths_bytes(tmp_path, name):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(_EDGE_SPECS[name], encoding="utf-8")
+    outcomes = []
+    for linear in (True, False):
+        try:
+            outcomes.append(_generate(path, 12, 5, linear=linear))
+        except Exception as exc:  # noqa: BLE001 - both paths must fail alike
+            outcomes.append(type(exc).__name__)
+    assert outcomes[0] == outcomes[1]
+    assert not isinstance(outcomes[0], str) or name == "unique"
