@@ -99,10 +99,38 @@ def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult 
             return LpResult("optimal", value, inner, None)
         slack = _strict_slack(rows, n)
     else:
+        if _strict_direction(rows, n, num, y, tight, strict_tight):
+            return LpResult("unattained", value)
         slack = _strict_slack_hot(rows, n)  # HiGHS still holds the solved closed LP
     if slack is None:
         return None
     return LpResult("unattained", value) if slack > 0 else LpResult("infeasible")
+
+
+def _strict_direction(rows: Sequence[Row], n: int, num: list[int], y: dict, tight: list[int],
+                      strict_tight: list[int]) -> bool:
+    """Prove the strict system solvable from the vertex alone, without another LP.
+
+    Step from the vertex along d, the direction that loosens the tight strict rows among
+    the active ones by the same amount and keeps every other active row tight
+    (``B d = -1`` on those rows, 0 on the others). If every tight row then stays
+    satisfied (an equality exactly, a non-strict row with ``a.d <= 0``, a strict row with
+    ``a.d < 0``), a small enough step satisfies all rows, the strict ones strictly: the
+    strict system has a solution. Usually true at a vertex that is not degenerate; when
+    it is not shown, the slack LP decides. Exact integers throughout.
+    """
+    active = list(y)
+    relax = set(strict_tight)
+    sol = _solve([list(rows[i][0]) for i in active], [-1 if i in relax else 0 for i in active])
+    if sol is None:
+        return False
+    dnum = sol[0]  # over a positive denominator: only the signs of a.d matter
+    for i in tight:
+        a, _, k = rows[i]
+        g = sum(map(mul, a, dnum))
+        if (k == EQ and g != 0) or (k == LE and g > 0) or (k == LT and g >= 0):
+            return False
+    return True
 
 
 def _unique(rows: Sequence[Row], n: int, y: dict, tight: list[int]) -> bool | None:
