@@ -80,7 +80,9 @@ def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult 
     closed = [(a, b, EQ if k == EQ else LE) for a, b, k in rows]
     found = _certified_max(closed, objective, n)
     if found is None:
-        return _infeasible(rows, n) if _last_status() == "infeasible" else None
+        if _last_status() != "infeasible":
+            return None
+        return LpResult("infeasible") if _farkas(closed, n) else _infeasible(rows, n)
     num, den, y, tight = found
     strict_tight = [i for i in tight if rows[i][2] == LT]
     value = Fraction(sum(map(mul, objective, num)), den)
@@ -168,6 +170,38 @@ def _rank(mat: list[list[int]], n: int) -> int:
                 rows[r] = [x * pk - f * v for x, v in zip(rows[r], pivot)]
         rank += 1
     return rank
+
+
+def _farkas(rows: Sequence[Row], n: int) -> bool:
+    """Prove the closed LP HiGHS just found infeasible from its dual ray (Farkas).
+
+    The ray, read as small rationals, is a certificate if it checks exactly: multipliers
+    y >= 0 on the inequality rows (any sign on equalities) with ``sum y_i a_i = 0`` and
+    ``sum y_i b_i < 0`` - adding the rows so weighted gives ``0 <= negative``. When the
+    reading does not check, the phase-1 LP decides (``_infeasible``).
+    """
+    got = _highs().getDualRay()
+    if not got[1]:
+        return False
+    ray = got[2]
+    support = [(i, Fraction(float(v)).limit_denominator(1 << 20)) for i, v in enumerate(ray) if abs(v) > 1e-9]
+    if not support:
+        return False
+    scale = 1
+    for _, v in support:
+        scale = scale * v.denominator // _gcd(scale, v.denominator)
+    for sign in (1, -1):
+        ys = [(i, sign * int(v * scale)) for i, v in support]
+        if any(rows[i][2] != EQ and y < 0 for i, y in ys):
+            continue
+        total = [0] * n
+        for i, y in ys:
+            for j, a in enumerate(rows[i][0]):
+                if a:
+                    total[j] += y * a
+        if not any(total) and sum(y * rows[i][1] for i, y in ys) < 0:
+            return True
+    return False
 
 
 def _infeasible(rows: Sequence[Row], n: int) -> LpResult | None:
