@@ -186,7 +186,8 @@ class Conj(Atom):
         return self.parts
 
 
-#: a Python ``False`` inside ``And``: the row 0 <= -1, which no point satisfies
+#: a Python ``False`` inside ``And``: the row 0 <= -1, which no point satisfies (its
+#: empty coefficient vector is widened to the attempt's width by lpmode)
 _FALSE_ROW = ((), -1, "le")
 
 
@@ -206,19 +207,15 @@ def lin_and(*args: Any) -> Any:
         return _ORIG["And"](*args)
     parts: list[tuple] = []
     seen: tuple = ()
-    n = None
     for x in items:
         if isinstance(x, Atom):
             parts.extend(x.rows())
             seen = _union(seen, x.seen)
-            n = len(x.rows()[0][0]) if x.rows() and x.rows()[0][0] else n
         elif type(x) is bool:
             if not x:
-                parts.append(_FALSE_ROW)
+                parts.append(_FALSE_ROW)  # lpmode widens it to the attempt's width
         else:
             raise Fallback(f"And of a {type(x).__name__}")
-    if n is not None:
-        parts = [((0,) * n, b, k) if not a else (a, b, k) for a, b, k in parts]
     return Conj(parts, seen)
 
 

@@ -27,8 +27,9 @@ Rows are integer vectors; the objective is an integer vector (maximised).
 from __future__ import annotations
 
 import threading
-from operator import mul
 from dataclasses import dataclass
+from math import lcm
+from operator import mul
 from fractions import Fraction
 from typing import Sequence
 
@@ -189,7 +190,7 @@ def _farkas(rows: Sequence[Row], n: int) -> bool:
         return False
     scale = 1
     for _, v in support:
-        scale = scale * v.denominator // _gcd(scale, v.denominator)
+        scale = lcm(scale, v.denominator)
     for sign in (1, -1):
         ys = [(i, sign * int(v * scale)) for i, v in support]
         if any(rows[i][2] != EQ and y < 0 for i, y in ys):
@@ -219,14 +220,19 @@ def _infeasible(rows: Sequence[Row], n: int) -> LpResult | None:
     return LpResult("infeasible") if num[n] > 0 else None
 
 
+def _slack_rows(rows: Sequence[Row], n: int) -> list[Row]:
+    """The slack LP's rows: a column t added to every strict row, and the row t <= 1."""
+    ext: list[Row] = [(tuple(a) + ((1,) if k == LT else (0,)), b, EQ if k == EQ else LE) for a, b, k in rows]
+    ext.append(((0,) * n + (1,), 1, LE))
+    return ext
+
+
 def _strict_slack(rows: Sequence[Row], n: int, point: bool = False):
     """The largest common slack t <= 1 of the strict rows (t > 0: the strict system is solvable).
 
     With ``point``: (t, a point reaching it).
     """
-    ext: list[Row] = [(tuple(a) + ((1,) if k == LT else (0,)), b, EQ if k == EQ else LE) for a, b, k in rows]
-    ext.append(((0,) * n + (1,), 1, LE))  # t <= 1
-    found = _certified_max(ext, (0,) * n + (1,), n + 1)
+    found = _certified_max(_slack_rows(rows, n), (0,) * n + (1,), n + 1)
     if found is None:
         return None
     num, den, _, _ = found
@@ -257,9 +263,7 @@ def _strict_slack_hot(rows: Sequence[Row], n: int) -> Fraction | None:
         active.append(len(rows))  # t at its bound: the row t <= 1
     if len(active) != n + 1:
         return _strict_slack(rows, n)
-    ext: list[Row] = [(tuple(a) + ((1,) if k == LT else (0,)), b, EQ if k == EQ else LE) for a, b, k in rows]
-    ext.append(((0,) * n + (1,), 1, LE))
-    found = certify(ext, (0,) * n + (1,), n + 1, active)
+    found = certify(_slack_rows(rows, n), (0,) * n + (1,), n + 1, active)
     if found is None:
         return _strict_slack(rows, n)
     num, den, _, _ = found
@@ -471,11 +475,5 @@ def _solve_fraction(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], in
     xs = [aug[r][n] for r in range(n)]
     den = 1
     for x in xs:
-        den = den * x.denominator // _gcd(den, x.denominator)
+        den = lcm(den, x.denominator)
     return [int(x * den) for x in xs], den
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a

@@ -19,7 +19,7 @@ from typing import Any
 
 import z3
 
-from .linear import Lin
+from .linear import Lin, _union
 from .lp import solve_lp
 from .operators import SolModel
 from .outcome import Rejection
@@ -65,7 +65,7 @@ class LinearOptimizeMixin:
         if not res.unique and self.spec.max_solution == 1:
             raise Rejection("multiple optima", f"more than one optimal solution with value {_real(value, ctx)}")
         by_id = {c._pf_id: (i, c) for i, c in enumerate(self.sym_consts)}
-        order = _union_order(st.seen, target.seen)
+        order = _union(st.seen, target.seen)
         values, consts, exact = {}, {}, []
         for pid in order:
             i, c = by_id[pid]
@@ -111,10 +111,6 @@ def decimal_float(v: Fraction) -> float:
     q = abs(v.numerator) * _TEN_DIGITS // v.denominator
     x = q / _TEN_DIGITS
     return -x if v.numerator < 0 else x
-
-
-def _union_order(a: tuple, b: tuple) -> tuple:
-    return a + tuple(p for p in b if p not in a)
 
 
 def _real(v: Fraction, ctx: Any) -> Any:
