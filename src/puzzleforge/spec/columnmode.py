@@ -22,6 +22,7 @@ from typing import Any
 
 import z3
 
+from .fastint import FastInt
 from .finite import compile_terms
 from . import operators
 from .linear import LIN_DISPATCH, Lin, _union, lin_build_system, rows_of
@@ -154,7 +155,7 @@ class ColumnMixin(LinearOptimizeMixin):
                 t = type(c)
                 if t is z3.BoolRef:
                     sorts[c._pf_id] = BOOL
-                elif t is z3.ArithRef and c.is_int():
+                elif (t is FastInt or t is z3.ArithRef) and c.is_int():
                     sorts[c._pf_id] = INT
                 else:
                     return

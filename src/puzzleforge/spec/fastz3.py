@@ -13,6 +13,7 @@ from typing import Any, Iterator, Sequence
 import z3
 from z3 import z3core as zc
 
+from .fastint import FastInt
 from .z3raw import RAW, ast_at, ptr
 
 __all__ = ["collect_consts", "const_ids", "read_model", "add_block", "is_lia", "FAST_EXPORTS"]
@@ -226,15 +227,21 @@ def fast_if(c: Any, a: Any, b: Any, ctx: Any = None) -> Any:
         ta, tb = type(a), type(b)
         if ta is int and tb is int:
             a, b = _int_val(cx, a), _int_val(cx, b)
-        elif ta is _ArithRef and tb is int and a.ctx is cx and _kind(cx, a.as_ast()) == _INT:
+        elif tb is int and _is_int_term(cx, a, ta):
             b = _int_val(cx, b)
-        elif tb is _ArithRef and ta is int and b.ctx is cx and _kind(cx, b.as_ast()) == _INT:
+        elif ta is int and _is_int_term(cx, b, tb):
             a = _int_val(cx, a)
-        elif not (ta is _ArithRef and tb is _ArithRef and a.ctx is cx and b.ctx is cx
-                  and _kind(cx, a.as_ast()) == _kind(cx, b.as_ast()) == _INT):
+        elif not (_is_int_term(cx, a, ta) and _is_int_term(cx, b, tb)):
             return z3.If(c, a, b)
-        return _ArithRef(zc.Z3_mk_ite(cx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), cx)
+        return FastInt(zc.Z3_mk_ite(cx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), cx)
     return z3.If(c, a, b, ctx)
+
+
+def _is_int_term(cx: Any, a: Any, t: type) -> bool:
+    """True for an Int-sorted ArithRef of context ``cx`` (a FastInt is Int by construction)."""
+    if t is FastInt:
+        return a.ctx is cx
+    return t is _ArithRef and a.ctx is cx and _kind(cx, a.as_ast()) == _INT
 
 
 def _flat_args(args: tuple) -> Any:
@@ -245,12 +252,12 @@ def _flat_args(args: tuple) -> Any:
 
 def fast_sum(*args: Any) -> Any:
     items = _flat_args(args)
-    if len(items) >= 2 and all(type(x) is _ArithRef for x in items):
+    if len(items) >= 2 and all(type(x) is _ArithRef or type(x) is FastInt for x in items):
         cx = items[0].ctx
-        asts = [x.as_ast() for x in items]
-        if all(x.ctx is cx for x in items) and all(_kind(cx, a) == _INT for a in asts):
+        if all(_is_int_term(cx, x, type(x)) for x in items):
+            asts = [x.as_ast() for x in items]
             arr = (z3.Ast * len(asts))(*asts)
-            return _ArithRef(zc.Z3_mk_add(cx.ref(), len(asts), arr), cx)
+            return FastInt(zc.Z3_mk_add(cx.ref(), len(asts), arr), cx)
     return z3.Sum(*args)
 
 

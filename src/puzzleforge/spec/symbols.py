@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 import z3
 
+from .fastint import make_fast_int
+
 __all__ = ["SymbolDict", "CondText", "make_z3_var"]
 
 #: The symbol constants made in the current thread's current Z3 context (one context at a
@@ -47,7 +49,7 @@ def _make(name: str, type_name: str) -> Any:
     if t in ("float", "real"):
         return z3.Real(name)
     if t in ("int", "enum"):
-        return z3.Int(name)
+        return make_fast_int(z3.Int(name))  # C-level operators (spec/fastint.py)
     if t == "bitvec":
         return z3.BitVec(name, 8)
     if t.startswith("bv") and t[2:].isdigit():
