@@ -15,7 +15,7 @@ import pytest
 import z3
 
 from puzzleforge.spec.fastint import FastInt, make_fast_int
-from puzzleforge.spec.fastz3 import fast_if, fast_sum
+from puzzleforge.spec.fastz3 import fast_and, fast_if, fast_implies, fast_not, fast_sum
 
 
 def _nodes(exprs: list) -> list[tuple[int, str]]:
@@ -45,11 +45,14 @@ def _build(fast: bool, seed: int) -> list[tuple[int, str]]:
     xs = [const(f"x{i}") for i in range(6)]
     If = fast_if if fast else z3.If
     Sum = fast_sum if fast else z3.Sum
+    Implies = fast_implies if fast else z3.Implies
+    Not = fast_not if fast else z3.Not
+    And = fast_and if fast else z3.And
     out: list = []
     for _ in range(60):
         a, b = rng.sample(xs, 2)
         k = rng.randint(-5, 60)
-        op = rng.randrange(14)
+        op = rng.randrange(16)
         if op == 0:
             out.append(a == k)
         elif op == 1:
@@ -74,6 +77,10 @@ def _build(fast: bool, seed: int) -> list[tuple[int, str]]:
             out.append(Sum([If(x > k, 1, 0) for x in xs]) == k % 7)
         elif op == 11:
             out.append(a == b)
+        elif op == 14:
+            out.append(Implies(And(a == k, b != k), Not(a + b > k)))
+        elif op == 15:
+            out.append(Not(Implies(a < b, Not(b == 2 * a))))
         elif op == 12:
             xs.append((a + b) * k)
         else:
@@ -92,6 +99,7 @@ def test_results_stay_fast_and_hashable():
     assert type(x + 1) is FastInt and type(2 * y) is FastInt and type(3 - x) is FastInt
     assert type(fast_sum([x, y])) is FastInt
     assert type(fast_if(x > 0, x, 1)) is FastInt
+    assert type(fast_implies(x > 0, y > 0)) is z3.BoolRef and type(fast_not(x > 0)) is z3.BoolRef
     assert len({x, y, x}) == 2  # hashable, as any z3 term
 
 
@@ -104,4 +112,6 @@ def test_other_operands_get_z3py_results_and_errors():
     assert z3.is_true(z3.simplify(x * True == x))  # a Bool operand: z3py's If(b, x, 0)
     with pytest.raises(z3.Z3Exception):
         x == "text"  # noqa: B015  (z3py: not a numeral)
+    assert fast_not(True).eq(z3.Not(True))  # a Python bool: z3py casts it
+    assert fast_implies(True, z3.Bool("p")).eq(z3.Implies(True, z3.Bool("p")))
     assert make_fast_int(r) is r and type(r) is z3.ArithRef  # only Int terms change

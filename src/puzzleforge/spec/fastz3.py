@@ -280,8 +280,25 @@ def _bool_nary(mk: Any, fallback: Any) -> Any:
 fast_and = _bool_nary(zc.Z3_mk_and, z3.And)
 fast_or = _bool_nary(zc.Z3_mk_or, z3.Or)
 
+
+
+def fast_implies(a: Any, b: Any, ctx: Any = None) -> Any:
+    """``Implies`` of two Bool terms of one context: z3py's C call without its casts."""
+    if ctx is None and type(a) is _BoolRef and type(b) is _BoolRef and a.ctx is b.ctx:
+        return _BoolRef(zc.Z3_mk_implies(a.ctx.ref(), a.ast, b.ast), a.ctx)
+    return z3.Implies(a, b, ctx)
+
+
+def fast_not(a: Any, ctx: Any = None) -> Any:
+    """``Not`` of a Bool term (a probe, a Python bool... take z3py's path)."""
+    if ctx is None and type(a) is _BoolRef:
+        return _BoolRef(zc.Z3_mk_not(a.ctx.ref(), a.ast), a.ctx)
+    return z3.Not(a, ctx)
+
+
 #: Names in the spec namespace served by the fast constructors.
-FAST_EXPORTS = {"If": fast_if, "Sum": fast_sum, "And": fast_and, "Or": fast_or}
+FAST_EXPORTS = {"If": fast_if, "Sum": fast_sum, "And": fast_and, "Or": fast_or,
+                "Implies": fast_implies, "Not": fast_not}
 
 
 def is_nonlinear_real(assertions: list) -> bool:
