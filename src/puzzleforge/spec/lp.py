@@ -55,6 +55,9 @@ def _highs():
         import numpy
 
         _local.h, _local.core, _local.np = h, _core, numpy
+        # pybind enum members looked up once (each attribute access builds a wrapper)
+        _local.optimal = _core.HighsModelStatus.kOptimal
+        _local.ok = _core.HighsStatus.kOk
     return h
 
 
@@ -313,13 +316,23 @@ def _certified_max(rows: Sequence[Row], objective: Sequence[int], n: int):
     h.clearSolver()
     h.passModel(lp)
     h.run()
-    if h.getModelStatus() != core.HighsModelStatus.kOptimal:
+    if h.getModelStatus() != _local.optimal:
         return None
-    basis = h.getBasis()
-    basic = core.HighsBasisStatus.kBasic
-    if any(s != basic for s in basis.col_status):
+    # the basic variables (column j as j, row i as -1 - i): one int array, where
+    # getBasis() gives one enum object per row and column
+    status, basic_vars = h.getBasicVariables()
+    if status != _local.ok:
+        return None
+    basic_rows = set()
+    basic_cols = 0
+    for v in basic_vars.tolist():
+        if v < 0:
+            basic_rows.add(-1 - v)
+        else:
+            basic_cols += 1
+    if basic_cols != n:
         return None  # a free column held at a value: not a vertex we certify
-    active = [i for i, s in enumerate(basis.row_status) if s != basic]
+    active = [i for i in range(m) if i not in basic_rows]
     if len(active) != n:
         return None
     return certify(rows, objective, n, active)

@@ -85,7 +85,9 @@ def parse_formula(text: str, vars_num: int) -> tuple:
             return ("Cmp", part[1], build(part[2]), build(part[3]))
         raise ValueError(f"unknown formula node '{head}'")
 
-    return build(cur[0])
+    tree = build(cur[0])
+    del build  # the recursive closure is a reference cycle: free it now, not at a GC pass
+    return tree
 
 
 def _serialize(node: tuple) -> str:
@@ -157,9 +159,15 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
     total, hi = cum[-1] + 0.0, len(cum) - 1
     lane = _FORM_LANE
 
-    # leaves are shared immutable tuples, made once per call
-    var = [("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}") for r in range(n)].__getitem__
-    const = [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)].__getitem__
+    # leaves are shared immutable tuples, made once per (n, max_const)
+    leaves = _LEAVES.get((n, max_const))
+    if leaves is None:
+        if len(_LEAVES) >= 64:
+            _LEAVES.clear()
+        leaves = _LEAVES[(n, max_const)] = (
+            [("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}") for r in range(n)].__getitem__,
+            [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)].__getitem__)
+    var, const = leaves
 
     def gen(depth: int, allow_const: bool, force_var: bool) -> tuple:
         if depth >= max_depth:
@@ -218,11 +226,15 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
         return ("E", f"({op} {left[1]} {right[1]})", form,
                 f"({left[3]} {'+' if op == 'Add' else '-'} {right[3]})")
 
-    return gen(0, True, False)
+    made = gen(0, True, False)
+    del gen  # the recursive closure is a reference cycle: free it now, not at a GC pass
+    return made
 
 
 #: Lane width of the packed forms (spec/linear.py reads them with the same width).
 _FORM_LANE = 64
+#: ``_gen_plain``'s leaf tuples (variables, constants) by (n, max_const): immutable, shared.
+_LEAVES: dict[tuple[int, int], tuple] = {}
 #: Packed forms of generated formulas by (text, number of variables), for spec/linear.py:
 #: ("lin", packed) or ("row", op, packed). Only when no coefficient can reach 2**62.
 GENERATED_FORMS: dict[tuple, tuple] = {}
