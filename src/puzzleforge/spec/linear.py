@@ -362,8 +362,9 @@ def _first_seen(text: str, n: int) -> tuple[int, ...]:
     needles = _NEEDLES.get(n)
     if needles is None:
         needles = _NEEDLES[n] = tuple(f"(Var {j})" for j in range(n))
-    found = sorted((text.find(needle), j) for j, needle in enumerate(needles))
-    return tuple(j for at, j in found if at >= 0)
+    found = [(text.find(needle), j) for j, needle in enumerate(needles)]
+    found.sort()
+    return tuple([j for at, j in found if at >= 0])
 
 
 def _forms(configs: list[str], nodes: Any, n: int) -> list:
