@@ -126,6 +126,12 @@ class _State:
         return value
 
 
+def _sort_kind(c: Any) -> int:
+    """A symbol constant's sort kind: cached on the constant by symbols.make_z3_var."""
+    kind = getattr(c, "_pf_sort_kind", None)
+    return c.sort().kind() if kind is None else kind
+
+
 class ColumnMixin(LinearOptimizeMixin):
     """Term-built conditions and objective for the finite path (methods of ``Attempt``)."""
 
@@ -144,7 +150,8 @@ class ColumnMixin(LinearOptimizeMixin):
             return
         symbols = {n for n, s in spec.symbols.items() if s["kind"] == "defined"}
         derived = set(spec.symbols) - symbols
-        if spec.optimize is not None and all(type(c) is z3.ArithRef and c.is_real() for c in self.sym_consts):
+        if spec.optimize is not None and all(type(c) is z3.ArithRef and _sort_kind(c) == z3.Z3_REAL_SORT
+                                             for c in self.sym_consts):
             st = _State(symbols, derived, linear=True)
             st.index = {c._pf_id: i for i, c in enumerate(self.sym_consts)}
             st.sorts = {c._pf_id: "real" for c in self.sym_consts}
@@ -154,7 +161,7 @@ class ColumnMixin(LinearOptimizeMixin):
                 t = type(c)
                 if t is z3.BoolRef:
                     sorts[c._pf_id] = BOOL
-                elif t is z3.ArithRef and c.is_int():
+                elif t is z3.ArithRef and _sort_kind(c) == z3.Z3_INT_SORT:
                     sorts[c._pf_id] = INT
                 else:
                     return
