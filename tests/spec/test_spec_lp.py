@@ -377,3 +377,23 @@ def test_linearprog_attempts_leave_no_cycles():
         gc.set_debug(saved)
         gc.enable()
     assert len(garbage) == 0, sorted({type(o).__name__ for o in garbage})
+
+
+def test_unit_row_substitution_solves_like_elimination():
+    # lp._solve_units (unit rows fix their columns first) against plain elimination
+    rng = random.Random(77)
+    for _ in range(3000):
+        n = rng.randint(1, 6)
+        mat = []
+        for _ in range(n):
+            if rng.random() < 0.5:
+                row = [0] * n
+                row[rng.randrange(n)] = rng.choice([1, -1])
+            else:
+                row = [rng.choice([0, 0, rng.randint(-9, 9)]) for _ in range(n)]
+            mat.append(row)
+        rhs = [rng.randint(-20, 20) for _ in range(n)]
+        a, b = lp._solve_units(mat, rhs), lp._solve(mat, rhs)
+        assert (a is None) == (b is None), (mat, rhs)
+        if a is not None:
+            assert a[1] > 0 and [Fraction(v, a[1]) for v in a[0]] == [Fraction(v, b[1]) for v in b[0]]

@@ -127,7 +127,7 @@ def _strict_direction(rows: Sequence[Row], n: int, num: list[int], y: dict, tigh
     """
     active = list(y)
     relax = set(strict_tight)
-    sol = _solve([list(rows[i][0]) for i in active], [-1 if i in relax else 0 for i in active])
+    sol = _solve_units([list(rows[i][0]) for i in active], [-1 if i in relax else 0 for i in active])
     if sol is None:
         return False
     dnum = sol[0]  # over a positive denominator: only the signs of a.d matter
@@ -432,6 +432,50 @@ def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int],
     for j, r in unit.items():  # objective_j = y_r * a_rj + sum over the other rows
         ys[r] = (objective[j] * yden - sum(ys[k] * mat[k][j] for k in rest)) * mat[r][j]
     return num, den, ys
+
+
+def _solve_units(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
+    """``_solve`` of a square system, with its unit rows (one +-1) substituted first.
+
+    A unit row fixes its column; only the other rows need an elimination, over the other
+    columns. The matrix is block-triangular that way, so it is singular exactly when the
+    reduced one is, and the solution is the same (over another positive denominator).
+    """
+    n = len(mat)
+    unit: dict[int, int] = {}  # column -> the row fixing it
+    rest: list[int] = []
+    for r, row in enumerate(mat):
+        j = -1
+        for col, v in enumerate(row):
+            if v:
+                if j >= 0 or v not in (1, -1):
+                    j = -2
+                    break
+                j = col
+        if j >= 0 and j not in unit:
+            unit[j] = r
+        else:
+            rest.append(r)
+    if not unit:
+        return _solve(mat, rhs)
+    free = [j for j in range(n) if j not in unit]
+    if len(rest) != len(free):
+        return _solve(mat, rhs)
+    fixed = {j: rhs[r] * mat[r][j] for j, r in unit.items()}  # x_j = rhs / (+-1)
+    if free:
+        sol = _solve([[mat[r][j] for j in free] for r in rest],
+                     [rhs[r] - sum(mat[r][j] * v for j, v in fixed.items()) for r in rest])
+        if sol is None:
+            return None
+        free_num, den = sol
+    else:
+        free_num, den = [], 1
+    num = [0] * n
+    for j, v in zip(free, free_num):
+        num[j] = v
+    for j, v in fixed.items():
+        num[j] = v * den
+    return num, den
 
 
 def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
