@@ -228,11 +228,14 @@ class ColumnMixin(LinearOptimizeMixin):
         env = self.env
         swaps, names = self._swaps(code.code, st)
         binds = {n: env.get(n, _MISSING) for n in names}
-        with _bound(env, swaps):
-            try:
-                value = code.run(env)
-            except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
-                raise Fallback(str(exc)) from None
+        saved = {n: binds[n] if n in binds else env.get(n, _MISSING) for n in swaps}
+        _assign(env, swaps)  # _bound(env, swaps) written out: three per attempt
+        try:
+            value = code.run(env)
+        except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
+            raise Fallback(str(exc)) from None
+        finally:
+            _assign(env, saved)
         return value, binds
 
     def _term_roots(self, value: Any, out: list) -> None:
