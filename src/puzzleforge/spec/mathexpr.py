@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from bisect import bisect
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -160,8 +159,10 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
     """
     grb, rand = rng.getrandbits, rng.random
     kn, kc, kc1 = n.bit_length(), max_const.bit_length(), (max_const - 1).bit_length()
-    cum = [4, 7, 9, 10] if allow_power else [4, 7, 9]
-    total, hi = cum[-1] + 0.0, len(cum) - 1
+    # choices' cumulative weights (4, 7, 9[, 10]): the bisection of random() * total in
+    # them, written as comparisons (the same index: x < 4 -> Add, < 7 -> Sub, ...)
+    total = 10.0 if allow_power else 9.0
+    power = allow_power
     lane = _FORM_LANE
 
     # leaves are shared immutable tuples, made once per (n, max_const)
@@ -170,9 +171,9 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
         if len(_LEAVES) >= 64:
             _LEAVES.clear()
         leaves = _LEAVES[(n, max_const)] = (
-            [("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}") for r in range(n)].__getitem__,
-            [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)].__getitem__)
-    var, const = leaves
+            [("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}") for r in range(n)],
+            [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)])
+    var, const = leaves  # indexed directly (a list subscript is cheaper than a call)
 
     last = max_depth - 1  # a node at this depth has leaves as children: drawn inline
 
@@ -182,15 +183,16 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             while r >= n:
                 r = grb(kn)
             if force_var or not allow_const:
-                return var(r)
+                return var[r]
             c = grb(kc)
             while c >= max_const:
                 c = grb(kc)
             b = grb(2)
             while b >= 2:
                 b = grb(2)
-            return const(1 + c) if b else var(r)
-        op = bisect(cum, rand() * total, 0, hi)  # 0 Add, 1 Sub, 2 Mul, 3 Power
+            return const[1 + c] if b else var[r]
+        x = rand() * total
+        op = 0 if x < 4.0 else 1 if x < 7.0 else 2 if x < 9.0 or not power else 3  # Add Sub Mul Power
         if op == 3:
             r = grb(kn)
             while r >= n:
@@ -212,17 +214,17 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                 while b >= 2:
                     b = grb(2)
                 if b:
-                    left = const(1 + c)
+                    left = const[1 + c]
                     r = grb(kn)
                     while r >= n:
                         r = grb(kn)
-                    right = var(r)
+                    right = var[r]
                 else:
-                    left = var(r)
+                    left = var[r]
                     r = grb(kc1)
                     while r >= max_const - 1:
                         r = grb(kc1)
-                    right = const(2 + r)
+                    right = const[2 + r]
             else:
                 left = gen(depth + 1, True, False)
                 if left[0] == "C":
@@ -231,7 +233,7 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                     r = grb(kc1)
                     while r >= max_const - 1:
                         r = grb(kc1)
-                    right = const(2 + r)
+                    right = const[2 + r]
             lf, rf = left[2], right[2]
             return ("E", f"(Mul {left[1]} {right[1]})", None if lf is None or rf is None else lf * rf,
                     f"{left[3]} \\cdot {right[3]}")
@@ -246,7 +248,7 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                 b = grb(2)
                 while b >= 2:
                     b = grb(2)
-                left = const(1 + c) if b else var(r)
+                left = const[1 + c] if b else var[r]
                 r = grb(kn)
                 while r >= n:
                     r = grb(kn)
@@ -256,13 +258,13 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                 b = grb(2)
                 while b >= 2:
                     b = grb(2)
-                right = const(1 + c) if b else var(r)
+                right = const[1 + c] if b else var[r]
             else:
-                left = var(r)
+                left = var[r]
                 r = grb(kn)
                 while r >= n:
                     r = grb(kn)
-                right = var(r)
+                right = var[r]
         else:
             left = gen(depth + 1, allow_const, False)
             right = gen(depth + 1, allow_const, False)
@@ -274,9 +276,9 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             while r >= n:
                 r = grb(kn)
             if b:
-                right = var(r)
+                right = var[r]
             else:
-                left = var(r)
+                left = var[r]
         lf, rf = left[2], right[2]
         if op:
             return ("E", f"(Sub {left[1]} {right[1]})", None if lf is None or rf is None else lf - rf,
