@@ -397,3 +397,32 @@ def test_unit_row_substitution_solves_like_elimination():
         assert (a is None) == (b is None), (mat, rhs)
         if a is not None:
             assert a[1] > 0 and [Fraction(v, a[1]) for v in a[0]] == [Fraction(v, b[1]) for v in b[0]]
+
+
+def test_small_solves_are_the_elimination():
+    # lp._solve writes out 1x1 and 2x2 systems: the same numerators and denominator as
+    # the fraction-free elimination (each entry a minor; the denominator |det|)
+    def bareiss(mat, rhs):
+        n = len(mat)
+        aug = [list(r) + [b] for r, b in zip(mat, rhs)]
+        prev = 1
+        for k in range(n):
+            p = next((r for r in range(k, n) if aug[r][k]), None)
+            if p is None:
+                return None
+            aug[k], aug[p] = aug[p], aug[k]
+            for r in range(n):
+                if r != k:
+                    aug[r] = [(x * aug[k][k] - aug[r][k] * y) // prev for x, y in zip(aug[r], aug[k])]
+            prev = aug[k][k]
+        num = [aug[r][n] for r in range(n)]
+        return (num, prev) if prev > 0 else ([-v for v in num], -prev)
+
+    rng = random.Random(3)
+    for _ in range(5000):
+        n = rng.randint(1, 2)
+        mat = [[rng.choice([0, rng.randint(-9, 9)]) for _ in range(n)] for _ in range(n)]
+        rhs = [rng.randint(-30, 30) for _ in range(n)]
+        got = lp._solve(mat, rhs)
+        want = bareiss(mat, rhs)
+        assert (got is None and want is None) or (list(got[0]), got[1]) == want, (mat, rhs)

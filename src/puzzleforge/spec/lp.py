@@ -485,6 +485,19 @@ def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None
     of the augmented matrix, so the divisions are exact and the numbers stay integers.
     """
     n = len(mat)
+    if n <= 2:  # the elimination's result written out (Cramer: the minors over |det|)
+        if n == 1:
+            a = mat[0][0]
+            return None if a == 0 else ([rhs[0]], a) if a > 0 else ([-rhs[0]], -a)
+        if n == 2:
+            (a, b), (c, d) = mat
+            det = a * d - b * c
+            if det == 0:
+                return None
+            e, f = rhs
+            if det > 0:
+                return [e * d - b * f, a * f - c * e], det
+            return [b * f - e * d, c * e - a * f], -det
     aug = [row[:] + [b] for row, b in zip(mat, rhs)]
     prev = 1
     for k in range(n):
