@@ -205,20 +205,24 @@ def rows_of(value: Any, n: int) -> list[tuple] | None:
 def lin_and(*args: Any) -> Any:
     """``And`` over constraints (Z3's ``And``: one list argument stands for its items)."""
     items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
-    if not any(isinstance(x, (Atom, Lin)) for x in items):
+    for x in items:
+        if isinstance(x, (Atom, Lin)):
+            break
+    else:
         return _ORIG["And"](*args)
     parts: list[tuple] = []
-    seen: tuple = ()
+    order: dict = {}  # the items' seen tuples folded with _union: first-seen order
     for x in items:
         if isinstance(x, Atom):
             parts.extend(x.rows())
-            seen = _union(seen, x.seen)
+            for p in x.seen:
+                order[p] = None  # a key already present keeps its place
         elif type(x) is bool:
             if not x:
                 parts.append(_FALSE_ROW)  # lpmode widens it to the attempt's width
         else:
             raise Fallback(f"And of a {type(x).__name__}")
-    return Conj(parts, seen)
+    return Conj(parts, tuple(order))
 
 
 def lin_sum(*args: Any) -> Any:
