@@ -90,8 +90,8 @@ def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult 
     num, den, y, tight = found
     strict_tight = [i for i in tight if rows[i][2] == LT]
     value = Fraction(sum(map(mul, objective, num)), den)
-    point = tuple(Fraction(v, den) for v in num)
     if not strict_tight:
+        point = tuple([Fraction(v, den) for v in num])
         return LpResult("optimal", value, point, _unique(rows, n, y, tight))
     if not any(y.get(i, 0) > 0 for i in strict_tight):
         # another optimal point may leave the strict rows slack: look for one on the
