@@ -445,7 +445,7 @@ _SYSTEMS_MAX = 8
 
 def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> Any:
     """``build_system`` over linear leaves (same keys; no side conditions without Div)."""
-    key = (tuple(str(c) for c in configs), id(zvars))
+    key = (tuple(map(str, configs)), id(zvars))
     hit = _SYSTEMS.get(key)
     if hit is not None and hit[0] is zvars:
         leaves, exprs = hit[1], hit[2]

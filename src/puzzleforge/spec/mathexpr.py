@@ -518,7 +518,7 @@ def _translate(nodes: list[tuple], zs: list) -> tuple[list, list]:
 
 def _system_latex(configs: list[str], nodes: Any, names: list[str]) -> str:
     """The LaTeX of a system; ``nodes``: the parsed formulas, or a callable giving them."""
-    key = (tuple(str(c) for c in configs), tuple(str(n) for n in names))
+    key = (tuple(map(str, configs)), tuple(map(str, names)))
     text = _LATEX.get(key)
     if text is None:
         templates = [GENERATED_LATEX.get((c, len(names))) for c in key[0]]
