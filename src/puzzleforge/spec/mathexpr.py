@@ -259,26 +259,26 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                 while b >= 2:
                     b = grb(2)
                 right = const[1 + c] if b else var[r]
+                if left[0] == "C" and right[0] == "C":  # two constants: one becomes a variable
+                    b = grb(2)
+                    while b >= 2:
+                        b = grb(2)
+                    r = grb(kn)
+                    while r >= n:
+                        r = grb(kn)
+                    if b:
+                        right = var[r]
+                    else:
+                        left = var[r]
             else:
                 left = var[r]
                 r = grb(kn)
                 while r >= n:
                     r = grb(kn)
                 right = var[r]
-        else:
+        else:  # inner children are operator nodes ("E"), never two constants
             left = gen(depth + 1, allow_const, False)
             right = gen(depth + 1, allow_const, False)
-        if left[0] == "C" and right[0] == "C":
-            b = grb(2)
-            while b >= 2:
-                b = grb(2)
-            r = grb(kn)
-            while r >= n:
-                r = grb(kn)
-            if b:
-                right = var[r]
-            else:
-                left = var[r]
         lf, rf = left[2], right[2]
         if op:
             return ("E", f"(Sub {left[1]} {right[1]})", None if lf is None or rf is None else lf - rf,
