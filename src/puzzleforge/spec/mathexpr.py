@@ -382,11 +382,13 @@ def _plain_formulas(rng: random.Random, one: Any, formula_num: int, vars_num: in
         if text not in out:
             out.append(text)
             if len(GENERATED_LATEX) >= _GENERATED_FORMS_MAX:
-                GENERATED_LATEX.clear()
+                # drop the oldest entry, not all: clearing could drop this attempt's
+                # earlier formulas, which then had to be parsed (a few % of attempts)
+                del GENERATED_LATEX[next(iter(GENERATED_LATEX))]
             GENERATED_LATEX[(text, vars_num)] = latex
             if packed and form is not None:
                 if len(GENERATED_FORMS) >= _GENERATED_FORMS_MAX:
-                    GENERATED_FORMS.clear()
+                    del GENERATED_FORMS[next(iter(GENERATED_FORMS))]
                 GENERATED_FORMS[(text, vars_num)] = ("row", op, form) if is_cond else ("lin", form)
     if not out:
         raise ValueError(f"no valid formula after {formula_num * 10} attempts")
