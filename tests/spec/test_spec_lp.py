@@ -319,3 +319,110 @@ def test_edge_specs_give_the_z3_paths_bytes(tmp_path, name):
             outcomes.append(type(exc).__name__)
     assert outcomes[0] == outcomes[1]
     assert not isinstance(outcomes[0], str) or name == "unique"
+
+
+def test_generated_first_seen_is_the_regex_order():
+    # linear._first_seen (str.find per variable) stands for the regex walk on generated texts
+    from puzzleforge.spec.linear import _VAR_TOKEN, _first_seen
+
+    for seed in range(400):
+        rng = random.Random(seed)
+        n = rng.randint(1, 12)
+        for text in mathexpr.generate_formulas(rng, 4, n, is_cond=seed % 2 == 0, allow_power=seed % 3 == 0):
+            want = tuple(dict.fromkeys(int(m) for m in _VAR_TOKEN.findall(text)))
+            assert _first_seen(text, n) == want, text
+
+
+def test_formula_tokens_are_the_regex_tokens():
+    # parse_formula splits on whitespace instead of the _TOKEN regex: the same tokens,
+    # odd whitespace and stray characters included (so the same trees and errors)
+    assert mathexpr.parse_formula(" (Add\t(Var 1)\n( Const  7 ))", 2) == ("Add", ("Var", 1), ("Const", 7))
+    rng = random.Random(5)
+    alphabet = ["(", ")", " ", "\t", "\n", "\x1c", "\xa0", "\u2003", "\u3000", "\x85", "\u200b",
+                "Var", "Add", "Const", "1", "-", ".", "e"]
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert text.replace("(", " ( ").replace(")", " ) ").split() == mathexpr._TOKEN.findall(text)
+
+
+def test_linearprog_attempts_leave_no_cycles():
+    # each attempt's objects are freed by reference counting (no gen-0 GC passes, ~0.25 ms
+    # a puzzle): recursive closures and the attempt <-> runtime link are broken when done
+    import gc
+
+    spec = CORPUS / "38-linearprog.yaml"
+    if not spec.exists():
+        pytest.skip(f"corpus spec {spec} is absent (../shared not beside the checkout)")
+    fam = load_spec_family(spec)
+    params = SpecParams(attempts=1, max_seconds=60)
+
+    def run(first: int, count: int) -> None:
+        for i in range(first, first + count):
+            try:
+                fam.generate(params, make_rng(i))
+            except Exception:  # noqa: BLE001 - rejected attempts count too
+                pass
+
+    run(0, 5)  # caches and lazy imports
+    gc.collect()
+    saved = gc.get_debug()
+    gc.disable()
+    try:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        run(100, 20)
+        gc.collect()
+        garbage = list(gc.garbage)
+        gc.garbage.clear()
+    finally:
+        gc.set_debug(saved)
+        gc.enable()
+    assert len(garbage) == 0, sorted({type(o).__name__ for o in garbage})
+
+
+def test_unit_row_substitution_solves_like_elimination():
+    # lp._solve_units (unit rows fix their columns first) against plain elimination
+    rng = random.Random(77)
+    for _ in range(3000):
+        n = rng.randint(1, 6)
+        mat = []
+        for _ in range(n):
+            if rng.random() < 0.5:
+                row = [0] * n
+                row[rng.randrange(n)] = rng.choice([1, -1])
+            else:
+                row = [rng.choice([0, 0, rng.randint(-9, 9)]) for _ in range(n)]
+            mat.append(row)
+        rhs = [rng.randint(-20, 20) for _ in range(n)]
+        a, b = lp._solve_units(mat, rhs), lp._solve(mat, rhs)
+        assert (a is None) == (b is None), (mat, rhs)
+        if a is not None:
+            assert a[1] > 0 and [Fraction(v, a[1]) for v in a[0]] == [Fraction(v, b[1]) for v in b[0]]
+
+
+def test_small_solves_are_the_elimination():
+    # lp._solve writes out 1x1 and 2x2 systems: the same numerators and denominator as
+    # the fraction-free elimination (each entry a minor; the denominator |det|)
+    def bareiss(mat, rhs):
+        n = len(mat)
+        aug = [list(r) + [b] for r, b in zip(mat, rhs)]
+        prev = 1
+        for k in range(n):
+            p = next((r for r in range(k, n) if aug[r][k]), None)
+            if p is None:
+                return None
+            aug[k], aug[p] = aug[p], aug[k]
+            for r in range(n):
+                if r != k:
+                    aug[r] = [(x * aug[k][k] - aug[r][k] * y) // prev for x, y in zip(aug[r], aug[k])]
+            prev = aug[k][k]
+        num = [aug[r][n] for r in range(n)]
+        return (num, prev) if prev > 0 else ([-v for v in num], -prev)
+
+    rng = random.Random(3)
+    for _ in range(5000):
+        n = rng.randint(1, 2)
+        mat = [[rng.choice([0, rng.randint(-9, 9)]) for _ in range(n)] for _ in range(n)]
+        rhs = [rng.randint(-30, 30) for _ in range(n)]
+        got = lp._solve(mat, rhs)
+        want = bareiss(mat, rhs)
+        assert (got is None and want is None) or (list(got[0]), got[1]) == want, (mat, rhs)

@@ -79,7 +79,7 @@ class _Subclassed(random.Random):
 @pytest.mark.parametrize("is_cond, allow_power", [(True, False), (False, False), (True, True), (False, True)])
 def test_formula_generation_makes_the_same_draws_on_both_paths(is_cond, allow_power):
     for seed in range(150):
-        for n, num, depth in ((1, 1, 5), (3, 4, 5), (6, 6, 3), (2, 3, 0)):
+        for n, num, depth in ((1, 1, 5), (3, 4, 5), (6, 6, 3), (2, 3, 0), (4, 3, 1), (5, 2, 2)):
             plain, sub = random.Random(seed), _Subclassed(seed)
             a = mathexpr.generate_formulas(plain, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)
             b = mathexpr.generate_formulas(sub, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)

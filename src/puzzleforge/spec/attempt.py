@@ -181,6 +181,7 @@ def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
         a.rt.sym_config.clear()
         a.assertions.clear()
         a.sym_consts.clear()
+        a.rt = None  # the runtime holds a bound method of the attempt: a cycle
 
 
 def _attempt_steps(a: "Attempt", spec: Spec) -> AttemptResult:

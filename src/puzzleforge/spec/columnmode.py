@@ -127,6 +127,12 @@ class _State:
         return value
 
 
+def _sort_kind(c: Any) -> int:
+    """A symbol constant's sort kind: cached on the constant by symbols.make_z3_var."""
+    kind = getattr(c, "_pf_sort_kind", None)
+    return c.sort().kind() if kind is None else kind
+
+
 class ColumnMixin(LinearOptimizeMixin):
     """Term-built conditions and objective for the finite path (methods of ``Attempt``)."""
 
@@ -145,7 +151,8 @@ class ColumnMixin(LinearOptimizeMixin):
             return
         symbols = {n for n, s in spec.symbols.items() if s["kind"] == "defined"}
         derived = set(spec.symbols) - symbols
-        if spec.optimize is not None and all(type(c) is z3.ArithRef and c.is_real() for c in self.sym_consts):
+        if spec.optimize is not None and all(type(c) is z3.ArithRef and _sort_kind(c) == z3.Z3_REAL_SORT
+                                             for c in self.sym_consts):
             st = _State(symbols, derived, linear=True)
             st.index = {c._pf_id: i for i, c in enumerate(self.sym_consts)}
             st.sorts = {c._pf_id: "real" for c in self.sym_consts}
@@ -155,7 +162,7 @@ class ColumnMixin(LinearOptimizeMixin):
                 t = type(c)
                 if t is z3.BoolRef:
                     sorts[c._pf_id] = BOOL
-                elif (t is FastInt or t is z3.ArithRef) and c.is_int():
+                elif (t is FastInt or t is z3.ArithRef) and _sort_kind(c) == z3.Z3_INT_SORT:
                     sorts[c._pf_id] = INT
                 else:
                     return
@@ -222,11 +229,14 @@ class ColumnMixin(LinearOptimizeMixin):
         env = self.env
         swaps, names = self._swaps(code.code, st)
         binds = {n: env.get(n, _MISSING) for n in names}
-        with _bound(env, swaps):
-            try:
-                value = code.run(env)
-            except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
-                raise Fallback(str(exc)) from None
+        saved = {n: binds[n] if n in binds else env.get(n, _MISSING) for n in swaps}
+        _assign(env, swaps)  # _bound(env, swaps) written out: three per attempt
+        try:
+            value = code.run(env)
+        except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
+            raise Fallback(str(exc)) from None
+        finally:
+            _assign(env, saved)
         return value, binds
 
     def _term_roots(self, value: Any, out: list) -> None:

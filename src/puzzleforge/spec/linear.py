@@ -15,6 +15,7 @@ keep such a constant, and the solution lists the constants that occur in the pro
 from __future__ import annotations
 
 import re
+from operator import neg
 from typing import Any
 
 from . import mathexpr
@@ -87,14 +88,15 @@ class Lin:
 
     # ---- comparisons: a row ``coef . x (<=|<|==) rhs`` ----
     def _cmp(self, o: Any, kind: str, flip: bool) -> "Atom":
-        if type(o) is Lin:
-            d = self._plus(o, -1, False)
-        elif type(o) is int:
-            d = Lin(self.coef, self.const - o, self.seen)
-        else:
+        if type(o) is int:  # d = self - o, without making it
+            if flip:  # d >= 0  <=>  -d <= 0
+                return Atom(tuple(map(neg, self.coef)), self.const - o, kind, self.seen)
+            return Atom(self.coef, o - self.const, kind, self.seen)
+        if type(o) is not Lin:
             raise Fallback(f"comparison with a {type(o).__name__}")
+        d = self._plus(o, -1, False)
         if flip:  # d >= 0  <=>  -d <= 0
-            return Atom(tuple(-a for a in d.coef), d.const, kind, d.seen)
+            return Atom(tuple(map(neg, d.coef)), d.const, kind, d.seen)
         return Atom(d.coef, -d.const, kind, d.seen)
 
     def __le__(self, o: Any) -> "Atom":
@@ -203,20 +205,24 @@ def rows_of(value: Any, n: int) -> list[tuple] | None:
 def lin_and(*args: Any) -> Any:
     """``And`` over constraints (Z3's ``And``: one list argument stands for its items)."""
     items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
-    if not any(isinstance(x, (Atom, Lin)) for x in items):
+    for x in items:
+        if isinstance(x, (Atom, Lin)):
+            break
+    else:
         return _ORIG["And"](*args)
     parts: list[tuple] = []
-    seen: tuple = ()
+    order: dict = {}  # the items' seen tuples folded with _union: first-seen order
     for x in items:
         if isinstance(x, Atom):
             parts.extend(x.rows())
-            seen = _union(seen, x.seen)
+            for p in x.seen:
+                order[p] = None  # a key already present keeps its place
         elif type(x) is bool:
             if not x:
                 parts.append(_FALSE_ROW)  # lpmode widens it to the attempt's width
         else:
             raise Fallback(f"And of a {type(x).__name__}")
-    return Conj(parts, seen)
+    return Conj(parts, tuple(order))
 
 
 def lin_sum(*args: Any) -> Any:
@@ -346,6 +352,25 @@ def _unpack(packed: int, n: int) -> list[int]:
     return out
 
 
+#: "(Var j)" for j < n, by n (``_first_seen``).
+_NEEDLES: dict[int, tuple[str, ...]] = {}
+
+
+def _first_seen(text: str, n: int) -> tuple[int, ...]:
+    """The variables of a generated formula's text in first-occurrence order.
+
+    The same as reading ``_VAR_TOKEN``'s matches left to right, for a text whose variables
+    are written ``(Var j)`` with j < n (the generator's): one ``str.find`` per variable
+    instead of a regex pass, an int per match and a dict (a third of ``build_system``).
+    """
+    needles = _NEEDLES.get(n)
+    if needles is None:
+        needles = _NEEDLES[n] = tuple(f"(Var {j})" for j in range(n))
+    found = [(text.find(needle), j) for j, needle in enumerate(needles)]
+    found.sort()
+    return tuple([j for at, j in found if at >= 0])
+
+
 def _forms(configs: list[str], nodes: Any, n: int) -> list:
     """The unpacked forms of ``configs``: (kind, op, [const, c_0, ...], variables first-seen).
 
@@ -367,7 +392,10 @@ def _forms(configs: list[str], nodes: Any, n: int) -> list:
                 f = _form(parsed[i])
             if type(f) is tuple:  # unpacked once
                 coef = _unpack(f[-2], n)
-                seen = tuple(dict.fromkeys(int(m) for m in _VAR_TOKEN.findall(key[0])))
+                if g is not None:  # the generator's canonical text: "(Var j)" exactly
+                    seen = _first_seen(key[0], n)
+                else:
+                    seen = tuple(dict.fromkeys(int(m) for m in _VAR_TOKEN.findall(key[0])))
                 f = (f[0], f[1] if f[0] == "row" else None, coef, seen)
             if len(_FORMS) >= _FORMS_MAX:
                 _FORMS.clear()
@@ -376,17 +404,18 @@ def _forms(configs: list[str], nodes: Any, n: int) -> list:
     return out
 
 
-def _value_of(form: Any, leaves: list) -> Any:
-    """A form over the build_system variables as a Lin/Atom over the attempt's symbols."""
+def _value_of(form: Any, leaves: list, direct: bool) -> Any:
+    """A form over the build_system variables as a Lin/Atom over the attempt's symbols.
+
+    ``direct``: the usual call, build_system(formulas, symbol) with the symbol's own
+    leaves (leaf i is symbol i), so the form's coefficients are already the Lin's.
+    """
     if type(form) is not tuple:
         return form  # int or bool, as the Z3 translation leaves them
     kind, op, coef, seen_vars = form
-    if all(leaf.pos == i for i, leaf in enumerate(leaves)) and len(leaves) == len(leaves[0].coef):
-        # the usual call: build_system(formulas, symbol) with the symbol's own leaves
+    if direct:
         lin = Lin(tuple(coef[1:]), coef[0], tuple(leaves[i].seen[0] for i in seen_vars))
-        if kind == "lin":
-            return lin
-        return {"<=": lin.__le__, ">=": lin.__ge__, "==": lin.__eq__, "<": lin.__lt__, ">": lin.__gt__}[op](0)
+        return lin if kind == "lin" else _LIN_CMP[op](lin, 0)
     width = len(leaves[0].coef)
     total = [0] * width
     const = coef[0]
@@ -401,9 +430,11 @@ def _value_of(form: Any, leaves: list) -> Any:
     for i in seen_vars:
         seen = _union(seen, leaves[i].seen)
     lin = Lin(tuple(total), const, seen)
-    if kind == "lin":
-        return lin
-    return {"<=": lin.__le__, ">=": lin.__ge__, "==": lin.__eq__, "<": lin.__lt__, ">": lin.__gt__}[op](0)
+    return lin if kind == "lin" else _LIN_CMP[op](lin, 0)
+
+
+#: A comparison of a form with 0 by its formula operator.
+_LIN_CMP = {"<=": Lin.__le__, ">=": Lin.__ge__, "==": Lin.__eq__, "<": Lin.__lt__, ">": Lin.__gt__}
 
 
 #: Recent systems by (formula texts, id of the variables' container), each entry holding
@@ -414,7 +445,7 @@ _SYSTEMS_MAX = 8
 
 def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None = None) -> Any:
     """``build_system`` over linear leaves (same keys; no side conditions without Div)."""
-    key = (tuple(str(c) for c in configs), id(zvars))
+    key = (tuple(map(str, configs)), id(zvars))
     hit = _SYSTEMS.get(key)
     if hit is not None and hit[0] is zvars:
         leaves, exprs = hit[1], hit[2]
@@ -423,7 +454,8 @@ def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None
         if not leaves or not all(type(v) is Lin for v in leaves):
             return mathexpr.build_system(configs, zvars, var_names)
         n = len(leaves)
-        exprs = [_value_of(f, leaves) for f in _forms(configs, lambda: mathexpr._parsed(configs, n), n)]
+        direct = n == len(leaves[0].coef) and all(leaf.pos == i for i, leaf in enumerate(leaves))
+        exprs = [_value_of(f, leaves, direct) for f in _forms(configs, lambda: mathexpr._parsed(configs, n), n)]
         if len(_SYSTEMS) >= _SYSTEMS_MAX:
             _SYSTEMS.pop(next(iter(_SYSTEMS)))
         _SYSTEMS[key] = (zvars, leaves, exprs)

@@ -55,6 +55,9 @@ def _highs():
         import numpy
 
         _local.h, _local.core, _local.np = h, _core, numpy
+        # pybind enum members looked up once (each attribute access builds a wrapper)
+        _local.optimal = _core.HighsModelStatus.kOptimal
+        _local.ok = _core.HighsStatus.kOk
     return h
 
 
@@ -87,8 +90,8 @@ def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult 
     num, den, y, tight = found
     strict_tight = [i for i in tight if rows[i][2] == LT]
     value = Fraction(sum(map(mul, objective, num)), den)
-    point = tuple(Fraction(v, den) for v in num)
     if not strict_tight:
+        point = tuple([Fraction(v, den) for v in num])
         return LpResult("optimal", value, point, _unique(rows, n, y, tight))
     if not any(y.get(i, 0) > 0 for i in strict_tight):
         # another optimal point may leave the strict rows slack: look for one on the
@@ -124,7 +127,7 @@ def _strict_direction(rows: Sequence[Row], n: int, num: list[int], y: dict, tigh
     """
     active = list(y)
     relax = set(strict_tight)
-    sol = _solve([list(rows[i][0]) for i in active], [-1 if i in relax else 0 for i in active])
+    sol = _solve_units([list(rows[i][0]) for i in active], [-1 if i in relax else 0 for i in active])
     if sol is None:
         return False
     dnum = sol[0]  # over a positive denominator: only the signs of a.d matter
@@ -313,13 +316,23 @@ def _certified_max(rows: Sequence[Row], objective: Sequence[int], n: int):
     h.clearSolver()
     h.passModel(lp)
     h.run()
-    if h.getModelStatus() != core.HighsModelStatus.kOptimal:
+    if h.getModelStatus() != _local.optimal:
         return None
-    basis = h.getBasis()
-    basic = core.HighsBasisStatus.kBasic
-    if any(s != basic for s in basis.col_status):
+    # the basic variables (column j as j, row i as -1 - i): one int array, where
+    # getBasis() gives one enum object per row and column
+    status, basic_vars = h.getBasicVariables()
+    if status != _local.ok:
+        return None
+    basic_rows = set()
+    basic_cols = 0
+    for v in basic_vars.tolist():
+        if v < 0:
+            basic_rows.add(-1 - v)
+        else:
+            basic_cols += 1
+    if basic_cols != n:
         return None  # a free column held at a value: not a vertex we certify
-    active = [i for i, s in enumerate(basis.row_status) if s != basic]
+    active = [i for i in range(m) if i not in basic_rows]
     if len(active) != n:
         return None
     return certify(rows, objective, n, active)
@@ -421,6 +434,50 @@ def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int],
     return num, den, ys
 
 
+def _solve_units(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
+    """``_solve`` of a square system, with its unit rows (one +-1) substituted first.
+
+    A unit row fixes its column; only the other rows need an elimination, over the other
+    columns. The matrix is block-triangular that way, so it is singular exactly when the
+    reduced one is, and the solution is the same (over another positive denominator).
+    """
+    n = len(mat)
+    unit: dict[int, int] = {}  # column -> the row fixing it
+    rest: list[int] = []
+    for r, row in enumerate(mat):
+        j = -1
+        for col, v in enumerate(row):
+            if v:
+                if j >= 0 or v not in (1, -1):
+                    j = -2
+                    break
+                j = col
+        if j >= 0 and j not in unit:
+            unit[j] = r
+        else:
+            rest.append(r)
+    if not unit:
+        return _solve(mat, rhs)
+    free = [j for j in range(n) if j not in unit]
+    if len(rest) != len(free):
+        return _solve(mat, rhs)
+    fixed = {j: rhs[r] * mat[r][j] for j, r in unit.items()}  # x_j = rhs / (+-1)
+    if free:
+        sol = _solve([[mat[r][j] for j in free] for r in rest],
+                     [rhs[r] - sum(mat[r][j] * v for j, v in fixed.items()) for r in rest])
+        if sol is None:
+            return None
+        free_num, den = sol
+    else:
+        free_num, den = [], 1
+    num = [0] * n
+    for j, v in zip(free, free_num):
+        num[j] = v
+    for j, v in fixed.items():
+        num[j] = v * den
+    return num, den
+
+
 def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
     """x = num / den (den > 0) with ``mat . x = rhs``, exactly; None if singular.
 
@@ -428,6 +485,19 @@ def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None
     of the augmented matrix, so the divisions are exact and the numbers stay integers.
     """
     n = len(mat)
+    if n <= 2:  # the elimination's result written out (Cramer: the minors over |det|)
+        if n == 1:
+            a = mat[0][0]
+            return None if a == 0 else ([rhs[0]], a) if a > 0 else ([-rhs[0]], -a)
+        if n == 2:
+            (a, b), (c, d) = mat
+            det = a * d - b * c
+            if det == 0:
+                return None
+            e, f = rhs
+            if det > 0:
+                return [e * d - b * f, a * f - c * e], det
+            return [b * f - e * d, c * e - a * f], -det
     aug = [row[:] + [b] for row, b in zip(mat, rhs)]
     prev = 1
     for k in range(n):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from bisect import bisect
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -40,7 +39,10 @@ def _number(text: str) -> int | float:
 
 def parse_formula(text: str, vars_num: int) -> tuple:
     """Parse serialized text into nested tuples: ('Var', i), ('Const', v), (op, a, b)..."""
-    tokens = _TOKEN.findall(str(text))
+    # the tokens of _TOKEN (parentheses, runs of other non-space characters) without the
+    # regex: str.split's whitespace is the regex's \s (both str.isspace), and a third of
+    # the parse's time was the regex
+    tokens = str(text).replace("(", " ( ").replace(")", " ) ").split()
     stack: list[list] = []
     cur: list = []
     for tok in tokens:
@@ -85,7 +87,9 @@ def parse_formula(text: str, vars_num: int) -> tuple:
             return ("Cmp", part[1], build(part[2]), build(part[3]))
         raise ValueError(f"unknown formula node '{head}'")
 
-    return build(cur[0])
+    tree = build(cur[0])
+    del build  # the recursive closure is a reference cycle: free it now, not at a GC pass
+    return tree
 
 
 def _serialize(node: tuple) -> str:
@@ -130,9 +134,11 @@ def _gen(rng: random.Random, n: int, depth: int, max_depth: int, allow_const: bo
 
 
 def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
-               max_const: int = 10) -> tuple[str, str, Any, str]:
+               max_const: int = 10) -> tuple[Any, Any]:
     """``_gen(rng, n, 0, max_depth, True, False, allow_power)`` for a plain ``random.Random``,
-    as (kind, text, packed linear form, LaTeX template) instead of a tree.
+    as (kind, text, packed linear form, LaTeX template) instead of a tree: returns
+    ``(one, close)``, ``one()`` drawing one formula (the generator is made once for all
+    the formulas of a call) and ``close()`` freeing it (its recursion is a reference cycle).
 
     Why: formula generation and the walks over its trees (serialising, linearising for
     spec/linear.py) were a third of a 38-linearprog attempt, and most attempts are
@@ -148,18 +154,28 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
     coefficient of variable j; a constant is its value), None once a Power occurs;
     latex: ``_latex``'s text as a ``str.format`` template over the variable names.
     Every "E" or "V" node holds a variable (a constant pair gets one), so the kind alone
-    tells a number from a form.
+    tells a number from a form. A node just above the leaves draws its leaves inline
+    (the same draws as the leaf calls; about half the calls are leaves).
     """
     grb, rand = rng.getrandbits, rng.random
     kn, kc, kc1 = n.bit_length(), max_const.bit_length(), (max_const - 1).bit_length()
-    ops = ("Add", "Sub", "Mul", "Power") if allow_power else ("Add", "Sub", "Mul")
-    cum = [4, 7, 9, 10] if allow_power else [4, 7, 9]
-    total, hi = cum[-1] + 0.0, len(cum) - 1
+    # choices' cumulative weights (4, 7, 9[, 10]): the bisection of random() * total in
+    # them, written as comparisons (the same index: x < 4 -> Add, < 7 -> Sub, ...)
+    total = 10.0 if allow_power else 9.0
+    power = allow_power
     lane = _FORM_LANE
 
-    # leaves are shared immutable tuples, made once per call
-    var = [("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}") for r in range(n)].__getitem__
-    const = [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)].__getitem__
+    # leaves are shared immutable tuples, made once per (n, max_const)
+    leaves = _LEAVES.get((n, max_const))
+    if leaves is None:
+        if len(_LEAVES) >= 64:
+            _LEAVES.clear()
+        leaves = _LEAVES[(n, max_const)] = (
+            [("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}") for r in range(n)],
+            [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)])
+    var, const = leaves  # indexed directly (a list subscript is cheaper than a call)
+
+    last = max_depth - 1  # a node at this depth has leaves as children: drawn inline
 
     def gen(depth: int, allow_const: bool, force_var: bool) -> tuple:
         if depth >= max_depth:
@@ -167,16 +183,17 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             while r >= n:
                 r = grb(kn)
             if force_var or not allow_const:
-                return var(r)
+                return var[r]
             c = grb(kc)
             while c >= max_const:
                 c = grb(kc)
             b = grb(2)
             while b >= 2:
                 b = grb(2)
-            return const(1 + c) if b else var(r)
-        op = ops[bisect(cum, rand() * total, 0, hi)]
-        if op == "Power":
+            return const[1 + c] if b else var[r]
+        x = rand() * total
+        op = 0 if x < 4.0 else 1 if x < 7.0 else 2 if x < 9.0 or not power else 3  # Add Sub Mul Power
+        if op == 3:
             r = grb(kn)
             while r >= n:
                 r = grb(kn)
@@ -185,44 +202,104 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                 b = grb(2)
             k = 3 if b else 2
             return ("E", f"(Power (Var {r}) {k})", None, f"{{{r}}}^{{{{{k}}}}}")
-        if op == "Mul":
-            left = gen(depth + 1, True, False)
-            if left[0] == "C":
-                right = gen(depth + 1, False, True)
-            else:
-                r = grb(kc1)
-                while r >= max_const - 1:
+        if op == 2:
+            if depth == last:  # gen(depth + 1, True, False), then gen(depth + 1, False, True)
+                r = grb(kn)
+                while r >= n:
+                    r = grb(kn)
+                c = grb(kc)
+                while c >= max_const:
+                    c = grb(kc)
+                b = grb(2)
+                while b >= 2:
+                    b = grb(2)
+                if b:
+                    left = const[1 + c]
+                    r = grb(kn)
+                    while r >= n:
+                        r = grb(kn)
+                    right = var[r]
+                else:
+                    left = var[r]
                     r = grb(kc1)
-                right = const(2 + r)
+                    while r >= max_const - 1:
+                        r = grb(kc1)
+                    right = const[2 + r]
+            else:
+                left = gen(depth + 1, True, False)
+                if left[0] == "C":
+                    right = gen(depth + 1, False, True)
+                else:
+                    r = grb(kc1)
+                    while r >= max_const - 1:
+                        r = grb(kc1)
+                    right = const[2 + r]
             lf, rf = left[2], right[2]
             return ("E", f"(Mul {left[1]} {right[1]})", None if lf is None or rf is None else lf * rf,
                     f"{left[3]} \\cdot {right[3]}")
-        left = gen(depth + 1, allow_const, False)
-        right = gen(depth + 1, allow_const, False)
-        if left[0] == "C" and right[0] == "C":
-            b = grb(2)
-            while b >= 2:
-                b = grb(2)
+        if depth == last:  # two gen(depth + 1, allow_const, False)
             r = grb(kn)
             while r >= n:
                 r = grb(kn)
-            if b:
-                right = var(r)
+            if allow_const:
+                c = grb(kc)
+                while c >= max_const:
+                    c = grb(kc)
+                b = grb(2)
+                while b >= 2:
+                    b = grb(2)
+                left = const[1 + c] if b else var[r]
+                r = grb(kn)
+                while r >= n:
+                    r = grb(kn)
+                c = grb(kc)
+                while c >= max_const:
+                    c = grb(kc)
+                b = grb(2)
+                while b >= 2:
+                    b = grb(2)
+                right = const[1 + c] if b else var[r]
+                if left[0] == "C" and right[0] == "C":  # two constants: one becomes a variable
+                    b = grb(2)
+                    while b >= 2:
+                        b = grb(2)
+                    r = grb(kn)
+                    while r >= n:
+                        r = grb(kn)
+                    if b:
+                        right = var[r]
+                    else:
+                        left = var[r]
             else:
-                left = var(r)
+                left = var[r]
+                r = grb(kn)
+                while r >= n:
+                    r = grb(kn)
+                right = var[r]
+        else:  # inner children are operator nodes ("E"), never two constants
+            left = gen(depth + 1, allow_const, False)
+            right = gen(depth + 1, allow_const, False)
         lf, rf = left[2], right[2]
-        if lf is None or rf is None:
-            form = None
-        else:
-            form = lf + rf if op == "Add" else lf - rf
-        return ("E", f"({op} {left[1]} {right[1]})", form,
-                f"({left[3]} {'+' if op == 'Add' else '-'} {right[3]})")
+        if op:
+            return ("E", f"(Sub {left[1]} {right[1]})", None if lf is None or rf is None else lf - rf,
+                    f"({left[3]} - {right[3]})")
+        return ("E", f"(Add {left[1]} {right[1]})", None if lf is None or rf is None else lf + rf,
+                f"({left[3]} + {right[3]})")
 
-    return gen(0, True, False)
+    def one() -> tuple:
+        return gen(0, True, False)
+
+    def close() -> None:
+        nonlocal gen
+        gen = None  # type: ignore[assignment] - breaks the cycle, freed at once, not at a GC pass
+
+    return one, close
 
 
 #: Lane width of the packed forms (spec/linear.py reads them with the same width).
 _FORM_LANE = 64
+#: ``_gen_plain``'s leaf tuples (variables, constants) by (n, max_const): immutable, shared.
+_LEAVES: dict[tuple[int, int], tuple] = {}
 #: Packed forms of generated formulas by (text, number of variables), for spec/linear.py:
 #: ("lin", packed) or ("row", op, packed). Only when no coefficient can reach 2**62.
 GENERATED_FORMS: dict[tuple, tuple] = {}
@@ -254,38 +331,17 @@ def _valid(node: tuple, allow_power: bool, used: set[int]) -> bool:
 def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_cond: bool = False,
                       allow_power: bool = True, max_depth: int = 5) -> list[str]:
     """Up to ``formula_num`` distinct random formulas over ``vars_num`` variables."""
+    if (type(rng) is random.Random and vars_num >= 1
+            and random.Random._randbelow is random.Random._randbelow_with_getrandbits):
+        one, close = _gen_plain(rng, vars_num, max_depth, allow_power)
+        try:
+            return _plain_formulas(rng, one, formula_num, vars_num, is_cond, max_depth)
+        finally:
+            close()
     out: list[str] = []
     attempts = 0
-    plain = (type(rng) is random.Random and vars_num >= 1
-             and random.Random._randbelow is random.Random._randbelow_with_getrandbits)
-    # packed forms only while no coefficient can reach 2**62: each level at most doubles
-    # (Add, Sub) or multiplies by a constant (Mul) the largest one
-    packed = max_depth >= 0 and (2 * 10) ** max_depth < 2 ** 62
     while len(out) < formula_num and attempts < formula_num * 10:
         attempts += 1
-        if plain:
-            # valid by construction (a Mul has a constant side, a Power only when
-            # allowed): the one check left is that a variable occurs
-            kind, text, form, latex = _gen_plain(rng, vars_num, max_depth, allow_power)
-            if is_cond:  # rng.choice of 5: _randbelow(5), written out
-                r = rng.getrandbits(3)
-                while r >= 5:
-                    r = rng.getrandbits(3)
-                op = _CMP_OPS[r]
-                text = f"(Cmp {op} {text} (Const 0))"
-                latex = f"{latex} {_CMP_LATEX[op]} 0"
-            if kind == "C":
-                continue
-            if text not in out:
-                out.append(text)
-                if len(GENERATED_LATEX) >= _GENERATED_FORMS_MAX:
-                    GENERATED_LATEX.clear()
-                GENERATED_LATEX[(text, vars_num)] = latex
-                if packed and form is not None:
-                    if len(GENERATED_FORMS) >= _GENERATED_FORMS_MAX:
-                        GENERATED_FORMS.clear()
-                    GENERATED_FORMS[(text, vars_num)] = ("row", op, form) if is_cond else ("lin", form)
-            continue
         expr = _gen(rng, vars_num, 0, max_depth, True, False, allow_power)
         if is_cond:
             expr = ("Cmp", rng.choice(["<=", ">=", "==", "<", ">"]), expr, ("Const", 0))
@@ -296,6 +352,44 @@ def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_co
         if text not in out:
             out.append(text)
             _remember(text, vars_num, expr)  # build_system parses these texts next
+    if not out:
+        raise ValueError(f"no valid formula after {formula_num * 10} attempts")
+    return out
+
+
+def _plain_formulas(rng: random.Random, one: Any, formula_num: int, vars_num: int, is_cond: bool,
+                    max_depth: int) -> list[str]:
+    """``generate_formulas``'s loop over ``_gen_plain`` (a plain Random: the same draws)."""
+    out: list[str] = []
+    attempts = 0
+    # packed forms only while no coefficient can reach 2**62: each level at most doubles
+    # (Add, Sub) or multiplies by a constant (Mul) the largest one
+    packed = max_depth >= 0 and (2 * 10) ** max_depth < 2 ** 62
+    while len(out) < formula_num and attempts < formula_num * 10:
+        attempts += 1
+        # valid by construction (a Mul has a constant side, a Power only when allowed):
+        # the one check left is that a variable occurs
+        kind, text, form, latex = one()
+        if is_cond:  # rng.choice of 5: _randbelow(5), written out
+            r = rng.getrandbits(3)
+            while r >= 5:
+                r = rng.getrandbits(3)
+            op = _CMP_OPS[r]
+            text = f"(Cmp {op} {text} (Const 0))"
+            latex = f"{latex} {_CMP_LATEX[op]} 0"
+        if kind == "C":
+            continue
+        if text not in out:
+            out.append(text)
+            if len(GENERATED_LATEX) >= _GENERATED_FORMS_MAX:
+                # drop the oldest entry, not all: clearing could drop this attempt's
+                # earlier formulas, which then had to be parsed (a few % of attempts)
+                del GENERATED_LATEX[next(iter(GENERATED_LATEX))]
+            GENERATED_LATEX[(text, vars_num)] = latex
+            if packed and form is not None:
+                if len(GENERATED_FORMS) >= _GENERATED_FORMS_MAX:
+                    del GENERATED_FORMS[next(iter(GENERATED_FORMS))]
+                GENERATED_FORMS[(text, vars_num)] = ("row", op, form) if is_cond else ("lin", form)
     if not out:
         raise ValueError(f"no valid formula after {formula_num * 10} attempts")
     return out
@@ -426,7 +520,7 @@ def _translate(nodes: list[tuple], zs: list) -> tuple[list, list]:
 
 def _system_latex(configs: list[str], nodes: Any, names: list[str]) -> str:
     """The LaTeX of a system; ``nodes``: the parsed formulas, or a callable giving them."""
-    key = (tuple(str(c) for c in configs), tuple(str(n) for n in names))
+    key = (tuple(map(str, configs)), tuple(map(str, names)))
     text = _LATEX.get(key)
     if text is None:
         templates = [GENERATED_LATEX.get((c, len(names))) for c in key[0]]

@@ -161,7 +161,8 @@ Z3_EXPORTS.update(FAST_EXPORTS)
 
 def _key(x: Any) -> Any:
     if isinstance(x, z3.AstRef):
-        return ("z3", x.get_id())
+        pid = getattr(x, "_pf_id", None)  # a symbol constant's cached AST id (symbols.py)
+        return ("z3", x.get_id() if pid is None else pid)
     if isinstance(x, (list, tuple)):
         return tuple(_key(e) for e in x)
     try:

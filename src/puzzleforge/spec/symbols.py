@@ -38,6 +38,7 @@ def make_z3_var(name: str, type_name: str) -> Any:
     if v is None:
         v = _make(name, type_name)
         v._pf_id = v.get_id()  # cached AST id: solution lookups skip a C call
+        v._pf_sort_kind = v.sort().kind()  # cached sort kind (Z3_REAL_SORT...): no C calls per attempt
         slot[1][key] = v
     return v
 
