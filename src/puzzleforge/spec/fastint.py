@@ -26,32 +26,21 @@ from typing import Any
 import z3
 from z3 import z3core as zc
 
+from .z3raw import unchecked
+
 __all__ = ["FastInt", "make_fast_int", "int_sort_ast"]
 
 
-def _unchecked(name: str) -> Any:
-    """The ctypes function behind a z3core wrapper, without the error check after it.
-
-    Only called here on operands this module has checked (same context, Int sort), where
-    the C function cannot fail; the wrapper when the ctypes object is not found.
-    """
-    wrapper = getattr(zc, name)
-    try:
-        return wrapper.__defaults__[-1].f
-    except (AttributeError, IndexError, TypeError):
-        return wrapper
-
-
 _mk_numeral = zc.Z3_mk_numeral  # checked: a string is parsed (never fails on str(int))
-_mk_eq = _unchecked("Z3_mk_eq")
-_mk_distinct = _unchecked("Z3_mk_distinct")
-_mk_lt = _unchecked("Z3_mk_lt")
-_mk_le = _unchecked("Z3_mk_le")
-_mk_gt = _unchecked("Z3_mk_gt")
-_mk_ge = _unchecked("Z3_mk_ge")
-_mk_add = _unchecked("Z3_mk_add")
-_mk_sub = _unchecked("Z3_mk_sub")
-_mk_mul = _unchecked("Z3_mk_mul")
+_mk_eq = unchecked("Z3_mk_eq")
+_mk_distinct = unchecked("Z3_mk_distinct")
+_mk_lt = unchecked("Z3_mk_lt")
+_mk_le = unchecked("Z3_mk_le")
+_mk_gt = unchecked("Z3_mk_gt")
+_mk_ge = unchecked("Z3_mk_ge")
+_mk_add = unchecked("Z3_mk_add")
+_mk_sub = unchecked("Z3_mk_sub")
+_mk_mul = unchecked("Z3_mk_mul")
 
 _BoolRef = z3.BoolRef
 _ArithRef = z3.ArithRef

@@ -15,25 +15,13 @@ from z3 import z3core as zc
 
 from .fastint import FastInt
 from .z3raw import RAW, ast_at, ptr
+from .z3raw import unchecked as _raw
 
 __all__ = ["collect_consts", "const_ids", "read_model", "add_block", "is_lia", "FAST_EXPORTS"]
 
 _BOOL = z3.Z3_BOOL_SORT
 _INT = z3.Z3_INT_SORT
 _REAL = z3.Z3_REAL_SORT
-
-
-def _raw(name: str) -> Any:
-    """The unchecked ctypes function behind a z3core wrapper (the wrapper if that fails).
-
-    Used only for accessors that cannot fail on a live AST of the right context, where
-    the wrapper's error check after every call costs as much as the call itself.
-    """
-    wrapper = getattr(zc, name)
-    try:
-        return wrapper.__defaults__[-1].f
-    except (AttributeError, IndexError, TypeError):
-        return wrapper
 
 
 if RAW is not None:  # plain-pointer accessors: the walk passes addresses (spec/z3raw.py)

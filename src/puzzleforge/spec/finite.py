@@ -20,7 +20,7 @@ import numpy as np
 import z3
 from z3 import z3core as zc
 
-from .fastz3 import _raw
+from .z3raw import unchecked as _raw
 from .finitekernel import _CONST, _LIT, _NUM, Unsupported, _eval, _size
 from .z3raw import RAW, ptr
 

@@ -378,17 +378,9 @@ def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[
     return num, den, y, tight
 
 
-def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int], n: int):
-    """Vertex and multipliers when some active rows are unit bounds (``x <= 30``); else None.
-
-    Why: most active rows of a boxed problem are its bounds. Each fixes its variable; only
-    the other rows need an elimination, over the other variables (often none at all), and
-    the bounds' multipliers follow from the objective's columns. Integers throughout
-    (bounds with a coefficient other than +-1 take the general path). The result is the
-    same exact vertex, and multipliers with the same signs (scaled by a positive number).
-    Returns (numerators, denominator > 0, multiplier numerators per active row).
-    """
-    unit: dict[int, int] = {}  # column -> the active row bounding it alone
+def _unit_rows(mat: list[list[int]]) -> tuple[dict[int, int], list[int]]:
+    """Rows with a single +-1 entry (column -> its first such row), and the other rows."""
+    unit: dict[int, int] = {}
     rest: list[int] = []
     for r, row in enumerate(mat):
         j = -1
@@ -402,6 +394,20 @@ def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int],
             unit[j] = r
         else:
             rest.append(r)
+    return unit, rest
+
+
+def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int], n: int):
+    """Vertex and multipliers when some active rows are unit bounds (``x <= 30``); else None.
+
+    Why: most active rows of a boxed problem are its bounds. Each fixes its variable; only
+    the other rows need an elimination, over the other variables (often none at all), and
+    the bounds' multipliers follow from the objective's columns. Integers throughout
+    (bounds with a coefficient other than +-1 take the general path). The result is the
+    same exact vertex, and multipliers with the same signs (scaled by a positive number).
+    Returns (numerators, denominator > 0, multiplier numerators per active row).
+    """
+    unit, rest = _unit_rows(mat)  # column -> the active row bounding it alone; the others
     if not unit:
         return None
     free = [j for j in range(n) if j not in unit]
@@ -442,20 +448,7 @@ def _solve_units(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] 
     reduced one is, and the solution is the same (over another positive denominator).
     """
     n = len(mat)
-    unit: dict[int, int] = {}  # column -> the row fixing it
-    rest: list[int] = []
-    for r, row in enumerate(mat):
-        j = -1
-        for col, v in enumerate(row):
-            if v:
-                if j >= 0 or v not in (1, -1):
-                    j = -2
-                    break
-                j = col
-        if j >= 0 and j not in unit:
-            unit[j] = r
-        else:
-            rest.append(r)
+    unit, rest = _unit_rows(mat)
     if not unit:
         return _solve(mat, rhs)
     free = [j for j in range(n) if j not in unit]

@@ -19,7 +19,21 @@ from typing import Any
 from z3 import z3core as zc
 from z3.z3types import Ast
 
-__all__ = ["RAW", "RawAPI", "ptr", "ast_at"]
+__all__ = ["RAW", "RawAPI", "ptr", "ast_at", "unchecked"]
+
+def unchecked(name: str) -> Any:
+    """The ctypes function behind a z3core wrapper, without its error check (else the wrapper).
+
+    For calls that cannot fail on the arguments their callers pass (a live AST of the
+    right context, operands of the right sort), where the wrapper's ``Z3_get_error_code``
+    after every call costs as much as the call itself.
+    """
+    wrapper = getattr(zc, name)
+    try:
+        return wrapper.__defaults__[-1].f
+    except (AttributeError, IndexError, TypeError):
+        return wrapper
+
 
 _P = ctypes.c_void_p
 _U = ctypes.c_uint
