@@ -28,10 +28,11 @@ from z3 import z3core as zc
 
 from .z3raw import unchecked
 
-__all__ = ["FastInt", "make_fast_int", "int_sort_ast"]
+__all__ = ["FastInt", "make_fast_int"]
 
 
 _mk_numeral = zc.Z3_mk_numeral  # checked: a string is parsed (never fails on str(int))
+_get_sort = unchecked("Z3_get_sort")  # this term's own sort: Int, the numeral's sort
 _mk_eq = unchecked("Z3_mk_eq")
 _mk_distinct = unchecked("Z3_mk_distinct")
 _mk_lt = unchecked("Z3_mk_lt")
@@ -46,17 +47,6 @@ _BoolRef = z3.BoolRef
 _ArithRef = z3.ArithRef
 _Ast2 = z3.Ast * 2
 
-#: id(context) -> (context, Int sort AST): IntSort(ctx) is the same sort every call.
-_INT_SORT: dict[int, tuple[Any, Any]] = {}
-
-
-def int_sort_ast(ctx: Any) -> Any:
-    got = _INT_SORT.get(id(ctx))
-    if got is None or got[0] is not ctx:
-        _INT_SORT.clear()  # one live spec context per thread at a time; keep it small
-        got = _INT_SORT[id(ctx)] = (ctx, zc.Z3_mk_int_sort(ctx.ref()))
-    return got[1]
-
 
 class FastInt(z3.ArithRef):
     """An Int-sorted ArithRef with C-level operators for int / FastInt operands."""
@@ -67,8 +57,8 @@ class FastInt(z3.ArithRef):
         """The raw AST of ``other`` as z3py's coercion would make it, or None (defer)."""
         t = type(other)
         if t is int:
-            ctx = self.ctx
-            return _mk_numeral(ctx.ref(), str(other), int_sort_ast(ctx))
+            ref = self.ctx.ref()
+            return _mk_numeral(ref, str(other), _get_sort(ref, self.ast))
         if t is FastInt and other.ctx is self.ctx:
             return other.ast
         return None
