@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any, Iterator, Mapping
 
 from .core.errors import ConfigError, GenerationFailed
+from .core.extract import final_answer_candidates
 from .core.family import build_params
 from .core.puzzle import Puzzle, stamp
 from .core.registry import family_for_record, family_names, resolve_family
@@ -126,10 +127,17 @@ def score_answer(answer: str | None, entry: Mapping[str, Any]) -> float:
     record = _record_of(entry)
     puzzle = Puzzle.from_record(record)
     family = family_for_record(record)
-    try:
-        return float(family.verify(puzzle, str(answer)))
-    except Exception:  # noqa: BLE001 - a family's verify must not crash scoring
-        return 0.0
+    best = 0.0
+    # a model's output wraps its answer; only the last marked answer (or, unmarked, the
+    # whole text and its outer paragraphs) is tried, so an abandoned answer never counts
+    for candidate in final_answer_candidates(str(answer)):
+        try:
+            best = max(best, float(family.verify(puzzle, candidate)))
+        except Exception:  # noqa: BLE001 - a family's verify must not crash scoring
+            continue
+        if best == 1.0:
+            break
+    return best
 
 
 def list_datasets() -> list[str]:

@@ -60,6 +60,11 @@ def parse_size(text: str, *, field_name: str = "size") -> tuple[int, int]:
     return r, int(m.group(2) or r)
 
 
+#: How people and models write shaded (1) and white (0) cells; all read as the canonical digit.
+_BINARY_SYMBOLS = {"#": "1", "x": "1", "b": "1", "*": "1", "■": "1", "⬛": "1", "█": "1", "●": "1",
+                   "w": "0", "-": "0", ".": "0", "o": "0", "□": "0", "⬜": "0", "·": "0", "○": "0"}
+
+
 def split_tokens(line: str) -> list[str]:
     """Tokens of a grid line: whitespace/comma separated, else one character each."""
     line = line.strip().replace("|", " ").replace("\t", " ")
@@ -176,8 +181,7 @@ class Genre:
 
     def normalize_token(self, tok: str) -> str:
         t = tok.strip().lower()
-        return {"#": "1", "x": "1", "b": "1", "*": "1", "w": "0", "-": "0", ".": "0", "o": "0"}.get(t, t) \
-            if self.binary_answer else t
+        return _BINARY_SYMBOLS.get(t, t) if self.binary_answer else t
 
     binary_answer = True
 
