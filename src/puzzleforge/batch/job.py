@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import build_params, params_to_dict
 from ..core.puzzle import canonical_json
 from ..core.registry import FAMILIES, PATH_LOADERS, resolve_family
@@ -153,10 +153,30 @@ class BatchJob:
         families = []
         for c in self.components:
             family = load_family_ref(c.ref, c.options)
-            build_params(family.Params, c.params, family=family.name,
-                         source=f"components.{c.name}.params" if self.recipe else "params")
+            params = build_params(family.Params, c.params, family=family.name,
+                                  source=f"components.{c.name}.params" if self.recipe else "params")
+            _check_capacity(family, params, c, self.dedupe, self.recipe)
             families.append(family)
         return families
+
+
+def _check_capacity(family: Any, params: Any, component: Component, dedupe: bool,
+                    recipe: str | None) -> None:
+    """Fail at once when a family says it cannot give ``component.count`` distinct puzzles.
+
+    Why up front: without it the runner only notices an exhausted space after thousands of
+    duplicate attempts (minutes for file-backed families). ``capacity`` is an optional
+    Family member: an exact count, or None when the space is unbounded or unknown.
+    """
+    capacity = getattr(family, "capacity", None)
+    limit = capacity(params) if dedupe and callable(capacity) else None
+    if limit is not None and component.count > limit:
+        raise GenerationFailed(
+            f"family '{family.name}' can give at most {limit} distinct puzzle"
+            f"{'' if limit == 1 else 's'} with these params; {component.count} were asked for"
+            + (f" (component '{component.name}' of {recipe})" if recipe else ""),
+            attempts=0, reasons={"space exhausted": 1},
+            hint=f"Ask for at most {limit}, or widen the params")
 
 
 def normalised_params(family: Any, params: dict[str, Any]) -> dict[str, Any]:

@@ -134,6 +134,14 @@ class CrossNumberFamily:
                       "deduction, plus 1 per 10 clue constraints (0 = solved by propagation "
                       "alone; higher = harder).")
 
+    def capacity(self, params: Params) -> int | None:
+        """At most one distinct puzzle per file in file mode; generated puzzles are unbounded."""
+        params.validate()
+        if params.mode != "file":
+            return None
+        from . import api
+        return len(api.list_puzzles(params.source or None))
+
     def generate(self, params: Params, rng: random.Random) -> Puzzle:
         params.validate()
         if params.mode == "generate":
