@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 DEMO_EXTRAS := pdf,web,parquet
-TEST_EXTRAS := dev,pdf,web,parquet,ray,hf
+TEST_EXTRAS := dev,pdf,web,parquet,ray,hf,rg
 
 .PHONY: demo test install install-test clean
 

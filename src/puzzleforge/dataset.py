@@ -13,6 +13,9 @@ processes agree on every item, and a training loop can shard by index. Items are
 (3, ['answer', 'metadata', 'question'])
 >>> puzzleforge.score_answer(ds[0]["answer"], ds[0])
 1.0
+>>> boards = puzzleforge.create_dataset("unruly", size=2, seed=1, config={"size": "6x6"})
+>>> boards[0]["metadata"]["params"]["size"]
+'6x6'
 """
 from __future__ import annotations
 
@@ -101,10 +104,24 @@ class ProceduralDataset:
 
 
 def create_dataset(name: str, size: int = 100, seed: int = 0, *,
+                   config: Mapping[str, Any] | None = None,
                    family_options: Mapping[str, Any] | None = None,
                    **params: Any) -> ProceduralDataset:
-    """A dataset of ``size`` puzzles of family ``name`` (an id or a spec file path)."""
-    return ProceduralDataset(name, size, seed, params, family_options)
+    """A dataset of ``size`` puzzles of family ``name`` (an id or a spec file path).
+
+    The family's parameters go in ``config`` (reasoning-gym style), where a parameter may
+    share a name with the dataset's own arguments: ``create_dataset("unruly", size=3,
+    config={"size": "8x8"})`` is three 8x8 boards. Keyword parameters (``n=4``) still work
+    for names that do not collide; giving one name both ways is an error, not a guess.
+    """
+    merged = dict(config or {})
+    both = sorted(set(merged) & set(params))
+    if both:
+        raise ConfigError(f"parameter(s) {', '.join(both)} given both in config= and as keywords",
+                          field=both[0], expected="each family parameter given once, "
+                          "preferably in config={...}")
+    merged.update(params)
+    return ProceduralDataset(name, size, seed, merged, family_options)
 
 
 def _record_of(entry: Mapping[str, Any]) -> dict[str, Any]:

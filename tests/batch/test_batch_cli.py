@@ -103,3 +103,18 @@ def test_progress_is_plain_lines_when_not_a_terminal(capsys) -> None:
     progress.update(4, 2, 8.0, 0.75)
     progress.close()
     assert capsys.readouterr().err.strip() == "generate latin: 4/10 (8.0/s, rejects 2, ETA 1 s)"
+
+
+def test_asking_for_more_puzzles_than_a_family_has_fails_at_once(tmp_path):
+    """crossnumber's file mode has one puzzle per bundled file: asking for one more fails
+    before any work, naming the count (it used to run for minutes through duplicates)."""
+    from puzzleforge.crossnumber import api
+    have = len(api.list_puzzles())
+    out = tmp_path / "cn.jsonl"
+    result = subprocess.run([sys.executable, "-m", "puzzleforge", "generate", "crossnumber",
+                             "-n", str(have + 1), "--out", str(out)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert f"can give at most {have} distinct puzzles" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not out.exists()

@@ -80,3 +80,16 @@ def test_score_command_reports_per_family_and_tier(tmp_path: Path) -> None:
                              text=True, timeout=120)
     assert printed.returncode == 0, printed.stderr
     assert json.loads(printed.stdout[printed.stdout.index("\n{") + 1:]) == report
+
+
+def test_family_parameters_in_config_cannot_collide_with_dataset_arguments() -> None:
+    ds = puzzleforge.create_dataset("unruly", size=2, seed=1, config={"size": "8x8"})
+    assert len(ds) == 2
+    rows = ds[0]["answer"].splitlines()
+    assert (len(rows), len(rows[0])) == (8, 8)
+
+
+def test_a_parameter_given_twice_is_an_error() -> None:
+    from puzzleforge.core.errors import ConfigError
+    with pytest.raises(ConfigError, match="given both in config= and as keywords"):
+        puzzleforge.create_dataset("latin", size=1, seed=1, config={"n": 4}, n=5)

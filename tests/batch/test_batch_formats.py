@@ -9,7 +9,7 @@ import pytest
 from puzzleforge.batch import load_recipe, run_batch
 from puzzleforge.batch.sinks import iter_records, write_parquet
 from puzzleforge.batch.verify import verify_file
-from puzzleforge.core.errors import InvalidSpec
+from puzzleforge.core.errors import ConfigError, GenerationFailed, InvalidSpec
 
 RECIPE = """\
 name: latin-mix
@@ -101,3 +101,24 @@ def test_huggingface_datasets_loads_jsonl_and_parquet(tmp_path: Path, monkeypatc
     assert len(shards) >= 4 and any("-00001-of-" in p.name for p in shards)
     many = datasets.load_dataset(str(tmp_path / "many"), cache_dir=cache)
     assert sorted(many["train"]["id"]) == sorted(parquet["train"]["id"])
+
+
+def test_a_recipe_tier_is_a_target_never_a_label(tmp_path: Path) -> None:
+    """Grid genres are asked for the tier through their own difficulty param; every record
+    measures in it. A tier a family cannot reach fails with the measured tiers named, and
+    no record is relabelled."""
+    recipe = tmp_path / "tiers.yaml"
+    recipe.write_text("components:\n  - family: unruly\n    tier: easy\n    count: 3\n"
+                      "    params: {size: 6x6}\n")
+    run_batch(load_recipe(recipe, seed=5), tmp_path / "t.jsonl", workers=1)
+    records = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert [(r["meta"]["tier"], r["params"]["difficulty"]) for r in records] == [("easy", "easy")] * 3
+    impossible = tmp_path / "impossible.yaml"
+    impossible.write_text("components:\n  - family: latin\n    tier: expert\n    count: 1\n"
+                          "    params: {n: 4}\n")
+    with pytest.raises(GenerationFailed, match="came out easy, not expert"):
+        run_batch(load_recipe(impossible, seed=5), tmp_path / "i.jsonl", workers=1)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("components:\n  - family: latin\n    tier: simple\n    count: 1\n")
+    with pytest.raises(ConfigError, match="tier 'simple'; expected one of easy, medium, hard, expert"):
+        run_batch(load_recipe(bad, seed=5), tmp_path / "b.jsonl", workers=1)

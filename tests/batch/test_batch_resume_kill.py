@@ -53,7 +53,7 @@ def test_kill_minus_nine_then_resume(tmp_path: Path) -> None:
 
     data = out.read_bytes()
     assert data.endswith(b"\n")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.job.json", "k.jsonl",
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "k.job.json", "k.jsonl",
                                                            "k.summary.json"]
     records = [json.loads(line) for line in data.decode().splitlines()]
     assert len(records) == N

@@ -141,6 +141,7 @@ def test_the_score_command_reads_wrapped_answers(tmp_path):
     ("| 1 | 2 |\n|---|---|\n| 2 | 1 |", ["1 | 2\n2 | 1"]),
     ("notes\n\n```python\nx = 1\n```\n\n```\n1 2\n```", ["1 2"]),
     ("   ", []),
+    (".r--7.\n|r--7|\n....LJ", [".r--7.\n|r--7|\n....LJ"]),  # Masyu's pipes are no table
 ])
 def test_candidates(text, expected):
     assert final_answer_candidates(text) == expected

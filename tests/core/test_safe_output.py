@@ -129,7 +129,7 @@ def test_a_successful_run_leaves_only_its_files(tmp_path: Path) -> None:
     done = cli(tmp_path, "generate", "latin", "-n", "3", "--param", "n=4", "--out", "d.jsonl",
                "--workers", "1", "--quiet")
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.job.json", "d.jsonl",
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "d.job.json", "d.jsonl",
                                                           "d.summary.json"]
 
 

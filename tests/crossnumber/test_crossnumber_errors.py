@@ -78,7 +78,7 @@ def test_unknown_rule_and_top_level_key() -> None:
 def test_missing_grid_and_bad_yaml() -> None:
     assert "missing required key 'grid'" in str(err("clues: {}\n"))
     e = err("grid: [\n")
-    assert "not valid YAML" in str(e)
+    assert "malformed YAML" in str(e)
 
 
 def test_bad_variable_order_and_domain() -> None:

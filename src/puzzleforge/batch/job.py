@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.difficulty import TIERS
+from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import build_params, params_to_dict
 from ..core.puzzle import canonical_json
 from ..core.registry import FAMILIES, PATH_LOADERS, resolve_family
@@ -68,7 +69,9 @@ class Component:
     """One family with one parameter set and how many records of it to write.
 
     ``name`` tells components apart in records (``meta.component``); ``tier`` is the
-    difficulty tier a recipe gives it (``meta.tier``), used by ``puzzleforge score``.
+    difficulty tier a recipe asks for: a family whose params take a ``difficulty`` tier is
+    asked for it, and every record must *measure* in that tier (else it is rejected and
+    retried); a record's ``meta.tier`` is always the family's own measurement.
     """
 
     ref: str
@@ -80,6 +83,15 @@ class Component:
 
     def payload(self) -> dict[str, Any]:
         return asdict(self)
+
+    def family_params(self, family: Any) -> dict[str, Any]:
+        """The params to build: the recipe's, plus the tier as the family's own
+        ``difficulty`` target when it has one and the recipe did not set it."""
+        params = dict(self.params)
+        fields = getattr(family.Params, "__dataclass_fields__", {})
+        if self.tier and "difficulty" in fields and "difficulty" not in params:
+            params["difficulty"] = self.tier
+        return params
 
 
 @dataclass(frozen=True)
@@ -154,15 +166,38 @@ class BatchJob:
         for c in self.components:
             if c.count < 0:
                 problems.append(f"component '{c.name or c.ref}' count {c.count}; expected >= 0")
+            if c.tier and c.tier not in TIERS:
+                problems.append(f"component '{c.name or c.ref}' tier {c.tier!r}; expected one of "
+                                f"{', '.join(TIERS)}")
         if problems:
             raise ConfigError("; ".join(problems), file=self.recipe)
         families = []
         for c in self.components:
             family = load_family_ref(c.ref, c.options)
-            build_params(family.Params, c.params, family=family.name,
-                         source=f"components.{c.name}.params" if self.recipe else "params")
+            params = build_params(family.Params, c.family_params(family), family=family.name,
+                                  source=f"components.{c.name}.params" if self.recipe else "params")
+            _check_capacity(family, params, c, self.dedupe, self.recipe)
             families.append(family)
         return families
+
+
+def _check_capacity(family: Any, params: Any, component: Component, dedupe: bool,
+                    recipe: str | None) -> None:
+    """Fail at once when a family says it cannot give ``component.count`` distinct puzzles.
+
+    Why up front: without it the runner only notices an exhausted space after thousands of
+    duplicate attempts (minutes for file-backed families). ``capacity`` is an optional
+    Family member: an exact count, or None when the space is unbounded or unknown.
+    """
+    capacity = getattr(family, "capacity", None)
+    limit = capacity(params) if dedupe and callable(capacity) else None
+    if limit is not None and component.count > limit:
+        raise GenerationFailed(
+            f"family '{family.name}' can give at most {limit} distinct puzzle"
+            f"{'' if limit == 1 else 's'} with these params; {component.count} were asked for"
+            + (f" (component '{component.name}' of {recipe})" if recipe else ""),
+            attempts=0, reasons={"space exhausted": 1},
+            hint=f"Ask for at most {limit}, or widen the params")
 
 
 def normalised_params(family: Any, params: dict[str, Any]) -> dict[str, Any]:

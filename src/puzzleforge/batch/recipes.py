@@ -25,21 +25,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..core.errors import ConfigError, InvalidSpec
+from ..core.yamlio import load_yaml, read_yaml_text
 from .job import DEFAULT_MAX_ATTEMPTS, BatchJob, Component, Split, family_ref
 
 __all__ = ["is_recipe", "load_recipe"]
 
 
 def _read(path: Path) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise InvalidSpec(f"not valid YAML ({getattr(exc, 'problem', exc)})", file=str(path),
-                          line=mark.line + 1 if mark else None) from None
+    return load_yaml(read_yaml_text(path, what="recipe"), file=str(path),
+                     expected="a recipe as described in docs/datasets.md")
 
 
 def is_recipe(path: str | Path) -> bool:
@@ -48,8 +43,8 @@ def is_recipe(path: str | Path) -> bool:
     if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
         return False
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError:
+        data = load_yaml(read_yaml_text(path, what="recipe"), file=str(path))
+    except InvalidSpec:
         return False
     return isinstance(data, dict) and "components" in data
 

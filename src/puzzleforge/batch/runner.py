@@ -29,6 +29,7 @@ from ..core.safeoutput import check_output_dir, check_output_path, fsync_dir, pa
 from .backends import Backend, check_backend, make_backend
 from .job import BatchJob, normalised_params
 from .sinks import JsonlJournal, scan_journal, write_parquet, write_split_jsonl
+from .card import write_card
 from .summary import ProgressState, Summary, sidecar, write_json_atomic
 from .worker import ChunkResult, ChunkTask, question_key
 
@@ -338,6 +339,7 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
             files += list(write_split_jsonl(journal, out).values())
         os.replace(journal, out)
         fsync_dir(out.parent)
+    summary.card = str(write_card(job, out, fmt, files, summary.per_component, summary.per_split))
     summary.files = [str(p) for p in files]
     summary.wall_seconds = time.monotonic() - wall0
     summary.cpu_seconds = summary.worker_cpu_seconds + (time.process_time() - cpu0)

@@ -175,6 +175,15 @@ def record_from_row(row: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+#: The flat Parquet schema (nested fields as JSON strings), also listed in the dataset card.
+PARQUET_COLUMNS = (
+    ("id", "string"), ("family", "string"), ("question", "string"), ("answer", "string"),
+    ("difficulty", "float64"), ("seed", "int64"), ("index", "int64"), ("split", "string"),
+    ("tier", "string"), ("solution", "string"), ("params", "string"), ("config", "string"),
+    ("meta", "string"), ("extra", "string"),
+)
+
+
 def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000) -> list[Path]:
     """Write the journal as ``<split>-00000-of-0000N.parquet`` shards (split 'train' if none)."""
     try:
@@ -183,13 +192,7 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
     except ImportError:
         raise BackendUnavailable("Parquet output needs pyarrow",
                                  hint='pip install "puzzleforge[parquet]"') from None
-    schema = pa.schema([
-        ("id", pa.string()), ("family", pa.string()), ("question", pa.string()),
-        ("answer", pa.string()), ("difficulty", pa.float64()), ("seed", pa.int64()),
-        ("index", pa.int64()), ("split", pa.string()), ("tier", pa.string()),
-        ("solution", pa.string()), ("params", pa.string()), ("config", pa.string()),
-        ("meta", pa.string()), ("extra", pa.string()),
-    ])
+    schema = pa.schema([(name, getattr(pa, dtype)()) for name, dtype in PARQUET_COLUMNS])
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.glob("*.parquet.tmp"):   # left by a run killed while writing shards
         old.unlink()

@@ -54,6 +54,7 @@ class Summary:
     worker_cpu_seconds: float = 0.0
     worker_busy_seconds: float = 0.0   # wall time workers spent inside chunks
     files: list[str] = field(default_factory=list)
+    card: str = ""                     # the dataset card (README.md) written beside the data
     job: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -86,6 +87,8 @@ class Summary:
             out.append("components: " + ", ".join(f"{k} {v}" for k, v in self.per_component.items()))
         if self.per_split:
             out.append("splits: " + ", ".join(f"{k} {v}" for k, v in sorted(self.per_split.items())))
+        if self.card:
+            out.append(f"dataset card: {self.card}")
         return out
 
 

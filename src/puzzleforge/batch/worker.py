@@ -18,7 +18,7 @@ from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.family import build_params
 from ..core.puzzle import stamp
 from ..core.seeding import derive_seed, make_rng, stable_hash
-from .job import load_family_ref
+from .job import Component, load_family_ref
 
 __all__ = ["ChunkTask", "ItemResult", "ChunkResult", "run_chunk", "question_key",
            "structural_key", "split_for"]
@@ -179,8 +179,12 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int,
             meta["attempt"] = attempt
         if comp.get("name"):
             meta["component"] = comp["name"]
-        if comp.get("tier"):
-            meta["tier"] = comp["tier"]
+        want = comp.get("tier")
+        if want and meta.get("tier") != want:  # a recipe's tier is a target, never a label
+            key = f"tier_{meta.get('tier') or 'unrated'}_not_{want}"
+            rejects[key] = rejects.get(key, 0) + 1
+            error = f"came out {meta.get('tier') or 'unrated'}, not {want}"
+            continue
         if task.provenance.get("recipe"):
             meta["recipe"] = task.provenance["recipe"]
         if task.splits:
@@ -194,7 +198,8 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     wall0, cpu0 = time.monotonic(), time.process_time()
     comp = task.component
     family = _family(comp["ref"], comp.get("options") or {})
-    params = build_params(family.Params, comp.get("params") or {}, family=family.name)
+    params = build_params(family.Params, Component(**comp).family_params(family),
+                          family=family.name)
     use_alarm = (task.timeout is not None
                  and threading.current_thread() is threading.main_thread()
                  and hasattr(signal, "setitimer"))

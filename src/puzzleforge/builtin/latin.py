@@ -15,6 +15,7 @@ import random
 import re
 from dataclasses import dataclass
 
+from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
@@ -120,8 +121,10 @@ class LatinFamily:
     name = "latin"
     Params = Params
     summary = "Latin square completion with a unique solution (example family)"
-    difficulty_doc = ("Fraction of cells left empty in the minimal puzzle (0..1); the "
-                      "puzzle is clue-minimal: removing any given makes it ambiguous.")
+    difficulty_doc = ("Native rating: the number of cells to fill in the clue-minimal puzzle "
+                      "(removing any given makes it ambiguous); tiers: easy < 14, medium < 22, "
+                      "hard < 35, expert from 35 empty cells.")
+    difficulty_scale = DifficultyScale((0, 14, 22, 35, 64), "cells to fill")
 
     def generate(self, params: Params, rng: random.Random) -> Puzzle:
         inst = _Instance(params.n, params.backend)
@@ -150,17 +153,17 @@ class LatinFamily:
             f"{render_grid(puzzle_grid)}\n\n"
             f"Answer with the completed grid: {n} lines of {n} numbers separated by spaces."
         )
-        return Puzzle(
+        return apply_scale(Puzzle(
             family=self.name,
             question=question,
             answer=render_grid(solution),
             solution={"grid": [[v + 1 for v in row] for row in solution],
                       "givens": [[None if v is None else v + 1 for v in row] for row in puzzle_grid]},
-            difficulty=round(empty / (n * n), 4),
+            difficulty=float(empty),
             params=params_to_dict(params),
             seed=0,
             meta={"uniqueness_checks": checks, "backend": params.backend, "unique": True},
-        )
+        ), self.difficulty_scale)
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         """Fraction of cells equal to the (unique) solution; 1.0 only for the whole grid."""

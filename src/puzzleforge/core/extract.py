@@ -115,12 +115,15 @@ def normalise_wrapping(answer: str) -> str:
     fenced = _FENCE.fullmatch(text)
     if fenced:
         text = fenced.group(1).strip()
+    # a markdown table is recognised by its rule line; only then are outer pipes table
+    # syntax (a Masyu answer row such as "|r--7|" draws the loop with them)
+    table = any(_TABLE_RULE.match(line) and "-" in line for line in text.split("\n"))
     lines = []
     for line in text.split("\n"):
-        if _TABLE_RULE.match(line):
+        if table and _TABLE_RULE.match(line):
             continue
         line = line.replace("**", "").replace("__", "").strip()
-        if line.startswith("|") and line.endswith("|") and len(line) > 1:
+        if table and line.startswith("|") and line.endswith("|") and len(line) > 1:
             line = line[1:-1].strip()
         lines.append(line)
     text = "\n".join(lines).strip()

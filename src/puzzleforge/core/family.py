@@ -39,6 +39,10 @@ class Family(Protocol):
     returns 1.0 for a correct answer, 0.0 for a wrong one and partial credit in between
     where the family defines it; it is tolerant of answer formatting and never raises on a
     malformed answer (that scores 0.0).
+
+    Optional members (looked up with ``getattr``): ``capacity(params) -> int | None``, the
+    most distinct puzzles the family can give for ``params`` (None: unbounded or unknown),
+    so a batch asking for more fails at once instead of after thousands of duplicates.
     """
 
     name: str

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
@@ -132,7 +133,17 @@ class CrossNumberFamily:
     summary = "Cross-number puzzles: grid entries clued by number kinds and algebra (files or generated)"
     difficulty_doc = ("Number of search decisions the propagation solver needed beyond pure "
                       "deduction, plus 1 per 10 clue constraints (0 = solved by propagation "
-                      "alone; higher = harder).")
+                      "alone; higher = harder); tiers: easy < 2, medium < 5, hard < 10, "
+                      "expert from 10.")
+    difficulty_scale = DifficultyScale((0.0, 2.0, 5.0, 10.0, 30.0), "search decisions + clues/10")
+
+    def capacity(self, params: Params) -> int | None:
+        """At most one distinct puzzle per file in file mode; generated puzzles are unbounded."""
+        params.validate()
+        if params.mode != "file":
+            return None
+        from . import api
+        return len(api.list_puzzles(params.source or None))
 
     def generate(self, params: Params, rng: random.Random) -> Puzzle:
         params.validate()
@@ -193,7 +204,7 @@ class CrossNumberFamily:
             meta["source"] = source
         if text is not None:
             meta["puzzle_file"] = text
-        return Puzzle(
+        return apply_scale(Puzzle(
             family=self.name,
             question=question,
             answer=api.answer_text(model, sol),
@@ -206,7 +217,7 @@ class CrossNumberFamily:
             params=params_to_dict(params),
             seed=0,
             meta=meta,
-        )
+        ), self.difficulty_scale)
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         try:

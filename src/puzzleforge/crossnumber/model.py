@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from ..core.errors import InvalidSpec
+from ..core.yamlio import load_yaml_node, read_yaml_text
 from . import expr as ex
 from . import kinds as nb
 from .grid import Entry, Grid, parse_grid
@@ -109,13 +110,8 @@ class Model:
 
 def _compose(text: str, file: str | None) -> tuple[Any, dict[str, int]]:
     """Load YAML keeping the line of every mapping key (dotted path -> 1-based line)."""
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise InvalidSpec(f"the puzzle file is not valid YAML: {getattr(e, 'problem', e)}",
-                          file=file, line=None if mark is None else mark.line + 1,
-                          expected="a YAML mapping (see docs/crossnumber.md)") from None
+    data, root = load_yaml_node(text, file=file,
+                                expected="a YAML mapping (see docs/crossnumber.md)")
     lines: dict[str, int] = {}
 
     def walk(node: Any, path: str) -> None:
@@ -132,7 +128,6 @@ def _compose(text: str, file: str | None) -> tuple[Any, dict[str, int]]:
         elif node is not None:
             lines.setdefault(path, node.start_mark.line + 1)
     walk(root, "")
-    data = yaml.safe_load(text) if root is not None else None
     return data, lines
 
 
@@ -288,11 +283,7 @@ class _ClueParser:
 def load_model(path: str | Path) -> Model:
     """Read and check a puzzle file."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise InvalidSpec(f"cannot read puzzle file: {e.strerror}", file=str(p),
-                          expected="a readable .yaml puzzle file") from None
+    text = read_yaml_text(p, what="puzzle file", require_suffix=False)
     return parse_model(text, file=str(p))
 
 

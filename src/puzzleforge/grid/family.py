@@ -10,6 +10,7 @@ import dataclasses
 import random
 from typing import Any, Optional
 
+from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, InvalidDescription
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
@@ -26,7 +27,11 @@ DIFFICULTY_DOC = (
     "graph rules); 2.x = needs failed-literal probing (assume a value, propagate, refute); "
     "3.x = needs search. The fraction is the share of cells the cheaper level left open. "
     "Params.difficulty targets a tier (easy=1, medium=2, hard=3, any); the generator retries "
-    "until the grade falls in the tier and fails with reasons when it cannot.")
+    "until the grade falls in the tier and fails with reasons when it cannot. The grade is "
+    "meta.rating; difficulty maps it onto [0, 0.75) (no grid puzzle is expert).")
+
+#: easy 1.x, medium 2.x, hard 3.x; the expert quarter is left empty (nothing above search).
+GRID_SCALE = DifficultyScale((1.0, 2.0, 3.0, 4.0, 4.0), "grid grade")
 
 
 def _make_params(genre: Any) -> type:
@@ -88,12 +93,13 @@ class GridFamily:
         answer = g.answer_text(inst, sol)
         question = (f"{g.title} puzzle ({rows}x{cols}). Rules: {g.rules_doc}\n"
                     f"Answer format: {g.answer_doc}\n\n{text}")
-        return Puzzle(
+        return apply_scale(Puzzle(
             family=self.name, question=question, answer=answer,
             solution={"instance": text, "grid": answer.splitlines()},
             difficulty=diff, params=params_to_dict(params), seed=0,
             meta={"generator": GENERATOR_VERSION, "backend": comp.session.backend,
-                  "clues": inst.clue_count(), "solver_calls": comp.solves, "genre": g.id})
+                  "clues": inst.clue_count(), "solver_calls": comp.solves, "genre": g.id}),
+            GRID_SCALE)
 
     def verify(self, puzzle: Any, answer: str) -> float:
         try:

@@ -21,6 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
@@ -41,8 +42,10 @@ DIFFICULTY_DOC = (
     "Mean of four scales in [0, 1], rounded to 3 places: the diff_factor-weighted position "
     "of each variable in its domain (1 - position for a negative factor; 0.5 when no "
     "variable has a diff_factor), cond_num/(cond_num+20), sym_num/(sym_num+20) and "
-    "len(problem)/(len(problem)+500)."
+    "len(problem)/(len(problem)+500). That mean is meta.rating; its quarters are the tiers."
 )
+#: The PuzzleClone difficulty is already in [0, 1]: its quarters are the four tiers.
+SPEC_SCALE = DifficultyScale((0.0, 0.25, 0.5, 0.75, 1.0), "PuzzleClone difficulty")
 
 
 @dataclass(frozen=True)
@@ -261,7 +264,7 @@ class SpecFamily:
                 if config is not None and not use_spec_vars:
                     break
                 continue
-            return self._puzzle(params, result, attempts, reasons)
+            return apply_scale(self._puzzle(params, result, attempts, reasons), SPEC_SCALE)
         self._raise_failure(attempts, reasons, failures, replay=config is not None)
         raise AssertionError("unreachable")
 

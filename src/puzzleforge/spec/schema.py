@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from ..core.errors import InvalidSpec
+from ..core.yamlio import load_yaml_node, read_yaml_text
 from .operators import OPERATOR_NAMES
 from .safe import SAFE_BUILTINS, SafeCode, _template_tree, compile_expr, compile_template
 
@@ -35,24 +36,9 @@ RESERVED = {
 }
 
 
-class _LineLoader(yaml.SafeLoader):
-    """SafeLoader that remembers the line of every mapping key and sequence item."""
-
-
 def _load_with_lines(text: str, file: str) -> tuple[Any, dict[tuple, int]]:
-    try:
-        loader = _LineLoader(text)
-        try:
-            node = loader.get_single_node()
-            data = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InvalidSpec(f"malformed YAML: {problem}", file=file, line=line,
-                          expected="a YAML mapping of PuzzleClone attributes") from None
+    data, node = load_yaml_node(text, file=file,
+                                expected="a YAML mapping of PuzzleClone attributes")
     lines: dict[tuple, int] = {}
 
     def walk(n: Any, path: tuple) -> None:
@@ -616,11 +602,5 @@ def _query(ctx: _Ctx, q: Any, p: tuple, name: str) -> dict:
 
 def load_spec(path: str | Path) -> Spec:
     """Read and check a spec file (every error names file, field and line)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidSpec(f"cannot read spec ({exc.strerror})", file=str(path)) from None
-    except UnicodeDecodeError:
-        raise InvalidSpec("spec is not UTF-8 text", file=str(path)) from None
+    text = read_yaml_text(path, what="spec", require_suffix=False)
     return parse_spec_text(text, str(path), root=Path.cwd())

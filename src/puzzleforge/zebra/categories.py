@@ -18,9 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
 
-import yaml
-
 from ..core.errors import ConfigError, GenerationFailed, InvalidDescription
+from ..core.yamlio import load_yaml
 
 __all__ = ["Category", "CategoryFile", "Database", "load_database", "draw_categories",
            "draw_numbers", "type3_candidates", "format_number", "LANGS", "weighted_choice"]
@@ -202,7 +201,8 @@ def load_database(lang: str = "en") -> Database:
         raise ConfigError(f"unknown language '{lang}'", field="lang",
                           expected="one of " + ", ".join(LANGS))
     root = _data_root() / lang
-    meta = yaml.safe_load((root / "classes.yaml").read_text(encoding="utf-8"))
+    meta = load_yaml((root / "classes.yaml").read_text(encoding="utf-8"),
+                     file=str(root / "classes.yaml"))
     class_weights = {str(k): float(v) for k, v in meta["classes"].items()}
     kind_weights = {str(k): float(v) for k, v in meta["kinds"].items()}
     categorical = []
@@ -213,7 +213,8 @@ def load_database(lang: str = "en") -> Database:
     ordinal = [parse_category_file(p, f"ordinal/{p.stem}", "ordinal")
                for p in sorted((root / "ordinal").glob("*.txt"))]
     units = []
-    for n, raw in enumerate(yaml.safe_load((root / "units.yaml").read_text(encoding="utf-8"))):
+    for n, raw in enumerate(load_yaml((root / "units.yaml").read_text(encoding="utf-8"),
+                                          file=str(root / "units.yaml"))):
         units.append(Unit(template=str(raw["template"]), weight=float(raw["weight"]),
                           when=tuple(str(w) for w in raw.get("when", [])),
                           title=str(raw.get("title", raw["template"]))))

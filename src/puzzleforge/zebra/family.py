@@ -9,6 +9,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
+from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, InvalidDescription
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
@@ -66,16 +67,21 @@ def zebra_of(puzzle: Puzzle | Mapping[str, Any]):
     return ZebraPuzzle.from_dict(raw)
 
 
+#: The generator's own tiers on its guess score g (generator.tier_of): easy g = 0,
+#: medium 0 < g < 2, hard 2 <= g < 5, expert g >= 5 (scores seen up to about 27).
+ZEBRA_SCALE = DifficultyScale((0.0, 1e-9, 2.0, 5.0, 27.0), "guess score")
+
+
 def to_puzzle(zp, params: Mapping[str, Any]) -> Puzzle:
     """Wrap a ZebraPuzzle into the shared Puzzle record."""
     from .text import answer_text, puzzle_text
     meta = {"zebra": zp.to_dict(), "stars": zp.rating.get("stars"),
             "tier": zp.rating.get("tier"), "certificate": zp.certificate,
             "generator": "puzzleforge.zebra/1"}
-    return Puzzle(family="zebra", question=puzzle_text(zp), answer=answer_text(zp),
-                  solution={"header": zp.header(), "rows": zp.rows()},
-                  difficulty=float(zp.rating.get("score", 0.0)), params=dict(params), seed=0,
-                  meta=meta)
+    return apply_scale(Puzzle(family="zebra", question=puzzle_text(zp), answer=answer_text(zp),
+                              solution={"header": zp.header(), "rows": zp.rows()},
+                              difficulty=float(zp.rating.get("score", 0.0)),
+                              params=dict(params), seed=0, meta=meta), ZEBRA_SCALE)
 
 
 class ZebraFamily:
