@@ -64,6 +64,9 @@ class Problem:
     direction: str = ""
     value: tuple[str, str] | None = None
     argmax: bool = False
+    #: The attempt's Z3 random seed (config ``_z3_seed``): the fresh solver searches as the
+    #: engine's did, which decides some nonlinear checks an unseeded search does not.
+    seed: int = 0
 
 
 @dataclass
@@ -182,7 +185,8 @@ def capture_problem(family: Any, puzzle: Any) -> Problem:
                 sorts = [_sort_name(c) for c in consts]
                 sols = a.env.get("_solutions") or []
                 return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
-                               sorts, [_solution_values(s, consts, sorts) for s in sols])
+                               sorts, [_solution_values(s, consts, sorts) for s in sols],
+                               seed=a._z3_seed)
             target = cap["target"]
             consts = _consts(list(cap["assertions"]) + [target])
             sorts = [_sort_name(c) for c in consts]
@@ -195,7 +199,7 @@ def capture_problem(family: Any, puzzle: Any) -> Problem:
             except ValueError:
                 sol = []
             return Problem("optimize", smt2, [str(c) for c in consts], sorts, sol,
-                           cap["direction"], value, needs_unique_optimum(spec))
+                           cap["direction"], value, needs_unique_optimum(spec), a._z3_seed)
         finally:
             a.env.clear()
             if a.rt is not None:
@@ -209,8 +213,10 @@ def capture_problem(family: Any, puzzle: Any) -> Problem:
 class _Fresh:
     """The problem parsed into a new Z3 context, and the wall-clock bound of its checks."""
 
-    def __init__(self, problem: Problem, seconds: float) -> None:
+    def __init__(self, problem: Problem, seconds: float, logic: str | None = None) -> None:
         self.ctx = z3.Context()
+        self.logic = logic
+        self.seed = problem.seed
         self.deadline = time.monotonic() + seconds
         self.assertions = list(z3.parse_smt2_string(problem.smt2, ctx=self.ctx))
         by_name = {str(c): c for c in _consts(self.assertions)}
@@ -219,7 +225,8 @@ class _Fresh:
         self.all = [c for n, c in by_name.items() if n != OBJECTIVE]
 
     def solver(self) -> z3.Solver:
-        s = z3.Solver(ctx=self.ctx)
+        s = z3.SolverFor(self.logic, ctx=self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
+        s.set("random_seed", self.seed)
         s.add(self.assertions)
         return s
 
@@ -253,66 +260,83 @@ def _undecided(what: str, s: z3.Solver) -> AuditOutcome:
 
 
 def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
+    """Enumerate the solutions again with one incremental fresh solver and compare.
+
+    Incremental on purpose: after a first model the solver has learned the problem, and
+    "one more?" is then often immediate where a cold check with every stored solution
+    blocked at once is not (37-equation's polynomial systems: unsat at once vs. no answer
+    in 60 s).
+    """
     n = len(problem.solutions)
-    # every stored solution is a solution (the first ones: the check costs a solve each)
-    for i, sol in enumerate(problem.solutions[:20]):
-        s = f.solver()
-        s.add(f.eqs(sol))
+    stored = {tuple(sol) for sol in problem.solutions}
+    seen: set = set()
+    consts = [c for c in f.consts if c is not None]
+    sorts = [srt for c, srt in zip(f.consts, problem.sorts) if c is not None]
+    s = f.solver()
+    while True:
         r = f.check(s)
         if r == z3.unknown:
-            return _undecided(f"checking stored solution {i + 1}", s)
+            return _undecided(f"enumerating (found {len(seen)} of the {n} stored solutions)", s)
         if r == z3.unsat:
-            return AuditOutcome("wrong", f"stored solution {i + 1} does not satisfy the constraints")
-    s = f.solver()
-    for sol in problem.solutions:
-        s.add(f.differs(sol))
-    r = f.check(s)
-    if r == z3.unknown:
-        return _undecided(f"looking for a solution beyond the {n} stored", s)
-    if r == z3.sat:
-        return AuditOutcome("ambiguous", f"another solution exists beyond the {n} the puzzle was "
-                                         f"made from: {f.show(s.model(), f.consts)}")
+            break
+        model = s.model()
+        values = [model.eval(c, model_completion=True) for c in consts]
+        try:
+            key = tuple(_literal(srt, v) for srt, v in zip(sorts, values))
+        except ValueError:
+            key = None
+        if key not in stored:
+            return AuditOutcome("ambiguous", f"another solution exists beyond the {n} the puzzle was "
+                                             f"made from: {f.show(model, consts)}")
+        seen.add(key)
+        if len(seen) > n or not consts:
+            break
+        s.add(z3.Or([c != v for c, v in zip(consts, values)]))
+    if seen != stored:
+        return AuditOutcome("wrong", f"{len(stored - seen)} stored solution(s) do not satisfy the "
+                                     f"constraints")
     return AuditOutcome("pass", f"exactly {n} solution(s), proved by a fresh solver")
 
 
 def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
+    """Optimum and (where it matters) argmax re-proved by one incremental fresh solver."""
     if f.objective is None or problem.value is None:
         return AuditOutcome("error", "the captured problem has no objective")
     value = _z3_value(problem.value, f.ctx)
     obj = f.objective
-    if problem.solutions:
-        s = f.solver()
-        s.add(f.eqs(problem.solutions[0]))
-        s.add(obj == value)
-        r = f.check(s)
-        if r == z3.unknown:
-            return _undecided("checking the stored optimal configuration", s)
-        if r == z3.unsat:
-            return AuditOutcome("wrong", f"the stored configuration does not reach {problem.value[1]} "
-                                         f"under the constraints")
-    else:
-        s = f.solver()
-        s.add(obj == value)
-        r = f.check(s)
-        if r == z3.unknown:
-            return _undecided("checking that the optimum is reached", s)
-        if r == z3.unsat:
-            return AuditOutcome("wrong", f"no configuration reaches the stored optimum {problem.value[1]}")
     s = f.solver()
+    r = f.check(s)  # a first model: the later checks start from what the solver learned
+    if r == z3.unknown:
+        return _undecided("solving the constraints", s)
+    if r == z3.unsat:
+        return AuditOutcome("wrong", "the constraints have no solution")
+    s.push()
+    if problem.solutions:
+        s.add(f.eqs(problem.solutions[0]))
+    s.add(obj == value)
+    r = f.check(s)
+    s.pop()
+    if r == z3.unknown:
+        return _undecided("checking that the stored optimum is reached", s)
+    if r == z3.unsat:
+        what = "the stored configuration does not reach" if problem.solutions else "no configuration reaches"
+        return AuditOutcome("wrong", f"{what} the stored optimum {problem.value[1]}")
+    s.push()
     s.add(obj > value if problem.direction == "maximize" else obj < value)
     r = f.check(s)
+    better = s.model() if r == z3.sat else None
+    s.pop()
     if r == z3.unknown:
         return _undecided("looking for a better value", s)
-    if r == z3.sat:
-        return AuditOutcome("wrong", f"a better value exists: {s.model().eval(obj)} "
-                                     f"({f.show(s.model(), f.consts)})")
+    if better is not None:
+        return AuditOutcome("wrong", f"a better value exists: {better.eval(obj)} "
+                                     f"({f.show(better, f.consts)})")
     if not problem.argmax:
         return AuditOutcome("pass", f"optimum {problem.value[1]} proved by a fresh solver (the "
                                     f"question reads only the value)")
     if not problem.solutions:
         return AuditOutcome("error", "the question reads the optimal configuration, which the "
                                      "replay did not give")
-    s = f.solver()
     s.add(obj == value)
     s.add(f.differs(problem.solutions[0]))
     r = f.check(s)
@@ -462,10 +486,30 @@ def _show_key(names: list[str], key: tuple) -> str:
 def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method: str = "solver",
                   brute_limit: int = 4096) -> AuditOutcome:
     """Re-check a captured problem in a fresh context (``method``: "solver" or "auto":
-    brute force when the domain has at most ``brute_limit`` assignments, else solver)."""
+    brute force when the domain has at most ``brute_limit`` assignments, else solver).
+
+    Problems over Real constants get a second try with Z3's nlsat procedure
+    (``QF_NRA``, complete for polynomial real arithmetic) when the default solver leaves
+    them undecided in half the seconds: its incomplete nonlinear core misses some of
+    37-equation's "no other solution" proofs that nlsat makes in milliseconds.
+    """
     if problem.kind == "none":
         return AuditOutcome("pass", "nothing solved: the answer is computed from the drawn values", "none")
-    f = _Fresh(problem, seconds)
+    end = time.monotonic() + seconds
+    plans: list[str | None] = [None, "QF_NRA"] if "real" in problem.sorts else [None]
+    out = AuditOutcome("undecided", "not run")
+    for k, logic in enumerate(plans):
+        left = end - time.monotonic()
+        share = left / 2 if k < len(plans) - 1 else left
+        out = _audit_once(problem, share, logic, method if k == 0 else "solver", brute_limit)
+        if out.status != "undecided" or time.monotonic() >= end:
+            return out
+    return out
+
+
+def _audit_once(problem: Problem, seconds: float, logic: str | None, method: str,
+                brute_limit: int) -> AuditOutcome:
+    f = _Fresh(problem, seconds, logic)
     try:
         if method == "auto":
             out = _brute(problem, f, brute_limit)
