@@ -8,12 +8,10 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+import httpx
 import pytest
 
-pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
-
-from puzzleforge.web import WebSettings, create_app  # noqa: E402
+from puzzleforge.web import WebSettings, create_app
 
 LIMIT = 64 * 1024          # max_upload_bytes of the server under test
 RECORD = b'{"family": "latin", "question": "q", "answer": "a"}\n'
