@@ -179,112 +179,15 @@ class GridSession:
             token = read.get(_key(e))
             if token is not None:
                 known[(name, e)] = self.sol[name][e]
-        found = self._local_hint(known) or _api().hint(self.inst, known)
+        found = _api().hint(self.inst, known)
         if found is None:
             return {"kind": "stuck", "message": "no deduction found from these cells"}
-        token = self.genre.token(found.value)
-        used = self._cells_used(known, found) if found.level == "propagation" else []
-        reason = _one_based(found.reason) or (
-            f"{_place(found.entity)} must be {self.token_name(token)}: the rules "
-            f"({self.rule_names()}) and the puzzle's clues leave no other value")
-        if used:
-            filled = {**read}
-            listed = "; ".join(f"r{int(k.split(',')[0]) + 1}c{int(k.split(',')[1]) + 1} "
-                               f"{self.token_name(filled[k])}" for k in used[:6])
-            more = f" and {len(used) - 6} more" if len(used) > 6 else ""
-            reason = (f"{_place(found.entity)} must be {self.token_name(token)}: the rules "
-                      f"({self.rule_names()}) and the cells {listed}{more} leave no other "
-                      "value")
-        return {"kind": "step", "cell": _key(found.entity), "value": token,
-                "reason": reason, "level": found.level, "used": used}
-
-    def _local_hint(self, known: dict) -> Any:
-        """The forced cell whose reason is smallest: among cells propagation fixes, the
-        one forced by the fewest filled cells of its own row and column (what a person
-        spots first). None when no cell is forced that way (then the engine decides)."""
-        comp = self.genre.compile(self.inst)
-        others = {n: d for n, d in self.inst.clues.items() if n != "given"}
-        base = comp.assumptions(others)
-        reps = {(name, e): rep for name, e, rep, _ in comp.answer}
-
-        def lit(key: tuple, value: Any) -> int:
-            r = reps[key]
-            return (r if value else -r) if isinstance(r, int) else r.eq[value]
-
-        ok, lits = comp.propagate(base + [lit(k, v) for k, v in known.items()])
-        if not ok:
-            return None
-        best = None
-        for (name, e), rep in reps.items():
-            if (name, e) in known:
-                continue
-            value = None
-            if isinstance(rep, int):
-                value = True if rep in lits else False if -rep in lits else None
-            else:
-                value = next((v for v, l in rep.eq.items() if l in lits), None)
-            if value is None:
-                continue
-            near = [(k, v) for k, v in known.items() if k[1].r == e.r or k[1].c == e.c]
-            ok2, l2 = comp.propagate(base + [lit(k, v) for k, v in near])
-            if not (ok2 and lit((name, e), value) in l2):
-                continue
-            if best is None or len(near) < best[0]:
-                best = (len(near), name, e, value)
-        if best is None:
-            return None
-        hint_cls = getattr(_api(), "Hint")
-        return hint_cls(best[1], best[2], best[3], "", "propagation")
-
-    def token_name(self, token: str) -> str:
-        if self.values() == ["1", "0"]:
-            if self.inst.genre in PLACED:
-                return PLACED[self.inst.genre][0 if token == "1" else 1]
-            return {"1": "black", "0": "white"}[token]
-        return token
-
-    def rule_names(self) -> str:
-        labels = getattr(self.genre.rules, "labels", None) or []
-        return ", ".join(n for n in labels if n and "given" not in n) or self.genre.title
-
-    def _cells_used(self, known: dict, found: Any) -> list[str]:
-        """A minimal set of filled cells that, with the rules and the non-cell clues,
-        forces the hinted cell by propagation alone (deletion-based, like the engine)."""
-        comp = self.genre.compile(self.inst)
-        others = {n: d for n, d in self.inst.clues.items() if n != "given"}
-        base = comp.assumptions(others)
-        lit_of = {}
-        for name, e, rep, _ in comp.answer:
-            lit_of[(name, e)] = rep
-        rep = lit_of[(found.var, found.entity)]
-        target = (rep if found.value else -rep) if isinstance(rep, int) else rep.eq[found.value]
-
-        def lit(key: tuple, value: Any) -> int:
-            r = lit_of[key]
-            return (r if value else -r) if isinstance(r, int) else r.eq[value]
-
-        needed = sorted(known.items(), key=lambda kv: (kv[0][1].r, kv[0][1].c))
-        ok, lits = comp.propagate(base + [lit(k, v) for k, v in needed])
-        if not ok or target not in lits:
-            return []
-        for item in list(needed):
-            trial = [x for x in needed if x is not item]
-            ok, lits = comp.propagate(base + [lit(k, v) for k, v in trial])
-            if ok and target in lits:
-                needed = trial
-        return [_key(k[1]) for k, _ in needed]
-
-
-def _place(cell: Any) -> str:
-    return f"Row {cell.r + 1}, column {cell.c + 1}"
-
-
-def _one_based(text: str) -> str:
-    """The engine's ``(r,c)`` is 0-based; people count rows and columns from 1."""
-    import re
-
-    return re.sub(r"\((\d+),(\d+)\)",
-                  lambda m: f"(row {int(m.group(1)) + 1}, column {int(m.group(2)) + 1})", text)
+        # the engine's hint: the easiest deduction now, its reason in words (rows and
+        # columns from 1) and the evidence it cites, which the page highlights
+        used = [_key(k[1]) for k, _ in found.cells if type(k[1]).__name__ == "Cell"]
+        used += [_key(p) for _, p, _ in found.clues if type(p).__name__ == "Cell"]
+        return {"kind": "step", "cell": _key(found.entity), "value": self.genre.token(found.value),
+                "reason": found.reason, "level": found.level, "used": sorted(set(used))}
 
 
 def _check_side(rows: int, cols: int) -> None:
