@@ -121,8 +121,8 @@ def card_text(job: BatchJob, out: Path, fmt: str, files: list[Path],
 def write_card(job: BatchJob, out: Path, fmt: str, files: list[Path],
                per_component: dict[str, int], per_split: dict[str, int]) -> Path:
     """Write the card (atomically) and return its path."""
+    from ..core.safeoutput import write_atomic
+
     path = card_path(out, fmt)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(card_text(job, out, fmt, files, per_component, per_split), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(path, card_text(job, out, fmt, files, per_component, per_split),
+                        option="dataset card")

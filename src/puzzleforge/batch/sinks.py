@@ -194,7 +194,7 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
                                  hint='pip install "puzzleforge[parquet]"') from None
     schema = pa.schema([(name, getattr(pa, dtype)()) for name, dtype in PARQUET_COLUMNS])
     out_dir.mkdir(parents=True, exist_ok=True)
-    for old in list(out_dir.glob("*.parquet")) + list(out_dir.glob("*.parquet.tmp")):
+    for old in out_dir.glob("*.parquet.tmp"):   # left by a run killed while writing shards
         old.unlink()
     # stream: at most rows_per_shard rows per split in memory; shard totals known at the end
     buffers: dict[str, list[dict[str, Any]]] = {}
@@ -215,6 +215,12 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
             flush(split)
     for split in list(buffers):
         flush(split)
+    # the earlier shards stay until every new one is complete
+    names = {f"{split}-{s:05d}-of-{len(tmps):05d}.parquet"
+             for split, tmps in parts.items() for s in range(len(tmps))}
+    for old in out_dir.glob("*.parquet"):
+        if old.name not in names:
+            old.unlink()
     written = []
     for split, tmps in sorted(parts.items()):
         for s, tmp in enumerate(tmps):
@@ -224,10 +230,16 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
     return written
 
 
-def write_split_jsonl(journal: Path) -> dict[str, Path]:
-    """Write ``<stem>.<split>.jsonl`` next to the journal, one per split in meta.split."""
+def write_split_jsonl(journal: Path, out: Path | None = None) -> dict[str, Path]:
+    """Write ``<stem>.<split>.jsonl`` next to ``out`` (default: the journal), one per split
+    in meta.split, each through core.safeoutput (complete or untouched)."""
+    from ..core.safeoutput import AtomicOutput
+
+    base = out or journal
     handles: dict[str, Any] = {}
+    writers: dict[str, AtomicOutput] = {}
     paths: dict[str, Path] = {}
+    failed: BaseException | None = None
     try:
         with open(journal, "rb") as fh:
             for raw in fh:
@@ -237,10 +249,17 @@ def write_split_jsonl(journal: Path) -> dict[str, Path]:
                 if not split:
                     continue
                 if split not in handles:
-                    paths[split] = journal.with_name(f"{journal.stem}.{split}.jsonl")
-                    handles[split] = open(paths[split], "wb")  # noqa: SIM115
+                    paths[split] = base.with_name(f"{base.stem}.{split}.jsonl")
+                    writers[split] = AtomicOutput(paths[split], binary=True)
+                    handles[split] = writers[split].__enter__()
                 handles[split].write(raw if raw.endswith(b"\n") else raw + b"\n")
+    except BaseException as exc:
+        failed = exc
+        raise
     finally:
-        for h in handles.values():
-            h.close()
+        for split, writer in writers.items():
+            if failed is None:
+                writer.__exit__(None, None, None)
+            else:
+                writer.__exit__(type(failed), failed, None)
     return paths

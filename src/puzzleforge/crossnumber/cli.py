@@ -114,7 +114,9 @@ def generate_command(
 
     text, model, result = generate_puzzle(make_rng(seed), size=size)
     if out:
-        out.write_text(text, encoding="utf-8")
+        from ..core.safeoutput import write_atomic
+
+        write_atomic(out, text)
         typer.echo(f"wrote {out}")
     else:
         typer.echo(text)

@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..core.safeoutput import write_atomic
 
 __all__ = ["app"]
 
@@ -76,12 +77,12 @@ def generate_command(
     else:
         text = g.format(inst)
     if out:
-        out.write_text(text, encoding="utf-8")
+        write_atomic(out, text)
         typer.echo(f"wrote {out} ({inst.clue_count()} clues, difficulty {diff})")
     else:
         typer.echo(text, nl=False)
     if svg:
-        svg.write_text(api.svg(inst), encoding="utf-8")
+        write_atomic(svg, api.svg(inst), option="--svg")
     typer.echo(api.text(inst, sol if show_solution else None), nl=False)
     typer.echo(f"difficulty {diff}")
 
@@ -115,7 +116,7 @@ def solve_command(
         same = published == g.answer_grid(inst, sols[0])
         typer.echo(f"the solution given in the Janko text {'matches' if same else 'DIFFERS'}")
     if svg:
-        svg.write_text(api.svg(inst, sols[0]), encoding="utf-8")
+        write_atomic(svg, api.svg(inst, sols[0]), option="--svg")
     if forced and n > 1:
         fixed = comp.forced(inst.clues)
         typer.echo(f"{len(fixed)} of {len(comp.answer)} entries are the same in every solution")
@@ -145,7 +146,7 @@ def smtlib_command(
     comp = g.compile(inst)
     text = to_smtlib(comp, inst.clues)
     if out:
-        out.write_text(text, encoding="utf-8")
+        write_atomic(out, text)
     else:
         typer.echo(text, nl=False)
     if check:

@@ -101,7 +101,10 @@ def generate(
     lines: list[str] = []
     failed = 0
     start = time.monotonic()
-    sink = open(out, "w", encoding="utf-8") if out else None
+    from ..core.safeoutput import StreamOutput
+
+    # the existing --out file is replaced only by a complete run (records stream to .partial)
+    sink = StreamOutput(out) if out else None
     extra_vars = tuple(use_spec_vars or ())
     recent: list[tuple] = []
     netted: list[int] = []  # items the wall-clock safety net stopped (load-dependent)
@@ -156,9 +159,11 @@ def generate(
                     break
                 if not done:
                     failed += 1
+        if sink and not failed:
+            sink.commit()
     finally:
         if sink:
-            sink.close()
+            kept = sink.close()
     if not out:
         for line in lines:
             typer.echo(line)
@@ -178,7 +183,9 @@ def generate(
             f"{failed} of {n} puzzle(s) could not be generated within {attempts} attempts / "
             f"{max_seconds}s each; rejections by reason: "
             + (", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none") + net,
-            attempts=attempts, reasons=dict(reasons), file=spec)
+            attempts=attempts, reasons=dict(reasons), file=spec,
+            hint=(f"{out} was left unchanged; the {made} puzzle(s) made are in {sink.partial}"
+                  if sink is not None and kept else None))
     sys.stdout.flush()
 
 

@@ -104,16 +104,21 @@ def pdf_cmd(
     record = _read_record(file) if file else generate(
         seed=seed, **_params(K, k, lang, difficulty, "grid", None))
     zp = load(record)
+    from ..core.safeoutput import check_output_path, write_atomic
+
+    for path, option in ((out, "--out"), (solution, "--solution"), (svg, "--svg")):
+        if path is not None:
+            check_output_path(path, option=option)   # before any work or any file written
     out.parent.mkdir(parents=True, exist_ok=True)
     write_sheet(zp, str(out))
     typer.echo(f"wrote {out}")
     if solution:
         solution.parent.mkdir(parents=True, exist_ok=True)
-        solution.write_bytes(pdf_solution(zp))
+        write_atomic(solution, pdf_solution(zp), option="--solution")
         typer.echo(f"wrote {solution}")
     if svg:
         svg.parent.mkdir(parents=True, exist_ok=True)
-        svg.write_text(svg_grid(zp), encoding="utf-8")
+        write_atomic(svg, svg_grid(zp), option="--svg")
         typer.echo(f"wrote {svg}")
 
 
