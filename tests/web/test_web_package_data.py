@@ -6,14 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
 WEB = REPO / "src" / "puzzleforge" / "web"
 
 
 def test_templates_and_static_files_are_in_the_built_package(tmp_path: Path) -> None:
-    pytest.importorskip("setuptools")
     shutil.copy(REPO / "pyproject.toml", tmp_path)
     shutil.copy(REPO / "README.md", tmp_path)
     shutil.copytree(REPO / "src", tmp_path / "src",

@@ -9,10 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
+import httpx
 
 
 def _free_port() -> int:
