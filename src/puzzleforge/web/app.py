@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -141,6 +141,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @app.get("/api/jobs/{job_id}")
     def job_status(request: Request, job_id: str) -> dict[str, Any]:
         return app.state.jobs.get(job_id).view()
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        # browsers and tools ask for /favicon.ico even when the page links the SVG icon
+        return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:
