@@ -52,10 +52,11 @@ def generate_cmd(
     """Generate puzzles and print them."""
     from . import generate
 
-    if fmt not in ("text", "json", "jsonl"):
+    if fmt not in ("text", "json", "jsonl", "zebralogic"):
         from ..core.errors import ConfigError
 
-        raise ConfigError(f"--format {fmt!r}", field="--format", expected="text, json or jsonl")
+        raise ConfigError(f"--format {fmt!r}", field="--format",
+                          expected="text, json, jsonl or zebralogic")
     for i in range(n):
         p = generate(seed=seed + i, **_params(K, k, lang, difficulty, question, clues, style))
         if fmt == "zebralogic":
