@@ -128,3 +128,15 @@ def test_crossnumber_record_explained_but_foreign_paths_are_not_read(api_client)
     assert refused.status_code == 400
     assert "not read" in refused.json()["error"]["message"]
     assert "root:" not in refused.text
+
+
+def test_64_bit_seeds_reach_the_page_digit_for_digit(api_client) -> None:
+    # 2**63 - 25 is not a double: as a JSON number a browser would read ...775808
+    seed = 2**63 - 25
+    line = ('{"id": "s", "family": "latin", "question": "q", "answer": "a", "seed": '
+            f'{seed}, "params": {{"seed": {seed}, "n": 4}}}}\n')
+    token = api_client.post("/api/datasets/upload",
+                            files={"file": ("s.jsonl", line.encode())}).json()["token"]
+    record = api_client.get(f"/api/datasets/{token}/records/0").json()
+    assert record["seed"] == "9223372036854775783"
+    assert record["params"] == {"seed": "9223372036854775783", "n": 4}
