@@ -11,7 +11,9 @@ from typing import Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, fraction
 from ..core.safeoutput import write_atomic
+from ..core.textfiles import read_text_file
 
 __all__ = ["app"]
 
@@ -26,7 +28,7 @@ def _read(source: str) -> str:
         import sys
 
         return sys.stdin.read()
-    return Path(source).read_text(encoding="utf-8")
+    return read_text_file(Path(source))
 
 
 @app.command("genres")
@@ -48,14 +50,16 @@ def genres_command() -> None:
 def generate_command(
     genre: str = typer.Argument(..., help="genre id (unruly, sudoku, ...)"),
     size: str = typer.Option("", "--size", help="RxC, e.g. 10x10 (default: the genre's)"),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help=SEED_HELP),
     difficulty: str = typer.Option("any", "--difficulty", help="any, easy, medium, hard"),
-    density: Optional[float] = typer.Option(None, "--density", help="target share of clues kept"),
+    density: Optional[float] = typer.Option(None, "--density", callback=fraction,
+                                            help="target share of clues kept, 0 to 1"),
     out: Optional[Path] = typer.Option(None, "--out", help="write the instance text here"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="also write an SVG picture"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
     fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
-    stars: int = typer.Option(0, "--stars", help="starbattle: stars per row/column/region (0 = by size)"),
+    stars: int = typer.Option(0, "--stars", min=0,
+                              help="starbattle: stars per row/column/region (0 = by size)"),
 ) -> None:
     """Generate a puzzle with a unique solution."""
     from . import api
@@ -91,7 +95,7 @@ def generate_command(
 @run_guarded
 def solve_command(
     source: str = typer.Argument(..., help="instance file, '-' for stdin, or a puzz.link URL"),
-    limit: int = typer.Option(2, "--count", help="count solutions up to this many"),
+    limit: int = typer.Option(2, "--count", min=1, help="count solutions up to this many (>= 1)"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="write the solved picture"),
     forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
     fmt: str = typer.Option("auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"),
@@ -108,7 +112,10 @@ def solve_command(
         typer.echo("no solution")
         raise typer.Exit(1)
     n = len(sols)
-    word = "unique solution" if n == 1 else f"{n}{'+' if n >= limit else ''} solutions"
+    if n >= limit and limit == 1:
+        word = "at least one solution (--count 1 stops at the first; --count 2 checks uniqueness)"
+    else:
+        word = "unique solution" if n == 1 else f"{n}{'+' if n >= limit else ''} solutions"
     typer.echo(f"{g.id} {inst.rows}x{inst.cols}: {word}")
     typer.echo(api.text(inst, sols[0]), nl=False)
     typer.echo(g.answer_text(inst, sols[0]))
@@ -161,12 +168,28 @@ def smtlib_command(
 @app.command("hint")
 @run_guarded
 def hint_command(source: str = typer.Argument(...)) -> None:
-    """One deducible cell with the reason."""
+    """The easiest deduction on the empty board, with its reason (rows and columns from 1)."""
     from . import api
 
     _, inst = api.parse_puzzle(_read(source))
     h = api.hint(inst)
-    typer.echo(h.reason if h else "no deduction found")
+    typer.echo(f"[{h.level}] {h.reason}" if h else "no deduction found")
+
+
+@app.command("explain")
+@run_guarded
+def explain_command(source: str = typer.Argument(...),
+                    limit: int = typer.Option(0, "--limit", min=0,
+                                              help="Stop after this many steps (0 = all).")) -> None:
+    """The step-by-step solution a person can follow: each step the easiest deduction left."""
+    from . import api
+
+    _, inst = api.parse_puzzle(_read(source))
+    steps = api.explain(inst, limit or None)
+    for number, step in enumerate(steps, start=1):
+        typer.echo(f"{number:3d}. [{step.level}] {step.reason}")
+    if not steps:
+        typer.echo("no deduction found")
 
 
 @app.command("url")

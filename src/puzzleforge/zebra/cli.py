@@ -10,14 +10,17 @@ from typing import Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..cli.options import SEED_MAX, SEED_MIN
 
 app = typer.Typer(help="Logic-grid (zebra) puzzles.", no_args_is_help=True,
                   add_completion=False)
 
 
 def _params(K: int, k: int, lang: str, difficulty: Optional[str], question: str,
-            clues: Optional[str]) -> dict:
+            clues: Optional[str], style: str = "native") -> dict:
     out: dict = {"K": K, "k": k, "lang": lang, "question": question}
+    if style != "native":
+        out["style"] = style
     if difficulty:
         out["difficulty"] = difficulty
     if clues:
@@ -28,22 +31,45 @@ def _params(K: int, k: int, lang: str, difficulty: Optional[str], question: str,
 @app.command("generate")
 @run_guarded
 def generate_cmd(
-    seed: int = typer.Option(0, "--seed", help="Seed (same seed, same puzzle)."),
-    n: int = typer.Option(1, "-n", help="How many puzzles (seeds seed, seed+1, ...)."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX - 10_000,
+                             help="Seed (same seed, same puzzle)."),
+    n: int = typer.Option(1, "-n", min=1, max=10_000,
+                          help="How many puzzles (seeds seed, seed+1, ...), 1 to 10000."),
     K: int = typer.Option(3, "--K", "-K", help="Number of categories (3..8)."),
     k: int = typer.Option(4, "--k", "-k", help="Objects per category (3..8)."),
     lang: str = typer.Option("en", "--lang", help="en or pl."),
     difficulty: Optional[str] = typer.Option(None, "--difficulty",
                                              help="easy, medium, hard or expert."),
-    question: str = typer.Option("grid", "--question", help="grid or cell."),
+    question: str = typer.Option("grid", "--question", help="grid, cell or mc."),
+    style: str = typer.Option("native", "--style",
+                              help="native or zebralogic (houses 1..k in a row, K-1 "
+                                   "characteristics, ZebraLogic clue kinds and fields)."),
     clues: Optional[str] = typer.Option(None, "--clues", help="Comma list of clue kinds."),
-    fmt: str = typer.Option("text", "--format", help="text, json (record) or jsonl."),
+    fmt: str = typer.Option("text", "--format",
+                            help="text, json (record), jsonl, or zebralogic (the ZebraLogic "
+                                 "record alone, for --style zebralogic)."),
 ) -> None:
     """Generate puzzles and print them."""
     from . import generate
+
+    if fmt not in ("text", "json", "jsonl", "zebralogic"):
+        from ..core.errors import ConfigError
+
+        raise ConfigError(f"--format {fmt!r}", field="--format",
+                          expected="text, json, jsonl or zebralogic")
     for i in range(n):
-        p = generate(seed=seed + i, **_params(K, k, lang, difficulty, question, clues))
-        if fmt in ("json", "jsonl"):
+        p = generate(seed=seed + i, **_params(K, k, lang, difficulty, question, clues, style))
+        if fmt == "zebralogic":
+            from ..core.errors import ConfigError
+            from ..core.puzzle import canonical_json
+            from . import load
+            from .zebralogic import record
+            zp = load(p)
+            if zp.style != "zebralogic":
+                raise ConfigError("--format zebralogic needs --style zebralogic",
+                                  field="--format", expected="--style zebralogic")
+            typer.echo(canonical_json(record(zp, p.id, p.answer)))
+        elif fmt in ("json", "jsonl"):
             typer.echo(p.to_json())
         else:
             stars = "*" * int(p.meta.get("stars") or 1)
@@ -54,7 +80,9 @@ def generate_cmd(
 
 def _read_record(path: Path):
     from ..core.puzzle import Puzzle
-    text = path.read_text(encoding="utf-8").strip()
+    from ..core.textfiles import read_text_file
+
+    text = read_text_file(path).strip()
     first = text.splitlines()[0] if text.startswith("{") and "\n{" in text else text
     return Puzzle.from_json(first, source=str(path))
 
@@ -77,8 +105,9 @@ def solve_cmd(
     zp = load(record)
     for step in steps:
         typer.echo(f"{step['n']}. {step['text']}")
-    typer.echo(f"\n{len(steps)} steps, {sum(1 for s in steps if s['rule'] == 'guess')} "
-               f"guesses; solution:")
+    from .numerals import en_count
+    guesses = sum(1 for s in steps if s['rule'] == 'guess')
+    typer.echo(f"\n{en_count(len(steps), 'step')}, {en_count(guesses, 'guess')}; solution:")
     from .text import answer_text
     typer.echo("\n".join(" ~ ".join(r) for r in zp.rows()) if zp.question.get("kind") != "cell"
                else answer_text(zp))
@@ -88,7 +117,7 @@ def solve_cmd(
 @run_guarded
 def pdf_cmd(
     out: Path = typer.Option(Path("zebra.pdf"), "--out", help="Sheet PDF path."),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX),
     K: int = typer.Option(3, "--K", "-K"),
     k: int = typer.Option(4, "--k", "-k"),
     lang: str = typer.Option("en", "--lang"),

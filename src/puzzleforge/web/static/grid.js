@@ -476,6 +476,7 @@
     updateHistoryButtons();
     PF.showError($("gp-error"), null);
     $("gp-play").hidden = false;
+    $("gp-play").dataset.token = v.token;
     $("gp-title").textContent = v.title;
     $("gp-info").textContent = "· " + v.rows + "×" + v.cols + (v.seed !== null ? " · seed " + v.seed : "") +
       (v.difficulty !== null ? " · difficulty " + v.difficulty.toFixed(1) : "");
