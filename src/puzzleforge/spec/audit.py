@@ -34,7 +34,7 @@ import z3
 
 from .argmax import needs_unique_optimum
 
-__all__ = ["Problem", "AuditOutcome", "capture_problem", "audit_problem", "audit_puzzle",
+__all__ = ["Problem", "AuditOutcome", "capture_problem", "capture_config", "audit_problem", "audit_puzzle",
            "STATUSES", "DEFAULT_SECONDS"]
 
 #: Every outcome, in report order (only "pass" is a success).
@@ -45,6 +45,8 @@ DEFAULT_SECONDS = 60.0
 OBJECTIVE = "__pf_objective"
 #: Work budget of the capturing replay, in idle-machine seconds (as generation's default).
 REPLAY_SECONDS = 15.0
+#: Wall-clock allowance of a sandboxed capture beyond the record's ``max_seconds``.
+REPLAY_NET_SECONDS = 60.0
 
 
 @dataclass
@@ -159,17 +161,47 @@ def _solution_values(sol: Any, consts: list, sorts: list[str]) -> list[tuple[str
 def capture_problem(family: Any, puzzle: Any) -> Problem:
     """Replay ``puzzle.config`` on the Z3 paths and capture the problem it decided.
 
-    Raises whatever the replay raises (Rejection, ExprFailure...): the caller reports it.
+    An untrusted family's replay runs in its sandboxed worker (spec/sandbox.py: the
+    replay evaluates the spec's expressions); a trusted one's in this process. Raises
+    whatever the replay raises (Rejection, ExprFailure...): the caller reports it.
+    """
+    params = getattr(puzzle, "params", None)
+    params = params if isinstance(params, dict) else {}
+    config = dict(puzzle.config or {})
+    if getattr(family, "trust", True):
+        return capture_config(family, config, puzzle.answer, params)
+    from .sandbox import sandboxed_capture
+
+    seconds = float(params.get("max_seconds", 120.0)) + REPLAY_NET_SECONDS
+    return _problem_from(sandboxed_capture(family, config, puzzle.answer, params, seconds))
+
+
+def _problem_from(data: dict) -> Problem:
+    """A Problem from the plain dict a worker sent (tuples and lists rebuilt, types checked)."""
+    def pair(v: Any) -> tuple[str, str]:
+        a, b = v
+        return (str(a), str(b))
+
+    value = data.get("value")
+    return Problem(str(data["kind"]), str(data.get("smt2", "")), [str(x) for x in data.get("names", [])],
+                   [str(x) for x in data.get("sorts", [])],
+                   [[pair(v) for v in sol] for sol in data.get("solutions", [])],
+                   str(data.get("direction", "")), pair(value) if value is not None else None,
+                   bool(data.get("argmax", False)), int(data.get("seed", 0)))
+
+
+def capture_config(family: Any, config: dict, answer: str, params: dict) -> Problem:
+    """``capture_problem`` in this process (trusted specs, and the sandbox worker itself).
+
     Runs in a fresh Z3 context of its own, freed when done.
     """
     from .attempt import Attempt, _attempt_steps, fresh_z3_context
     from .budget import WorkBudget
 
     spec = family.spec
-    params = getattr(puzzle, "params", None) or {}
-    seconds = float(params.get("attempt_seconds", REPLAY_SECONDS)) if isinstance(params, dict) else REPLAY_SECONDS
+    seconds = float(params.get("attempt_seconds", REPLAY_SECONDS))
     with fresh_z3_context():
-        a = Attempt(spec, family.file_ops, random.Random(0), dict(puzzle.config or {}), set(),
+        a = Attempt(spec, family.file_ops, random.Random(0), dict(config or {}), set(),
                     WorkBudget.for_seconds(seconds, time.monotonic() + 3600.0), {})
         a.capture = {}
         try:
@@ -177,9 +209,9 @@ def capture_problem(family: Any, puzzle: Any) -> Problem:
             cap = a.capture
             if not cap:
                 return Problem("none")
-            if result["answer"] != puzzle.answer:
+            if result["answer"] != answer:
                 raise ValueError(f"the config replays to answer {result['answer']!r}, the record "
-                                 f"holds {puzzle.answer!r}")
+                                 f"holds {answer!r}")
             if cap["kind"] == "enumerate":
                 consts = cap["consts"]
                 sorts = [_sort_name(c) for c in consts]

@@ -382,6 +382,39 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
     return puzzle
 
 
+def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seconds: float) -> dict:
+    """spec/audit.py's ``capture_config`` run by this thread's worker: the problem as a dict.
+
+    Why in the worker: the capture replays the record's config, which evaluates the spec's
+    expressions, and a spec named by a record is untrusted.
+    """
+    request = {"op": "capture", "path": family.path, "text": _spec_text(family),
+               "root": str(family.spec.root), "config": config, "answer": answer,
+               "params": params, "seconds": seconds}
+    w = _worker()
+    try:
+        reply = w.call(request, time.monotonic() + seconds + 1.0 + KILL_GRACE)
+    except _Timeout:
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the audit's config replay ran past "
+                             f"{seconds:g} s; the worker was killed", file=family.path) from None
+    except _Dead as exc:
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the sandboxed worker died during the audit's "
+                             f"config replay ({exc})", file=family.path) from None
+    except BaseException:
+        w.kill()
+        raise
+    if "error" in reply:
+        raise _rebuild_error(reply["error"], family)
+    data = reply.get("problem")
+    if not isinstance(data, dict):
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the worker's reply holds no problem",
+                             file=family.path)
+    return data
+
+
 _PUZZLE_FIELDS = ("family", "question", "answer", "solution", "difficulty", "params", "seed",
                   "config", "meta", "extra", "id")
 
