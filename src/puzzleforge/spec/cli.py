@@ -164,9 +164,6 @@ def generate(
     finally:
         if sink:
             kept = sink.close()
-    if not out:
-        for line in lines:
-            typer.echo(line)
     elapsed = time.monotonic() - start
     made = len(lines)
     if not quiet:
@@ -190,14 +187,21 @@ def generate(
 
 
 def _emit(puzzle, family, sink, lines: list[str]) -> None:
+    """Write one record now: flushed (and fsynced to a file) so a killed run keeps it."""
+    import os
+    import sys
+
     from ..core.errors import PuzzleForgeError
 
     if family.verify(puzzle, puzzle.answer) != 1.0:
         raise PuzzleForgeError("internal check failed: the stored answer does not verify",
                                file=family.path)
     text = puzzle.to_json()
-    if sink:
-        sink.write(text + "\n")
+    stream = sink if sink is not None else sys.stdout
+    stream.write(text + "\n")
+    stream.flush()
+    if sink is not None:
+        os.fsync(sink.fileno())
     lines.append(text)
 
 
