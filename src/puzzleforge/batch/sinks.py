@@ -120,9 +120,26 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             except ImportError:
                 raise BackendUnavailable("reading Parquet needs pyarrow",
                                          hint='pip install "puzzleforge[parquet]"') from None
-            for row in pq.read_table(file).to_pylist():
+            import pyarrow as pa
+
+            try:
+                rows = pq.read_table(file).to_pylist()
+            except (pa.ArrowException, OSError) as exc:
+                raise InvalidDescription(
+                    f"cannot read this Parquet file ({str(exc).rstrip('.')})", file=str(file),
+                    expected="a Parquet file written by puzzleforge generate --format "
+                             "parquet") from None
+            for row in rows:
                 number += 1
-                yield number, record_from_row(row)
+                try:
+                    record = record_from_row(row)
+                except (orjson.JSONDecodeError, TypeError, KeyError) as exc:
+                    raise InvalidDescription(
+                        f"row {number} does not hold a record ({type(exc).__name__}: {exc})",
+                        file=str(file), line=number,
+                        expected="the columns puzzleforge writes (JSON text in solution, "
+                                 "params, config, meta, extra)") from None
+                yield number, record
         return
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, start=1):

@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, fraction
 from ..core.safeoutput import write_atomic
 
 __all__ = ["app"]
@@ -48,14 +49,16 @@ def genres_command() -> None:
 def generate_command(
     genre: str = typer.Argument(..., help="genre id (unruly, sudoku, ...)"),
     size: str = typer.Option("", "--size", help="RxC, e.g. 10x10 (default: the genre's)"),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help=SEED_HELP),
     difficulty: str = typer.Option("any", "--difficulty", help="any, easy, medium, hard"),
-    density: Optional[float] = typer.Option(None, "--density", help="target share of clues kept"),
+    density: Optional[float] = typer.Option(None, "--density", callback=fraction,
+                                            help="target share of clues kept, 0 to 1"),
     out: Optional[Path] = typer.Option(None, "--out", help="write the instance text here"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="also write an SVG picture"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
     fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
-    stars: int = typer.Option(0, "--stars", help="starbattle: stars per row/column/region (0 = by size)"),
+    stars: int = typer.Option(0, "--stars", min=0,
+                              help="starbattle: stars per row/column/region (0 = by size)"),
 ) -> None:
     """Generate a puzzle with a unique solution."""
     from . import api
@@ -91,7 +94,7 @@ def generate_command(
 @run_guarded
 def solve_command(
     source: str = typer.Argument(..., help="instance file, '-' for stdin, or a puzz.link URL"),
-    limit: int = typer.Option(2, "--count", help="count solutions up to this many"),
+    limit: int = typer.Option(2, "--count", min=1, help="count solutions up to this many (>= 1)"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="write the solved picture"),
     forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
     fmt: str = typer.Option("auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"),
@@ -108,7 +111,10 @@ def solve_command(
         typer.echo("no solution")
         raise typer.Exit(1)
     n = len(sols)
-    word = "unique solution" if n == 1 else f"{n}{'+' if n >= limit else ''} solutions"
+    if n >= limit and limit == 1:
+        word = "at least one solution (--count 1 stops at the first; --count 2 checks uniqueness)"
+    else:
+        word = "unique solution" if n == 1 else f"{n}{'+' if n >= limit else ''} solutions"
     typer.echo(f"{g.id} {inst.rows}x{inst.cols}: {word}")
     typer.echo(api.text(inst, sols[0]), nl=False)
     typer.echo(g.answer_text(inst, sols[0]))

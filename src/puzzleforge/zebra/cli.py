@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..cli.options import SEED_MAX, SEED_MIN
 
 app = typer.Typer(help="Logic-grid (zebra) puzzles.", no_args_is_help=True,
                   add_completion=False)
@@ -28,8 +29,10 @@ def _params(K: int, k: int, lang: str, difficulty: Optional[str], question: str,
 @app.command("generate")
 @run_guarded
 def generate_cmd(
-    seed: int = typer.Option(0, "--seed", help="Seed (same seed, same puzzle)."),
-    n: int = typer.Option(1, "-n", help="How many puzzles (seeds seed, seed+1, ...)."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX - 10_000,
+                             help="Seed (same seed, same puzzle)."),
+    n: int = typer.Option(1, "-n", min=1, max=10_000,
+                          help="How many puzzles (seeds seed, seed+1, ...), 1 to 10000."),
     K: int = typer.Option(3, "--K", "-K", help="Number of categories (3..8)."),
     k: int = typer.Option(4, "--k", "-k", help="Objects per category (3..8)."),
     lang: str = typer.Option("en", "--lang", help="en or pl."),
@@ -88,7 +91,7 @@ def solve_cmd(
 @run_guarded
 def pdf_cmd(
     out: Path = typer.Option(Path("zebra.pdf"), "--out", help="Sheet PDF path."),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX),
     K: int = typer.Option(3, "--K", "-K"),
     k: int = typer.Option(4, "--k", "-k"),
     lang: str = typer.Option("en", "--lang"),
