@@ -170,3 +170,17 @@ def test_killed_generate_to_stdout_has_printed_whole_records(tmp_path: Path) -> 
     assert text.endswith("\n")
     recs = [json.loads(line) for line in text.splitlines()]
     assert recs[:3] == _vase_records(tmp_path)
+
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "puzzleclone"
+
+
+@pytest.mark.skipif(not (CORPUS / "1-hamburger.yaml").exists(), reason="../shared corpus missing")
+def test_multi_template_query_config_has_the_counts_the_original_reads() -> None:
+    fam = load_spec_family(CORPUS / "1-hamburger.yaml")
+    p = fam.generate(fam.Params(), random.Random(1))
+    q = p.config["_queries"]["q1"]
+    assert list(q) == ["pool_domain", "pool_correct_num", "pool_incorrect_num", "pool"]
+    assert [a + b for a, b in zip(q["pool_correct_num"], q["pool_incorrect_num"])] == q["pool_domain"]
+    # pool_correct_num counts the options whose statement holds (one, for "which is true")
+    assert sum(q["pool_correct_num"]) == 1 and len(q["pool"]) == sum(q["pool_domain"])
