@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from ..core.errors import ConfigError, GenerationFailed, InvalidDescription
 from ..core.yamlio import load_yaml
+from .numerals import en_form, pl_form
 
 __all__ = ["Category", "CategoryFile", "Database", "load_database", "draw_categories",
            "draw_numbers", "type3_candidates", "format_number", "LANGS", "weighted_choice"]
@@ -334,25 +335,14 @@ def type3_candidates(values: Sequence[Fraction]) -> list[str]:
 
 
 def plural_form(template: str, value: Fraction, lang: str) -> str:
-    """Resolve ``{one|few|many|fraction}`` (pl) or ``{one|other}`` (en) after a number."""
+    """Resolve ``{one|few|many|fraction}`` (pl) or ``{one|other}`` (en) after a number
+    (the agreement rules live in ``numerals``)."""
     start = template.find("{")
     if start < 0:
         return template
     end = template.find("}", start)
     forms = template[start + 1:end].split("|")
-    if lang == "pl":
-        if value.denominator != 1:
-            form = forms[3] if len(forms) > 3 else forms[-1]
-        else:
-            n = abs(value.numerator)
-            if n == 1:
-                form = forms[0]
-            elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-                form = forms[1]
-            else:
-                form = forms[2] if len(forms) > 2 else forms[-1]
-    else:
-        form = forms[0] if value == 1 else forms[-1]
+    form = pl_form(value, forms) if lang == "pl" else en_form(value, forms)
     return template[:start] + form + template[end + 1:]
 
 

@@ -80,8 +80,9 @@ def solve_cmd(
     zp = load(record)
     for step in steps:
         typer.echo(f"{step['n']}. {step['text']}")
-    typer.echo(f"\n{len(steps)} steps, {sum(1 for s in steps if s['rule'] == 'guess')} "
-               f"guesses; solution:")
+    from .numerals import en_count
+    guesses = sum(1 for s in steps if s['rule'] == 'guess')
+    typer.echo(f"\n{en_count(len(steps), 'step')}, {en_count(guesses, 'guess')}; solution:")
     from .text import answer_text
     typer.echo("\n".join(" ~ ".join(r) for r in zp.rows()) if zp.question.get("kind") != "cell"
                else answer_text(zp))
