@@ -1,6 +1,7 @@
 """API tests of the logic-grid and grid-genre endpoints: validation, check, hint, reveal."""
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -203,3 +204,49 @@ def test_favicon_is_served(api_client) -> None:
     response = api_client.get("/favicon.ico")
     assert response.status_code == 200 and response.headers["content-type"] == "image/svg+xml"
     assert api_client.get("/static/favicon.svg").status_code == 200
+
+
+def test_crossnumber_play_check_hint_and_solution(api_client) -> None:
+    text = api_client.post("/api/crossnumber/example", json={"name": "powerplay"}).json()["text"]
+    job = _wait(api_client, api_client.post("/api/crossnumber/play",
+                                            json={"text": text, "name": "powerplay.yaml"}).json())
+    view = job["result"]
+    token = view["token"]
+    assert "solutions" not in view and "answer" not in view   # the answer stays on the server
+    rows = ["11449", "49364", "46656"]          # powerplay's answer (see the solve test)
+    expected = {f"{r},{c}": d for r, row in enumerate(rows) for c, d in enumerate(row)}
+    assert api_client.get(f"/api/crossnumber/{token}/solution").json()["values"] == expected
+    values: dict[str, str] = {}
+    for _ in range(len(expected)):
+        hint = api_client.post(f"/api/crossnumber/{token}/hint", json={"values": values}).json()
+        if hint["kind"] != "step":
+            break
+        assert hint["value"] == expected[hint["cell"]] and hint["cell"] in hint["used"]
+        assert re.match(r"Row \d, column \d is \d: digit \d of \d of \d+ (Across|Down)",
+                        hint["reason"])
+        values[hint["cell"]] = hint["value"]
+    assert values == expected
+    check = api_client.post(f"/api/crossnumber/{token}/check", json={"values": values}).json()
+    assert check == {"wrong": [], "filled": 15, "cells": 15, "solved": True}
+    check = api_client.post(f"/api/crossnumber/{token}/check",
+                            json={"values": {"0,0": "7"}}).json()
+    assert check["wrong"] == ["0,0"] and not check["solved"]
+    bad = api_client.post(f"/api/crossnumber/{token}/check", json={"values": {"9,9": "1"}})
+    assert bad.status_code == 400 and "not a white cell" in bad.json()["error"]["message"]
+
+
+def test_crossnumber_generated_for_play_and_ambiguous_files_refused(api_client) -> None:
+    import random
+
+    from puzzleforge.crossnumber.generate import generate_puzzle
+
+    job = _wait(api_client, api_client.post("/api/crossnumber/generate",
+                                            json={"size": 3, "seed": 5}).json())
+    view = job["result"]
+    text, _, _ = generate_puzzle(random.Random(5), size=3)
+    assert view["text"] == text and view["seed"] == "5"
+    ambiguous = "grid: |\n  ..\n  ..\nclues:\n  A1: even\n"
+    job = _wait(api_client, api_client.post("/api/crossnumber/play",
+                                            json={"text": ambiguous, "name": "a.yaml"}).json())
+    assert job["status"] == "failed"
+    assert "more than one solution, so answers cannot be checked" in job["error"]["message"]

@@ -167,12 +167,28 @@ def smtlib_command(
 @app.command("hint")
 @run_guarded
 def hint_command(source: str = typer.Argument(...)) -> None:
-    """One deducible cell with the reason."""
+    """The easiest deduction on the empty board, with its reason (rows and columns from 1)."""
     from . import api
 
     _, inst = api.parse_puzzle(_read(source))
     h = api.hint(inst)
-    typer.echo(h.reason if h else "no deduction found")
+    typer.echo(f"[{h.level}] {h.reason}" if h else "no deduction found")
+
+
+@app.command("explain")
+@run_guarded
+def explain_command(source: str = typer.Argument(...),
+                    limit: int = typer.Option(0, "--limit", min=0,
+                                              help="Stop after this many steps (0 = all).")) -> None:
+    """The step-by-step solution a person can follow: each step the easiest deduction left."""
+    from . import api
+
+    _, inst = api.parse_puzzle(_read(source))
+    steps = api.explain(inst, limit or None)
+    for number, step in enumerate(steps, start=1):
+        typer.echo(f"{number:3d}. [{step.level}] {step.reason}")
+    if not steps:
+        typer.echo("no deduction found")
 
 
 @app.command("url")

@@ -237,143 +237,15 @@ class GridSession:
             token = read.get(_key(e))
             if token is not None:
                 known[(name, e)] = self.sol[name][e]
-        found = self._local_hint(known) or _api().hint(self.inst, known)
+        found = _api().hint(self.inst, known)
         if found is None:
             return {"kind": "stuck", "message": "no deduction found from these cells"}
-        token = self.genre.token(found.value)
-        used = self._cells_used(known, found) if found.level == "propagation" else []
-        rows, cols = self.inst.rows, self.inst.cols
-        where = _place(found.entity, rows, cols)
-        reason = _one_based(found.reason, rows, cols) or (
-            f"{where} must be {self.token_name(token)}: the rules ({self.rule_names()}) and "
-            "the puzzle's clues leave no other value")
-        if used:
-            listed = "; ".join(f"{_short(k, rows, cols)} {self.token_name(read[k])}"
-                               for k in used[:6])
-            more = f" and {len(used) - 6} more" if len(used) > 6 else ""
-            what = "cells" if self.mode() == "cell" else "marks"
-            reason = (f"{where} must be {self.token_name(token)}: the rules "
-                      f"({self.rule_names()}) and the {what} {listed}{more} leave no other "
-                      "value")
-        return {"kind": "step", "cell": _key(found.entity), "value": token,
-                "reason": reason, "level": found.level, "used": used}
-
-    def _local_hint(self, known: dict) -> Any:
-        """The forced cell whose reason is smallest: among cells propagation fixes, the
-        one forced by the fewest filled cells of its own row and column (what a person
-        spots first). None when no cell is forced that way (then the engine decides)."""
-        comp = self.genre.compile(self.inst)
-        others = {n: d for n, d in self.inst.clues.items() if n != "given"}
-        base = comp.assumptions(others)
-        reps = {(name, e): rep for name, e, rep, _ in comp.answer}
-
-        def lit(key: tuple, value: Any) -> int:
-            r = reps[key]
-            return (r if value else -r) if isinstance(r, int) else r.eq[value]
-
-        ok, lits = comp.propagate(base + [lit(k, v) for k, v in known.items()])
-        if not ok:
-            return None
-        best = None
-        for (name, e), rep in reps.items():
-            if (name, e) in known:
-                continue
-            value = None
-            if isinstance(rep, int):
-                value = True if rep in lits else False if -rep in lits else None
-            else:
-                value = next((v for v, l in rep.eq.items() if l in lits), None)
-            if value is None:
-                continue
-            near = [(k, v) for k, v in known.items() if k[1].r == e.r or k[1].c == e.c]
-            ok2, l2 = comp.propagate(base + [lit(k, v) for k, v in near])
-            if not (ok2 and lit((name, e), value) in l2):
-                continue
-            if best is None or len(near) < best[0]:
-                best = (len(near), name, e, value)
-        if best is None:
-            return None
-        hint_cls = getattr(_api(), "Hint")
-        return hint_cls(best[1], best[2], best[3], "", "propagation")
-
-    def token_name(self, token: str) -> str:
-        if self.mode() != "cell":
-            return {"1": "part of the loop", "0": "empty (not part of the loop)"}[token]
-        if self.values() == ["1", "0"]:
-            if self.inst.genre in PLACED:
-                return PLACED[self.inst.genre][0 if token == "1" else 1]
-            return {"1": "black", "0": "white"}[token]
-        return token
-
-    def rule_names(self) -> str:
-        labels = getattr(self.genre.rules, "labels", None) or []
-        names = ", ".join(n for n in labels if n and "given" not in n) or self.genre.title
-        return _fill(names, self.genre, self.inst)
-
-    def _cells_used(self, known: dict, found: Any) -> list[str]:
-        """A minimal set of filled cells that, with the rules and the non-cell clues,
-        forces the hinted cell by propagation alone (deletion-based, like the engine)."""
-        comp = self.genre.compile(self.inst)
-        others = {n: d for n, d in self.inst.clues.items() if n != "given"}
-        base = comp.assumptions(others)
-        lit_of = {}
-        for name, e, rep, _ in comp.answer:
-            lit_of[(name, e)] = rep
-        rep = lit_of[(found.var, found.entity)]
-        target = (rep if found.value else -rep) if isinstance(rep, int) else rep.eq[found.value]
-
-        def lit(key: tuple, value: Any) -> int:
-            r = lit_of[key]
-            return (r if value else -r) if isinstance(r, int) else r.eq[value]
-
-        needed = sorted(known.items(), key=lambda kv: (kv[0][1].r, kv[0][1].c))
-        ok, lits = comp.propagate(base + [lit(k, v) for k, v in needed])
-        if not ok or target not in lits:
-            return []
-        for item in list(needed):
-            trial = [x for x in needed if x is not item]
-            ok, lits = comp.propagate(base + [lit(k, v) for k, v in trial])
-            if ok and target in lits:
-                needed = trial
-        return [_key(k[1]) for k, _ in needed]
-
-
-def _place(entity: Any, rows: int, cols: int) -> str:
-    """A cell or edge in words, counting rows and columns from 1."""
-    if hasattr(entity, "o"):
-        return "The " + _edge_words(entity.o, entity.r, entity.c, rows, cols)
-    return f"Row {entity.r + 1}, column {entity.c + 1}"
-
-
-def _edge_words(o: str, r: int, c: int, rows: int, cols: int) -> str:
-    """Edge ``(o, r, c)`` (0-based) as "edge between r2c3 and r3c3" (1-based); an edge on
-    the border, with one cell only, is "top side of r1c3" and the like."""
-    a, b = ((r - 1, c), (r, c)) if o == "h" else ((r, c - 1), (r, c))
-    if min(a) < 0:
-        return f"{'top' if o == 'h' else 'left'} side of r{b[0] + 1}c{b[1] + 1}"
-    if (o == "h" and r == rows) or (o == "v" and c == cols):
-        return f"{'bottom' if o == 'h' else 'right'} side of r{a[0] + 1}c{a[1] + 1}"
-    return f"edge between r{a[0] + 1}c{a[1] + 1} and r{b[0] + 1}c{b[1] + 1}"
-
-
-def _short(key: str, rows: int, cols: int) -> str:
-    """A browser key in words: "r2c3" for a cell, the edge's words for an edge."""
-    parts = key.split(",")
-    if len(parts) == 3:
-        return _edge_words(parts[0], int(parts[1]), int(parts[2]), rows, cols)
-    return f"r{int(parts[0]) + 1}c{int(parts[1]) + 1}"
-
-
-def _one_based(text: str, rows: int, cols: int) -> str:
-    """The engine's ``(r,c)`` and ``Edge(o='h', r=1, c=2)`` are 0-based; people count rows
-    and columns from 1 and read edges as the cells they separate."""
-    import re
-
-    text = re.sub(r"Edge\(o='([hv])', r=(\d+), c=(\d+)\)",
-                  lambda m: "the " + _edge_words(m.group(1), int(m.group(2)), int(m.group(3)),
-                                                  rows, cols), text)
-    return re.sub(r"\((\d+),(\d+)\)",
-                  lambda m: f"(row {int(m.group(1)) + 1}, column {int(m.group(2)) + 1})", text)
+        # the engine's hint: the easiest deduction now, its reason in words (rows and
+        # columns from 1) and the evidence it cites, which the page highlights
+        used = [_key(k[1]) for k, _ in found.cells if type(k[1]).__name__ in ("Cell", "Edge")]
+        used += [_key(p) for _, p, _ in found.clues if type(p).__name__ in ("Cell", "Edge")]
+        return {"kind": "step", "cell": _key(found.entity), "value": self.genre.token(found.value),
+                "reason": found.reason, "level": found.level, "used": sorted(set(used))}
 
 
 def _check_side(rows: int, cols: int) -> None:
