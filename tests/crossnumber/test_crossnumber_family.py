@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import puzzleforge
 from puzzleforge.cli.main import app
-from puzzleforge.core.errors import ConfigError
+from puzzleforge.core.errors import ConfigError, GenerationFailed
 from puzzleforge.crossnumber import api
 from puzzleforge.crossnumber.family import Params, family, parse_answer
 
@@ -129,7 +129,7 @@ def test_generate_mode_is_deterministic_and_size_4_works() -> None:
 
 def test_non_unique_file_accepts_every_solution_when_allowed() -> None:
     src = str(EXAMPLES / "prime.yaml")
-    with pytest.raises(Exception):
+    with pytest.raises(GenerationFailed, match="^no puzzle file with a unique solution[.]$"):
         family.generate(Params(source=src), random.Random(0))
     p = family.generate(Params(source=src, unique_only=False), random.Random(0))
     assert len(p.solution["alternatives"]) == 1

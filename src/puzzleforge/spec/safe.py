@@ -14,7 +14,7 @@ table, so nothing outside that table is reachable by name either.
 >>> compile_expr("__import__('os')", where="demo")
 Traceback (most recent call last):
 ...
-puzzleforge.core.errors.UnsafeExpression: field 'demo': name '__import__' is not allowed (dunder names are refused). Expected a spec expression using only spec names, Z3 functions and safe builtins.
+puzzleforge.core.errors.UnsafeExpression: field 'demo': name '__import__' is not allowed (dunder names are refused) in: __import__('os'). Expected a spec expression using only spec names, Z3 functions and safe builtins.
 """
 from __future__ import annotations
 

@@ -44,6 +44,11 @@ def generate_cmd(
 ) -> None:
     """Generate puzzles and print them."""
     from . import generate
+
+    if fmt not in ("text", "json", "jsonl"):
+        from ..core.errors import ConfigError
+
+        raise ConfigError(f"--format {fmt!r}", field="--format", expected="text, json or jsonl")
     for i in range(n):
         p = generate(seed=seed + i, **_params(K, k, lang, difficulty, question, clues))
         if fmt in ("json", "jsonl"):
@@ -57,7 +62,9 @@ def generate_cmd(
 
 def _read_record(path: Path):
     from ..core.puzzle import Puzzle
-    text = path.read_text(encoding="utf-8").strip()
+    from ..core.textfiles import read_text_file
+
+    text = read_text_file(path).strip()
     first = text.splitlines()[0] if text.startswith("{") and "\n{" in text else text
     return Puzzle.from_json(first, source=str(path))
 
