@@ -268,3 +268,18 @@ def test_in_process_alarm_keeps_the_callers_timer() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def test_spec_text_is_sent_again_after_the_worker_dropped_it(fresh_workers, tmp_path: Path) -> None:
+    from puzzleforge.spec import sandbox_worker
+
+    copies = []
+    for i in range(sandbox_worker._CACHE_SIZE + 2):  # more specs than the worker keeps
+        p = tmp_path / f"k{i}.yaml"
+        p.write_text(EXAMPLE.read_text())
+        copies.append(load_spec_family(p))
+    for fam in copies:
+        fam.generate(SpecParams(), make_rng(1))
+    again = copies[0].generate(SpecParams(), make_rng(2)).to_json()
+    trusted = load_spec_family(tmp_path / "k0.yaml", trust=True)
+    assert again == trusted.generate(SpecParams(), make_rng(2)).to_json()
