@@ -97,21 +97,27 @@ def _warm_up() -> None:
 
 
 class _Families:
-    """Built families by (path, text), least recently used dropped first."""
+    """Built families by the parent's key (path + text digest), least recently used
+    dropped first. The parent sends a spec's text only until the worker has it."""
 
     def __init__(self) -> None:
-        self.items: dict[tuple[str, str], Any] = {}
+        self.items: dict[Any, Any] = {}
 
-    def get(self, path: str, text: str, root: str) -> Any:
+    def get(self, req: dict) -> Any:
         from pathlib import Path
 
         from .family import SpecFamily
         from .schema import parse_spec_text
 
-        key = (path, text)
+        key = req["key"]
         fam = self.items.pop(key, None)
         if fam is None:
-            fam = SpecFamily(path, trust=False, spec=parse_spec_text(text, path, root=Path(root)))
+            text = req.get("text")
+            if text is None:
+                return None
+            path = req["path"]
+            fam = SpecFamily(path, trust=False,
+                             spec=parse_spec_text(text, path, root=Path(req["root"])))
         self.items[key] = fam
         while len(self.items) > _CACHE_SIZE:
             self.items.pop(next(iter(self.items)))
@@ -125,7 +131,9 @@ def _generate(families: _Families, req: dict) -> dict:
     from .family import SpecParams
     from .oslock import set_cpu_limit
 
-    fam = families.get(req["path"], req["text"], req["root"])
+    fam = families.get(req)
+    if fam is None:
+        return {"need_text": True}
     rng = random.Random()
     rng.setstate(req["rng"])
     seconds = float(req["seconds"])
