@@ -23,7 +23,7 @@ from puzzleforge.core.puzzle import stamp
 from puzzleforge.core.seeding import make_rng
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.operators import Runtime
-from puzzleforge.spec.safe import SAFE_BUILTINS, compile_expr
+from puzzleforge.spec.safe import SAFE_BUILTINS, ExprError, compile_expr
 
 DATA = Path(__file__).resolve().parent / "data" / "unseen"
 
@@ -75,7 +75,7 @@ def test_module_views_expose_no_escape(source):
     with pytest.raises(Exception) as info:
         code = compile_expr(source, where="test")
         code.run({"__builtins__": SAFE_BUILTINS, "name": "os"})
-    assert isinstance(info.value, (UnsafeExpression, AttributeError))
+    assert isinstance(info.value, (UnsafeExpression, AttributeError, ExprError))
 
 
 def test_trusted_operator_file_draws_follow_the_seed(capsys):

@@ -10,9 +10,7 @@ its seed. Behaviour follows the format's public documentation; the code is our o
 from __future__ import annotations
 
 import itertools
-import math
 import random
-import re
 import threading
 from collections.abc import Iterable as _Iterable
 from functools import lru_cache
@@ -21,7 +19,10 @@ from typing import Any, Callable
 import z3
 
 from . import mathexpr
+from .allowlist import MODULE_VIEWS, z3_table
+from .bounded import ITERTOOLS_BOUNDED
 from .fastz3 import FAST_EXPORTS
+from .guards import register_attributes
 from .wordlists import WORD_LISTS
 
 __all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError",
@@ -123,6 +124,9 @@ class SolModel:
         return "[" + ", ".join(f"{c} = {self.values[k]}" for k, c in self.consts.items()) + "]"
 
 
+register_attributes(SolModel, ("evaluate", "eval", "decls"))
+
+
 def _py_to_z3(value: Any, like: Any) -> Any:
     if z3.is_bool(like):
         return z3.BoolVal(bool(value))
@@ -131,32 +135,9 @@ def _py_to_z3(value: Any, like: Any) -> Any:
     return z3.RealVal(value)
 
 
-_Z3_NAMES = (
-    "And", "Or", "Not", "Implies", "Xor", "If", "Sum", "Product", "Distinct", "Int", "Ints",
-    "Bool", "Bools", "Real", "Reals", "IntVal", "RealVal", "BoolVal", "ToReal", "ToInt",
-    "IsInt", "is_true", "is_false", "simplify", "AtMost", "AtLeast", "PbEq", "PbLe", "PbGe",
-    "sat", "unsat", "unknown", "BoolRef", "ArithRef", "ExprRef", "is_int", "is_real",
-    "is_bool", "Q", "Abs", "ModelRef", "IntNumRef", "RatNumRef", "BoolSort", "IntSort",
-    "RealSort", "is_expr", "substitute", "Z3Exception", "IntVector", "BoolVector", "RealVector",
-)
-Z3_EXPORTS: dict[str, Any] = {n: getattr(z3, n) for n in _Z3_NAMES if hasattr(z3, n)}
-# The original runs specs after ``from z3 import *``: every public expression constructor
-# is available. Everything that touches files, global parameters or contexts is not.
-_Z3_DENY = {
-    "parse_smt2_file", "parse_smt2_string", "open_log", "append_log", "set_param",
-    "set_option", "reset_params", "enable_trace", "disable_trace", "main_ctx", "Context",
-    "get_ctx", "Fixedpoint", "ParserContext", "deserialize", "get_param", "describe_tactics",
-    "describe_probes", "set_default_rounding_mode", "set_default_fp_sort", "Z3PPObject",
-    "user_propagate", "UserPropagateBase", "PropClosures", "OnClause",
-}
-for _n in dir(z3):
-    if _n.startswith("_") or _n.startswith("Z3_") or _n in _Z3_DENY or _n in Z3_EXPORTS:
-        continue
-    _v = getattr(z3, _n)
-    if isinstance(_v, type(z3)) or not (callable(_v) or isinstance(_v, z3.CheckSatResult)):
-        continue
-    Z3_EXPORTS[_n] = _v
-Z3_EXPORTS.update(FAST_EXPORTS)
+#: The Z3 names a spec may use: an explicit table (spec/allowlist.py), never ``dir(z3)``
+#: minus a deny-list (z3 re-exports ctypes, global parameters and printing helpers).
+Z3_EXPORTS: dict[str, Any] = z3_table(FAST_EXPORTS)
 
 
 def _key(x: Any) -> Any:
@@ -435,25 +416,18 @@ class Runtime:
             "get_var_name": get_var_name, "choose": self.choose,
             "randint": rng.randint, "uniform": rng.uniform, "sample": rng.sample,
             "choice": rng.choice, "shuffle": rng.shuffle, "random": rng,
-            "itertools": _ITERTOOLS, "reduce": _reduce, "math": math, "re": _RE,
-            "product": itertools.product, "permutations": itertools.permutations,
-            "combinations": itertools.combinations, "Iterable": _Iterable,
+            "itertools": _ITERTOOLS, "reduce": _reduce, "math": _MATH, "re": _RE,
+            "product": _PRODUCT, "permutations": _PERMUTATIONS,
+            "combinations": _COMBINATIONS, "Iterable": _Iterable,
         }
 
 
-class _Namespace:
-    def __init__(self, **items: Any) -> None:
-        self.__dict__.update(items)
-
-
-_ITERTOOLS = _Namespace(**{n: getattr(itertools, n) for n in (
-    "product", "permutations", "combinations", "combinations_with_replacement", "chain",
-    "accumulate", "groupby", "islice", "starmap", "zip_longest", "count", "cycle", "repeat")})
-
-
-_RE = _Namespace(**{n: getattr(re, n) for n in (
-    "compile", "match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "split",
-    "escape", "IGNORECASE", "MULTILINE", "DOTALL")})
+_ITERTOOLS = MODULE_VIEWS["itertools"]
+_MATH = MODULE_VIEWS["math"]
+_RE = MODULE_VIEWS["re"]
+_PRODUCT = ITERTOOLS_BOUNDED["product"]
+_PERMUTATIONS = ITERTOOLS_BOUNDED["permutations"]
+_COMBINATIONS = ITERTOOLS_BOUNDED["combinations"]
 
 
 def _reduce(*args: Any) -> Any:
