@@ -61,12 +61,12 @@ def allowed_attributes(cls: type) -> frozenset[str]:
 def _refused(obj: Any, name: Any) -> ExprError:
     kind = type(obj).__name__
     if kind == "ModuleView" and not str(name).startswith("_"):
-        return ExprError(f"'{name}' is not one of the names a spec may use from module "
-                         f"{obj._pf_name}")
+        return ExprError(f"'{name}' of module {obj._pf_name} is not allowed in a spec "
+                         "expression (not one of its allow-listed names)")
     if isinstance(name, str) and name.startswith("_"):
         return ExprError(f"attribute '.{name}' is not allowed (private and dunder attributes "
                          "are refused)")
-    return ExprError(f"attribute '.{name}' of a {kind} value is not allowed in a spec "
+    return ExprError(f"attribute '.{name}' of a value of type {kind} is not allowed in a spec "
                      "expression")
 
 

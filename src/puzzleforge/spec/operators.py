@@ -20,6 +20,7 @@ import z3
 
 from . import mathexpr
 from .allowlist import MODULE_VIEWS, z3_table
+from . import bounded
 from .bounded import ITERTOOLS_BOUNDED
 from .fastz3 import FAST_EXPORTS
 from .guards import register_attributes
@@ -153,6 +154,42 @@ def _key(x: Any) -> Any:
     return x
 
 
+#: Largest count a spec operator builds in one call (letters, names, list sizes, groups).
+MAX_OPERATOR_ITEMS = 100_000
+#: Largest number of elements generate_random_list may draw in total before giving up.
+MAX_RANDOM_LIST_WORK = 50_000_000
+
+
+def _bounded(what: str, value: Any, limit: int = MAX_OPERATOR_ITEMS) -> int:
+    """``int(value)``, refusing counts above ``limit`` (an operator asked for 10**9 items)."""
+    n = int(value)
+    if n > limit:
+        raise OperatorError(f"{what}: {n} is too large (limit {limit})")
+    return n
+
+
+@lru_cache(maxsize=8)
+def _faker_providers(locale: str) -> frozenset[str]:
+    """Public method names of the locale's Faker providers: the names get_faker may call.
+
+    Why a table: ``getattr(faker, name)`` also reaches the generator's own API
+    (``seed``, ``seed_instance``, ``add_provider``, ``set_formatter`` ...), which changes
+    shared state; provider methods only make values.
+    """
+    fk = _faker(locale)
+    names: set[str] = set()
+    for provider in fk.factories[0].get_providers():
+        for name in dir(type(provider)):
+            if not name.startswith("_") and callable(getattr(type(provider), name, None)):
+                names.add(name)
+    return frozenset(names - {"seed", "seed_instance", "seed_locale", "add_provider",
+                              "get_providers", "set_formatter", "set_arguments",
+                              "del_arguments", "get_formatter", "parse", "format",
+                              # bulk data makers (archives, images, documents): not names
+                              "binary", "zip", "tar", "image", "json", "json_bytes", "csv",
+                              "tsv", "psv", "dsv", "xml", "fixed_width"})
+
+
 @lru_cache(maxsize=8)
 def _faker(locale: str) -> Any:
     from faker import Faker  # heavy import, first use only
@@ -175,6 +212,17 @@ def _active_rng() -> random.Random:
     if rng is None:  # called outside an attempt (e.g. at import time of a trusted file)
         rng = _ACTIVE.rng = random.Random(0)
     return rng
+
+
+def _count_combinations(n: int, k: int) -> int:
+    """comb(n, k), capped just above MAX_SEQUENCE (cheap even for comb(40, 20))."""
+    k = min(k, n - k)
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+        if out > bounded.MAX_SEQUENCE:
+            return bounded.MAX_SEQUENCE + 1
+    return out
 
 
 class _RandomModuleProxy:
@@ -261,6 +309,7 @@ class Runtime:
 
     # ---- random data -------------------------------------------------------------
     def generate_letters(self, n: int, lang: str = "en") -> Any:
+        n = _bounded("generate_letters", n)
         if lang == "en":
             base = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[self.letters % 26]
             self.letters += 1
@@ -268,7 +317,7 @@ class Runtime:
         return "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥"[: int(n)]
 
     def get_faker(self, num: int, provider_name: str, locale: str = "zh_CN", seed: Any = None) -> list:
-        num = int(num)
+        num = _bounded("get_faker", num, 10_000)
         rng = random.Random(seed) if seed is not None else self.rng
         if provider_name in WORD_LISTS:
             words = WORD_LISTS[provider_name]
@@ -276,8 +325,14 @@ class Runtime:
                 raise OperatorError(f"get_faker: provider '{provider_name}' has only {len(words)} "
                                     f"distinct values, {num} requested")
             return rng.sample(list(words), num)
-        fk = _faker(locale)
-        method = getattr(fk, provider_name, None) if not provider_name.startswith("_") else None
+        if not isinstance(provider_name, str) or not isinstance(locale, str):
+            raise OperatorError("get_faker: provider and locale must be strings")
+        try:
+            fk = _faker(locale)
+        except (AttributeError, ImportError, ValueError, TypeError):
+            raise OperatorError(f"get_faker: unknown locale {locale[:40]!r}") from None
+        method = getattr(fk, provider_name, None) \
+            if provider_name in _faker_providers(locale) else None
         if method is None or not callable(method):
             raise OperatorError(f"get_faker: unknown provider '{provider_name}'")
         fk.seed_instance(rng.getrandbits(48))
@@ -305,6 +360,7 @@ class Runtime:
                              per_ele_domain: Any = None) -> list:
         if not isinstance(size, int) or size <= 0:
             raise OperatorError("generate_random_list: size must be a positive integer")
+        _bounded("generate_random_list size", size)
         if ele_type not in ("int", "bool", "float", "enum"):
             raise OperatorError(f"generate_random_list: unsupported element type {ele_type!r}")
         if per_ele_domain is not None and len(per_ele_domain) != size:
@@ -317,7 +373,7 @@ class Runtime:
                     raise OperatorError(f"generate_random_list: empty domain {list(d)}")
         funcs = self._conditions(cond)
         rng = self.rng
-        for _ in range(200_000):
+        for _ in range(min(200_000, max(1, MAX_RANDOM_LIST_WORK // size))):
             if ele_type == "int":
                 lst = [rng.randint(d[0], d[1]) for d in doms]
             elif ele_type == "float":
@@ -341,6 +397,7 @@ class Runtime:
                                         per_ele_domain: Any = None) -> list:
         if not isinstance(size, int) or size <= 0:
             raise OperatorError("generate_random_list_with_total: size must be a positive integer")
+        _bounded("generate_random_list_with_total size", size)
         lo_g, hi_g = int(ele_domain[0]), int(ele_domain[1])
         los, his = [], []
         for i in range(size):
@@ -356,7 +413,8 @@ class Runtime:
                                 f"[{sum(los)}, {sum(his)}]")
         out = list(los)
         room = [h - l for l, h in zip(los, his)]
-        left = total - sum(los)
+        left = _bounded("generate_random_list_with_total: total minus the minimums",
+                        total - sum(los), 10_000_000)
         # each unit goes to a slot chosen with probability proportional to its free room
         while left > 0:
             free = sum(room)
@@ -372,8 +430,10 @@ class Runtime:
 
     def generate_formulas(self, formula_num: int, vars_num: int, is_cond: bool = False,
                           allow_power: bool = True, max_depth: int = 5) -> list[str]:
-        return mathexpr.generate_formulas(self.rng, int(formula_num), int(vars_num), is_cond,
-                                          allow_power, int(max_depth))
+        return mathexpr.generate_formulas(self.rng, _bounded("generate_formulas", formula_num, 10_000),
+                                          _bounded("generate_formulas vars_num", vars_num, 1000),
+                                          is_cond, allow_power,
+                                          _bounded("generate_formulas max_depth", max_depth, 30))
 
     def generate_formula(self, vars_num: int, is_cond: bool = False, allow_power: bool = True,
                          max_depth: int = 5) -> str:
@@ -382,6 +442,10 @@ class Runtime:
 
     def choose(self, candidates: Any, group_size: int, group_num: int) -> list:
         items = _flatten_syms(candidates)
+        group_num = _bounded("choose group_num", group_num)
+        if isinstance(group_size, int) and 0 <= group_size <= len(items):
+            _bounded("choose: number of groups", _count_combinations(len(items), group_size),
+                     bounded.MAX_SEQUENCE)
         combos = list(itertools.combinations(items, group_size))
         if not combos:
             return []
@@ -568,6 +632,7 @@ def find_always_TF_combined_events(events: Any, solutions: Any, require: bool = 
 
 
 def generate_var_names(n: int) -> list[str]:
+    n = _bounded("generate_var_names", n)
     if n <= 3:
         return ["x", "y", "z"][:n]
     if n <= 11:
