@@ -168,7 +168,7 @@ RUNTIME = [
     ("variable", "__import__('datetime').datetime.now"),
     ("variable", "'{0.__class__.__mro__}'.format(1)"),
     ("variable", "'{0.gi_frame.f_globals}'.format((x for x in []))"),
-    ("variable", "'{0.gi_frame}'.format_map([(x for x in [])])"),
+    ("variable", "'{x.gi_frame}'.format_map(dict(x=(y for y in [])))"),
     ("variable", "'{g.gi_frame}'.format_map({'g': (x for x in [])})"),
     ("variable", "list(map('{0.gi_frame.f_back}'.format, [(x for x in [])]))"),
     ("variable", "'{0[_secret]}'.format({'_secret': 1})"),
