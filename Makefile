@@ -5,9 +5,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 DEMO_EXTRAS := pdf,web,parquet
-TEST_EXTRAS := dev,pdf,web,parquet,ray,hf
+TEST_EXTRAS := dev,pdf,web,parquet,ray,hf,rg
 
-.PHONY: demo test install install-test clean
+.PHONY: demo test screenshots install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ demo: $(VENV)/.installed-demo
 ## test: the whole suite (browser tests need Debian's chromium; they skip with a hint without it)
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+## screenshots: re-take docs/screenshots/*.png on purpose (the suite itself writes them to tmp)
+screenshots: $(VENV)/.installed-test
+	PUZZLEFORGE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -m browser tests/web
 
 clean:
 	rm -rf out .pytest_cache

@@ -81,7 +81,8 @@ def test_huggingface_datasets_loads_jsonl_and_parquet(tmp_path: Path, monkeypatc
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")                # local files only, never the Hub
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
-    datasets = pytest.importorskip("datasets", reason="HF datasets not installed (extra 'hf')")
+    import datasets  # the hf test extra, imported after the offline settings above
+
     recipe = tmp_path / "mix.yaml"
     recipe.write_text(RECIPE)
     run_batch(load_recipe(recipe, n=24), tmp_path / "pq", fmt="parquet", workers=1)

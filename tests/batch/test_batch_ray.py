@@ -4,10 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import ray
 
 from puzzleforge.batch import BatchJob, Component, run_batch
-
-ray = pytest.importorskip("ray", reason="Ray not installed (extra 'ray')")
 
 pytestmark = [pytest.mark.ray, pytest.mark.timeout(240)]
 

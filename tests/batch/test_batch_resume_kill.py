@@ -41,8 +41,10 @@ def _kill_when(proc: subprocess.Popen, path: Path, at_least: int) -> int:
 
 def test_kill_minus_nine_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "k.jsonl"
-    killed_at = [_kill_when(_start(tmp_path), out, 20)]
-    killed_at.append(_kill_when(_start(tmp_path, "--resume"), out, killed_at[0] + 40))
+    journal = tmp_path / "k.jsonl.partial"        # records go here until the run completes
+    killed_at = [_kill_when(_start(tmp_path), journal, 20)]
+    assert not out.exists()
+    killed_at.append(_kill_when(_start(tmp_path, "--resume"), journal, killed_at[0] + 40))
     assert killed_at[0] < N and killed_at[1] < N, killed_at
     done = subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", *ARGS, "--out",
                            "k.jsonl", "--resume"], cwd=tmp_path, capture_output=True, text=True,
@@ -51,6 +53,8 @@ def test_kill_minus_nine_then_resume(tmp_path: Path) -> None:
 
     data = out.read_bytes()
     assert data.endswith(b"\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "k.job.json", "k.jsonl",
+                                                           "k.summary.json"]
     records = [json.loads(line) for line in data.decode().splitlines()]
     assert len(records) == N
     assert len({r["id"] for r in records}) == N and len({r["question"] for r in records}) == N

@@ -51,9 +51,11 @@ def test_duplicates_are_dropped_replaced_and_counted(tmp_path: Path) -> None:
 
 def test_exhausted_space_stops_instead_of_spinning(tmp_path: Path) -> None:
     job = BatchJob(components=(Component(f"{FAKE}:sometimes_slow", 10, {"distinct": 3}),), seed=1)
-    with pytest.raises(GenerationFailed, match="no new puzzle"):
+    with pytest.raises(GenerationFailed, match="no new puzzle") as err:
         run_batch(job, tmp_path / "e.jsonl", workers=1)
-    assert len(lines(tmp_path / "e.jsonl")) == 3             # what it found is kept
+    assert not (tmp_path / "e.jsonl").exists()                # only a complete run publishes
+    assert len(lines(tmp_path / "e.jsonl.partial")) == 3      # what it found is kept
+    assert "the 3 record(s) made so far are in" in str(err.value)
 
 
 @pytest.mark.parametrize("workers", [1, 2])

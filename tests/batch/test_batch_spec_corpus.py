@@ -14,7 +14,6 @@ SPEC = CORPUS / "puzzleclone" / "1-hamburger.yaml"
 
 @pytest.mark.skipif(not SPEC.exists(), reason=f"shared corpus not found at {SPEC}")
 def test_spec_file_family_generates_and_verifies(tmp_path: Path) -> None:
-    pytest.importorskip("puzzleforge.spec.family", reason="spec engine not present")
     cli = [sys.executable, "-m", "puzzleforge.cli.main"]
     made = subprocess.run([*cli, "generate", str(SPEC), "-n", "6", "--seed", "3", "--out",
                            "s.jsonl", "--workers", "2", "--chunk-size", "1"], cwd=tmp_path,

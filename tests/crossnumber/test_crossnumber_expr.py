@@ -27,7 +27,35 @@ def test_arithmetic(text: str, expected: int) -> None:
 def test_non_exact_operations_give_no_value() -> None:
     assert values("7/2") == []
     assert values("√50") == []
-    assert values("5%0") == []
+    assert values("5%(A-B)", {"A": 3, "B": 3}, variables="AB") == []   # zero only here
+
+
+@pytest.mark.parametrize("text,shown", [("5%0", "division by zero at position 2"),
+                                        ("A/(3-3)", "division by zero ((3 - 3) is always 0)"),
+                                        ("A/-(2*0)", "division by zero")])
+def test_a_divisor_that_is_always_zero_is_flagged(text: str, shown: str) -> None:
+    with pytest.raises(ex.ExprSyntaxError, match=shown.replace("(", r"\(").replace(")", r"\)")):
+        ex.parse(text, variables="A")
+
+
+@pytest.mark.parametrize("text,shown", [
+    ("Cubee", "undefined name 'Cubee' (did you mean 'cube'?) at position 1"),
+    ("Asqaure", "undefined name 'Asqaure' (did you mean 'square'?) at position 1"),
+    ("ds(A)", "undefined name 'ds' (functions are written with a dollar sign: $ds(...))"),
+    ("AX", "undefined variable 'X' at position 2"),
+])
+def test_a_misspelt_word_is_blamed_as_a_whole(text: str, shown: str) -> None:
+    with pytest.raises(ex.ExprSyntaxError) as err:
+        ex.parse(text, variables="ABCD")
+    assert shown in str(err.value)
+
+
+def test_deep_nesting_is_a_clear_error_not_a_recursion_error() -> None:
+    with pytest.raises(ex.ExprSyntaxError, match="nested more than 100 levels deep"):
+        ex.parse("(" * 3000 + "A" + ")" * 3000, variables="A")
+    with pytest.raises(ex.ExprSyntaxError, match="nested more than 100 levels deep"):
+        ex.parse("-" * 5000 + "A", variables="A")
+    assert ex.parse("(" * 90 + "A" + ")" * 90, variables="A").op == "var"
 
 
 def test_variables_and_implicit_multiplication() -> None:

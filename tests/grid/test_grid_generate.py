@@ -67,8 +67,11 @@ def test_forced_cells_and_hint_with_reason() -> None:
     forced = api.forced_cells(inst)  # a minimal puzzle minus a clue is ambiguous somewhere
     assert len(forced) < 36 and all(sol["color"][e] == v for (_, e), v in forced.items())
     h = api.hint(get_genre("unruly").parse(g.format(api.generate("unruly", "6x6", 7)[0])))
-    assert h is not None and h.reason.startswith(f"cell ({h.entity.r},{h.entity.c}) must be")
-    assert "because" in h.reason and h.level in ("propagation", "search")
+    assert h is not None and h.reason.startswith(f"Row {h.entity.r + 1}, column {h.entity.c + 1} must be")
+    # the no-three rule alone: white above and below force black between them
+    assert h.level == "propagation" and h.value is True and h.clues == []
+    assert sorted((k[1].r - h.entity.r, k[1].c - h.entity.c, v) for k, v in h.cells) == \
+        [(-1, 0, False), (1, 0, False)]
     # the hinted value is right
     assert sol["color"][h.entity] == h.value
 

@@ -184,7 +184,7 @@ def test_unsupported_urls_are_clear() -> None:
     with pytest.raises(InvalidDescription, match="star count"):
         decode_url("https://puzz.link/p?starbattle/6/6/")
     with pytest.raises(InvalidDescription, match="'\\?' clue"):
-        decode_url("https://puzz.link/p?skyscrapers/4/4/.")
+        decode_url("https://puzz.link/p?skyscrapers/4/4/.u")
     with pytest.raises(InvalidDescription, match="character '!'"):
         decode_url("https://puzz.link/p?sudoku/4/4/!")
     for genre in ("unruly", "binairo", "futoshiki", "kakurasu"):

@@ -21,7 +21,7 @@ def test_generate_writes_stamped_verified_records(tmp_path: Path) -> None:
     assert len(recs) == 3
     for i, rec in enumerate(recs):
         p = Puzzle.from_record(rec)
-        assert rec["family"] == "spec:vase" and rec["problem"] == rec["question"]
+        assert rec["family"] == "spec:vase" and rec["question"].startswith(rec["problem"].rstrip("\n") + "\nAnswer format: ")
         assert p.seed == derive_seed(9, "spec:vase", i, rec["meta"]["attempt"])
         assert "parameters" in rec and "config" in rec
     # the same command gives the same file

@@ -26,7 +26,9 @@ def test_example_generates_verified_puzzles(name: str) -> None:
     for p in puzzles:
         assert p.family == f"spec:{name}"
         assert p.question and p.answer
-        assert p.extra["problem"] == p.question
+        # the question is the spec's own text plus one sentence stating the answer format
+        head, sentence = p.question.rsplit("\n", 1)
+        assert head == p.extra["problem"].rstrip("\n") and sentence.startswith("Answer format: ")
         assert set(p.extra["parameters"]) == {"cond_num", "sym_num", "sym_type", "difficulty"}
         assert 0.0 <= p.difficulty <= 1.0
         assert fam.verify(p, p.answer) == 1.0

@@ -7,8 +7,6 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("puzzleforge.grid.api", reason="the grid engine is not installed")
-
 
 def test_unruly_keyboard_hints_to_completion(page, expect, save_screenshot) -> None:
     page.goto("/grid")
@@ -72,7 +70,6 @@ SUDOKU_URL = "https://puzz.link/p?sudoku/4/4/h3g2h1g2g3j"   # a unique 4x4 Sudok
 
 
 def test_puzzlink_url_loads_and_plays_with_digit_keys(page, expect, save_screenshot) -> None:
-    pytest.importorskip("puzzleforge.grid.puzzlink", reason="no puzz.link codec in the grid engine")
     page.goto("/grid")
     page.get_by_label(re.compile("Puzzle text")).fill(SUDOKU_URL)
     page.get_by_role("button", name="Load").click()

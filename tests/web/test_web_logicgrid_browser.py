@@ -7,8 +7,6 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("puzzleforge.zebra.generator", reason="the zebra engine is not installed")
-
 
 def test_generate_mark_hint_until_solved_and_check(page, expect, save_screenshot) -> None:
     page.goto("/logic-grid")

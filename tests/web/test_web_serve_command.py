@@ -9,10 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
-
-pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
 
 
 def _free_port() -> int:
@@ -55,3 +53,61 @@ def test_serve_binds_loopback_and_serves_pages(tmp_path: Path) -> None:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
     assert f"http://127.0.0.1:{port}/" in proc.stdout.read()
+
+
+STUCK_SERVER = """
+import sys, threading, time
+from puzzleforge.cli.serve_command import bind_socket, serve_app
+from puzzleforge.web import WebSettings, create_app
+
+app = create_app(WebSettings())
+# two job threads that never return (what a solver stuck in C code looks like to the server)
+app.state.jobs.submit("stuck", lambda progress: threading.Event().wait())
+app.state.jobs.submit("stuck", lambda progress: time.sleep(10**6))
+sock = bind_socket("127.0.0.1", int(sys.argv[1]))
+print("ready", flush=True)
+serve_app(app, sock)
+"""
+
+
+def _wait_ready(proc: subprocess.Popen, port: int) -> None:
+    assert proc.stdout.readline().strip() == "ready"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+            return
+        except httpx.TransportError:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_serve_stops_on_a_signal_even_with_stuck_job_threads(sig: int) -> None:
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-c", STUCK_SERVER, str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_ready(proc, port)
+        proc.send_signal(sig)
+        code = proc.wait(timeout=60)     # a bound against hanging, not a timing assertion
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code in (0, -signal.SIGTERM), (code, proc.stderr.read())
+    assert "Traceback" not in proc.stderr.read()
+
+
+def test_a_busy_port_gives_one_clear_line_and_no_url() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", "serve", "--port",
+                               str(port)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "http://" not in done.stdout and done.stdout == ""
+    assert done.stderr.strip().count("\n") == 0, done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}: the port is already in use" in done.stderr
+    assert "Expected a free port" in done.stderr

@@ -141,8 +141,12 @@ def test_every_clue_type_has_text_in_both_languages() -> None:
         en, pl = clue_text(p, clue, lang="en"), clue_text(p, clue, lang="pl")
         assert en.endswith(".") and pl.endswith(".")
         assert "**Dania**" in en and "**Dania**" in pl
-    assert clue_text(p, clues[2], lang="pl").endswith("= **Dania** + 2,5.")
-    assert "plus 2.5" in clue_text(p, clues[2], lang="en")
+    assert clue_text(p, clues[2], lang="pl") == (
+        "Pod względem kategorii „temperatura” wartość w parze z obiektem **Halina** jest "
+        "o 2,5 większa niż wartość w parze z obiektem **Dania**.")
+    assert clue_text(p, clues[2], lang="en") == (
+        "By temperatura: the value paired with **Halina** is 2.5 stopni C more than the "
+        "value paired with **Dania**.")
 
 
 def test_grouped_category_clue() -> None:

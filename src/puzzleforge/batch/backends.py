@@ -12,11 +12,13 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from ..core.errors import BackendUnavailable
+from ..core.errors import BackendUnavailable, ConfigError
 from .worker import ChunkResult, ChunkTask, run_chunk
 
 __all__ = ["Backend", "InlineBackend", "LocalPoolBackend", "RayBackend", "make_backend",
-           "default_workers"]
+           "default_workers", "check_backend", "local_workers", "BACKENDS"]
+
+BACKENDS = ("local", "ray")
 
 
 def default_workers() -> int:
@@ -25,6 +27,66 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - non-Linux
         return max(1, os.cpu_count() or 1)
+
+
+def check_backend(backend: str, workers: int | None) -> None:
+    """Clear errors for a bad backend name or worker count before anything starts."""
+    if backend not in BACKENDS:
+        raise ConfigError(f"unknown backend '{backend}'", field="--backend",
+                          expected="local or ray")
+    if workers is not None and workers < 1:
+        raise ConfigError(f"--workers {workers}", field="--workers",
+                          expected="a number of processes >= 1 (omit it for all cores)")
+
+
+def local_workers(workers: int | None) -> int:
+    """Processes of the local pool: ``workers`` capped at the cores this process may use.
+
+    Why capped: the runs are CPU-bound, so more processes than cores only add memory and
+    start-up time (1000 asked on 2 cores started 53 before), and the output does not depend
+    on the worker count.
+    """
+    return min(workers or default_workers(), default_workers())
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Pool worker initializer: exit when the process that owns the pool is gone.
+
+    Why: after ``kill -9`` of ``puzzleforge generate`` its workers kept running and kept the
+    caller's pipes open. On Linux the kernel sends SIGKILL when the worker's parent (the
+    fork server, which itself exits when the CLI dies) goes away; a watch thread covers
+    other systems and the window before prctl took effect.
+    """
+    import signal
+    import threading
+    import time
+
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+    ppid = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != ppid or not _alive(parent_pid):
+                os._exit(1)
+
+    threading.Thread(target=watch, name="puzzleforge-parent-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - pid reused by another user's process
+        return False
+    return True
 
 
 class Backend:
@@ -79,7 +141,8 @@ class LocalPoolBackend(Backend):
             ctx.set_forkserver_preload(["puzzleforge.batch.worker", *(preload or [])])
         except ValueError:  # pragma: no cover - platforms without forkserver
             ctx = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                         initializer=_die_with_parent, initargs=(os.getpid(),))
         self._futures: dict[Future, int] = {}
         self._next = 0
 
@@ -176,11 +239,10 @@ def make_backend(backend: str, workers: int | None, ray_address: str | None = No
                  preload: list[str] | None = None) -> Backend:
     """Backend by name; ``workers`` None means all cores; ``preload``: modules to import in
     the local fork server (the families' modules)."""
+    check_backend(backend, workers)
     if backend == "ray":
         return RayBackend(workers, ray_address)
-    if backend != "local":
-        raise BackendUnavailable(f"unknown backend '{backend}'", expected="local or ray")
-    count = workers or default_workers()
+    count = local_workers(workers)
     if count <= 1:
         return InlineBackend()
     return LocalPoolBackend(count, preload)

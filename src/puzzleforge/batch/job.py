@@ -7,6 +7,7 @@ output, lets ``--resume`` refuse to continue a file that a different command sta
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import build_params, params_to_dict
 from ..core.puzzle import canonical_json
 from ..core.registry import FAMILIES, PATH_LOADERS, resolve_family
-from ..core.seeding import derive_seed, stable_hash
+from ..core.seeding import SEED_MAX, SEED_MIN, derive_seed, stable_hash
 
 __all__ = ["Component", "BatchJob", "Split", "family_ref", "load_family_ref",
            "DEFAULT_MAX_ATTEMPTS"]
@@ -148,10 +149,15 @@ class BatchJob:
         problems = []
         if not self.components:
             problems.append("no components to generate")
+        if not SEED_MIN <= self.seed <= SEED_MAX:
+            problems.append(f"seed {self.seed}; expected a whole number from {SEED_MIN} to "
+                            f"{SEED_MAX} (64-bit)")
         if self.max_attempts < 1:
             problems.append(f"max_attempts={self.max_attempts}; expected >= 1")
-        if self.timeout_per_item is not None and self.timeout_per_item <= 0:
-            problems.append(f"timeout per item {self.timeout_per_item}; expected > 0 seconds")
+        if self.timeout_per_item is not None and not (
+                math.isfinite(self.timeout_per_item) and self.timeout_per_item > 0):
+            problems.append(f"--timeout-per-item {self.timeout_per_item}; expected a finite "
+                            "number of seconds > 0")
         if self.splits:
             total = sum(s.fraction for s in self.splits)
             if abs(total - 1.0) > 1e-9 or any(s.fraction <= 0 for s in self.splits):

@@ -14,6 +14,7 @@ of items stops with GenerationFailed naming the reasons instead of spinning.
 from __future__ import annotations
 
 import fcntl
+import os
 import shutil
 import time
 from contextlib import contextmanager
@@ -23,14 +24,17 @@ from typing import Any, Callable, Iterator
 import orjson
 
 from .. import __version__
-from ..core.errors import ConfigError, GenerationFailed
-from .backends import Backend, make_backend
+from ..core.errors import ConfigError, GenerationFailed, PuzzleForgeError
+from ..core.safeoutput import check_output_dir, check_output_path, fsync_dir, partial_path
+from .backends import Backend, check_backend, make_backend
 from .job import BatchJob, normalised_params
 from .sinks import JsonlJournal, scan_journal, write_parquet, write_split_jsonl
+from .card import write_card
 from .summary import ProgressState, Summary, sidecar, write_json_atomic
 from .worker import ChunkResult, ChunkTask, question_key
 
-__all__ = ["run_batch", "journal_path", "FAILED_ITEMS_LIMIT", "BAD_ITEMS_LIMIT"]
+__all__ = ["run_batch", "journal_path", "check_run_options", "FAILED_ITEMS_LIMIT",
+           "BAD_ITEMS_LIMIT", "MAX_CHUNK_SIZE"]
 
 #: Stop when this many consecutive items failed every attempt (the family fails everything).
 FAILED_ITEMS_LIMIT = 20
@@ -38,13 +42,16 @@ FAILED_ITEMS_LIMIT = 20
 BAD_ITEMS_LIMIT = 2000
 #: Slack on top of 3 x (items x attempts x timeout) before a chunk counts as stuck.
 HARD_GRACE_SECONDS = 60.0
+#: Largest --chunk-size (items a worker takes at once); the automatic size stays <= 256.
+MAX_CHUNK_SIZE = 100_000
 
 ProgressCallback = Callable[[ProgressState], None]
 
 
 def journal_path(out: Path, fmt: str) -> Path:
-    """The JSONL file records are appended to (the output itself for JSONL)."""
-    return out if fmt == "jsonl" else sidecar(out, "journal.jsonl")
+    """The JSONL file records are appended to: ``<out>.partial`` for JSONL (renamed over
+    ``out`` when the run completes), ``<out>.journal.jsonl`` beside a Parquet directory."""
+    return partial_path(out) if fmt == "jsonl" else sidecar(out, "journal.jsonl")
 
 
 def _auto_chunk(total: int, workers: int) -> int:
@@ -180,13 +187,25 @@ class _Run:
             hint="The parameter space looks exhausted: ask for fewer puzzles or widen the params")
 
 
-def _clear_outputs(out: Path, fmt: str) -> None:
-    journal = journal_path(out, fmt)
-    for path in (journal, sidecar(out, "job.json"), sidecar(out, "summary.json")):
+def _clear_for_fresh_start(out: Path, fmt: str, journal: Path) -> None:
+    """A run without --resume starts over: drop an earlier run's journal and job file.
+
+    The finished output itself (and its summary) stay untouched until this run completes.
+    """
+    for path in (journal, sidecar(out, "job.json")):
         if path.exists():
             path.unlink()
-    if fmt == "parquet" and out.is_dir():
-        shutil.rmtree(out)
+
+
+def check_run_options(fmt: str, backend: str, workers: int | None,
+                      chunk_size: int | None) -> None:
+    """Every run option checked before any file is touched (a failed start leaves nothing)."""
+    if fmt not in ("jsonl", "parquet"):
+        raise ConfigError(f"unknown format '{fmt}'", field="--format", expected="jsonl or parquet")
+    check_backend(backend, workers)
+    if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+        raise ConfigError(f"--chunk-size {chunk_size}", field="--chunk-size",
+                          expected=f"a whole number of items from 1 to {MAX_CHUNK_SIZE}")
 
 
 def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: int | None = None,
@@ -197,13 +216,17 @@ def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: in
 
     ``fmt`` is ``jsonl`` (``out`` is the file) or ``parquet`` (``out`` is a directory of
     ``<split>-NNNNN-of-NNNNN.parquet`` shards). ``workers`` None means all cores.
+
+    Records go to a journal (``<out>.partial`` for JSONL, ``<out>.journal.jsonl`` for
+    Parquet) fsynced per chunk, so ``kill -9`` keeps them for ``--resume``; ``out`` itself is
+    replaced only when the run completes, so a failed run never destroys an earlier dataset.
     """
     out = Path(out)
-    if fmt not in ("jsonl", "parquet"):
-        raise ConfigError(f"unknown format '{fmt}'", field="--format", expected="jsonl or parquet")
-    if fmt == "jsonl" and out.is_dir():
-        raise ConfigError(f"'{out}' is a directory", field="--out",
-                          expected="a .jsonl file path for --format jsonl")
+    check_run_options(fmt, backend, workers, chunk_size)
+    if fmt == "jsonl":
+        out = check_output_path(out)
+    else:
+        check_output_dir(out)
     families = job.validate()
     out.parent.mkdir(parents=True, exist_ok=True)
     with _output_lock(out):
@@ -214,19 +237,36 @@ def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: in
 @contextmanager
 def _output_lock(out: Path) -> Iterator[None]:
     """One writer per output: a second run (or a --resume while the first still runs) would
-    interleave chunks. flock is released by the kernel even on kill -9."""
+    interleave chunks. flock is released by the kernel even on kill -9; the lock file is
+    removed when the run ends (a stale one after kill -9 is simply reused)."""
     lock_path = sidecar(out, "lock")
-    with open(lock_path, "a+b") as fh:
+    for _ in range(50):
+        fh = open(lock_path, "a+b")  # noqa: SIM115 - closed below
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            fh.close()
             raise ConfigError("another puzzleforge run is writing this output now",
                               file=str(out), expected="one run per output; wait for it or "
                               "choose another --out") from None
         try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+            same = os.stat(lock_path).st_ino == os.fstat(fh.fileno()).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        fh.close()   # the previous holder removed it while we waited: take the new one
+    else:  # pragma: no cover - 50 writers racing
+        raise ConfigError("the output's lock keeps changing", file=str(out),
+                          expected="one run per output")
+    try:
+        yield
+    finally:
+        try:
+            lock_path.unlink()      # while still holding it: no one else owns this inode
+        except FileNotFoundError:
+            pass
+        fh.close()
 
 
 def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers: int | None,
@@ -239,6 +279,7 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
     for entry, family in zip(fingerprint["components"], families):
         entry["params"] = normalised_params(family, entry["params"])  # "n=08" == "n=8"
     component_of = {c.name: k for k, c in enumerate(job.components)}
+    finished = out if fmt == "jsonl" else None   # a completed JSONL output (journal renamed)
     if resume and job_file.exists():
         stored = orjson.loads(job_file.read_bytes())
         if stored.get("fingerprint") != fingerprint:
@@ -246,13 +287,17 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
                 "--resume: this output was started by a different command (family, params, "
                 "seed, recipe or splits differ)", file=str(job_file),
                 expected="the same command as the run being resumed, or no --resume to start over")
-    elif resume and journal.exists() and journal.stat().st_size > 0:
+        if not journal.exists() and finished is not None and finished.exists():
+            _copy_durably(finished, journal)    # continue a completed run (more records)
+    elif resume and any(p is not None and p.exists() and p.stat().st_size > 0
+                        for p in (journal, finished)):
         raise ConfigError("--resume: the output exists but has no job file beside it",
                           file=str(job_file), expected="an output written by puzzleforge generate")
     else:
-        _clear_outputs(out, fmt)
+        _clear_for_fresh_start(out, fmt, journal)
+    if not journal.exists():
+        journal.touch()   # before the job file: a job file without journal means "completed"
     if not resume or not job_file.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
         write_json_atomic(job_file, {"fingerprint": fingerprint, "requested": job.total,
                                      "format": fmt, "generator": f"puzzleforge {__version__}"})
     state = scan_journal(journal, component_of, question_key)
@@ -272,17 +317,29 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         for k, family in enumerate(families):
             run.component(k, family, state.counts.get(k, 0), state.last_index.get(k, -1) + 1)
         completed = True
+    except PuzzleForgeError as exc:
+        if fmt == "jsonl" and run.done:
+            note = (f"{out} was left as it was; the {run.done} record(s) made so far are in "
+                    f"{journal} (--resume continues from them)")
+            exc.hint = f"{exc.hint.rstrip('.')}. {note}" if exc.hint else note
+            exc.args = (exc._compose(),)
+        raise
     finally:
         sink.close()
         chosen.close(cancel=not completed)
     summary.records_total = run.done
-    files: list[Path] = [journal]
-    if fmt == "parquet":
-        files = write_parquet(journal, out)
-    elif job.splits:
-        files += list(write_split_jsonl(journal).values())
     if job.splits:
         summary.per_split = _count_splits(journal)
+    files: list[Path]
+    if fmt == "parquet":
+        files = write_parquet(journal, out)
+    else:
+        files = [out]
+        if job.splits:
+            files += list(write_split_jsonl(journal, out).values())
+        os.replace(journal, out)
+        fsync_dir(out.parent)
+    summary.card = str(write_card(job, out, fmt, files, summary.per_component, summary.per_split))
     summary.files = [str(p) for p in files]
     summary.wall_seconds = time.monotonic() - wall0
     summary.cpu_seconds = summary.worker_cpu_seconds + (time.process_time() - cpu0)
@@ -290,6 +347,14 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         summary.cpu_seconds = time.process_time() - cpu0
     write_json_atomic(sidecar(out, "summary.json"), summary.to_dict())
     return summary
+
+
+def _copy_durably(source: Path, target: Path) -> None:
+    """Copy a finished output to the journal (fsynced) so resuming never edits it in place."""
+    with open(source, "rb") as src, open(target, "wb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+        dst.flush()
+        os.fsync(dst.fileno())
 
 
 def _count_splits(journal: Path) -> dict[str, int]:

@@ -120,9 +120,26 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             except ImportError:
                 raise BackendUnavailable("reading Parquet needs pyarrow",
                                          hint='pip install "puzzleforge[parquet]"') from None
-            for row in pq.read_table(file).to_pylist():
+            import pyarrow as pa
+
+            try:
+                rows = pq.read_table(file).to_pylist()
+            except (pa.ArrowException, OSError) as exc:
+                raise InvalidDescription(
+                    f"cannot read this Parquet file ({str(exc).rstrip('.')})", file=str(file),
+                    expected="a Parquet file written by puzzleforge generate --format "
+                             "parquet") from None
+            for row in rows:
                 number += 1
-                yield number, record_from_row(row)
+                try:
+                    record = record_from_row(row)
+                except (orjson.JSONDecodeError, TypeError, KeyError) as exc:
+                    raise InvalidDescription(
+                        f"row {number} does not hold a record ({type(exc).__name__}: {exc})",
+                        file=str(file), line=number,
+                        expected="the columns puzzleforge writes (JSON text in solution, "
+                                 "params, config, meta, extra)") from None
+                yield number, record
         return
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, start=1):
@@ -175,6 +192,15 @@ def record_from_row(row: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+#: The flat Parquet schema (nested fields as JSON strings), also listed in the dataset card.
+PARQUET_COLUMNS = (
+    ("id", "string"), ("family", "string"), ("question", "string"), ("answer", "string"),
+    ("difficulty", "float64"), ("seed", "int64"), ("index", "int64"), ("split", "string"),
+    ("tier", "string"), ("solution", "string"), ("params", "string"), ("config", "string"),
+    ("meta", "string"), ("extra", "string"),
+)
+
+
 def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000) -> list[Path]:
     """Write the journal as ``<split>-00000-of-0000N.parquet`` shards (split 'train' if none)."""
     try:
@@ -183,15 +209,9 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
     except ImportError:
         raise BackendUnavailable("Parquet output needs pyarrow",
                                  hint='pip install "puzzleforge[parquet]"') from None
-    schema = pa.schema([
-        ("id", pa.string()), ("family", pa.string()), ("question", pa.string()),
-        ("answer", pa.string()), ("difficulty", pa.float64()), ("seed", pa.int64()),
-        ("index", pa.int64()), ("split", pa.string()), ("tier", pa.string()),
-        ("solution", pa.string()), ("params", pa.string()), ("config", pa.string()),
-        ("meta", pa.string()), ("extra", pa.string()),
-    ])
+    schema = pa.schema([(name, getattr(pa, dtype)()) for name, dtype in PARQUET_COLUMNS])
     out_dir.mkdir(parents=True, exist_ok=True)
-    for old in list(out_dir.glob("*.parquet")) + list(out_dir.glob("*.parquet.tmp")):
+    for old in out_dir.glob("*.parquet.tmp"):   # left by a run killed while writing shards
         old.unlink()
     # stream: at most rows_per_shard rows per split in memory; shard totals known at the end
     buffers: dict[str, list[dict[str, Any]]] = {}
@@ -212,6 +232,12 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
             flush(split)
     for split in list(buffers):
         flush(split)
+    # the earlier shards stay until every new one is complete
+    names = {f"{split}-{s:05d}-of-{len(tmps):05d}.parquet"
+             for split, tmps in parts.items() for s in range(len(tmps))}
+    for old in out_dir.glob("*.parquet"):
+        if old.name not in names:
+            old.unlink()
     written = []
     for split, tmps in sorted(parts.items()):
         for s, tmp in enumerate(tmps):
@@ -221,10 +247,16 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
     return written
 
 
-def write_split_jsonl(journal: Path) -> dict[str, Path]:
-    """Write ``<stem>.<split>.jsonl`` next to the journal, one per split in meta.split."""
+def write_split_jsonl(journal: Path, out: Path | None = None) -> dict[str, Path]:
+    """Write ``<stem>.<split>.jsonl`` next to ``out`` (default: the journal), one per split
+    in meta.split, each through core.safeoutput (complete or untouched)."""
+    from ..core.safeoutput import AtomicOutput
+
+    base = out or journal
     handles: dict[str, Any] = {}
+    writers: dict[str, AtomicOutput] = {}
     paths: dict[str, Path] = {}
+    failed: BaseException | None = None
     try:
         with open(journal, "rb") as fh:
             for raw in fh:
@@ -234,10 +266,17 @@ def write_split_jsonl(journal: Path) -> dict[str, Path]:
                 if not split:
                     continue
                 if split not in handles:
-                    paths[split] = journal.with_name(f"{journal.stem}.{split}.jsonl")
-                    handles[split] = open(paths[split], "wb")  # noqa: SIM115
+                    paths[split] = base.with_name(f"{base.stem}.{split}.jsonl")
+                    writers[split] = AtomicOutput(paths[split], binary=True)
+                    handles[split] = writers[split].__enter__()
                 handles[split].write(raw if raw.endswith(b"\n") else raw + b"\n")
+    except BaseException as exc:
+        failed = exc
+        raise
     finally:
-        for h in handles.values():
-            h.close()
+        for split, writer in writers.items():
+            if failed is None:
+                writer.__exit__(None, None, None)
+            else:
+                writer.__exit__(type(failed), failed, None)
     return paths

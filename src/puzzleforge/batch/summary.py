@@ -5,7 +5,6 @@ as JSON next to the output, so scripts and people read one source of truth.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +54,7 @@ class Summary:
     worker_cpu_seconds: float = 0.0
     worker_busy_seconds: float = 0.0   # wall time workers spent inside chunks
     files: list[str] = field(default_factory=list)
+    card: str = ""                     # the dataset card (README.md) written beside the data
     job: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -87,6 +87,8 @@ class Summary:
             out.append("components: " + ", ".join(f"{k} {v}" for k, v in self.per_component.items()))
         if self.per_split:
             out.append("splits: " + ", ".join(f"{k} {v}" for k, v in sorted(self.per_split.items())))
+        if self.card:
+            out.append(f"dataset card: {self.card}")
         return out
 
 
@@ -97,9 +99,7 @@ def sidecar(out: Path, suffix: str) -> Path:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    """Write JSON through core.safeoutput (regular files only, complete or not at all)."""
+    from ..core.safeoutput import write_atomic
+
+    write_atomic(path, orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))

@@ -14,6 +14,8 @@ from typing import Any, Optional
 
 import typer
 
+from ..batch.runner import MAX_CHUNK_SIZE
+from ..core.seeding import SEED_MAX, SEED_MIN
 from .errors import run_guarded
 
 __all__ = ["register", "parse_param_pairs"]
@@ -89,8 +91,15 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
     from ..core.errors import ConfigError
     from ..core.registry import resolve_family
 
-    if n is not None and n < 0:
-        raise ConfigError(f"-n {n}", field="-n", expected="a count >= 0")
+    from ..batch.backends import default_workers
+    from ..batch.runner import check_run_options
+
+    if n is not None and n < 1:
+        raise ConfigError(f"-n {n}", field="-n", expected="a count >= 1")
+    check_run_options(fmt, backend, workers, chunk_size)
+    if backend == "local" and workers is not None and workers > default_workers() and not quiet:
+        typer.echo(f"note: --workers {workers} capped at {default_workers()}, the cores this "
+                   "process may use (the output does not depend on it)", err=True)
     if is_recipe(target):
         if params:
             raise ConfigError("--param does not apply to a recipe", field="--param",
@@ -171,15 +180,18 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def generate_command(
         family: str = typer.Argument(..., help="Family id, spec .yaml file, or recipe .yaml."),
-        n: Optional[int] = typer.Option(None, "-n", "--count", help="Number of puzzles."),
-        seed: Optional[int] = typer.Option(None, "--seed", help="Run seed (default 0, or the "
+        n: Optional[int] = typer.Option(None, "-n", "--count", min=1,
+                                        help="Number of puzzles (>= 1)."),
+        seed: Optional[int] = typer.Option(None, "--seed", min=SEED_MIN, max=SEED_MAX,
+                                           help="Run seed, a 64-bit integer (default 0, or the "
                                            "recipe's seed)."),
         out: Path = typer.Option(..., "--out", "-o", help="Output .jsonl file (or directory "
                                  "for --format parquet)."),
         param: list[str] = typer.Option([], "--param", "-p", help="Family parameter key=value "
                                         "(repeatable)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes (default: "
-                                              "all cores)."),
+        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+                                              help="Processes (default and maximum: the cores "
+                                              "this process may use)."),
         backend: str = typer.Option("local", "--backend", help="local or ray."),
         ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster "
                                                   "address ('auto'); default starts a local one."),
@@ -187,9 +199,10 @@ def register(app: typer.Typer) -> None:
         resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
         timeout: Optional[float] = typer.Option(None, "--timeout-per-item", help="Seconds per "
                                                 "attempt; slower attempts are retried."),
-        chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Items per chunk."),
-        max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Attempts per "
-                                                   "item (default 4)."),
+        chunk_size: Optional[int] = typer.Option(None, "--chunk-size", min=1,
+                                                 max=MAX_CHUNK_SIZE, help="Items per chunk."),
+        max_attempts: Optional[int] = typer.Option(None, "--max-attempts", min=1,
+                                                   help="Attempts per item (default 4)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
         audit: bool = typer.Option(False, "--audit", help="Also run each family's exact "
                                    "audit while generating (slower)."),
@@ -202,7 +215,8 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def verify_command(
         path: Path = typer.Argument(..., help="Dataset (.jsonl, .parquet or a Parquet dir)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Processes."),
+        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+                                              help="Processes (at most the cores)."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Skip the families' audits."),
     ) -> None:
         """Re-derive every record and check its answer; exit 1 if any is wrong."""
@@ -228,7 +242,7 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def show_command(
         path: Path = typer.Argument(..., help="Dataset file."),
-        index: int = typer.Option(0, "--index", "-i", help="0-based record position."),
+        index: int = typer.Option(0, "--index", "-i", min=0, help="0-based record position."),
         record_id: Optional[str] = typer.Option(None, "--id", help="Record id instead."),
     ) -> None:
         """Pretty-print one puzzle with its answer."""

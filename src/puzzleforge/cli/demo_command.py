@@ -22,6 +22,7 @@ from ..batch.job import family_ref
 from ..batch.verify import verify_file
 from ..core.registry import family_names
 from .errors import run_guarded
+from .options import SEED_MAX, SEED_MIN
 
 __all__ = ["register", "demo_components"]
 
@@ -56,9 +57,11 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def demo(
         out: Path = typer.Option(Path("out"), "--out", help="Folder to write into."),
-        count: int = typer.Option(4, "-n", help="Puzzles per family."),
-        seed: int = typer.Option(1, "--seed", help="Base seed (same seed, same files)."),
-        workers: int = typer.Option(0, "--workers", help="Worker processes (0 = all cores)."),
+        count: int = typer.Option(4, "-n", min=1, help="Puzzles per family."),
+        seed: int = typer.Option(1, "--seed", min=SEED_MIN, max=SEED_MAX,
+                                 help="Base seed (same seed, same files)."),
+        workers: int = typer.Option(0, "--workers", min=0,
+                                    help="Worker processes (0 = all cores)."),
     ) -> None:
         """Generate a small verified dataset from every family plus a PDF sheet."""
         console = Console()

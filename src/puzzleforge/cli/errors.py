@@ -15,7 +15,8 @@ import typer
 
 from ..core.errors import PuzzleForgeError
 
-__all__ = ["run_guarded", "debug_enabled", "set_debug", "fail"]
+__all__ = ["run_guarded", "debug_enabled", "set_debug", "fail", "quiet_broken_pipe",
+           "BROKEN_PIPE_EXIT"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _DEBUG = {"on": False}
@@ -35,8 +36,30 @@ def fail(message: str, code: int = 2) -> "typer.Exit":
     return typer.Exit(code)
 
 
+#: Exit status after the reader of our output went away (``| head``): 128 + SIGPIPE, what
+#: a shell reports for a command killed by a broken pipe.
+BROKEN_PIPE_EXIT = 141
+
+
+def quiet_broken_pipe() -> int:
+    """The reader of stdout closed the pipe: stop writing, say nothing, exit 141.
+
+    Why redirect: Python flushes stdout again at exit, which would raise a second
+    BrokenPipeError and print "Exception ignored ...".
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return BROKEN_PIPE_EXIT
+
+
 def report(exc: BaseException) -> int:
     """Print ``exc`` for a person; return the exit code."""
+    if isinstance(exc, BrokenPipeError):
+        return quiet_broken_pipe()
     if debug_enabled():
         traceback.print_exception(exc, file=sys.stderr)
     if isinstance(exc, PuzzleForgeError):

@@ -59,7 +59,12 @@ _mount()
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except BrokenPipeError:       # output piped into `head` and the like: end quietly
+        from .errors import quiet_broken_pipe
+
+        raise SystemExit(quiet_broken_pipe()) from None
 
 
 if __name__ == "__main__":

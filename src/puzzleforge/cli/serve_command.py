@@ -6,13 +6,18 @@ the command so the rest of the CLI starts fast and works without the ``web`` ext
 """
 from __future__ import annotations
 
+import errno
+import os
+import socket
+import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from .errors import fail, run_guarded
 
-__all__ = ["register"]
+__all__ = ["register", "bind_socket", "serve_app", "GRACE_SECONDS"]
 
 WEB_HINT = 'install the web extra: pip install -e ".[web]"'
 
@@ -29,7 +34,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the local web app on http://127.0.0.1:PORT (assets are bundled; works offline)."""
         try:
-            import uvicorn
+            import uvicorn  # noqa: F401 - imported here to report a missing extra clearly
 
             from ..web import WebSettings, create_app
         except ImportError as exc:
@@ -42,7 +47,81 @@ def register(app: typer.Typer) -> None:
             hosts = hosts + (host,)  # a named address may be used in the Host header too
         settings = WebSettings(data_dir=data.resolve() if data.is_dir() else None,
                                allowed_hosts=hosts)
+        sock = bind_socket(host, port)   # a busy port is one clear line, before any URL
         typer.echo(f"puzzleforge web app on http://{'127.0.0.1' if host == 'localhost' else host}:{port}/"
                    "  (Ctrl-C stops it)")
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning",
-                    server_header=False)
+        serve_app(create_app(settings), sock)
+
+
+#: Seconds open requests get to finish after Ctrl-C / SIGTERM before they are cut.
+GRACE_SECONDS = 2.0
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, or a PuzzleForgeError naming the problem.
+
+    Why bind here rather than in uvicorn: uvicorn logs a raw bind error after we already
+    printed the URL; binding first gives one clear line and no URL when the port is busy.
+    """
+    from ..core.errors import ConfigError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ConfigError(f"cannot resolve --host {host!r} ({exc.strerror})", field="--host",
+                          expected="an address of this machine such as 127.0.0.1") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        busy = exc.errno == errno.EADDRINUSE
+        raise ConfigError(
+            f"cannot listen on {host}:{port}: "
+            + ("the port is already in use (another program, or another puzzleforge serve)"
+               if busy else (exc.strerror or str(exc))),
+            field="--port", expected="a free port, e.g. --port 8766" if busy else None) from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve_app(app: Any, sock: socket.socket) -> None:
+    """Run ``app`` on ``sock`` until Ctrl-C or SIGTERM, then exit promptly.
+
+    Why ``os._exit`` at the end: job threads (solvers) cannot be interrupted, and Python
+    joins every pool thread at exit, so a stuck job would keep the process alive after
+    the server stopped. Open requests get GRACE_SECONDS; the process then ends whatever
+    its threads are doing. A second signal during the grace period ends it at once.
+    """
+    import threading
+
+    import uvicorn
+
+    class _Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            # a watchdog in case shutdown itself hangs (a stuck lifespan or event loop)
+            timer = threading.Timer(GRACE_SECONDS + 3.0, os._exit, args=(1,))
+            timer.daemon = True
+            timer.start()
+
+    config = uvicorn.Config(app, log_level="warning", server_header=False,
+                            timeout_graceful_shutdown=GRACE_SECONDS)
+    server = _Server(config)
+    code = 0
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    except BaseException:
+        code = 3
+        raise
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if code == 0:
+            typer.echo("stopped", err=True)
+            os._exit(0)

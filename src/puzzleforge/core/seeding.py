@@ -9,9 +9,12 @@ from __future__ import annotations
 import hashlib
 import random
 
-__all__ = ["derive_seed", "make_rng", "stable_hash"]
+__all__ = ["derive_seed", "make_rng", "stable_hash", "SEED_MIN", "SEED_MAX"]
 
 _SEED_BITS = 63
+#: Seeds a user may give (--seed): signed 64-bit, what every record and JSON reader keeps.
+SEED_MIN = -(1 << 63)
+SEED_MAX = (1 << 63) - 1
 
 
 def stable_hash(*parts: object, digest_size: int = 8) -> str:

@@ -11,8 +11,13 @@ from typing import Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, positive_seconds
 
-__all__ = ["app"]
+__all__ = ["app", "UNDECIDED_EXIT"]
+
+#: Exit status when a limit stopped the search before it found or ruled out a solution
+#: (1 is kept for a proven "no solution" or a wrong answer, 2 for bad input).
+UNDECIDED_EXIT = 4
 
 app = typer.Typer(name="crossnumber", help="Cross-number puzzles from declarative YAML files.",
                   no_args_is_help=True, add_completion=False)
@@ -24,9 +29,10 @@ def solve_command(
     file: Path = typer.Argument(..., help="puzzle file (.yaml)"),
     steps: bool = typer.Option(False, "--steps", help="print the deductions step by step"),
     all_: bool = typer.Option(False, "--all", help="print every solution (up to --limit)"),
-    limit: int = typer.Option(10, "--limit", help="stop after this many solutions"),
+    limit: int = typer.Option(10, "--limit", min=1, help="stop after this many solutions (>= 1)"),
     as_json: bool = typer.Option(False, "--json", help="solutions and steps as JSON"),
-    time_limit: float = typer.Option(120.0, "--time-limit", help="seconds"),
+    time_limit: float = typer.Option(120.0, "--time-limit", callback=positive_seconds,
+                                     help="seconds (> 0)"),
 ) -> None:
     """Solve a puzzle file: the grid, the solution count, optionally the steps."""
     from . import api
@@ -43,6 +49,12 @@ def solve_command(
         typer.echo(result.steps.text())
         typer.echo("")
     count = f"{result.count}{'' if result.complete else '+'}"
+    if result.count == 0 and not result.complete:
+        # not a proof of "no solution": a limit stopped the search before it decided
+        typer.echo(f"{model.title}: undecided: no solution found before the search stopped "
+                   f"(--time-limit {time_limit:g} s or --limit; {result.seconds:.2f} s, "
+                   f"{result.nodes} search nodes); raise --time-limit to decide", err=True)
+        raise typer.Exit(UNDECIDED_EXIT)
     typer.echo(f"{model.title}: {count} solution{'s' if result.count != 1 else ''} "
                f"({result.seconds:.2f} s, {result.nodes} search nodes)")
     shown = result.solutions if all_ else result.solutions[:1]
@@ -102,8 +114,9 @@ def show_command(file: Path = typer.Argument(..., help="puzzle file (.yaml)")) -
 @app.command("generate")
 @run_guarded
 def generate_command(
-    seed: int = typer.Option(0, "--seed"),
-    size: int = typer.Option(3, "--size", help="grid side: 3, 4 or 5 (5 takes seconds)"),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help=SEED_HELP),
+    size: int = typer.Option(3, "--size", min=3, max=5,
+                             help="grid side: 3, 4 or 5 (5 takes seconds)"),
     out: Optional[Path] = typer.Option(None, "--out", help="write the puzzle file here"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
 ) -> None:
@@ -114,7 +127,9 @@ def generate_command(
 
     text, model, result = generate_puzzle(make_rng(seed), size=size)
     if out:
-        out.write_text(text, encoding="utf-8")
+        from ..core.safeoutput import write_atomic
+
+        write_atomic(out, text)
         typer.echo(f"wrote {out}")
     else:
         typer.echo(text)

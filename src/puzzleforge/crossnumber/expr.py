@@ -40,6 +40,10 @@ MAX_FACTORIAL = 30
 MAX_POW_BITS = 400
 
 
+#: Deepest nesting of parentheses, signs and powers a clue expression may have.
+MAX_NESTING = 100
+
+
 class ExprSyntaxError(InvalidSpec):
     """A clue expression that does not parse; the message shows the position with a caret."""
 
@@ -205,12 +209,31 @@ def _split_word(text: str, start: int, word: str, clue_by_len: list[str], variab
             out.append(_Tok("var", ch, start + j))
             j += 1
             continue
+        if len(word) > 1 and any(c.islower() for c in word):
+            # a word, not a run of variable letters: blame the whole word ("Cubee", not 'u')
+            raise _syntax(text, start, f"undefined name {word!r}{_suggest(word)}",
+                          "a declared variable (single letter), a clue name ("
+                          + ", ".join(sorted(clue_by_len)[:6])
+                          + ("..." if len(clue_by_len) > 6 else "")
+                          + ") or a number kind such as square", field_name, file, line)
         raise _syntax(text, start + j, f"undefined name {rest!r}" if len(word) > 1 and j == 0
                       else f"undefined variable {ch!r}",
                       "a declared variable (single letter), a clue name ("
                       + ", ".join(sorted(clue_by_len)[:6]) + ("..." if len(clue_by_len) > 6 else "")
                       + ") or a number kind such as square", field_name, file, line)
     return out
+
+
+def _suggest(word: str) -> str:
+    """' (did you mean 'square'?)' for a near miss of a number kind or function, else ''."""
+    import difflib
+
+    low = word.lower()
+    if low in FUNCTIONS:
+        return f" (functions are written with a dollar sign: ${low}(...))"
+    names = sorted(set(nb.KINDS) | set(FUNCTIONS))
+    close = difflib.get_close_matches(low, names, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _syntax(text: str, pos: int, problem: str, expected: str, field_name, file, line):
@@ -225,6 +248,7 @@ def _syntax(text: str, pos: int, problem: str, expected: str, field_name, file, 
 class _Parser:
     def __init__(self, text: str, toks: list[_Tok], field_name, file, line) -> None:
         self.text, self.toks, self.i = text, toks, 0
+        self.depth = 0
         self.field_name, self.file, self.line = field_name, file, line
 
     def peek(self) -> _Tok:
@@ -272,7 +296,13 @@ class _Parser:
         node = self.juxt()
         while self.is_op("*", "/", "%"):
             t = self.take()
-            node = Node(t.text, (node, self.juxt()), pos=t.pos)
+            right = self.juxt()
+            if t.text in ("/", "%") and _constant(right) == 0:
+                raise _syntax(self.text, t.pos, "division by zero" + (
+                                  "" if right.op == "num" else f" ({to_text(right)} is always 0)"),
+                              "a divisor that can be non-zero", self.field_name, self.file,
+                              self.line)
+            node = Node(t.text, (node, right), pos=t.pos)
         return node
 
     def _starts_primary(self) -> bool:
@@ -287,6 +317,19 @@ class _Parser:
         return node
 
     def unary(self) -> Node:
+        # every nesting (parentheses, signs, powers) passes here: bound it so a deep
+        # expression is a clear error, not a RecursionError in a later stage
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise _syntax(self.text, self.peek().pos,
+                              f"the expression is nested more than {MAX_NESTING} levels deep",
+                              "a flatter expression", self.field_name, self.file, self.line)
+            return self._unary()
+        finally:
+            self.depth -= 1
+
+    def _unary(self) -> Node:
         t = self.peek()
         if t.kind == "op" and t.text == "-":
             self.take()
@@ -359,6 +402,21 @@ class _Parser:
             self.take()
             return node
         raise self.error("a number, variable, clue name, generator (#primes), function ($ds) or '('")
+
+
+def _constant(node: Node) -> int | None:
+    """The value of an expression made of numbers only (None when it has any unknown)."""
+    if node.op == "num":
+        return node.value if isinstance(node.value, int) else None
+    if node.op == "neg":
+        v = _constant(node.args[0])
+        return None if v is None else -v
+    if node.op in ("+", "-", "*"):
+        a, b = _constant(node.args[0]), _constant(node.args[1])
+        if a is None or b is None:
+            return None
+        return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+    return None
 
 
 def _macro(name: str, arg: Node, pos: int) -> Node:

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..core.errors import GenerationFailed
+from ..core.errors import ConfigError, GenerationFailed
 from . import kinds as nb
 from .grid import parse_block_grid
 from .model import Model, parse_model
@@ -113,6 +113,9 @@ def generate_puzzle(rng: random.Random, *, size: int = 3,
                     max_attempts: int = 12) -> tuple[str, Model, SolveResult]:
     """Puzzle-file text, its model and its (unique) solve result (deterministic for rng:
     every limit is counted in search nodes, never in seconds)."""
+    if size not in TEMPLATES:
+        raise ConfigError(f"size {size!r} has no grid templates", field="size",
+                          expected=f"one of {', '.join(map(str, sorted(TEMPLATES)))}")
     reasons: dict[str, int] = {}
     for attempt in range(max_attempts):
         rows = rng.choice(TEMPLATES[size])

@@ -6,17 +6,17 @@ instance text (or a puzz.link URL), and every answer comes back as plain data.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import AmbiguousPuzzle, InvalidDescription, Unsatisfiable
 from .generator import generate_instance, grade
 from .genre import Genre, Instance, parse_size
 from .genres import GENRES, get_genre
+from .hints import Hint, next_hint
+from .hints import explain as explain_steps
 from .render import render_svg, render_terminal
-from .topology import Cell
 
-__all__ = ["generate", "parse_puzzle", "solve", "count", "is_unique", "forced_cells", "hint",
+__all__ = ["generate", "parse_puzzle", "solve", "count", "is_unique", "forced_cells", "hint", "explain",
            "text", "svg", "smtlib", "answer_text", "Hint", "to_url", "from_url", "rules_text"]
 
 
@@ -81,86 +81,15 @@ def forced_cells(inst: Instance) -> dict:
     return _comp(inst).forced(inst.clues)
 
 
-@dataclass
-class Hint:
-    var: str
-    entity: Any
-    value: Any
-    reason: str
-    level: str  # "propagation" | "probing" | "search"
-
-
-def _place_text(p: Any) -> str:
-    if isinstance(p, Cell):
-        return f"({p.r},{p.c})"
-    return repr(p)
-
-
 def hint(inst: Instance, known: dict | None = None) -> Hint | None:
-    """One entry the player can deduce next, with a reason.
+    """The easiest deduction available now (``known`` = {(var name, entity): value}
+    already filled in), with its reason and evidence: see ``grid.hints``."""
+    return next_hint(get_genre(inst.genre), inst, known)
 
-    ``known`` = {(var name, entity): value} already filled in. Prefers an entry fixed by
-    propagation alone and names a minimal set of clues that forces it.
-    """
-    g = get_genre(inst.genre)
-    comp = g.compile(inst)
-    known = known or {}
-    base = comp.assumptions(inst.clues)
-    kn_lits = []
-    lit_of = {}
-    for name, e, rep, dom in comp.answer:
-        lit_of[(name, e)] = rep
-        if (name, e) in known:
-            v = known[(name, e)]
-            kn_lits.append((rep if v else -rep) if isinstance(rep, int) else rep.eq[v])
-    ok, lits = comp.propagate(base + kn_lits)
-    if not ok:
-        return None
-    board_ok, board_lits = comp.propagate(kn_lits)  # what the board alone (no clue) forces
-    trivial_lits = board_lits if board_ok else set()
-    for name, e, rep, dom in comp.answer:
-        if (name, e) in known:
-            continue
-        value = None
-        if isinstance(rep, int):
-            if rep in lits:
-                value = True
-            elif -rep in lits:
-                value = False
-        else:
-            value = next((v for v, l in rep.eq.items() if l in lits), None)
-        if value is None:
-            continue
-        target = (rep if value else -rep) if isinstance(rep, int) else rep.eq[value]
-        if target in trivial_lits:
-            continue  # follows from the board alone (a wall, a fixed run): not worth a hint
-        # minimal clue set by deletion (propagation stays the proof)
-        clue_items = [(n, p, v) for n, d in sorted(inst.clues.items()) for p, v in sorted(d.items(), key=repr)]
-        needed = list(clue_items)
-        for item in list(clue_items):
-            trial = [x for x in needed if x != item]
-            sub: dict = {}
-            for n, p, v in trial:
-                sub.setdefault(n, {})[p] = v
-            ok2, l2 = comp.propagate(comp.assumptions(sub) + kn_lits)
-            if ok2 and target in l2:
-                needed = trial
-        shown = g.token(value)
-        because = ", ".join(f"{n} {g.token(v) if not isinstance(v, str) else v} at {_place_text(p)}"
-                            for n, p, v in needed[:8])
-        because = f"the clues {because}" if because else "no clue at all (the rules alone)"
-        more = "" if len(needed) <= 8 else f" and {len(needed) - 8} more"
-        filled = f" and the {len(kn_lits)} cells already filled" if kn_lits else ""
-        return Hint(name, e, value,
-                    f"cell {_place_text(e)} must be {shown} because the rules leave no other value "
-                    f"with {because}{more}{filled}", "propagation")
-    # no propagation step: use the exact solver (forced in every solution)
-    forced = comp.forced(inst.clues)
-    for (name, e), value in sorted(forced.items(), key=lambda kv: repr(kv[0])):
-        if (name, e) not in known:
-            return Hint(name, e, value, f"cell {_place_text(e)} must be {g.token(value)}: every solution "
-                        "has this value here (found by search, not by a single deduction)", "search")
-    return None
+
+def explain(inst: Instance, limit: int | None = None) -> list[Hint]:
+    """The step-by-step solution from an empty board, one hint after another."""
+    return explain_steps(get_genre(inst.genre), inst, limit)
 
 
 def answer_text(inst: Instance, sol: dict) -> str:

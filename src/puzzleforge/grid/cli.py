@@ -11,6 +11,8 @@ from typing import Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, fraction
+from ..core.safeoutput import write_atomic
 
 __all__ = ["app"]
 
@@ -47,14 +49,16 @@ def genres_command() -> None:
 def generate_command(
     genre: str = typer.Argument(..., help="genre id (unruly, sudoku, ...)"),
     size: str = typer.Option("", "--size", help="RxC, e.g. 10x10 (default: the genre's)"),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help=SEED_HELP),
     difficulty: str = typer.Option("any", "--difficulty", help="any, easy, medium, hard"),
-    density: Optional[float] = typer.Option(None, "--density", help="target share of clues kept"),
+    density: Optional[float] = typer.Option(None, "--density", callback=fraction,
+                                            help="target share of clues kept, 0 to 1"),
     out: Optional[Path] = typer.Option(None, "--out", help="write the instance text here"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="also write an SVG picture"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
     fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
-    stars: int = typer.Option(0, "--stars", help="starbattle: stars per row/column/region (0 = by size)"),
+    stars: int = typer.Option(0, "--stars", min=0,
+                              help="starbattle: stars per row/column/region (0 = by size)"),
 ) -> None:
     """Generate a puzzle with a unique solution."""
     from . import api
@@ -76,12 +80,12 @@ def generate_command(
     else:
         text = g.format(inst)
     if out:
-        out.write_text(text, encoding="utf-8")
+        write_atomic(out, text)
         typer.echo(f"wrote {out} ({inst.clue_count()} clues, difficulty {diff})")
     else:
         typer.echo(text, nl=False)
     if svg:
-        svg.write_text(api.svg(inst), encoding="utf-8")
+        write_atomic(svg, api.svg(inst), option="--svg")
     typer.echo(api.text(inst, sol if show_solution else None), nl=False)
     typer.echo(f"difficulty {diff}")
 
@@ -90,7 +94,7 @@ def generate_command(
 @run_guarded
 def solve_command(
     source: str = typer.Argument(..., help="instance file, '-' for stdin, or a puzz.link URL"),
-    limit: int = typer.Option(2, "--count", help="count solutions up to this many"),
+    limit: int = typer.Option(2, "--count", min=1, help="count solutions up to this many (>= 1)"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="write the solved picture"),
     forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
     fmt: str = typer.Option("auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"),
@@ -107,7 +111,10 @@ def solve_command(
         typer.echo("no solution")
         raise typer.Exit(1)
     n = len(sols)
-    word = "unique solution" if n == 1 else f"{n}{'+' if n >= limit else ''} solutions"
+    if n >= limit and limit == 1:
+        word = "at least one solution (--count 1 stops at the first; --count 2 checks uniqueness)"
+    else:
+        word = "unique solution" if n == 1 else f"{n}{'+' if n >= limit else ''} solutions"
     typer.echo(f"{g.id} {inst.rows}x{inst.cols}: {word}")
     typer.echo(api.text(inst, sols[0]), nl=False)
     typer.echo(g.answer_text(inst, sols[0]))
@@ -115,7 +122,7 @@ def solve_command(
         same = published == g.answer_grid(inst, sols[0])
         typer.echo(f"the solution given in the Janko text {'matches' if same else 'DIFFERS'}")
     if svg:
-        svg.write_text(api.svg(inst, sols[0]), encoding="utf-8")
+        write_atomic(svg, api.svg(inst, sols[0]), option="--svg")
     if forced and n > 1:
         fixed = comp.forced(inst.clues)
         typer.echo(f"{len(fixed)} of {len(comp.answer)} entries are the same in every solution")
@@ -145,7 +152,7 @@ def smtlib_command(
     comp = g.compile(inst)
     text = to_smtlib(comp, inst.clues)
     if out:
-        out.write_text(text, encoding="utf-8")
+        write_atomic(out, text)
     else:
         typer.echo(text, nl=False)
     if check:
@@ -160,12 +167,28 @@ def smtlib_command(
 @app.command("hint")
 @run_guarded
 def hint_command(source: str = typer.Argument(...)) -> None:
-    """One deducible cell with the reason."""
+    """The easiest deduction on the empty board, with its reason (rows and columns from 1)."""
     from . import api
 
     _, inst = api.parse_puzzle(_read(source))
     h = api.hint(inst)
-    typer.echo(h.reason if h else "no deduction found")
+    typer.echo(f"[{h.level}] {h.reason}" if h else "no deduction found")
+
+
+@app.command("explain")
+@run_guarded
+def explain_command(source: str = typer.Argument(...),
+                    limit: int = typer.Option(0, "--limit", min=0,
+                                              help="Stop after this many steps (0 = all).")) -> None:
+    """The step-by-step solution a person can follow: each step the easiest deduction left."""
+    from . import api
+
+    _, inst = api.parse_puzzle(_read(source))
+    steps = api.explain(inst, limit or None)
+    for number, step in enumerate(steps, start=1):
+        typer.echo(f"{number:3d}. [{step.level}] {step.reason}")
+    if not steps:
+        typer.echo("no deduction found")
 
 
 @app.command("url")

@@ -11,6 +11,7 @@ from typing import List, Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, positive_seconds
 
 __all__ = ["app"]
 
@@ -60,20 +61,23 @@ def _read_configs(source: str) -> list[dict]:
 @run_guarded
 def generate(
     spec: str = typer.Argument(..., help="Path to a PuzzleClone .yaml spec."),
-    n: int = typer.Option(1, "-n", "--count", help="Number of puzzles."),
-    seed: int = typer.Option(0, "--seed", help="Base seed (item i uses derive_seed(seed, family, i))."),
+    n: int = typer.Option(1, "-n", "--count", min=1, help="Number of puzzles (>= 1)."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX,
+                             help="Base seed, " + SEED_HELP + " (item i uses "
+                                  "derive_seed(seed, family, i))."),
     out: Optional[str] = typer.Option(None, "--out", "-o", help="Output JSONL file (default: stdout)."),
     trust: bool = typer.Option(False, "--trust", help="Allow custom operators from .py files."),
     config: Optional[str] = typer.Option(None, "--config", help="Replay configs from a .json/.jsonl file."),
     use_spec_vars: Optional[List[str]] = typer.Option(
         None, "--use-spec-vars", help="With --config: re-randomise these variables (repeatable)."),
-    attempts: int = typer.Option(2000, "--attempts", help="Attempts (fresh seeds) per puzzle."),
+    attempts: int = typer.Option(2000, "--attempts", min=1,
+                                 help="Attempts (fresh seeds) per puzzle."),
     max_seconds: float = typer.Option(
-        120.0, "--max-seconds",
+        120.0, "--max-seconds", callback=positive_seconds,
         help="Wall-clock safety net per puzzle: when it fires the puzzle is reported as failed "
              "(never replaced by another), since what came out would depend on machine load."),
     attempt_seconds: float = typer.Option(
-        15.0, "--attempt-seconds",
+        15.0, "--attempt-seconds", callback=positive_seconds,
         help="Z3 work budget per attempt, in seconds of an idle machine. Counted in Z3 resource "
              "units, not time, so results do not depend on machine load (raise it for specs "
              "whose solving is hard)."),
@@ -101,7 +105,10 @@ def generate(
     lines: list[str] = []
     failed = 0
     start = time.monotonic()
-    sink = open(out, "w", encoding="utf-8") if out else None
+    from ..core.safeoutput import StreamOutput
+
+    # the existing --out file is replaced only by a complete run (records stream to .partial)
+    sink = StreamOutput(out) if out else None
     extra_vars = tuple(use_spec_vars or ())
     recent: list[tuple] = []
     netted: list[int] = []  # items the wall-clock safety net stopped (load-dependent)
@@ -156,9 +163,11 @@ def generate(
                     break
                 if not done:
                     failed += 1
+        if sink and not failed:
+            sink.commit()
     finally:
         if sink:
-            sink.close()
+            kept = sink.close()
     if not out:
         for line in lines:
             typer.echo(line)
@@ -178,7 +187,9 @@ def generate(
             f"{failed} of {n} puzzle(s) could not be generated within {attempts} attempts / "
             f"{max_seconds}s each; rejections by reason: "
             + (", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none") + net,
-            attempts=attempts, reasons=dict(reasons), file=spec)
+            attempts=attempts, reasons=dict(reasons), file=spec,
+            hint=(f"{out} was left unchanged; the {made} puzzle(s) made are in {sink.partial}"
+                  if sink is not None and kept else None))
     sys.stdout.flush()
 
 
@@ -199,7 +210,7 @@ def _emit(puzzle, family, sink, lines: list[str]) -> None:
 def check(
     spec: str = typer.Argument(..., help="Path to a PuzzleClone .yaml spec."),
     trust: bool = typer.Option(False, "--trust", help="Allow custom operators from .py files."),
-    tries: int = typer.Option(50, "--tries", help="Attempts used to try one puzzle."),
+    tries: int = typer.Option(50, "--tries", min=1, help="Attempts used to try one puzzle."),
 ) -> None:
     """Validate a spec (schema, names, expressions) and try to generate one puzzle."""
     from ..core.errors import GenerationFailed

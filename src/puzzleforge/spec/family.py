@@ -11,13 +11,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
-import re
 import signal
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequi
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 from .operators import bind_trusted_module
+from .answers import question_with_format, score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import SafetyNetFired
 from .schema import Spec, load_spec
@@ -309,7 +308,7 @@ class SpecFamily:
                       "sym_type": result["sym_type"], "difficulty": difficulty}
         return Puzzle(
             family=self.name,
-            question=problem,
+            question=question_with_format(problem, result["details"]),  # + the answer format
             answer=result["answer"],
             solution={"answers": result["answers"], "queries": result["details"],
                       "solution_count": result["solutions"]},
@@ -325,8 +324,9 @@ class SpecFamily:
 
     # ---- scoring ---------------------------------------------------------------------
     def verify(self, puzzle: Puzzle, answer: str) -> float:
-        try:
-            kinds = [q.get("kind", "open") for q in (puzzle.solution or {}).get("queries", [])]
+        try:  # the query's answer format; records made before formats give the query kind
+            kinds = [q.get("format") or q.get("kind", "open")
+                     for q in (puzzle.solution or {}).get("queries", [])]
         except AttributeError:
             kinds = []
         return score_answer(str(puzzle.answer), answer, kinds)
@@ -348,72 +348,9 @@ class SpecFamily:
         return problems
 
 
-_NUM = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$|^[-+]?\d+/\d+$")
-
-
-def _num(text: str) -> float | None:
-    t = text.strip()
-    if _NUM.match(t):
-        try:
-            return float(Fraction(t))
-        except (ValueError, ZeroDivisionError):
-            return None
-    return None
-
-
-def _norm(text: str) -> str:
-    t = str(text).strip().replace("，", ",").replace("、", ",").replace("；", ";")
-    t = re.sub(r"\s+", "", t)
-    return t.strip("。.")
-
-
-def _open_score(expected: str, given: str) -> float:
-    e, g = _norm(expected), _norm(given)
-    if e == g:
-        return 1.0
-    ep, gp = re.split(r"[,;]", e), re.split(r"[,;]", g)
-    if len(ep) == len(gp):
-        ok = True
-        for a, b in zip(ep, gp):
-            na, nb = _num(a), _num(b)
-            if na is not None and nb is not None:
-                if abs(na - nb) > 1e-6 * max(1.0, abs(na)):
-                    ok = False
-                    break
-            elif a != b:
-                ok = False
-                break
-        if ok:
-            return 1.0
-    return 0.0
-
-
-def _letters(text: str) -> set[str] | None:
-    """Option letters in an answer: "A", "A, C", "AC", "(B)", "Answer: B"."""
-    t = re.sub(r"(答案|选项|正确|是|为)", " ", str(text)).upper()
-    tokens = [tok for tok in re.split(r"[^A-Z]+", t) if tok]
-    singles = [tok for tok in tokens if len(tok) == 1]
-    if singles:
-        return set(singles)
-    if len(tokens) == 1 and len(set(tokens[0])) == len(tokens[0]):
-        return set(tokens[0])
-    return None
-
-
-def _choice_score(expected: str, given: str, multiple: bool) -> float:
-    want = set(expected.strip().upper())
-    got = _letters(given)
-    if not got:
-        return 0.0
-    if got == want:
-        return 1.0
-    if multiple and got <= want:
-        return round(len(got) / len(want), 3)
-    return 0.0
-
-
 def score_answer(expected: str, given: Any, kinds: list[str] | None = None) -> float:
-    """Score ``given`` against the canonical answer (parts of several queries joined by ``====``).
+    """Score ``given`` against the canonical answer; ``kinds`` holds each query's answer
+    format (spec/answers.py) or, for records made before formats, its kind.
 
     >>> score_answer("B", " b ")
     1.0
@@ -422,23 +359,7 @@ def score_answer(expected: str, given: Any, kinds: list[str] | None = None) -> f
     >>> score_answer("12.50", "12.5")
     1.0
     """
-    try:
-        exp_parts = str(expected).split("====")
-        giv_parts = str(given if given is not None else "").split("====")
-        if len(giv_parts) == 1 and len(exp_parts) > 1:
-            giv_parts = re.split(r"\n+|;|；", str(given))
-        kinds = list(kinds or [])
-        total = 0.0
-        for i, exp in enumerate(exp_parts):
-            kind = kinds[i] if i < len(kinds) else ("single_choice" if re.fullmatch(r"[A-Z]+", exp.strip()) else "open")
-            g = giv_parts[i] if i < len(giv_parts) else ""
-            if kind in ("single_choice", "multiple_choice"):
-                total += _choice_score(exp, g, kind == "multiple_choice")
-            else:
-                total += _open_score(exp, g)
-        return round(total / max(1, len(exp_parts)), 6)
-    except Exception:  # noqa: BLE001 - verify never raises on a malformed answer
-        return 0.0
+    return _score_by_format(expected, given, kinds)
 
 
 def load_spec_family(path: str | Path, trust: bool = False, **options: Any) -> SpecFamily:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .answers import choice_format, infer_format
 from .configcodec import parse_index
 from .outcome import Rejection, ev
 from .selection import as_config
@@ -39,7 +40,8 @@ class QuestionsMixin:
                 queries_text += f"{cnt}. " + desc
                 text = str(ev(q["ans_text"], env))
                 answers.append(text)
-                details.append({"query": name, "kind": "open", "answer": text})
+                details.append({"query": name, "kind": "open", "answer": text,
+                                "format": infer_format(q["ans_formula"].source, q["ans_text"].source, text)})
                 env["queries"] = queries_text
                 continue
             desc = CondText((ev(q["desc"], env) or "") + "\n")
@@ -50,7 +52,7 @@ class QuestionsMixin:
             queries_text += f"{cnt}. " + full + "\n"
             answers.append(letters)
             details.append({"query": name, "kind": q["query_type"], "answer": letters,
-                            "options": len(texts)})
+                            "options": len(texts), "format": choice_format(q["query_type"])})
             env["queries"] = queries_text
         env["queries"] = queries_text
         self.answers = answers

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -50,16 +50,55 @@ def _load_pages() -> list[Any]:
     return pages
 
 
-class _Guard:
-    """ASGI middleware: refuse foreign Host headers and oversized bodies; add headers.
+class _BodyTooLarge(Exception):
+    """Raised from ``receive`` once a request body passes the limit (chunked ones too)."""
 
-    The Host check defeats DNS-rebinding pages from reaching this local server.
+
+#: Methods that change state: they must come from this app's own pages (Origin check).
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _json(status: int, kind: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"kind": kind, "message": message}}, status_code=status,
+                        headers={"connection": "close"} if status == 413 else None)
+
+
+def cross_origin(method: str, headers: dict[str, str]) -> str | None:
+    """Why a state-changing request is refused as cross-site (None when it is fine).
+
+    A browser sends ``Origin`` on every cross-origin POST (form or fetch), and
+    ``Sec-Fetch-Site`` on every request; a page elsewhere (or a sandboxed ``null`` origin)
+    must not upload files or start jobs here. Requests without either header come from
+    non-browser clients (curl, scripts), which a web page cannot forge.
+    """
+    if method not in UNSAFE_METHODS:
+        return None
+    site = headers.get("sec-fetch-site", "")
+    if site and site not in ("same-origin", "none"):
+        return f"a {site} request"
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    scheme, _, netloc = origin.partition("://")
+    if scheme not in ("http", "https") or netloc.lower() != headers.get("host", "").lower():
+        return f"a request from origin {origin!r}"
+    return None
+
+
+class _Guard:
+    """ASGI middleware: refuse foreign Host headers, cross-site state changes and oversized
+    bodies; add security headers.
+
+    The Host check defeats DNS-rebinding pages from reaching this local server; the Origin
+    check stops any other site's page from posting to it (cross-site request forgery). The
+    body limit counts the bytes actually received, so a ``Transfer-Encoding: chunked``
+    upload (no Content-Length) is cut off at the limit too instead of being spooled whole.
     """
 
     def __init__(self, app: Any, settings: WebSettings) -> None:
         self.app = app
         self.hosts = {h.lower() for h in settings.allowed_hosts}
-        self.max_body = settings.max_upload_bytes + (1 << 20)
+        self.max_body = settings.max_upload_bytes + (1 << 20)   # room for multipart framing
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -69,19 +108,39 @@ class _Guard:
         host = headers.get("host", "")
         hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
         if hostname.lower() not in self.hosts:
-            await JSONResponse({"error": {"kind": "forbidden", "message":
-                                          "this local server only answers to localhost"}},
-                               status_code=403)(scope, receive, send)
+            await _json(403, "forbidden", "this local server only answers to localhost")(
+                scope, receive, send)
             return
+        refused = cross_origin(scope.get("method", "GET").upper(), headers)
+        if refused is not None:
+            await _json(403, "forbidden", f"{refused} may not change anything on this "
+                        "server; use the app's own pages")(scope, receive, send)
+            return
+        too_large = _json(413, "too large", "the request is larger than the upload limit of "
+                          f"{self.max_body // (1024 * 1024)} MB")
         length = headers.get("content-length")
         if length and length.isdigit() and int(length) > self.max_body:
-            await JSONResponse({"error": {"kind": "too large", "message":
-                                          "the request is larger than the upload limit"}},
-                               status_code=413)(scope, receive, send)
+            await too_large(scope, receive, send)
             return
 
+        received = 0
+        state = {"over": False, "started": False}
+
+        async def counted_receive() -> dict:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    state["over"] = True
+                    raise _BodyTooLarge()
+            return message
+
         async def send_with_headers(message: dict) -> None:
+            if state["over"]:
+                return   # whatever the app makes of the cut-off body, the answer is our 413
             if message["type"] == "http.response.start":
+                state["started"] = True
                 extra = [(b"content-security-policy", CSP.encode()),
                          (b"x-content-type-options", b"nosniff"),
                          (b"referrer-policy", b"no-referrer"),
@@ -89,7 +148,12 @@ class _Guard:
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, counted_receive, send_with_headers)
+        except _BodyTooLarge:
+            pass
+        if state["over"] and not state["started"]:
+            await too_large(scope, receive, send)
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -141,6 +205,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @app.get("/api/jobs/{job_id}")
     def job_status(request: Request, job_id: str) -> dict[str, Any]:
         return app.state.jobs.get(job_id).view()
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        # browsers and tools ask for /favicon.ico even when the page links the SVG icon
+        return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:

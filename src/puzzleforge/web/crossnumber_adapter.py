@@ -14,7 +14,8 @@ from typing import Any
 
 from ..core.errors import InvalidSpec
 
-__all__ = ["available", "example_files", "example_text", "solve_text"]
+__all__ = ["available", "example_files", "example_text", "solve_text", "CrossnumberSession",
+           "play_session", "generate_session", "GENERATE_SIZES"]
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "crossnumber"
 MAX_CELLS = 400
@@ -121,3 +122,133 @@ def explain_record(record: dict[str, Any]) -> list[str]:
     result = solve_text(text, name=str(meta.get("title") or "puzzle"), time_limit=30.0,
                         progress=lambda *_: None)
     return [step["text"] for step in result["steps"]]
+
+
+# ------------------------------------------------------------------ playing in the browser
+
+#: Sizes of the generated puzzles the page offers (the generator's templates).
+GENERATE_SIZES = (3, 4, 5)
+
+
+class CrossnumberSession:
+    """A cross-number being played: the model, its unique solution (kept on the server) and
+    the player's cells keyed ``"r,c"``. Hints reveal one correct cell and name the clue
+    (and entry) it belongs to: the solver's log is a search trace, not a person's reason."""
+
+    def __init__(self, token: str, text: str, model: Any, result: Any) -> None:
+        self.token = token
+        self.text = text
+        self.model = model
+        self.result = result
+        sol = result.solutions[0]
+        self.cells = {f"{r},{c}": v for (r, c), v in sol.cells.items()}
+        self.givens = {f"{r},{c}": str(v) for (r, c), v in model.grid.givens.items()}
+        self.mapping = dict(sol.mapping)
+
+    def view(self) -> dict[str, Any]:
+        m = self.model
+        clues = []
+        for c in m.clues.values():
+            entry = m.entries.get(c.entry) if c.entry else None
+            clues.append({"name": c.name, "direction": c.direction,
+                          "text": c.text or "(unclued)", "entry": c.entry,
+                          "cells": [f"{r},{col}" for r, col in entry.cells] if entry else []})
+        return {"token": self.token, "title": m.title, "grid": _grid(m), "clues": clues,
+                "values": m.cell_domain(), "givens": self.givens, "text": self.text,
+                "variables": list(m.variables.names), "notes": m.notes,
+                "mapped": m.mapped}
+
+    def _read(self, values: Any) -> dict[str, str]:
+        if not isinstance(values, dict) or len(values) > len(self.cells):
+            raise InvalidSpec("values must map at most one digit per white cell",
+                              field="values")
+        allowed = set(self.model.cell_domain())
+        out = {}
+        for key, token in values.items():
+            if key not in self.cells:
+                raise InvalidSpec(f"'{str(key)[:20]}' is not a white cell of this grid",
+                                  field="values")
+            if token not in allowed:
+                raise InvalidSpec(f"'{str(token)[:10]}' is not a value of this grid",
+                                  field="values", expected=", ".join(sorted(allowed)))
+            out[key] = token
+        return out
+
+    def check(self, values: Any) -> dict[str, Any]:
+        read = {k: v for k, v in self._read(values).items() if k not in self.givens}
+        wrong = sorted(k for k, v in read.items() if self.cells[k] != v)
+        filled = {**read, **self.givens}
+        solved = not wrong and all(filled.get(k) == v for k, v in self.cells.items())
+        return {"wrong": wrong, "filled": len(filled), "cells": len(self.cells),
+                "solved": solved}
+
+    def _clue_of(self, entry_name: str) -> Any:
+        for clue in self.model.clues.values():
+            if (clue.entry or self.mapping.get(clue.name)) == entry_name:
+                return clue
+        return None
+
+    def hint(self, values: Any) -> dict[str, Any]:
+        """One correct cell: in the entry with the fewest empty cells (the one a solver
+        is closest to finishing), its first empty cell; with the clue it belongs to."""
+        status = self.check(values)
+        if status["wrong"]:
+            return {"kind": "wrong", "wrong": status["wrong"],
+                    "message": f"{len(status['wrong'])} cell(s) are wrong; fix them first"}
+        if status["solved"]:
+            return {"kind": "solved", "message": "the puzzle is already solved"}
+        filled = {**self._read(values), **self.givens}
+        best = None
+        for name, entry in self.model.entries.items():
+            keys = [f"{r},{c}" for r, c in entry.cells]
+            empty = [k for k in keys if k not in filled]
+            if empty and (best is None or len(empty) < best[0]):
+                best = (len(empty), name, entry, keys, empty[0])
+        assert best is not None  # not solved, nothing wrong: some cell is empty
+        _, name, entry, keys, key = best
+        value = self.cells[key]
+        r, c = (int(x) for x in key.split(","))
+        position = keys.index(key) + 1
+        clue = self._clue_of(name)
+        where = f"{entry.number} {entry.direction.title()}"
+        said = f" (clue {clue.name}: {clue.text})" if clue is not None and clue.text else ""
+        reason = (f"Row {r + 1}, column {c + 1} is {value}: digit {position} of {len(keys)} "
+                  f"of {where}{said}, revealed from the solution")
+        return {"kind": "step", "cell": key, "value": value, "reason": reason,
+                "used": keys, "clue": clue.name if clue is not None else None}
+
+
+def play_session(token: str, text: str, *, name: str, time_limit: float,
+                 progress: Any) -> CrossnumberSession:
+    """Parse and solve a puzzle file for play; only a puzzle with one solution is played
+    (check and hints compare with it)."""
+    api = _api()
+    progress(0.05, "reading the puzzle file")
+    model = api.parse_puzzle(text, file=name)
+    if model.grid.rows * model.grid.cols > MAX_CELLS:
+        raise InvalidSpec(f"the grid has {model.grid.rows * model.grid.cols} cells; this page "
+                          f"plays up to {MAX_CELLS}", field="grid")
+    progress(0.2, "solving it to check answers against")
+    result = api.solve_puzzle(model, limit=2, time_limit=time_limit)
+    if result.count != 1 or not result.complete:
+        found = ("more than one solution" if result.count >= 2 else
+                 "no solution" if result.complete else
+                 "no proof of a unique solution within the time limit")
+        raise InvalidSpec(f"this puzzle has {found}, so answers cannot be checked; use Solve "
+                          "to see what the solver finds", field="text")
+    return CrossnumberSession(token, text, model, result)
+
+
+def generate_session(token: str, *, size: int, seed: int, progress: Any) -> CrossnumberSession:
+    """A new small cross-number from the generator behind ``puzzleforge generate
+    crossnumber`` (deterministic for the seed)."""
+    import random
+
+    from ..crossnumber.generate import generate_puzzle  # noqa: PLC0415 - engine loaded lazily
+
+    if size not in GENERATE_SIZES:
+        raise InvalidSpec(f"size {size} is not offered", field="size",
+                          expected=", ".join(map(str, GENERATE_SIZES)))
+    progress(0.1, f"generating a {size}x{size} cross-number and proving it unique")
+    text, model, result = generate_puzzle(random.Random(seed), size=size)
+    return CrossnumberSession(token, text, model, result)

@@ -151,14 +151,38 @@ def explain(rec: dict[str, Any]) -> list[str]:
     return function(rec)
 
 
+#: Largest integer a JavaScript number holds exactly (2**53 - 1); bigger ones are rounded.
+JS_SAFE = 2**53 - 1
+
+
+def js_safe(value: Any) -> Any:
+    """``value`` with every integer beyond JavaScript's exact range turned into its decimal
+    string, so 64-bit seeds reach the page digit for digit (JSON numbers are doubles)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return str(value) if abs(value) > JS_SAFE else value
+    if isinstance(value, dict):
+        return {k: js_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [js_safe(v) for v in value]
+    return value
+
+
 def full_record(ds: Dataset, index: int) -> dict[str, Any]:
+    """One record for the page; the seed is always a string and any other integer beyond
+    2**53 too (see ``js_safe``)."""
+    return js_safe(_full_record(ds, index))
+
+
+def _full_record(ds: Dataset, index: int) -> dict[str, Any]:
     rec = ds.records[index]
     extra = {k: v for k, v in rec.items() if k not in RECORD_FIELDS and k != "_line"}
     return {"index": index, "line": rec.get("_line"), "id": rec.get("id", ""),
             "family": rec.get("family", ""), "question": _text(rec.get("question", "")),
             "answer": _text(rec.get("answer", "")), "solution": rec.get("solution"),
             "difficulty": rec.get("difficulty"), "params": rec.get("params"),
-            "seed": rec.get("seed"), "config": rec.get("config"), "meta": rec.get("meta"),
+            "seed": None if rec.get("seed") is None else str(rec.get("seed")), "config": rec.get("config"), "meta": rec.get("meta"),
             "extra": extra, "explanation": find_explanation(rec),
             "explainable": _explainer_key(rec) is not None}
 

@@ -2,9 +2,9 @@
 
 Why here: the page plays any genre whose answer is one value per cell (Unruly, Binairo,
 Sudoku...). It needs the answer cells, their possible values, the givens and the
-solution as tokens keyed ``"r,c"``; the engine speaks in ``Cell`` objects, solver
-literals and Python values. Genres whose answer lives on edges (loops) can be generated,
-viewed and revealed, but not played cell by cell.
+solution as tokens keyed ``"r,c"`` (cells) or ``"h,r,c"`` / ``"v,r,c"`` (the engine's
+``Edge``: loop segments of Slitherlink, links between cell centres of Masyu); the engine
+speaks in ``Cell``/``Edge`` objects, solver literals and Python values.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ PLACED = {"lightup": ("a bulb", "no bulb", "●"), "starbattle": ("a star", "no 
 
 MAX_SIDE = 12         # the page's board limit (keeps solving and hints interactive)
 MAX_TEXT = 20_000     # characters of pasted puzzle text or URL
+MAX_ENTRIES = 2 * MAX_SIDE * (MAX_SIDE + 1)  # edges of the largest board (cells are fewer)
 
 
 def available() -> bool:
@@ -41,6 +42,10 @@ def _genres() -> Any:
     return importlib.import_module("puzzleforge.grid.genres")
 
 
+def _genre_module() -> Any:
+    return importlib.import_module("puzzleforge.grid.genre")
+
+
 def genre_list() -> list[dict[str, Any]]:
     """The genres whose module is present, with their size rules, Unruly first."""
     out = []
@@ -50,7 +55,10 @@ def genre_list() -> list[dict[str, Any]]:
             g = mod.get_genre(gid)
         except (ImportError, AttributeError):
             continue
-        out.append({"id": gid, "title": g.title, "rules": g.describe_rules(),
+        rows, cols = g.default_size
+        sample = _genre_module().Instance(gid, rows, cols, opts=g.default_opts(rows, cols))
+        out.append({"id": gid, "title": g.title,
+                    "rules": filled_rules(g, sample) + f" (for the default {rows}x{cols})",
                     "default_size": "{}x{}".format(*g.default_size), "even": bool(g.even),
                     "square": bool(g.square), "min": g.min_size,
                     "max": min(g.max_size, MAX_SIDE)})
@@ -58,8 +66,40 @@ def genre_list() -> list[dict[str, Any]]:
     return out
 
 
-def _key(cell: Any) -> str:
-    return f"{cell.r},{cell.c}"
+def _key(entity: Any) -> str:
+    """``"r,c"`` for a cell, ``"h,r,c"`` / ``"v,r,c"`` for an edge (0-based, as the engine)."""
+    if hasattr(entity, "o"):
+        return f"{entity.o},{entity.r},{entity.c}"
+    return f"{entity.r},{entity.c}"
+
+
+#: Binary genres where an unmarked entry simply means "0" (no line, no bulb, unshaded), so
+#: a player need not mark every empty one: everything except the two-colour genres.
+TWO_COLOUR = {"unruly", "binairo"}
+
+
+def filled_rules(genre: Any, inst: Any) -> str:
+    """The genre's rules text with its placeholders (1..n, bh x bw, k stars) filled in from
+    the genre's own parameter binding for this board (``bind``: n, bh, bw, k), so a person
+    reads "1..6" and "2 x 3 box" instead of letters."""
+    return _fill(genre.describe_rules(), genre, inst)
+
+
+def _fill(text: str, genre: Any, inst: Any) -> str:
+    import re
+
+    try:
+        bound = genre.bind(inst)
+    except Exception:  # noqa: BLE001 - an unbindable board keeps the generic wording
+        return text
+    n = bound.get("n", max(inst.rows, inst.cols))
+    text = re.sub(r"\b1\.\.n\b", f"1..{n}", text)
+    if "bh" in bound and "bw" in bound:
+        text = text.replace("bh x bw", f"{bound['bh']} x {bound['bw']}")
+    if "k" in bound:
+        k = int(bound["k"])
+        text = re.sub(r"\bk stars\b", f"{k} star" + ("s" if k != 1 else ""), text)
+    return text
 
 
 @dataclasses.dataclass
@@ -86,10 +126,24 @@ class GridSession:
             return ["1", "0"]
         return [self.genre.token(v) for v in sorted(rep.eq)]
 
+    def mode(self) -> str:
+        """How the page plays it: "cell" (a value per cell), "edge" (segments along the grid
+        lines, Slitherlink) or "link" (segments between cell centres, Masyu)."""
+        first = self._answer()[0][1] if self._answer() else None
+        if type(first).__name__ != "Edge":
+            return "cell"
+        inner = all(0 < e.r < self.inst.rows if e.o == "h" else 0 < e.c < self.inst.cols
+                    for _, e, _, _ in self._answer())
+        return "link" if inner else "edge"
+
+    def implicit_zero(self) -> bool:
+        """True when an unmarked entry counts as "0" (no line, no bulb, unshaded)."""
+        return self.values() == ["1", "0"] and self.inst.genre not in TWO_COLOUR
+
     def playable(self) -> bool:
-        cell_type = type(self._answer()[0][1]).__name__ if self._answer() else ""
         names = {name for name, *_ in self._answer()}
-        return cell_type == "Cell" and len(names) == 1
+        kinds = {type(e).__name__ for _, e, _, _ in self._answer()}
+        return len(names) == 1 and len(kinds) == 1 and kinds <= {"Cell", "Edge"}
 
     def solution_tokens(self) -> dict[str, str]:
         g = self.genre
@@ -126,7 +180,9 @@ class GridSession:
             except Exception:  # noqa: BLE001 - the URL is a convenience, never an error
                 url = None
         return {"token": self.token, "genre": self.inst.genre, "title": g.title,
-                "rules": g.describe_rules(), "rows": self.inst.rows, "cols": self.inst.cols,
+                "rules": filled_rules(g, self.inst), "rows": self.inst.rows,
+                "cols": self.inst.cols, "mode": self.mode(),
+                "implicit_zero": self.implicit_zero(),
                 "values": self.values(), "binary": self.values() == ["1", "0"],
                 "placed": list(PLACED[self.inst.genre]) if self.inst.genre in PLACED else None,
                 "givens": self.given_tokens(), "playable": self.playable(),
@@ -143,8 +199,9 @@ class GridSession:
                 }}
 
     def _read(self, values: dict[str, str]) -> dict[str, str]:
-        if not isinstance(values, dict) or len(values) > self.inst.rows * self.inst.cols:
-            raise InvalidAnswer("values must map at most one token per cell", field="values")
+        if not isinstance(values, dict) or len(values) > len(self._answer()):
+            raise InvalidAnswer("values must map at most one token per cell or edge",
+                                field="values")
         allowed = set(self.values())
         cells = self.solution_tokens()
         out = {}
@@ -163,14 +220,15 @@ class GridSession:
         givens = self.given_tokens()
         filled = {**read, **givens}
         wrong = sorted(k for k, t in read.items() if sol[k] != t and k not in givens)
-        solved = not wrong and all(filled.get(k) == t for k, t in sol.items())
+        blank = "0" if self.implicit_zero() else None
+        solved = not wrong and all(filled.get(k, blank) == t for k, t in sol.items())
         return {"wrong": wrong, "filled": len(filled), "cells": len(sol), "solved": solved}
 
     def hint(self, values: dict[str, str]) -> dict[str, Any]:
         status = self.check(values)
         if status["wrong"]:
             return {"kind": "wrong", "wrong": status["wrong"],
-                    "message": f"{len(status['wrong'])} cell(s) are wrong; fix them first"}
+                    "message": f"{len(status['wrong'])} mark(s) are wrong; fix them first"}
         if status["solved"]:
             return {"kind": "solved", "message": "the puzzle is already solved"}
         read = {**self._read(values), **self.given_tokens()}
@@ -179,112 +237,15 @@ class GridSession:
             token = read.get(_key(e))
             if token is not None:
                 known[(name, e)] = self.sol[name][e]
-        found = self._local_hint(known) or _api().hint(self.inst, known)
+        found = _api().hint(self.inst, known)
         if found is None:
             return {"kind": "stuck", "message": "no deduction found from these cells"}
-        token = self.genre.token(found.value)
-        used = self._cells_used(known, found) if found.level == "propagation" else []
-        reason = _one_based(found.reason) or (
-            f"{_place(found.entity)} must be {self.token_name(token)}: the rules "
-            f"({self.rule_names()}) and the puzzle's clues leave no other value")
-        if used:
-            filled = {**read}
-            listed = "; ".join(f"r{int(k.split(',')[0]) + 1}c{int(k.split(',')[1]) + 1} "
-                               f"{self.token_name(filled[k])}" for k in used[:6])
-            more = f" and {len(used) - 6} more" if len(used) > 6 else ""
-            reason = (f"{_place(found.entity)} must be {self.token_name(token)}: the rules "
-                      f"({self.rule_names()}) and the cells {listed}{more} leave no other "
-                      "value")
-        return {"kind": "step", "cell": _key(found.entity), "value": token,
-                "reason": reason, "level": found.level, "used": used}
-
-    def _local_hint(self, known: dict) -> Any:
-        """The forced cell whose reason is smallest: among cells propagation fixes, the
-        one forced by the fewest filled cells of its own row and column (what a person
-        spots first). None when no cell is forced that way (then the engine decides)."""
-        comp = self.genre.compile(self.inst)
-        others = {n: d for n, d in self.inst.clues.items() if n != "given"}
-        base = comp.assumptions(others)
-        reps = {(name, e): rep for name, e, rep, _ in comp.answer}
-
-        def lit(key: tuple, value: Any) -> int:
-            r = reps[key]
-            return (r if value else -r) if isinstance(r, int) else r.eq[value]
-
-        ok, lits = comp.propagate(base + [lit(k, v) for k, v in known.items()])
-        if not ok:
-            return None
-        best = None
-        for (name, e), rep in reps.items():
-            if (name, e) in known:
-                continue
-            value = None
-            if isinstance(rep, int):
-                value = True if rep in lits else False if -rep in lits else None
-            else:
-                value = next((v for v, l in rep.eq.items() if l in lits), None)
-            if value is None:
-                continue
-            near = [(k, v) for k, v in known.items() if k[1].r == e.r or k[1].c == e.c]
-            ok2, l2 = comp.propagate(base + [lit(k, v) for k, v in near])
-            if not (ok2 and lit((name, e), value) in l2):
-                continue
-            if best is None or len(near) < best[0]:
-                best = (len(near), name, e, value)
-        if best is None:
-            return None
-        hint_cls = getattr(_api(), "Hint")
-        return hint_cls(best[1], best[2], best[3], "", "propagation")
-
-    def token_name(self, token: str) -> str:
-        if self.values() == ["1", "0"]:
-            if self.inst.genre in PLACED:
-                return PLACED[self.inst.genre][0 if token == "1" else 1]
-            return {"1": "black", "0": "white"}[token]
-        return token
-
-    def rule_names(self) -> str:
-        labels = getattr(self.genre.rules, "labels", None) or []
-        return ", ".join(n for n in labels if n and "given" not in n) or self.genre.title
-
-    def _cells_used(self, known: dict, found: Any) -> list[str]:
-        """A minimal set of filled cells that, with the rules and the non-cell clues,
-        forces the hinted cell by propagation alone (deletion-based, like the engine)."""
-        comp = self.genre.compile(self.inst)
-        others = {n: d for n, d in self.inst.clues.items() if n != "given"}
-        base = comp.assumptions(others)
-        lit_of = {}
-        for name, e, rep, _ in comp.answer:
-            lit_of[(name, e)] = rep
-        rep = lit_of[(found.var, found.entity)]
-        target = (rep if found.value else -rep) if isinstance(rep, int) else rep.eq[found.value]
-
-        def lit(key: tuple, value: Any) -> int:
-            r = lit_of[key]
-            return (r if value else -r) if isinstance(r, int) else r.eq[value]
-
-        needed = sorted(known.items(), key=lambda kv: (kv[0][1].r, kv[0][1].c))
-        ok, lits = comp.propagate(base + [lit(k, v) for k, v in needed])
-        if not ok or target not in lits:
-            return []
-        for item in list(needed):
-            trial = [x for x in needed if x is not item]
-            ok, lits = comp.propagate(base + [lit(k, v) for k, v in trial])
-            if ok and target in lits:
-                needed = trial
-        return [_key(k[1]) for k, _ in needed]
-
-
-def _place(cell: Any) -> str:
-    return f"Row {cell.r + 1}, column {cell.c + 1}"
-
-
-def _one_based(text: str) -> str:
-    """The engine's ``(r,c)`` is 0-based; people count rows and columns from 1."""
-    import re
-
-    return re.sub(r"\((\d+),(\d+)\)",
-                  lambda m: f"(row {int(m.group(1)) + 1}, column {int(m.group(2)) + 1})", text)
+        # the engine's hint: the easiest deduction now, its reason in words (rows and
+        # columns from 1) and the evidence it cites, which the page highlights
+        used = [_key(k[1]) for k, _ in found.cells if type(k[1]).__name__ in ("Cell", "Edge")]
+        used += [_key(p) for _, p, _ in found.clues if type(p).__name__ in ("Cell", "Edge")]
+        return {"kind": "step", "cell": _key(found.entity), "value": self.genre.token(found.value),
+                "reason": found.reason, "level": found.level, "used": sorted(set(used))}
 
 
 def _check_side(rows: int, cols: int) -> None:
@@ -332,7 +293,7 @@ def explain_record(record: dict[str, Any]) -> list[str]:
                                  field="solution.instance")
     values: dict[str, str] = {}
     lines = []
-    for _ in range(session.inst.rows * session.inst.cols):
+    for _ in range(len(session.solution_tokens())):
         step = session.hint(values)
         if step["kind"] != "step":
             break

@@ -1,7 +1,9 @@
-"""Cross-number page: paste, upload or pick a puzzle file, solve it, show the filled grid
-and the solver's step log; file errors are shown next to the offending line."""
+"""Cross-number page: paste, upload, pick or generate a puzzle file; play it on its grid
+with the clue list (check, hint, reveal) or solve it and read the solver's step log; file
+errors are shown next to the offending line."""
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -10,13 +12,15 @@ from pydantic import BaseModel, Field
 
 from . import crossnumber_adapter as ca
 from .errors import WebError
+from .sessions import new_token
 
 __all__ = ["router", "available", "TITLE", "PATH", "BLURB"]
 
 TITLE = "Cross-number"
 PATH = "/crossnumber"
-BLURB = ("Paste or upload a cross-number puzzle file, solve it, and read the filled grid "
-         "and every deduction step; mistakes in the file are shown at their line.")
+BLURB = ("Play a cross-number (bundled, uploaded or generated) with its clue list, check "
+         "and hints, or solve it and read every deduction step; mistakes in the file are "
+         "shown at their line.")
 
 router = APIRouter()
 
@@ -34,11 +38,37 @@ class ExampleRequest(BaseModel):
     name: str = Field(max_length=200)
 
 
+class GenerateRequest(BaseModel):
+    size: int = Field(4, ge=3, le=5)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+
+
+class ValuesRequest(BaseModel):
+    values: dict[str, str] = Field(default_factory=dict, max_length=ca.MAX_CELLS)
+
+
+def _session(request: Request, token: str) -> ca.CrossnumberSession:
+    item = request.app.state.sessions.get(token, "cross-number")
+    if not isinstance(item, ca.CrossnumberSession):
+        raise WebError("this token is not a cross-number being played", 404)
+    return item
+
+
+def _checked_text(request: Request, body: SolveRequest) -> tuple[str, str]:
+    limit = request.app.state.settings.max_puzzle_file_bytes
+    if len(body.text.encode("utf-8")) > limit:
+        raise WebError(f"the puzzle file is larger than {limit // 1024} KB", 413, field="text")
+    if not body.text.strip():
+        raise WebError("the puzzle file is empty; paste one, upload one or pick an example",
+                       field="text")
+    return body.text, body.name.replace("\\", "/").rsplit("/", 1)[-1] or "puzzle.yaml"
+
+
 @router.get(PATH, response_class=HTMLResponse)
 def page(request: Request) -> HTMLResponse:
     return request.app.state.render(
         request, "crossnumber.html", "Cross-number · puzzleforge",
-        examples=list(ca.example_files()),
+        examples=list(ca.example_files()), sizes=ca.GENERATE_SIZES,
         max_kb=request.app.state.settings.max_puzzle_file_bytes // 1024)
 
 
@@ -64,3 +94,49 @@ def solve(request: Request, body: SolveRequest) -> dict[str, Any]:
                              progress=progress)
 
     return state.jobs.submit("crossnumber", run).view()
+
+
+@router.post("/api/crossnumber/play")
+def play(request: Request, body: SolveRequest) -> dict[str, Any]:
+    state = request.app.state
+    text, name = _checked_text(request, body)
+    token = new_token()
+
+    def run(progress):
+        session = ca.play_session(token, text, name=name,
+                                  time_limit=state.settings.solve_time_limit,
+                                  progress=progress)
+        state.sessions.put(token, session)
+        return session.view()
+
+    return state.jobs.submit("crossnumber", run).view()
+
+
+@router.post("/api/crossnumber/generate")
+def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
+    state = request.app.state
+    seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+    token = new_token()
+
+    def run(progress):
+        session = ca.generate_session(token, size=body.size, seed=seed, progress=progress)
+        state.sessions.put(token, session)
+        return {**session.view(), "seed": str(seed)}
+
+    return state.jobs.submit("crossnumber", run).view()
+
+
+@router.post("/api/crossnumber/{token}/check")
+def check(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
+    return _session(request, token).check(body.values)
+
+
+@router.post("/api/crossnumber/{token}/hint")
+def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
+    return _session(request, token).hint(body.values)
+
+
+@router.get("/api/crossnumber/{token}/solution")
+def solution(request: Request, token: str) -> dict[str, Any]:
+    session = _session(request, token)
+    return {"values": {k: v for k, v in session.cells.items() if k not in session.givens}}

@@ -39,7 +39,7 @@ class LoadRequest(BaseModel):
 
 
 class ValuesRequest(BaseModel):
-    values: dict[str, str] = Field(default_factory=dict, max_length=ga.MAX_SIDE * ga.MAX_SIDE)
+    values: dict[str, str] = Field(default_factory=dict, max_length=ga.MAX_ENTRIES)
 
 
 def _session(request: Request, token: str) -> ga.GridSession:

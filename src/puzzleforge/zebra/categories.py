@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from ..core.errors import ConfigError, GenerationFailed, InvalidDescription
 from ..core.yamlio import load_yaml
+from .numerals import en_form, pl_form
 
 __all__ = ["Category", "CategoryFile", "Database", "load_database", "draw_categories",
            "draw_numbers", "type3_candidates", "format_number", "LANGS", "weighted_choice"]
@@ -82,22 +83,41 @@ class Unit:
     when: tuple[str, ...]
     title: str
 
-    def fits(self, values: Sequence[Fraction]) -> bool:
-        for cond in self.when:
-            name, _, arg = cond.partition(" ")
-            if name == "int" and any(v.denominator != 1 for v in values):
+    def fits(self, values: Sequence[Fraction], lo: Fraction | None = None,
+             hi: Fraction | None = None, integral: bool | None = None) -> bool:
+        """Whether every condition holds for the values (checked on min/max: every
+        condition but ``int`` and ``has`` is a bound, so this is exact and cheap;
+        ``lo``/``hi``/``integral`` may be passed when the caller checks many units)."""
+        if not self.when:
+            return True
+        lo = min(values) if lo is None else lo
+        hi = max(values) if hi is None else hi
+        for name, arg in _parsed_conditions(self.when):
+            if name == "int" and not (all(v.denominator == 1 for v in values)
+                                      if integral is None else integral):
                 return False
-            if name == "pos" and any(v <= 0 for v in values):
+            if name == "pos" and lo <= 0:
                 return False
-            if name == "neg" and any(v >= 0 for v in values):
+            if name == "neg" and hi >= 0:
                 return False
-            if name == "lt" and any(v >= Fraction(arg) for v in values):
+            if name == "lt" and hi >= arg:
                 return False
-            if name == "gt" and any(v <= Fraction(arg) for v in values):
+            if name == "gt" and lo <= arg:
                 return False
-            if name == "has" and Fraction(arg) not in values:
+            if name == "has" and arg not in values:
                 return False
         return True
+
+
+@lru_cache(maxsize=None)
+def _parsed_conditions(when: tuple[str, ...]) -> tuple[tuple[str, Fraction | None], ...]:
+    """Conditions as (name, bound) pairs, parsed once per unit (draws call ``fits`` for
+    every unit on every numerical category)."""
+    out = []
+    for cond in when:
+        name, _, arg = cond.partition(" ")
+        out.append((name, Fraction(arg) if arg else None))
+    return tuple(out)
 
 
 @dataclass
@@ -286,42 +306,43 @@ def draw_numbers(rng: random.Random, k: int) -> list[Fraction]:
 
 def type3_candidates(values: Sequence[Fraction]) -> list[str]:
     """Relations ``x=y+d`` / ``x=y*d`` holding for at least min_free pairs (seeds/003,
-    2.2.3), written "+d" / "*d"."""
+    2.2.3), written "+d" / "*d".
+
+    Counted on integers (the values times the lcm of their denominators): the same
+    result as Fraction arithmetic, several times faster, which matters because every
+    numerical category of every draw computes it.
+    """
     k = len(values)
     min_free = (k - 1) // 2 + 1
-    add: dict[Fraction, int] = {}
-    mul: dict[Fraction, int] = {}
-    for a in values:
-        for b in values:
+    scale = 1
+    for v in values:
+        scale = scale * v.denominator // math.gcd(scale, v.denominator)
+    ints = [v.numerator * (scale // v.denominator) for v in values]
+    add: dict[int, int] = {}
+    mul: dict[tuple[int, int], int] = {}
+    for a in ints:
+        for b in ints:
             if b > a:
                 add[b - a] = add.get(b - a, 0) + 1
-            if a > 0 and b > a:
-                mul[b / a] = mul.get(b / a, 0) + 1
-    out = [f"+{d}" for d, c in sorted(add.items()) if c >= min_free]
-    out += [f"*{d}" for d, c in sorted(mul.items()) if c >= min_free and d != 1]
+                if a > 0:
+                    g = math.gcd(a, b)
+                    key = (b // g, a // g)
+                    mul[key] = mul.get(key, 0) + 1
+    out = [f"+{Fraction(d, scale)}" for d, c in sorted(add.items()) if c >= min_free]
+    ratios = sorted((Fraction(n, m), c) for (n, m), c in mul.items())
+    out += [f"*{d}" for d, c in ratios if c >= min_free and d != 1]
     return out
 
 
 def plural_form(template: str, value: Fraction, lang: str) -> str:
-    """Resolve ``{one|few|many|fraction}`` (pl) or ``{one|other}`` (en) after a number."""
+    """Resolve ``{one|few|many|fraction}`` (pl) or ``{one|other}`` (en) after a number
+    (the agreement rules live in ``numerals``)."""
     start = template.find("{")
     if start < 0:
         return template
     end = template.find("}", start)
     forms = template[start + 1:end].split("|")
-    if lang == "pl":
-        if value.denominator != 1:
-            form = forms[3] if len(forms) > 3 else forms[-1]
-        else:
-            n = abs(value.numerator)
-            if n == 1:
-                form = forms[0]
-            elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-                form = forms[1]
-            else:
-                form = forms[2] if len(forms) > 2 else forms[-1]
-    else:
-        form = forms[0] if value == 1 else forms[-1]
+    form = pl_form(value, forms) if lang == "pl" else en_form(value, forms)
     return template[:start] + form + template[end + 1:]
 
 
@@ -335,18 +356,31 @@ def object_name(template: str, value: Fraction, lang: str) -> str:
 
 def _draw_categorical(rng: random.Random, db: Database, count: int, k: int,
                       taken: set[str]) -> list[Category]:
+    """``count`` categorical lists, each drawn by class weight and then by list weight.
+
+    Why a class is usable only while it still has an untaken list of at least k objects
+    (counting the lists already drawn in this call): the classes used to be chosen all
+    up front, so a heavy class with few lists (Polish ``special_names`` has 3) could be
+    chosen more often than it has lists and the list draw failed with "all weights are
+    zero" (about once in 2,000 K=7-8 draws). ``without`` (seeds/003: small puzzles prefer
+    distinct classes) still removes a chosen class from the preferred pool.
+    """
     classes = sorted(db.class_weights)
     without = count < 6 and rng.random() < 0.75
     chosen_classes: list[str] = []
     pool = list(classes)
+    remaining = {c: sum(1 for f in db.categorical if f.klass == c and len(f.items) >= k
+                        and f.key not in taken) for c in classes}
     for _ in range(count):
-        usable = [c for c in pool if any(f.klass == c and len(f.items) >= k and f.key not in taken
-                                         for f in db.categorical)]
+        usable = [c for c in pool if remaining[c] > 0]
         if not usable:
-            usable = [c for c in classes if any(f.klass == c and len(f.items) >= k and
-                                                f.key not in taken for f in db.categorical)]
+            usable = [c for c in classes if remaining[c] > 0]
+        if not usable:
+            raise GenerationFailed(f"only {len(chosen_classes)} categorical lists have at "
+                                   f"least {k} objects; {count} were needed")
         klass = weighted_choice(rng, usable, [db.class_weights[c] for c in usable])
         chosen_classes.append(klass)
+        remaining[klass] -= 1
         if without and klass in pool and len(pool) > 1:
             pool.remove(klass)
     out = []
@@ -374,7 +408,9 @@ def _draw_ordinal(rng: random.Random, db: Database, k: int, taken: set[str]) -> 
 
 def _draw_numerical(rng: random.Random, db: Database, k: int, used_units: set[str]) -> Category:
     values = draw_numbers(rng, k)
-    units = [u for u in db.units if u.fits(values)]
+    lo, hi = min(values), max(values)
+    integral = all(v.denominator == 1 for v in values)
+    units = [u for u in db.units if u.fits(values, lo, hi, integral)]
     fresh = [u for u in units if u.template not in used_units]
     units = fresh or units
     if not units:
@@ -393,12 +429,16 @@ def draw_categories(rng: random.Random, K: int, k: int, lang: str = "en",
     the row keys of the answer) and one numerical, the rest by the kind weights; redrawn
     until no object name repeats anywhere (seeds/003, 2.1.36)."""
     db = load_database(lang)
+    n_ordinal = sum(1 for f in db.ordinal if len(f.items) >= k)
     for _ in range(100):
         if kinds is None:
-            names = sorted(db.kind_weights)
-            chosen = ["categorical", "numerical"] + [
-                weighted_choice(rng, names, [db.kind_weights[n] for n in names])
-                for _ in range(K - 2)]
+            chosen = ["categorical", "numerical"]
+            for _ in range(K - 2):
+                # an ordinal list is drawn without replacement: stop offering the kind
+                # once every long-enough list is used (Polish k=8 has 7 of them)
+                names = [n for n in sorted(db.kind_weights)
+                         if n != "ordinal" or chosen.count("ordinal") < n_ordinal]
+                chosen.append(weighted_choice(rng, names, [db.kind_weights[n] for n in names]))
         else:
             chosen = list(kinds)
         taken: set[str] = set()

@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from ..cli.errors import run_guarded
+from ..cli.options import SEED_MAX, SEED_MIN
 
 app = typer.Typer(help="Logic-grid (zebra) puzzles.", no_args_is_help=True,
                   add_completion=False)
@@ -28,8 +29,10 @@ def _params(K: int, k: int, lang: str, difficulty: Optional[str], question: str,
 @app.command("generate")
 @run_guarded
 def generate_cmd(
-    seed: int = typer.Option(0, "--seed", help="Seed (same seed, same puzzle)."),
-    n: int = typer.Option(1, "-n", help="How many puzzles (seeds seed, seed+1, ...)."),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX - 10_000,
+                             help="Seed (same seed, same puzzle)."),
+    n: int = typer.Option(1, "-n", min=1, max=10_000,
+                          help="How many puzzles (seeds seed, seed+1, ...), 1 to 10000."),
     K: int = typer.Option(3, "--K", "-K", help="Number of categories (3..8)."),
     k: int = typer.Option(4, "--k", "-k", help="Objects per category (3..8)."),
     lang: str = typer.Option("en", "--lang", help="en or pl."),
@@ -77,8 +80,9 @@ def solve_cmd(
     zp = load(record)
     for step in steps:
         typer.echo(f"{step['n']}. {step['text']}")
-    typer.echo(f"\n{len(steps)} steps, {sum(1 for s in steps if s['rule'] == 'guess')} "
-               f"guesses; solution:")
+    from .numerals import en_count
+    guesses = sum(1 for s in steps if s['rule'] == 'guess')
+    typer.echo(f"\n{en_count(len(steps), 'step')}, {en_count(guesses, 'guess')}; solution:")
     from .text import answer_text
     typer.echo("\n".join(" ~ ".join(r) for r in zp.rows()) if zp.question.get("kind") != "cell"
                else answer_text(zp))
@@ -88,7 +92,7 @@ def solve_cmd(
 @run_guarded
 def pdf_cmd(
     out: Path = typer.Option(Path("zebra.pdf"), "--out", help="Sheet PDF path."),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX),
     K: int = typer.Option(3, "--K", "-K"),
     k: int = typer.Option(4, "--k", "-k"),
     lang: str = typer.Option("en", "--lang"),
@@ -104,16 +108,21 @@ def pdf_cmd(
     record = _read_record(file) if file else generate(
         seed=seed, **_params(K, k, lang, difficulty, "grid", None))
     zp = load(record)
+    from ..core.safeoutput import check_output_path, write_atomic
+
+    for path, option in ((out, "--out"), (solution, "--solution"), (svg, "--svg")):
+        if path is not None:
+            check_output_path(path, option=option)   # before any work or any file written
     out.parent.mkdir(parents=True, exist_ok=True)
     write_sheet(zp, str(out))
     typer.echo(f"wrote {out}")
     if solution:
         solution.parent.mkdir(parents=True, exist_ok=True)
-        solution.write_bytes(pdf_solution(zp))
+        write_atomic(solution, pdf_solution(zp), option="--solution")
         typer.echo(f"wrote {solution}")
     if svg:
         svg.parent.mkdir(parents=True, exist_ok=True)
-        svg.write_text(svg_grid(zp), encoding="utf-8")
+        write_atomic(svg, svg_grid(zp), option="--svg")
         typer.echo(f"wrote {svg}")
 
 

@@ -31,7 +31,8 @@ from typing import Any, Callable, Sequence
 from .grid import NO, UNKNOWN, YES, Contradiction, Grid, norm_cell
 
 __all__ = ["Obj", "Atom", "Clue", "NotClue", "OrderClue", "IfThenClue", "EitherClue", "GroupClue",
-           "clue_from_dict", "order_tuples", "POS_RELATIONS", "entity_of", "Cell"]
+           "clue_from_dict", "order_tuples", "atoms_compatible", "POS_RELATIONS", "entity_of",
+           "Cell"]
 
 Obj = tuple[int, int]
 Atom = tuple[Obj, Obj]
@@ -60,6 +61,32 @@ def atom_cell(atom: Atom) -> Cell:
 
 def atom_holds(sol: Solution, atom: Atom) -> bool:
     return entity_of(sol, atom[0]) == entity_of(sol, atom[1])
+
+
+def atoms_compatible(*atoms: Atom) -> bool:
+    """Can all these pairings hold at once? They can unless joining their objects into
+    entities puts two objects of one category into the same entity (``A~B1`` and
+    ``A~B2``; ``A1~B`` and ``A2~B``). Text and generator use it: "(or both)" only when
+    both alternatives can hold, and no if-then whose "then" contradicts its "if"."""
+    parent: dict[Obj, Obj] = {}
+
+    def find(o: Obj) -> Obj:
+        while parent.get(o, o) != o:
+            o = parent[o]
+        return o
+
+    for x, y in atoms:
+        rx, ry = find(x), find(y)
+        if rx != ry:
+            parent[rx] = ry
+    groups: dict[Obj, set[int]] = {}
+    objs = {o for a in atoms for o in a}
+    for o in objs:
+        cats = groups.setdefault(find(o), set())
+        if o[0] in cats:
+            return False
+        cats.add(o[0])
+    return True
 
 
 def order_tuples(kind: str, k: int, *, values: Sequence[Fraction] | None = None,

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 from ..core.errors import GenerationFailed
 from .categories import Category, draw_categories, weighted_choice
 from .clues import (POS_RELATIONS, Clue, EitherClue, GroupClue, IfThenClue, NotClue,
-                    OrderClue, make_order_clue)
+                    OrderClue, atoms_compatible, make_order_clue)
 from .engine import Engine
 from .exact import ExactChecker
 from .grid import Contradiction, Grid
@@ -140,6 +140,10 @@ class _Drawer:
             r_truth = (not p_true) or rng.random() < 0.3
             r = self.atom_in_box(box, r_truth) if rng.random() < 0.5 else self.atom(r_truth)
             if len({p, q, r}) < 3:
+                return None
+            if not atoms_compatible(p, q):
+                # "if P then Q" with P and Q exclusive just says "not P": an impossible
+                # "then" reads as a trick, so such a clue is never drawn
                 return None
             return IfThenClue(p=p, q=q, r=r)
         if kind == "either":

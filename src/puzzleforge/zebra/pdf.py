@@ -220,10 +220,12 @@ def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None
 
 def write_sheet(puzzle: Any, path: str | Path) -> None:
     """Write the PDF sheet of a ZebraPuzzle (or Puzzle / record) to ``path``."""
+    from ..core.safeoutput import write_atomic
     from . import load
-    Path(path).write_bytes(sheet_bytes(load(puzzle)))
+    write_atomic(path, sheet_bytes(load(puzzle)))
 
 
 def write_solution(puzzle: Any, path: str | Path) -> None:
+    from ..core.safeoutput import write_atomic
     from . import load
-    Path(path).write_bytes(solution_bytes(load(puzzle)))
+    write_atomic(path, solution_bytes(load(puzzle)), option="--solution")

@@ -11,9 +11,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
-from .categories import format_number
-from .clues import Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue
+from .categories import format_number, plural_form
+from .clues import (Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue,
+                    atoms_compatible)
 from .model import ZebraPuzzle
+from .numerals import en_count, pl_count, pl_form
 
 __all__ = ["clue_text", "puzzle_text", "question_text", "answer_text", "step_text",
            "steps_text", "intro_text", "LABELS"]
@@ -57,6 +59,31 @@ def _d_text(p: ZebraPuzzle, clue: OrderClue, lang: str) -> str:
     return format_number(Fraction(clue.d), lang)
 
 
+def _difference_en(p: ZebraPuzzle, clue: OrderClue) -> str:
+    """The difference of an ``arith +d`` clue with the category's unit where the unit
+    reads naturally after a number ("25 kg", "3 years", "$25"), else the bare number
+    ("year @" would give "year 25", which is no difference)."""
+    d = Fraction(clue.d)
+    template = p.categories[clue.cat].template
+    number = format_number(d, "en")
+    if template.startswith("@ "):
+        return plural_form(template, d, "en").replace("@", number)
+    if template == "$@":
+        return f"${number}"
+    return number
+
+
+def _shared_choice(a, b):
+    """For two pairings that cannot both hold: (the shared object, its two alternative
+    partners), e.g. A~B1 / A~B2 -> (A, B1, B2); None when they share nothing."""
+    (x1, y1), (x2, y2) = a, b
+    for s1, o1 in ((x1, y1), (y1, x1)):
+        for s2, o2 in ((x2, y2), (y2, x2)):
+            if s1 == s2 and o1[0] == o2[0] and o1 != o2:
+                return s1, o1, o2
+    return None
+
+
 def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
     if isinstance(clue, GroupClue):
         return (f"{n(clue.obj)} is paired with {clue.phrase} "
@@ -74,6 +101,13 @@ def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
                 f"otherwise {n(e)} is paired with {n(f)}.")
     if isinstance(clue, EitherClue):
         (a, b), (c, d) = clue.p, clue.q
+        if not atoms_compatible(clue.p, clue.q):
+            # both cannot hold: "either ... or" is exact, "(or both)" would be false
+            shared = _shared_choice(clue.p, clue.q)
+            if shared:
+                x, y, z = shared
+                return f"{n(x)} is paired with either {n(y)} or {n(z)}."
+            return f"Either {n(a)} is paired with {n(b)} or {n(c)} is paired with {n(d)}."
         if clue.exclusive:
             return (f"Either {n(a)} is paired with {n(b)} or {n(c)} is paired with {n(d)}, "
                     "but not both.")
@@ -85,9 +119,15 @@ def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
         if rel == "chain":
             return f"By {t}: {o[0]} is lower than {o[1]}, and {o[1]} is lower than {o[2]}."
         if rel == "arith":
-            d = _d_text(p, clue, "en")
-            op = f"plus {d}" if clue.oper == "+" else f"times {d}"
-            return f"By {t}: the value of {o[1]} is the value of {o[0]} {op}."
+            # value(objs[1]) = value(objs[0]) + d or * d, in category t; the objects
+            # belong to other categories, so the sentence speaks of "the value paired
+            # with" them (never "40 kg is 10 kg times 2")
+            if clue.oper == "+":
+                how = f"{_difference_en(p, clue)} more than"
+            else:
+                how = f"{_d_text(p, clue, 'en')} times"
+            return (f"By {t}: the value paired with {o[1]} is {how} the value paired "
+                    f"with {o[0]}.")
         if rel == "nextto":
             return f"By {t}, {o[0]} is right next to {o[1]}."
         if rel == "left1":
@@ -115,13 +155,21 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
         others = [n(o) for o in clue.others]
         if len(others) == 1:
             return f"{n(clue.obj)} i {others[0]} nie są parą."
-        return f"{n(clue.obj)} nie tworzy pary z żadnym z obiektów: {_list_pl(others)}."
+        # "ani ..., ani ..." (the Polish idiom); "obiektem" keeps names nominative
+        return (f"{n(clue.obj)} nie tworzy pary "
+                + ", ".join(f"ani z obiektem {o}" for o in others) + ".")
     if isinstance(clue, IfThenClue):
         (a, b), (c, d), (e, f) = clue.p, clue.q, clue.r
         return (f"Jeśli {n(a)} i {n(b)} są parą, to {n(c)} i {n(d)} są parą; "
                 f"w przeciwnym razie parą są {n(e)} i {n(f)}.")
     if isinstance(clue, EitherClue):
         (a, b), (c, d) = clue.p, clue.q
+        if not atoms_compatible(clue.p, clue.q):
+            shared = _shared_choice(clue.p, clue.q)
+            if shared:
+                x, y, z = shared
+                return f"{n(x)} tworzy parę albo z obiektem {n(y)}, albo z obiektem {n(z)}."
+            return f"Albo {n(a)} i {n(b)} są parą, albo {n(c)} i {n(d)} są parą."
         if clue.exclusive:
             return (f"Albo {n(a)} i {n(b)} są parą, albo {n(c)} i {n(d)} są parą "
                     "(dokładnie jedno z dwojga).")
@@ -133,11 +181,18 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
         rel = clue.rel
         head = f"Pod względem kategorii {t}"
         if rel == "chain":
-            return f"{head} zachodzi: {o[0]} < {o[1]} < {o[2]}."
+            # words, not "A < B < C": the objects belong to other categories, and
+            # "3 s < rok 1550" would read as a false comparison
+            return (f"{head} obiekt {o[0]} stoi wcześniej niż obiekt {o[1]}, a obiekt "
+                    f"{o[1]} wcześniej niż obiekt {o[2]}.")
         if rel == "arith":
             d = _d_text(p, clue, "pl")
-            op = "+" if clue.oper == "+" else "·"
-            return f"{head} zachodzi: {o[1]} = {o[0]} {op} {d}."
+            if clue.oper == "+":
+                how = f"o {d} większa"
+            else:
+                how = f"{d} {pl_form(Fraction(clue.d), ('raz', 'razy', 'razy', 'raza'))} większa"
+            return (f"{head} wartość w parze z obiektem {o[1]} jest {how} niż wartość "
+                    f"w parze z obiektem {o[0]}.")
         if rel == "nextto":
             return f"{head} obiekty {o[0]} i {o[1]} sąsiadują ze sobą."
         if rel == "left1":
@@ -158,25 +213,17 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
     raise ValueError(f"brak polskiego tekstu dla wskazówki {clue!r}")
 
 
-def _pl_count(n: int, one: str, few: str, many: str) -> str:
-    """Polish numeral agreement: 1 obiekt, 2-4 obiekty, 5+ obiektów (12-14 many)."""
-    if n == 1:
-        return f"{n} {one}"
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return f"{n} {few}"
-    return f"{n} {many}"
-
-
 def intro_text(p: ZebraPuzzle, *, plain: bool = False) -> str:
     if p.lang == "pl":
-        cats = _pl_count(p.K, "kategoria", "kategorie", "kategorii")
-        objs = _pl_count(p.k, "obiekt", "obiekty", "obiektów")
+        cats = pl_count(p.K, "kategoria")
+        objs = pl_count(p.k, "obiekt")
         return (f"Łamigłówka ma {cats} po {objs}. Każdy obiekt jednej kategorii tworzy parę "
                 "z dokładnie jednym obiektem każdej innej kategorii, a żadne dwa obiekty "
                 "jednej kategorii nie mają wspólnej pary. Kategorie uporządkowane wymieniono "
                 "od najmniejszej do największej wartości; „wcześniej” i „przed” oznaczają "
                 "mniejszą wartość, „dalej” i „za” większą.")
-    return (f"This logic-grid puzzle has {p.K} categories of {p.k} objects each. Every "
+    return (f"This logic-grid puzzle has {en_count(p.K, 'category')} of "
+            f"{en_count(p.k, 'object')} each. Every "
             "object of a category is paired with exactly one object of every other "
             "category, and no two objects of one category share a partner. Ordered "
             "categories are listed from the lowest to the highest value; 'left', 'lower' "
@@ -271,18 +318,18 @@ def step_text(p: ZebraPuzzle, step: dict[str, Any], number: int | None = None) -
     words = RULE_TEXT[p.lang]
     head = words[step["rule"]]
     if step["rule"] == "clue":
-        head += " " + ", ".join(str(c) for c in step["clues"])
+        head = _clue_list(p.lang, step["clues"], capital=True)
     parts = [head]
     if step.get("assumed"):
         n = len(step.get("chain") or [])
-        clues = ", ".join(map(str, step["clues"]))
+        clues = _clue_list(p.lang, step["clues"]) if step["clues"] else ""
         assumed = _cell_text(p, step['assumed']['cell'], 'o')
         if p.lang == "pl":
-            why = (f"{words['assume']} {assumed}; po {n} krokach"
-                   + (f" (wskazówki {clues})" if clues else "") + " dochodzimy do sprzeczności")
+            why = (f"{words['assume']} {assumed}; po {pl_count(n, 'krok', 'loc')}"
+                   + (f" ({clues})" if clues else "") + " dochodzimy do sprzeczności")
         else:
-            why = (f"{words['assume']} {assumed}; after {n} deductions"
-                   + (f" (clues {clues})" if clues else "") + " the grid is contradictory")
+            why = (f"{words['assume']} {assumed}; after {en_count(n, 'deduction')}"
+                   + (f" ({clues})" if clues else "") + " the grid is contradictory")
         parts.append(why)
     used = step.get("used") or []
     if used:
@@ -293,6 +340,18 @@ def step_text(p: ZebraPuzzle, step: dict[str, Any], number: int | None = None) -
                                                   for m in step["marks"]))
     prefix = f"{number}. " if number is not None else ""
     return prefix + ": ".join(parts[:1]) + (": " + ", ".join(parts[1:]) if len(parts) > 1 else "")
+
+
+def _clue_list(lang: str, ids: Sequence[int], capital: bool = False) -> str:
+    """'clue 3' / 'clues 3, 5' ('wskazówka 3' / 'wskazówki 3, 5'): the noun agrees with
+    how many clues are listed."""
+    if lang == "pl":
+        noun = "wskazówka" if len(ids) == 1 else "wskazówki"
+    else:
+        noun = "clue" if len(ids) == 1 else "clues"
+    if capital:
+        noun = noun[0].upper() + noun[1:]
+    return f"{noun} " + ", ".join(str(c) for c in ids)
 
 
 def steps_text(p: ZebraPuzzle, steps: Sequence[dict[str, Any]]) -> str:

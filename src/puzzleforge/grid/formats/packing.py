@@ -28,6 +28,14 @@ _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 _B32 = _B36[:32]
 
 
+def _complete(covered: int, n: int, what: str) -> None:
+    """A body that ends before its last cell is a truncated URL, not a puzzle with blanks
+    (pzprjs's encoders always write trailing empty cells as skips)."""
+    if covered < n:
+        raise InvalidDescription(f"puzz.link {what} ends after {covered} of {n} cells "
+                                 "(a truncated URL?)", expected=f"data for all {n} cells")
+
+
 def _skip_char(run: int) -> str:
     """Character for ``run`` (1..20) empty cells."""
     return _B36[15 + run]
@@ -43,9 +51,13 @@ def dec_number16(s: str, n: int, *, what: str = "number16 data") -> tuple[list, 
             if ch in "0123456789abcdef":
                 out[c] = int(ch, 16)
             elif ch == "-":
+                if len(s[i + 1:i + 3]) != 2:
+                    raise ValueError(ch)
                 out[c] = int(s[i + 1:i + 3], 16)
                 i += 2
             elif ch == "+":
+                if len(s[i + 1:i + 4]) != 3:
+                    raise ValueError(ch)
                 out[c] = int(s[i + 1:i + 4], 16)
                 i += 3
             elif ch == ".":
@@ -58,6 +70,7 @@ def dec_number16(s: str, n: int, *, what: str = "number16 data") -> tuple[list, 
             raise InvalidDescription(f"puzz.link character {ch!r} at position {i}", expected=what) from None
         c += 1
         i += 1
+    _complete(c, n, what)
     return out, i
 
 
@@ -114,6 +127,7 @@ def dec_4cell(s: str, n: int) -> tuple[list, int]:
             raise InvalidDescription(f"puzz.link character {ch!r} at position {i}", expected="4-cell data")
         c += 1
         i += 1
+    _complete(c, n, "4-cell data")
     return out, i
 
 
@@ -158,6 +172,7 @@ def dec_circle(s: str, n: int) -> tuple[list, int]:
                 v %= w
                 c += 1
         i += 1
+    _complete(c, n, "circle data")
     return out, i
 
 
@@ -173,6 +188,9 @@ def dec_border(s: str, rows: int, cols: int) -> tuple[list, list, int]:
     """(vertical borders, horizontal borders, characters used) as 0/1 lists."""
     nv, nh = (cols - 1) * rows, cols * (rows - 1)
     cv, ch = (nv + 4) // 5, (nh + 4) // 5
+    if len(s) < cv + ch:
+        raise InvalidDescription(f"puzz.link border data has {len(s)} of {cv + ch} characters "
+                                 "(a truncated URL?)", expected=f"{cv + ch} characters")
     bits = []
     for k, char in enumerate(s[:cv + ch]):
         try:

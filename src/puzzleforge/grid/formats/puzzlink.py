@@ -74,13 +74,14 @@ def _known(vals: list, what: str) -> list:
     return vals
 
 
-# -- per-genre codecs: decode(rows, cols, extra, data) -> Instance; encode(inst) -> path ----
+# -- per-genre codecs: decode(rows, cols, extra, data) -> (Instance, characters used);
+#    encode(inst) -> path ------------------------------------------------------------------
 def _dec_numbers(genre: str, key: str) -> Callable:
-    def dec(rows: int, cols: int, extra: list, data: str) -> Instance:
-        vals, _ = dec_number16(data, rows * cols)
+    def dec(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
+        vals, used = dec_number16(data, rows * cols)
         inst = Instance(genre, rows, cols)
         inst.clues = {key: {c: v for c, v in zip(_cells(rows, cols), vals) if v is not None and v > 0}}
-        return inst
+        return inst, used
     return dec
 
 
@@ -91,13 +92,13 @@ def _enc_numbers(key: str) -> Callable:
     return enc
 
 
-def _dec_lightup(rows: int, cols: int, extra: list, data: str) -> Instance:
-    vals, _ = dec_4cell(data, rows * cols)
+def _dec_lightup(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
+    vals, used = dec_4cell(data, rows * cols)
     cells = _cells(rows, cols)
     inst = Instance("lightup", rows, cols)
     inst.data = {"wall": {c: v is not None for c, v in zip(cells, vals)}}
     inst.clues = {"number": {c: v for c, v in zip(cells, vals) if v is not None and v >= 0}}
-    return inst
+    return inst, used
 
 
 def _enc_lightup(inst: Instance) -> str:
@@ -105,11 +106,11 @@ def _enc_lightup(inst: Instance) -> str:
     return enc_4cell([num.get(c, UNKNOWN) if walls.get(c) else None for c in _cells(inst.rows, inst.cols)])
 
 
-def _dec_slither(rows: int, cols: int, extra: list, data: str) -> Instance:
-    vals, _ = dec_4cell(data, rows * cols)
+def _dec_slither(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
+    vals, used = dec_4cell(data, rows * cols)
     inst = Instance("slitherlink", rows, cols)
     inst.clues = {"number": {c: v for c, v in zip(_cells(rows, cols), vals) if v is not None and 0 <= v <= 3}}
-    return inst
+    return inst, used
 
 
 def _enc_slither(inst: Instance) -> str:
@@ -117,11 +118,11 @@ def _enc_slither(inst: Instance) -> str:
     return enc_4cell([num.get(c) for c in _cells(inst.rows, inst.cols)])
 
 
-def _dec_masyu(rows: int, cols: int, extra: list, data: str) -> Instance:
-    vals, _ = dec_circle(data, rows * cols)
+def _dec_masyu(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
+    vals, used = dec_circle(data, rows * cols)
     inst = Instance("masyu", rows, cols)
     inst.clues = {"pearl": {c: ("W" if v == 1 else "B") for c, v in zip(_cells(rows, cols), vals) if v}}
-    return inst
+    return inst, used
 
 
 def _enc_masyu(inst: Instance) -> str:
@@ -129,15 +130,15 @@ def _enc_masyu(inst: Instance) -> str:
     return enc_circle([{"W": 1, "B": 2}.get(p.get(c), 0) for c in _cells(inst.rows, inst.cols)])
 
 
-def _dec_starbattle(rows: int, cols: int, extra: list, data: str) -> Instance:
+def _dec_starbattle(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
     if not extra or not extra[0].isdigit():
         raise InvalidDescription("puzz.link starbattle URL without a star count",
                                  expected="...?starbattle/cols/rows/stars/borders")
-    vb, hb, _ = dec_border(data, rows, cols)
+    vb, hb, used = dec_border(data, rows, cols)
     inst = Instance("starbattle", rows, cols, {"stars": int(extra[0])})
     inst.data = {"region": _regions(rows, cols, vb, hb)}
     inst.clues = {}
-    return inst
+    return inst, used
 
 
 def _enc_starbattle(inst: Instance) -> str:
@@ -180,7 +181,7 @@ def _sky_sides(rows: int, cols: int) -> list[tuple[str, int]]:
             + [("W", i) for i in range(rows)] + [("E", i) for i in range(rows)])
 
 
-def _dec_skyscrapers(rows: int, cols: int, extra: list, data: str) -> Instance:
+def _dec_skyscrapers(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
     sides = _sky_sides(rows, cols)
     outside, used = dec_number16(data, len(sides))
     inst = Instance("skyscrapers", rows, cols)
@@ -188,10 +189,11 @@ def _dec_skyscrapers(rows: int, cols: int, extra: list, data: str) -> Instance:
     view = {lines[s]: v for s, v in zip(sides, _known(outside, "skyscrapers outside clue")) if v is not None and v > 0}
     given = {}
     if used < len(data):
-        vals, _ = dec_number16(data[used:], rows * cols)
+        vals, more = dec_number16(data[used:], rows * cols)
+        used += more
         given = {c: v for c, v in zip(_cells(rows, cols), vals) if v is not None and v > 0}
     inst.clues = {"given": given, "view": view}
-    return inst
+    return inst, used
 
 
 def _enc_skyscrapers(inst: Instance) -> str:
@@ -203,9 +205,9 @@ def _enc_skyscrapers(inst: Instance) -> str:
     return text
 
 
-def _dec_nonogram(rows: int, cols: int, extra: list, data: str) -> Instance:
+def _dec_nonogram(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
     kr, kc = (rows + 1) // 2, (cols + 1) // 2
-    vals, _ = dec_number16(data, cols * kr + rows * kc)
+    vals, used = dec_number16(data, cols * kr + rows * kc)
     _known(vals, "nonogram clue")
     g = concrete(rows, cols)
     runs = {}
@@ -219,7 +221,7 @@ def _dec_nonogram(rows: int, cols: int, extra: list, data: str) -> Instance:
     inst = Instance("nonogram", rows, cols)
     inst.data = {"runs": runs}
     inst.clues = {"given": {}}
-    return inst
+    return inst, used
 
 
 def _enc_nonogram(inst: Instance) -> str:
@@ -267,6 +269,12 @@ def decode_url(url: str) -> Instance:
     rest = parts[1:]
     while rest and rest[0].endswith(":"):   # pzprjs display flags such as "v:"
         rest = rest[1:]
+    if len(rest) >= 3 and rest[0].isalpha() and rest[1].isdigit() and rest[2].isdigit():
+        raise InvalidDescription(
+            f"puzz.link URL {url!r}: the flag {rest[0]!r} after '{parts[0]}/' is not supported "
+            "(it changes how pzprjs reads the puzzle)",
+            expected=f"...?{parts[0]}/cols/rows/data without flags (display flags such as "
+                     "'v:' are fine)")
     if len(rest) < 2 or not rest[0].isdigit() or not rest[1].isdigit():
         raise InvalidDescription(f"puzz.link URL {url!r}: bad size", expected="...?genre/cols/rows/data")
     cols, rows = int(rest[0]), int(rest[1])
@@ -275,8 +283,21 @@ def decode_url(url: str) -> Instance:
     extra = rest[2:]
     dec = _CODECS[genre][0]
     if genre == "starbattle":
-        return dec(rows, cols, extra, extra[1] if len(extra) > 1 else "")
-    return dec(rows, cols, [], extra[0] if extra else "")
+        data, parts_used = (extra[1] if len(extra) > 1 else ""), 2
+    else:
+        data, parts_used = (extra[0] if extra else ""), 1
+    if len(extra) > parts_used:
+        raise InvalidDescription(f"puzz.link URL {url!r} goes on after its data: "
+                                 f"{'/'.join(extra[parts_used:])!r}",
+                                 expected=f"...?{parts[0]}/cols/rows/"
+                                          + ("stars/" if genre == "starbattle" else "") + "data")
+    inst, used = dec(rows, cols, extra, data)
+    if used < len(data):
+        raise InvalidDescription(f"puzz.link data for {cols}x{rows} ends at character {used} "
+                                 f"but the URL has {len(data) - used} more: {data[used:][:20]!r}",
+                                 expected=f"exactly the data of a {cols}x{rows} board (an "
+                                          "overlong or mistyped URL?)")
+    return inst
 
 
 def encode_url(inst: Instance) -> str:

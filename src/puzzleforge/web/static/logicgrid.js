@@ -17,7 +17,10 @@
   // ---- grid --------------------------------------------------------------------
   function buildGrid() {
     const K = view.K, k = view.k, top = view.layout.top, left = view.layout.left;
-    const table = PF.el("table", { class: "lg", role: "grid", "aria-labelledby": "grid-h" });
+    // more than 20 columns of cells (e.g. 6x6) get smaller cells so the grid and the clue
+    // list fit side by side in a 1280 px window
+    const dense = top.length * k > 20;
+    const table = PF.el("table", { class: "lg" + (dense ? " dense" : ""), role: "grid", "aria-labelledby": "grid-h" });
     const h1 = PF.el("tr"), h2 = PF.el("tr");
     h1.append(PF.el("th", { colspan: 2, rowspan: 2 }));
     top.forEach(function (T) {

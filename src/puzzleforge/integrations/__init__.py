@@ -1,0 +1,1 @@
+"""Bridges to other dataset tools (optional: each imports its tool only when called)."""

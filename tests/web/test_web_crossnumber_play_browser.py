@@ -1,0 +1,85 @@
+"""Browser tests: cross-numbers played on their grid (bundled, uploaded and generated).
+
+The expected digits come from the puzzle's own ``expect`` rows where the file has them
+(powerplay) or from the server's record (``/api/crossnumber/{token}/solution``); they are
+typed with the keyboard into the grid, with a hint, an undo and Check at the end.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+POWERPLAY_ROWS = ["11449", "49364", "46656"]   # the answer the API test also asserts
+
+
+def _typed(page, key: str) -> None:
+    page.locator(f'#cnp-grid button[data-key="{key}"]').click()
+
+
+def test_bundled_puzzle_typed_to_solved(page, expect, save_screenshot) -> None:
+    page.goto("/crossnumber")
+    page.get_by_label("Example puzzle").select_option("powerplay")
+    page.get_by_role("button", name="Load example").click()
+    expect(page.locator("#cn-status")).to_contain_text("Loaded example powerplay")
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(page.locator("#cn-play")).to_be_visible()
+    expect(page.locator("#cnp-across li")).not_to_have_count(0)
+    # a hint reveals one cell, names its entry and clue and highlights the entry's cells
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#cnp-result")).to_contain_text(re.compile(r"Row \d, column \d is \d"))
+    expect(page.locator("#cnp-grid td.hinted")).to_have_count(1)
+    expect(page.locator("#cnp-clues button.clue.current")).to_have_count(1)
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#cnp-count")).to_have_text("0 cells filled")
+    # type every digit: click the first cell of a row, then type and move with arrows
+    for r, row in enumerate(POWERPLAY_ROWS):
+        _typed(page, f"{r},0")
+        for c, digit in enumerate(row):
+            page.keyboard.press(digit)
+            if c + 1 < len(row):
+                page.keyboard.press("ArrowRight")
+    page.keyboard.press("Delete")          # a slip, undone by Ctrl+Z
+    page.keyboard.press("Control+z")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#cnp-result")).to_contain_text("Solved! Every cell is correct.")
+    save_screenshot(page, "crossnumber-play")
+
+
+def test_uploaded_puzzle_wrong_cell_flagged_then_revealed(page, expect, tmp_path) -> None:
+    from puzzleforge.crossnumber.api import bundled_dir
+
+    upload = tmp_path / "mine.yaml"
+    upload.write_text((bundled_dir() / "powerplay.yaml").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    page.goto("/crossnumber")
+    page.set_input_files("#cn-file", str(upload))
+    expect(page.locator("#cn-status")).to_contain_text("Read mine.yaml")
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(page.locator("#cn-play")).to_be_visible()
+    _typed(page, "0,0")
+    page.keyboard.press("7")                # the right digit is 1
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#cnp-result")).to_contain_text("1 wrong cell(s)")
+    expect(page.locator("#cnp-grid td.wrong")).to_have_count(1)
+    page.get_by_role("button", name="Reveal solution").click()
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#cnp-result")).to_contain_text("Solved!")
+
+
+def test_generated_puzzle_solved_with_typed_digits(page, expect) -> None:
+    page.goto("/crossnumber")
+    page.get_by_label("Generate a").select_option("3")
+    page.get_by_label("seed").fill("2")
+    page.get_by_role("button", name="Generate and play").click()
+    expect(page.locator("#cn-play")).to_have_attribute("data-token", re.compile(r"\w+"))
+    expect(page.locator("#cn-text")).to_have_value(re.compile("^title: Generated"))
+    token = page.locator("#cn-play").get_attribute("data-token")
+    solution = page.request.get(f"/api/crossnumber/{token}/solution").json()["values"]
+    for key, digit in sorted(solution.items()):
+        _typed(page, key)
+        page.keyboard.press(digit)
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#cnp-result")).to_contain_text("Solved!")
