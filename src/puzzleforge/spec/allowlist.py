@@ -103,7 +103,11 @@ Z3_NAMES: tuple[str, ...] = (
 _Z3_BOUNDED: dict[str, Callable[[Callable], Callable]] = {
     "IntVector": bounded.vector, "BoolVector": bounded.vector, "RealVector": bounded.vector,
     "Ints": bounded.names_call, "Bools": bounded.names_call, "Reals": bounded.names_call,
-    "BitVecs": bounded.names_call, "Consts": bounded.names_call,
+    "BitVecs": lambda fn: bounded.bv_width(1)(bounded.names_call(fn)),
+    "Consts": bounded.names_call,
+    "BitVec": bounded.bv_width(1), "BitVecVal": bounded.bv_width(1),
+    "BitVecSort": bounded.bv_width(0), "Int2BV": bounded.bv_width(1),
+    "ZeroExt": bounded.bv_width(0), "SignExt": bounded.bv_width(0), "Concat": bounded.bv_concat,
 }
 
 

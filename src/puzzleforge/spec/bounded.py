@@ -266,6 +266,40 @@ def names_call(fn: Callable) -> Callable:
     return call
 
 
+#: Widest bit-vector a spec may build (symbol types are bv8 .. bv64 in practice).
+MAX_BV_WIDTH = 4096
+
+
+def bv_width(position: int) -> Callable[[Callable], Callable]:
+    """Bit-vector constructors with the width argument (at ``position``) bounded."""
+    def wrap(fn: Callable) -> Callable:
+        def call(*args: Any, **kw: Any) -> Any:
+            if len(args) > position and isinstance(args[position], int) \
+                    and args[position] > MAX_BV_WIDTH:
+                raise ExprError(f"bit-vector width {args[position]} is too large "
+                                f"(limit {MAX_BV_WIDTH})")
+            return fn(*args, **kw)
+        call.__name__ = getattr(fn, "__name__", "bitvec")
+        return call
+    return wrap
+
+
+def bv_concat(fn: Callable) -> Callable:
+    """Concat with the total width bounded (repeated doubling would reach 2**64 bits)."""
+    def call(*args: Any) -> Any:
+        parts = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        width = 0
+        for part in parts:
+            size = getattr(type(part), "size", None)
+            if callable(size):
+                width += part.size()
+        if width > MAX_BV_WIDTH:
+            raise ExprError(f"bit-vector width {width} is too large (limit {MAX_BV_WIDTH})")
+        return fn(*args)
+    call.__name__ = "Concat"
+    return call
+
+
 # ---------------------------------------------------------------- math
 
 
