@@ -143,3 +143,31 @@ def test_piping_into_head_ends_quietly(tmp_path: Path) -> None:
     code = proc.wait(timeout=300)
     assert first.startswith(b"# zebra 3x4 seed 0")
     assert err == "" and code == 141
+
+
+@pytest.mark.parametrize("args,needles", [
+    (["grid", "solve", "bin.dat"], ["bin.dat: not UTF-8 text (byte b'\\xff' at offset 1)"]),
+    (["grid", "hint", "bin.dat"], ["bin.dat: not UTF-8 text"]),
+    (["zebra", "solve", "bin.dat"], ["bin.dat: not UTF-8 text"]),
+    (["crossnumber", "solve", "bin.dat"], ["bin.dat: puzzle file is not UTF-8 text"]),
+    (["spec", "generate", "bin.dat"], ["bin.dat: spec is not UTF-8 text"]),
+    (["zebra", "generate", "--format", "bogus"], ["field '--format'", "text, json, jsonl or zebralogic"]),
+    (["grid", "generate", "unruly", "--difficulty", "bogus"],
+     ["difficulty 'bogus'. Expected one of any, easy, medium, hard"]),
+])
+def test_bad_files_and_words_get_a_clear_error(tmp_path: Path, args: list[str],
+                                               needles: list[str]) -> None:
+    (tmp_path / "bin.dat").write_bytes(b"\x00\xff\xfe garbage")
+    assert_clear(cli(tmp_path, *args), *needles)
+
+
+def test_more_workers_than_cores_are_capped_with_a_note(tmp_path: Path) -> None:
+    from puzzleforge.batch.backends import default_workers
+
+    done = cli(tmp_path, "generate", "latin", "-n", "2", "--param", "n=4", "--workers", "1000",
+               "--out", "o.jsonl")
+    assert done.returncode == 0, done.stderr
+    assert (f"note: --workers 1000 capped at {default_workers()}, the cores this process may "
+            "use") in done.stderr
+    summary = (tmp_path / "o.summary.json").read_text()
+    assert f'"workers": {default_workers() if default_workers() > 1 else 1}' in summary

@@ -65,6 +65,14 @@ def report(exc: BaseException) -> int:
     if isinstance(exc, PuzzleForgeError):
         typer.echo(f"error ({exc.kind}): {exc}", err=True)
         return 2
+    if isinstance(exc, UnicodeDecodeError):
+        typer.echo(f"error (file): the input is not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} "
+                   f"at position {exc.start}). Expected a UTF-8 text file.", err=True)
+        return 2
+    if isinstance(exc, MemoryError):
+        typer.echo("error (out of memory): this input needs more memory than the machine has. "
+                   "Expected a smaller input (see the size limits in the docs).", err=True)
+        return 2
     if isinstance(exc, KeyboardInterrupt):
         typer.echo("interrupted", err=True)
         return 130

@@ -23,6 +23,13 @@ __all__ = ["generate", "parse_puzzle", "solve", "count", "is_unique", "forced_ce
 def generate(genre_id: str, size: str | tuple = "", seed: int = 0, *, difficulty: str = "any",
              density: float | None = None, opts: dict | None = None) -> tuple[Instance, dict, float]:
     """A unique puzzle: (instance, solution, difficulty proxy)."""
+    from .generator import TIERS
+
+    if difficulty not in TIERS:
+        from ..core.errors import ConfigError
+
+        raise ConfigError(f"difficulty {difficulty!r}", field="difficulty",
+                          expected="one of " + ", ".join(TIERS))
     g = get_genre(genre_id)
     rows, cols = parse_size(size) if isinstance(size, str) and size else (size or g.default_size)
     o = g.default_opts(rows, cols)

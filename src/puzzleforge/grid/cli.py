@@ -13,6 +13,7 @@ import typer
 from ..cli.errors import run_guarded
 from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, fraction
 from ..core.safeoutput import write_atomic
+from ..core.textfiles import read_text_file
 
 __all__ = ["app"]
 
@@ -27,7 +28,7 @@ def _read(source: str) -> str:
         import sys
 
         return sys.stdin.read()
-    return Path(source).read_text(encoding="utf-8")
+    return read_text_file(Path(source))
 
 
 @app.command("genres")
