@@ -66,7 +66,7 @@ def _assert_clean_failure(output: str, exit_code: int) -> None:
     assert "Traceback" not in output, output
     assert SECRET not in output
     lines = [line for line in output.strip().splitlines() if line.strip()]
-    assert lines and lines[-1].startswith("error ("), output
+    assert lines and lines[-1].startswith("error"), output
     assert "\n\n" not in output.strip(), output  # one paragraph
 
 

@@ -214,7 +214,11 @@ class SafeCode:
     line: int | None = None
 
     def run(self, env: dict[str, Any]) -> Any:
-        return eval(self.code, env)  # noqa: S307 - code passed the whitelist above
+        # always the allow-listed builtins: eval() would put the real ones into an env
+        # that has none (vars, dir, setattr ... reachable by name)
+        if env.get("__builtins__") is not SAFE_BUILTINS:
+            env["__builtins__"] = SAFE_BUILTINS
+        return eval(self.code, env)  # noqa: S307 - code passed the allow-list compiler
 
 
 def _parse(source: str, where: str, file: str | None, line: int | None) -> ast.Expression:
