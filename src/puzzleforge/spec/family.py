@@ -370,7 +370,8 @@ class SpecFamily:
         except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
             return [f"config replay failed: {exc}"]
         problems = []
-        if again.question != puzzle.question:
+        # records made before the answer-format sentence hold the bare problem text
+        if puzzle.question not in (again.question, again.extra.get("problem")):
             problems.append("config replay gives a different problem text")
         if again.answer != puzzle.answer:
             problems.append(f"config replay gives answer {again.answer!r}, stored {puzzle.answer!r}")
