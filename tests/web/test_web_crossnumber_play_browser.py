@@ -46,6 +46,9 @@ def test_bundled_puzzle_typed_to_solved(page, expect, save_screenshot) -> None:
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#cnp-result")).to_contain_text("Solved! Every cell is correct.")
     save_screenshot(page, "crossnumber-play")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download PDF sheet").click()
+    assert download.value.suggested_filename == "crossnumber.pdf"
 
 
 def test_uploaded_puzzle_wrong_cell_flagged_then_revealed(page, expect, tmp_path) -> None:

@@ -230,3 +230,6 @@ def test_masyu_drawn_by_dragging_between_cell_centres(page, expect, save_screens
     expect(page.locator("#gp-board svg line.on")).to_have_count(links)
     _finish(page, expect)
     save_screenshot(page, "grid-masyu-solved")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="PDF with the solution").click()
+    assert download.value.suggested_filename == "grid-masyu-solution.pdf"

@@ -31,6 +31,18 @@ def _read(source: str) -> str:
     return read_text_file(Path(source))
 
 
+def _pdf_sheet(inst, sol, **facts) -> bytes:
+    """The PDF sheet bytes (needs fpdf2, the ``pdf`` extra)."""
+    try:
+        from .pdf import sheet_bytes
+    except ImportError:
+        from ..core.errors import ConfigError
+
+        raise ConfigError("PDF sheets need fpdf2", field="pdf",
+                          expected='pip install -e ".[pdf]"') from None
+    return sheet_bytes(inst, sol, **facts)
+
+
 @app.command("genres")
 @run_guarded
 def genres_command() -> None:
@@ -56,6 +68,8 @@ def generate_command(
                                             help="target share of clues kept, 0 to 1"),
     out: Optional[Path] = typer.Option(None, "--out", help="write the instance text here"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="also write an SVG picture"),
+    pdf: Optional[Path] = typer.Option(None, "--pdf", help="also write a printable PDF sheet "
+                                       "(with a solution page when --solution is given)"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
     fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
     stars: int = typer.Option(0, "--stars", min=0,
@@ -87,6 +101,9 @@ def generate_command(
         typer.echo(text, nl=False)
     if svg:
         write_atomic(svg, api.svg(inst), option="--svg")
+    if pdf:
+        write_atomic(pdf, _pdf_sheet(inst, sol if show_solution else None, seed=seed,
+                                     difficulty=diff), option="--pdf")
     typer.echo(api.text(inst, sol if show_solution else None), nl=False)
     typer.echo(f"difficulty {diff}")
 
@@ -97,6 +114,8 @@ def solve_command(
     source: str = typer.Argument(..., help="instance file, '-' for stdin, or a puzz.link URL"),
     limit: int = typer.Option(2, "--count", min=1, help="count solutions up to this many (>= 1)"),
     svg: Optional[Path] = typer.Option(None, "--svg", help="write the solved picture"),
+    pdf: Optional[Path] = typer.Option(None, "--pdf", help="write a printable PDF sheet: the "
+                                       "puzzle, then its (first) solution"),
     forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
     fmt: str = typer.Option("auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"),
     genre: Optional[str] = typer.Option(None, "--genre", help="genre of a Janko text without a known 'puzzle' name"),
@@ -124,6 +143,8 @@ def solve_command(
         typer.echo(f"the solution given in the Janko text {'matches' if same else 'DIFFERS'}")
     if svg:
         write_atomic(svg, api.svg(inst, sols[0]), option="--svg")
+    if pdf:
+        write_atomic(pdf, _pdf_sheet(inst, sols[0]), option="--pdf")
     if forced and n > 1:
         fixed = comp.forced(inst.clues)
         typer.echo(f"{len(fixed)} of {len(comp.answer)} entries are the same in every solution")

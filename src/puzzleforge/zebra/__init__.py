@@ -69,7 +69,8 @@ def pdf_sheet(puzzle: Any) -> bytes:
 
 
 def pdf_solution(puzzle: Any) -> bytes:
-    """Step-by-step solution: one page per step, the new marks highlighted."""
+    """Step-by-step solution: the answer first, then the steps several to a page, each
+    page's grid with its new marks highlighted."""
     from .pdf import solution_bytes
     return solution_bytes(load(puzzle))
 

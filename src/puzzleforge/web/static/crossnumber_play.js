@@ -131,6 +131,8 @@
     $("cnp-undo").disabled = true;
     $("cn-play").hidden = false;
     $("cn-play").dataset.token = v.token;
+    $("cnp-pdf").href = "/api/crossnumber/" + v.token + "/pdf";
+    $("cnp-pdf-sol").href = "/api/crossnumber/" + v.token + "/pdf?solution=true";
     $("cnp-title").textContent = v.title + (v.seed ? " · seed " + v.seed : "");
     $("cnp-notes").textContent = v.variables.length ? "Variables to find on the way: " + v.variables.join(", ") + "." : "";
     say("", "");

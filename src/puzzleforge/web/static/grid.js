@@ -477,6 +477,8 @@
     PF.showError($("gp-error"), null);
     $("gp-play").hidden = false;
     $("gp-play").dataset.token = v.token;
+    $("gp-pdf").href = "/api/grid/" + v.token + "/pdf";
+    $("gp-pdf-sol").href = "/api/grid/" + v.token + "/pdf?solution=true";
     $("gp-title").textContent = v.title;
     $("gp-info").textContent = "· " + v.rows + "×" + v.cols + (v.seed !== null ? " · seed " + v.seed : "") +
       (v.difficulty !== null ? " · difficulty " + v.difficulty.toFixed(1) : "");
