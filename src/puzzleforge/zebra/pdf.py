@@ -247,7 +247,8 @@ def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None
     from .engine import Engine
     words = _WORDS.get(p.lang, _WORDS["en"])
     if steps is None:
-        steps = Engine(p.K, p.k, p.clues, explain=True).run(guessing=True).steps
+        from .readable import readable_steps
+        steps = readable_steps(Engine(p.K, p.k, p.clues, explain=True).run(guessing=True).steps)
     by_id = {c.cid: c for c in p.clues}
     pdf = _new_pdf()
     w = pdf.w - pdf.l_margin - pdf.r_margin
