@@ -404,12 +404,19 @@ def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seco
     Why in the worker: the capture replays the record's config, which evaluates the spec's
     expressions, and a spec named by a record is untrusted.
     """
-    request = {"op": "capture", "path": family.path, "text": _spec_text(family),
-               "root": str(family.spec.root), "config": config, "answer": answer,
-               "params": params, "seconds": seconds}
+    key, text = _spec_text(family)
+    request = {"op": "capture", "key": key, "path": family.path, "root": str(family.spec.root),
+               "config": config, "answer": answer, "params": params, "seconds": seconds}
     w = _worker()
     try:
-        reply = w.call(request, time.monotonic() + seconds + 1.0 + KILL_GRACE)
+        for _ in range(2):
+            if key not in w.known:  # the text goes once per worker, as for generate
+                request["text"] = text
+            reply = w.call(request, time.monotonic() + seconds + 1.0 + KILL_GRACE)
+            w.known.add(key)
+            if not reply.get("need_text"):
+                break
+            w.known.discard(key)
     except _Timeout:
         w.kill()
         raise SpecWorkerDied(f"spec {family.path}: the audit's config replay ran past "
