@@ -67,7 +67,22 @@ class Sum(Aggregate):
 
 
 class CountTrue(Aggregate):
+    """``CountTrue(S, key=λ)`` over an entity set, or ``CountTrue([e1, e2, ...])`` (any
+    iterable of Boolean expressions, ``key`` applied to each item when given): the
+    number of true ones, as an integer expression."""
+
     op = "CountTrue"
+
+    def __new__(cls, scope: Any = None, key: Any = None) -> Any:
+        if isinstance(scope, (list, tuple)) or inspect.isgenerator(scope):
+            from .logic import Add, If  # noqa: PLC0415 - logic imports this module's peers
+
+            items = [key(x) if callable(key) else x for x in scope]
+            if not items:
+                return lift(0, "CountTrue")
+            terms = [If(_need(lift(x, "CountTrue"), ("bool",), "CountTrue"), 1, 0) for x in items]
+            return terms[0] if len(terms) == 1 else Add(terms)
+        return super().__new__(cls)
 
     def __init__(self, scope: Any, key: Any = None) -> None:
         super().__init__(scope, key)
