@@ -363,8 +363,8 @@ class SpecFamily:
             params=params_to_dict(params),
             seed=0,
             config=result["config"],
-            meta={"source": self._source, "engine": "spec", "attempts": attempts,
-                  "rejections": dict(reasons)},
+            meta={"source": self._source, "source_sha256": self.spec.digest, "engine": "spec",
+                  "attempts": attempts, "rejections": dict(reasons)},
             extra={"problem": problem, "parameters": parameters},
         )
 
