@@ -20,6 +20,7 @@ from .finite import compile_finite, walk_finite
 from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, solution_order_key as _order_key, z3_to_py
 from .outcome import ExprFailure, Rejection, ev
+from .replaycheck import replayed_z3_seed
 
 #: Time left to the rest of an attempt after an undecided nonlinear "one more?" check.
 LATER_RESERVE_MS = 1500
@@ -245,7 +246,7 @@ class SolvingMixin:
     def solve(self) -> None:
         spec, env = self.spec, self.env
         found, seed = self.from_config("_z3_seed")
-        self._z3_seed = int(seed) if found else self.rng.randrange(1 << 30)
+        self._z3_seed = replayed_z3_seed(seed) if found else self.rng.randrange(1 << 30)
         self.config["_z3_seed"] = self._z3_seed
         self.cond_num = self.assertion_count()
         self.budget_rate()
