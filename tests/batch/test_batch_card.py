@@ -22,7 +22,9 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return done
 
 
-def test_parquet_card_loads_with_datasets_and_is_portable(tmp_path: Path) -> None:
+def test_parquet_card_loads_with_datasets_and_is_portable(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")       # local files only, never the Hub
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     cards = []
     for checkout in ("a", "b"):
         where = tmp_path / checkout
@@ -31,7 +33,8 @@ def test_parquet_card_loads_with_datasets_and_is_portable(tmp_path: Path) -> Non
         _run(["generate", "mix.yaml", "-n", "24", "--format", "parquet", "--out", "mix", "-q"], where)
         cards.append((where / "mix" / "README.md").read_bytes())
     assert cards[0] == cards[1]
-    loaded = datasets.load_dataset(str(tmp_path / "a" / "mix"))
+    # a cache of its own: the test writes only under tmp, and no earlier build is reused
+    loaded = datasets.load_dataset(str(tmp_path / "a" / "mix"), cache_dir=str(tmp_path / "hf"))
     summary = (tmp_path / "a" / "mix.summary.json").read_text()
     for split, rows in loaded.items():
         assert f'"{split}": {rows.num_rows}' in summary

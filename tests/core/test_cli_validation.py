@@ -151,7 +151,7 @@ def test_piping_into_head_ends_quietly(tmp_path: Path) -> None:
     (["zebra", "solve", "bin.dat"], ["bin.dat: not UTF-8 text"]),
     (["crossnumber", "solve", "bin.dat"], ["bin.dat: puzzle file is not UTF-8 text"]),
     (["spec", "generate", "bin.dat"], ["bin.dat: spec is not UTF-8 text"]),
-    (["zebra", "generate", "--format", "bogus"], ["field '--format'", "text, json or jsonl"]),
+    (["zebra", "generate", "--format", "bogus"], ["field '--format'", "text, json, jsonl or zebralogic"]),
     (["grid", "generate", "unruly", "--difficulty", "bogus"],
      ["difficulty 'bogus'. Expected one of any, easy, medium, hard"]),
 ])

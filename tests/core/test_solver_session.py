@@ -1,8 +1,6 @@
 """Solver sessions: assumptions, incremental uniqueness, limits and time limits."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from puzzleforge.core.errors import BackendUnavailable
@@ -52,11 +50,9 @@ def test_limit_stops_enumeration(backend: str) -> None:
 def test_time_limit_is_a_reported_outcome(backend: str) -> None:
     clauses = pigeonhole(11)
     with open_session(backend, clauses) as session:
-        start = time.monotonic()
+        # (that it returns at all is pytest-timeout's to enforce; no wall-clock assertion)
         result = session.solve(time_limit=0.5)
-        elapsed = time.monotonic() - start
         assert result.status is Status.TIMEOUT and result.timed_out
-        assert elapsed < 10  # generous: the point is that it returns at all
         counted = session.count(time_limit=0.3)
         assert counted.timed_out and not counted.exact
         assert session.is_unique(time_limit=0.3).status == "timeout"

@@ -2,6 +2,7 @@
 difficulty tiers that hold (checked by re-grading a fresh parse), graph-aware grading."""
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -60,7 +61,21 @@ def test_starbattle_old_text_without_stars_reads_as_one_star() -> None:
     text = "starbattle 5x5\naabbb\naabbb\ncccdd\ncccdd\neeeee\n"
     inst = g.parse(text)
     assert inst.opts["stars"] == 1
-    assert g.compile(inst).is_unique(inst.clues)[0] in ("unique", "multiple", "none")
+    # brute force over one star per row and column (a permutation), no two touching, one per
+    # region: 9 solutions, so the solver must say "multiple" and show two of them
+    rows = text.splitlines()[1:]
+    brute = {p for p in itertools.permutations(range(5))
+             if all(abs(p[r] - p[r + 1]) > 1 for r in range(4))
+             and len({rows[r][p[r]] for r in range(5)}) == 5}
+    assert len(brute) == 9
+    status, found = g.compile(inst).is_unique(inst.clues)
+    assert status == "multiple" and len(found) == 2
+    as_permutations = set()
+    for solution in found:
+        stars = sorted((c.r, c.c) for c, on in solution["star"].items() if on)
+        assert [r for r, _ in stars] == [0, 1, 2, 3, 4]
+        as_permutations.add(tuple(c for _, c in stars))
+    assert len(as_permutations) == 2 and as_permutations <= brute
 
 
 def test_starbattle_same_seed_same_bytes() -> None:

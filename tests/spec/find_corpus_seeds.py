@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from multiprocessing import Pool
 from pathlib import Path
+
+from puzzleforge.core.cputime import cpu_seconds
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "puzzleclone"
 OUT = Path(__file__).resolve().parent / "data" / "corpus_seeds.json"
@@ -50,14 +51,14 @@ def _try(fam, seed: int) -> tuple[object, dict, float]:
     from puzzleforge.core.errors import GenerationFailed
     from puzzleforge.core.seeding import make_rng
 
-    t = time.process_time()
+    t = cpu_seconds()
     try:
         p = fam.generate(fam.Params(attempts=1), make_rng(seed))
     except GenerationFailed as exc:
-        return None, dict(exc.reasons), time.process_time() - t
+        return None, dict(exc.reasons), cpu_seconds() - t
     if fam.audit(p):  # never record a seed whose puzzle does not replay
-        return None, {"audit failed": 1}, time.process_time() - t
-    return p, {}, time.process_time() - t
+        return None, {"audit failed": 1}, cpu_seconds() - t
+    return p, {}, cpu_seconds() - t
 
 
 def search(task: tuple[str, int, dict | None, float]) -> tuple[str, int, dict | None, dict, float]:
@@ -67,24 +68,24 @@ def search(task: tuple[str, int, dict | None, float]) -> tuple[str, int, dict | 
     path, index, recorded, cpu_bound = task
     fam = _family(path)
     reasons: dict[str, int] = {}
-    start = time.process_time()
+    start = cpu_seconds()
     attempt = 0
     if recorded is not None:
         p, _, cpu = _try(fam, recorded["seed"])
         if p is not None:
             return Path(path).stem, index, {**recorded, "answer": p.answer, "cpu": round(cpu, 3)}, {}, cpu
         attempt = recorded["attempt"] + 1
-    while time.process_time() - start < cpu_bound:
+    while cpu_seconds() - start < cpu_bound:
         seed = derive_seed(BASE_SEED, fam.name, index, attempt)
         p, why, cpu = _try(fam, seed)
         if p is not None:
             entry = {"index": index, "attempt": attempt, "seed": seed, "answer": p.answer,
                      "cpu": round(cpu, 3)}
-            return Path(path).stem, index, entry, reasons, time.process_time() - start
+            return Path(path).stem, index, entry, reasons, cpu_seconds() - start
         for k, v in why.items():
             reasons[k] = reasons.get(k, 0) + v
         attempt += 1
-    return Path(path).stem, index, None, reasons, time.process_time() - start
+    return Path(path).stem, index, None, reasons, cpu_seconds() - start
 
 
 def _save(stem: str, index: int, entry: dict | None, reasons: dict, cpu: float) -> None:

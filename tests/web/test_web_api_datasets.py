@@ -54,11 +54,18 @@ def test_open_listed_dataset_search_and_record(api_client) -> None:
 
 
 @pytest.mark.parametrize("name", ["../etc/passwd", "/etc/passwd", "latin-small.jsonl/../x",
-                                  "..\\latin-small.jsonl", ""])
+                                  "..\\latin-small.jsonl"])
 def test_path_traversal_is_refused(api_client, name: str) -> None:
     response = api_client.post("/api/datasets/open", json={"name": name})
-    assert response.status_code in (400, 404)
-    assert "error" in response.json()
+    assert response.status_code == 404
+    assert response.json()["error"]["message"] == f"'{name}' is not one of the listed dataset files"
+    assert response.json()["error"]["field"] == "name"
+
+
+def test_an_empty_dataset_name_is_refused(api_client) -> None:
+    response = api_client.post("/api/datasets/open", json={"name": ""})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == "give the name of a listed dataset file"
 
 
 def test_upload_reports_bad_lines_with_numbers(api_client) -> None:

@@ -55,13 +55,18 @@ def test_logic_grid_hints_solve_and_check_flags_wrong_marks(api_client, zebra_vi
     assert hint["kind"] == "wrong" and hint["wrong"] == [cell]
 
 
-@pytest.mark.parametrize("marks", [{"9.0.1.0": "x"}, {"0.0.0.0": "x"}, {"a.b": "x"},
-                                   {"0.0.1.0": "maybe"}])
-def test_logic_grid_bad_marks_are_refused(api_client, zebra_view, marks) -> None:
+@pytest.mark.parametrize(("marks", "status", "message"), [
+    ({"9.0.1.0": "x"}, 400, "field 'marks': cell 9.0.1.0 is outside the 3x4 grid."),
+    ({"0.0.0.0": "x"}, 400, "field 'marks': cell 0.0.0.0 is outside the 3x4 grid."),
+    ({"a.b": "x"}, 400, "field 'marks': 'a.b' is not a grid cell. Expected keys like 0.1.2.3 "
+                        "(category, object, category, object)."),
+    ({"0.0.1.0": "maybe"}, 422, "marks.0.0.1.0: Input should be 'x' or 'o'"),
+])
+def test_logic_grid_bad_marks_are_refused(api_client, zebra_view, marks, status, message) -> None:
     response = api_client.post(f"/api/logic-grid/{zebra_view['token']}/check",
                                json={"marks": marks})
-    assert response.status_code in (400, 422)
-    assert response.json()["error"]["message"]
+    assert response.status_code == status
+    assert response.json()["error"]["message"] == message
 
 
 def test_logic_grid_rename_refuses_duplicates(api_client, zebra_view) -> None:

@@ -19,7 +19,9 @@ def test_generate_solve_pdf_categories(tmp_path) -> None:
     path.write_text(res.output, encoding="utf-8")
     res = runner.invoke(app, ["zebra", "solve", str(path)])
     assert res.exit_code == 0, res.output
-    assert "Rule" in res.output or "Clue" in res.output
+    # the steps cite the puzzle's clues and the grid rules
+    assert res.output.startswith("1. Clue 1: gives ")
+    assert "Rule 1 (a pairing excludes the rest of its row and column)" in res.output
     assert record["answer"].splitlines()[0] in res.output
     res = runner.invoke(app, ["zebra", "solve", str(path), "--format", "json"])
     steps = json.loads(res.output)

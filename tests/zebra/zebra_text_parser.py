@@ -15,7 +15,7 @@ from fractions import Fraction
 from puzzleforge.zebra.categories import format_number
 from puzzleforge.zebra.clues import Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue
 
-O = r"§(\d+)§"
+OBJ = r"§(\d+)§"
 
 
 def _compatible(a, b) -> bool:
@@ -89,26 +89,27 @@ def _cat(p, title: str) -> int:
 
 
 EN_ORDER = {
-    "chain": rf"^By (?P<t>.+?): {O} is lower than {O}, and {O} is lower than {O}\.$",
-    "nextto": rf"^By (?P<t>.+?), {O} is right next to {O}\.$",
-    "left1": rf"^By (?P<t>.+?), {O} is directly left of {O}\.$",
-    "right1": rf"^By (?P<t>.+?), {O} is directly right of {O}\.$",
-    "left": rf"^By (?P<t>.+?), {O} is somewhere left of {O}\.$",
-    "right": rf"^By (?P<t>.+?), {O} is somewhere right of {O}\.$",
-    "between": rf"^By (?P<t>.+?), {O} is somewhere between {O} and {O}\.$",
-    "onebetween": rf"^By (?P<t>.+?), there is exactly one position between {O} and {O}\.$",
-    "end": rf"^By (?P<t>.+?), {O} is at one of the two ends \(lowest or highest\)\.$",
+    "chain": rf"^By (?P<t>.+?): {OBJ} is lower than {OBJ}, and {OBJ} is lower than {OBJ}\.$",
+    "nextto": rf"^By (?P<t>.+?), {OBJ} is right next to {OBJ}\.$",
+    "left1": rf"^By (?P<t>.+?), {OBJ} is directly left of {OBJ}\.$",
+    "right1": rf"^By (?P<t>.+?), {OBJ} is directly right of {OBJ}\.$",
+    "left": rf"^By (?P<t>.+?), {OBJ} is somewhere left of {OBJ}\.$",
+    "right": rf"^By (?P<t>.+?), {OBJ} is somewhere right of {OBJ}\.$",
+    "between": rf"^By (?P<t>.+?), {OBJ} is somewhere between {OBJ} and {OBJ}\.$",
+    "onebetween": rf"^By (?P<t>.+?), there is exactly one position between {OBJ} and {OBJ}\.$",
+    "end": rf"^By (?P<t>.+?), {OBJ} is at one of the two ends \(lowest or highest\)\.$",
 }
 PL_HEAD = r"^Pod względem kategorii „(?P<t>.+?)”"
 PL_ORDER = {
-    "nextto": rf"{PL_HEAD} obiekty {O} i {O} sąsiadują ze sobą\.$",
-    "left1": rf"{PL_HEAD} obiekt {O} stoi bezpośrednio przed obiektem {O}\.$",
-    "right1": rf"{PL_HEAD} obiekt {O} stoi bezpośrednio za obiektem {O}\.$",
-    "left": rf"{PL_HEAD} obiekt {O} stoi gdzieś wcześniej niż obiekt {O}\.$",
-    "right": rf"{PL_HEAD} obiekt {O} stoi gdzieś dalej niż obiekt {O}\.$",
-    "between": rf"{PL_HEAD} obiekt {O} stoi gdzieś pomiędzy obiektami {O} i {O}\.$",
-    "onebetween": rf"{PL_HEAD} pomiędzy obiektami {O} i {O} stoi dokładnie jeden inny obiekt\.$",
-    "end": rf"{PL_HEAD} obiekt {O} stoi na jednym z dwóch końców \(pierwszy lub ostatni\)\.$",
+    "nextto": rf"{PL_HEAD} obiekty {OBJ} i {OBJ} sąsiadują ze sobą\.$",
+    "left1": rf"{PL_HEAD} obiekt {OBJ} stoi bezpośrednio przed obiektem {OBJ}\.$",
+    "right1": rf"{PL_HEAD} obiekt {OBJ} stoi bezpośrednio za obiektem {OBJ}\.$",
+    "left": rf"{PL_HEAD} obiekt {OBJ} stoi gdzieś wcześniej niż obiekt {OBJ}\.$",
+    "right": rf"{PL_HEAD} obiekt {OBJ} stoi gdzieś dalej niż obiekt {OBJ}\.$",
+    "between": rf"{PL_HEAD} obiekt {OBJ} stoi gdzieś pomiędzy obiektami {OBJ} i {OBJ}\.$",
+    "onebetween": (rf"{PL_HEAD} pomiędzy obiektami {OBJ} i {OBJ} stoi dokładnie jeden inny "
+                   r"obiekt\.$"),
+    "end": rf"{PL_HEAD} obiekt {OBJ} stoi na jednym z dwóch końców \(pierwszy lub ostatni\)\.$",
 }
 NUM = r"(-?\d+(?:[.,]\d+)?)"
 
@@ -130,29 +131,31 @@ def parse(p, sentence: str) -> tuple:
     ob = lambda m, *ix: [objs[int(m.group(i))] for i in ix]  # noqa: E731
     if p.lang == "pl":
         return _parse_pl(p, s, objs, ob)
-    m = re.match(rf"^{O} is not paired with {O}\.$", s)
+    m = re.match(rf"^{OBJ} is not paired with {OBJ}\.$", s)
     if m:
         x, y = ob(m, 1, 2)
         return ("not", x, frozenset([y]))
-    m = re.match(rf"^{O} is paired with neither {O} nor {O}\.$", s)
+    m = re.match(rf"^{OBJ} is paired with neither {OBJ} nor {OBJ}\.$", s)
     if m:
         x, y, z = ob(m, 1, 2, 3)
         return ("not", x, frozenset([y, z]))
-    m = re.match(rf"^{O} is paired with none of ((?:{O}, )+{O} and {O})\.$", s)
+    m = re.match(rf"^{OBJ} is paired with none of ((?:{OBJ}, )+{OBJ} and {OBJ})\.$", s)
     if m:
         ids = [int(i) for i in re.findall(r"§(\d+)§", m.group(2))]
         return ("not", objs[int(m.group(1))], frozenset(objs[i] for i in ids))
-    m = re.match(rf"^If {O} is paired with {O}, then {O} is paired with {O}; otherwise {O} is "
-                 rf"paired with {O}\.$", s)
+    m = re.match(rf"^If {OBJ} is paired with {OBJ}, then {OBJ} is paired with {OBJ}; "
+                 rf"otherwise {OBJ} is "
+                 rf"paired with {OBJ}\.$", s)
     if m:
         a, b, c, d, e, f = ob(m, 1, 2, 3, 4, 5, 6)
         return ("ifthen", _atom((a, b)), _atom((c, d)), _atom((e, f)))
-    m = re.match(rf"^{O} is paired with either {O} or {O}\.$", s)
+    m = re.match(rf"^{OBJ} is paired with either {OBJ} or {OBJ}\.$", s)
     if m:
         x, y, z = ob(m, 1, 2, 3)
         assert not _compatible((x, y), (x, z))
         return ("either", frozenset({_atom((x, y)), _atom((x, z))}), None)
-    m = re.match(rf"^Either {O} is paired with {O} or {O} is paired with {O}(, but not both)?\.$",
+    m = re.match(rf"^Either {OBJ} is paired with {OBJ} or {OBJ} is paired with {OBJ}"
+                 r"(, but not both)?\.$",
                  s)
     if m:
         a, b, c, d = ob(m, 1, 2, 3, 4)
@@ -160,22 +163,22 @@ def parse(p, sentence: str) -> tuple:
         # "but not both" exactly when both could hold; without it both cannot
         assert both == bool(m.group(5)), sentence
         return ("either", frozenset({_atom((a, b)), _atom((c, d))}), True if both else None)
-    m = re.match(rf"^{O} is paired with {O}, or {O} is paired with {O} \(or both\)\.$", s)
+    m = re.match(rf"^{OBJ} is paired with {OBJ}, or {OBJ} is paired with {OBJ} \(or both\)\.$", s)
     if m:
         a, b, c, d = ob(m, 1, 2, 3, 4)
         assert _compatible((a, b), (c, d)), f"'(or both)' where both cannot hold: {sentence}"
         return ("either", frozenset({_atom((a, b)), _atom((c, d))}), False)
-    m = re.match(rf"^{O} is paired with (.+) \(category (.+)\)\.$", s)
+    m = re.match(rf"^{OBJ} is paired with (.+) \(category (.+)\)\.$", s)
     if m:
         return ("group", objs[int(m.group(1))], _cat(p, m.group(3)), m.group(2))
-    m = re.match(rf"^By (?P<t>.+?): the value paired with {O} is (.+?) more than the value "
-                 rf"paired with {O}\.$", s)
+    m = re.match(rf"^By (?P<t>.+?): the value paired with {OBJ} is (.+?) more than the value "
+                 rf"paired with {OBJ}\.$", s)
     if m:
         d = re.search(NUM, m.group(3)).group(1)
         return _order_meaning(p, "arith", m.group("t"),
                               [objs[int(m.group(4))], objs[int(m.group(2))]], "+", d)
-    m = re.match(rf"^By (?P<t>.+?): the value paired with {O} is {NUM} times the value paired "
-                 rf"with {O}\.$", s)
+    m = re.match(rf"^By (?P<t>.+?): the value paired with {OBJ} is {NUM} times the value paired "
+                 rf"with {OBJ}\.$", s)
     if m:
         return _order_meaning(p, "arith", m.group("t"),
                               [objs[int(m.group(4))], objs[int(m.group(2))]], "*", m.group(3))
@@ -191,53 +194,55 @@ def parse(p, sentence: str) -> tuple:
 
 
 def _parse_pl(p, s: str, objs: list, ob) -> tuple:
-    m = re.match(rf"^{O} i {O} nie są parą\.$", s)
+    m = re.match(rf"^{OBJ} i {OBJ} nie są parą\.$", s)
     if m:
         x, y = ob(m, 1, 2)
         return ("not", x, frozenset([y]))
-    m = re.match(rf"^{O} nie tworzy pary ((?:ani z obiektem {O}, )+ani z obiektem {O})\.$", s)
+    m = re.match(rf"^{OBJ} nie tworzy pary ((?:ani z obiektem {OBJ}, )+ani z obiektem {OBJ})\.$", s)
     if m:
         ids = [int(i) for i in re.findall(r"§(\d+)§", m.group(2))]
         return ("not", objs[int(m.group(1))], frozenset(objs[i] for i in ids))
-    m = re.match(rf"^Jeśli {O} i {O} są parą, to {O} i {O} są parą; w przeciwnym razie parą są "
-                 rf"{O} i {O}\.$", s)
+    m = re.match(rf"^Jeśli {OBJ} i {OBJ} są parą, to {OBJ} i {OBJ} są parą; "
+                 r"w przeciwnym razie parą są "
+                 rf"{OBJ} i {OBJ}\.$", s)
     if m:
         a, b, c, d, e, f = ob(m, 1, 2, 3, 4, 5, 6)
         return ("ifthen", _atom((a, b)), _atom((c, d)), _atom((e, f)))
-    m = re.match(rf"^{O} tworzy parę albo z obiektem {O}, albo z obiektem {O}\.$", s)
+    m = re.match(rf"^{OBJ} tworzy parę albo z obiektem {OBJ}, albo z obiektem {OBJ}\.$", s)
     if m:
         x, y, z = ob(m, 1, 2, 3)
         assert not _compatible((x, y), (x, z))
         return ("either", frozenset({_atom((x, y)), _atom((x, z))}), None)
-    m = re.match(rf"^Albo {O} i {O} są parą, albo {O} i {O} są parą( \(dokładnie jedno z "
+    m = re.match(rf"^Albo {OBJ} i {OBJ} są parą, albo {OBJ} i {OBJ} są parą( \(dokładnie jedno z "
                  rf"dwojga\))?\.$", s)
     if m:
         a, b, c, d = ob(m, 1, 2, 3, 4)
         both = _compatible((a, b), (c, d))
         assert both == bool(m.group(5)), s
         return ("either", frozenset({_atom((a, b)), _atom((c, d))}), True if both else None)
-    m = re.match(rf"^{O} i {O} są parą lub {O} i {O} są parą \(co najmniej jedno z dwojga\)\.$",
+    m = re.match(rf"^{OBJ} i {OBJ} są parą lub {OBJ} i {OBJ} są parą "
+                 r"\(co najmniej jedno z dwojga\)\.$",
                  s)
     if m:
         a, b, c, d = ob(m, 1, 2, 3, 4)
         assert _compatible((a, b), (c, d)), f"'co najmniej jedno' where both cannot hold: {s}"
         return ("either", frozenset({_atom((a, b)), _atom((c, d))}), False)
-    m = re.match(rf"^{O} tworzy parę z obiektem kategorii „(.+?)” z grupy „(.+?)”\.$", s)
+    m = re.match(rf"^{OBJ} tworzy parę z obiektem kategorii „(.+?)” z grupy „(.+?)”\.$", s)
     if m:
         return ("group", objs[int(m.group(1))], _cat(p, m.group(2)), m.group(3))
-    m = re.match(rf"{PL_HEAD} obiekt {O} stoi wcześniej niż obiekt {O}, a obiekt {O} "
-                 rf"wcześniej niż obiekt {O}\.$", s)
+    m = re.match(rf"{PL_HEAD} obiekt {OBJ} stoi wcześniej niż obiekt {OBJ}, a obiekt {OBJ} "
+                 rf"wcześniej niż obiekt {OBJ}\.$", s)
     if m:
         a, b, b2, c = ob(m, 2, 3, 4, 5)
         assert b == b2, s
         return _order_meaning(p, "chain", m.group("t"), [a, b, c])
-    m = re.match(rf"{PL_HEAD} wartość w parze z obiektem {O} jest o {NUM} większa niż wartość "
-                 rf"w parze z obiektem {O}\.$", s)
+    m = re.match(rf"{PL_HEAD} wartość w parze z obiektem {OBJ} jest o {NUM} większa niż wartość "
+                 rf"w parze z obiektem {OBJ}\.$", s)
     if m:
         return _order_meaning(p, "arith", m.group("t"),
                               [objs[int(m.group(4))], objs[int(m.group(2))]], "+", m.group(3))
-    m = re.match(rf"{PL_HEAD} wartość w parze z obiektem {O} jest {NUM} (raz|razy|raza) większa "
-                 rf"niż wartość w parze z obiektem {O}\.$", s)
+    m = re.match(rf"{PL_HEAD} wartość w parze z obiektem {OBJ} jest {NUM} (raz|razy|raza) większa "
+                 rf"niż wartość w parze z obiektem {OBJ}\.$", s)
     if m:
         # "2 razy", "10 razy", but "1,5 raza" (a fraction takes the genitive singular)
         assert m.group(4) == ("raza" if "," in m.group(3) else "razy"), s

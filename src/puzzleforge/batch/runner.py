@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterator
 import orjson
 
 from .. import __version__
+from ..core.cputime import cpu_seconds
 from ..core.errors import ConfigError, GenerationFailed, PuzzleForgeError
 from ..core.safeoutput import check_output_dir, check_output_path, fsync_dir, partial_path
 from .backends import Backend, check_backend, make_backend
@@ -273,6 +274,7 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
                 backend: str, resume: bool, ray_address: str | None, chunk_size: int | None,
                 on_progress: ProgressCallback | None) -> Summary:
     wall0, cpu0 = time.monotonic(), time.process_time()
+    tree_cpu0 = cpu_seconds()  # with children: the inline backend's sandboxed spec workers
     journal = journal_path(out, fmt)
     job_file = sidecar(out, "job.json")
     fingerprint = job.fingerprint()
@@ -344,7 +346,7 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
     summary.wall_seconds = time.monotonic() - wall0
     summary.cpu_seconds = summary.worker_cpu_seconds + (time.process_time() - cpu0)
     if chosen.name == "inline":
-        summary.cpu_seconds = time.process_time() - cpu0
+        summary.cpu_seconds = cpu_seconds() - tree_cpu0
     write_json_atomic(sidecar(out, "summary.json"), summary.to_dict())
     return summary
 

@@ -151,7 +151,7 @@ class LatinFamily:
             f"Fill the {n}x{n} grid with the numbers 1 to {n} so that every number appears "
             f"exactly once in each row and each column. Empty cells are shown as '.'.\n\n"
             f"{render_grid(puzzle_grid)}\n\n"
-            f"Answer with the completed grid: {n} lines of {n} numbers separated by spaces."
+            f"Answer format: the completed grid, {n} lines of {n} numbers separated by spaces."
         )
         return apply_scale(Puzzle(
             family=self.name,

@@ -20,8 +20,8 @@ SEED_MAX = (1 << 63) - 1
 def stable_hash(*parts: object, digest_size: int = 8) -> str:
     """Hex BLAKE2b digest of the parts joined by '/' (stable across processes and runs).
 
-    >>> stable_hash("latin", 3) == stable_hash("latin", 3)
-    True
+    >>> stable_hash("latin", 3)
+    '77a04fc5efe83b6a'
     """
     text = "/".join(str(p) for p in parts)
     return hashlib.blake2b(text.encode("utf-8"), digest_size=digest_size).hexdigest()

@@ -195,8 +195,8 @@ class CrossNumberFamily:
         from . import api
         sol = result.solutions[0]
         multi = model.rules.cell_values is not None
-        question = (api.render_question(model) + "\n\nAnswer with the completed grid, one row "
-                    "per line" + (" (cells separated by spaces)" if multi else "")
+        question = (api.render_question(model) + "\n\nAnswer format: the completed grid, one "
+                    "row per line" + (" (cells separated by spaces)" if multi else "")
                     + ", '#' for a black square.")
         meta: dict[str, Any] = {"title": model.title, "solver_nodes": result.nodes,
                                 "solutions_found": result.count}

@@ -35,6 +35,7 @@ __all__ = ["Solver", "SolveResult", "Solution", "solve", "Contradiction", "check
 MATERIALIZE_LIMIT = 2_000     # list an unknown clue from its cells below this many combinations
 KIND_CELLS_LIMIT = 20_000     # ... or, for a clue with a costly kind test, below this many
 GENERATE_LIMIT = 200_000
+CASE_LOG_DEPTH = 3            # case splits deeper than this are searched but not written out
 Key = tuple
 
 
@@ -219,11 +220,7 @@ class Solver:
             return None
         if not vals:
             raise Contradiction(f"{clue.name} has no possible value")
-        dom[key] = frozenset(vals)
-        if self.depth == 0 and self.log.enabled:
-            self.log.add("cells", clue.name, f"{clue.name} read from the possible digits of {e}"
-                         + (f" ({_kinds_text(clue)})" if clue.tests else "")
-                         + f": {summarize(vals)}", {clue.name: summarize(vals)})
+        dom[key] = frozenset(vals)  # bookkeeping, not a step: the next narrowing shows it
         self._enqueue_key(key, None)
         return dom[key]
 
@@ -260,9 +257,10 @@ class Solver:
             return
         dom[key] = new
         if self.depth == 0 and self.log.enabled:
-            self.log.add("narrow", _key_text(key), f"{why}, so {_key_text(key)} "
-                         f"{'=' if len(new) == 1 else 'is one of'} {summarize(new, key[0] == 'x')}",
-                         {_key_text(key): summarize(new, key[0] == "x")})
+            cell = key[0] == "x"
+            written = why.split(" is written in ")[0] if cell and " is written in " in why else None
+            self.log.narrow(why, _key_text(key), "?" if old is None else summarize(old, cell),
+                            summarize(new, cell), written_by=written)
         self._enqueue_key(key, con)
 
     def _enqueue_key(self, key: Key, skip: Con | None) -> None:
@@ -364,7 +362,12 @@ class Solver:
                      + ("everything is determined" if open_keys == 0 else
                         f"{open_keys} sets still open, searching"), {})
         self.depth = 1
+        self.last_contradiction = ""
         self._search(dom, [])
+        if not self.solutions and self.complete:
+            self.log.add("contradiction", "", "every case is impossible, so there is no solution"
+                         + (f" (the last: {self.last_contradiction})" if self.last_contradiction
+                            else ""), {})
         return SolveResult(self.solutions, self.complete, self.log, time.perf_counter() - t0,
                            self.nodes, {"constraints": len(self.cons)})
 
@@ -399,13 +402,23 @@ class Solver:
             self.queue.clear()
             self.queued.clear()
             self._enqueue_key(key, None)
+            case = path + [f"{_key_text(key)} = {v}"]
             try:
                 self.propagate(child)
-            except Contradiction:
+            except Contradiction as e:
                 self.queue.clear()
                 self.queued.clear()
+                self.last_contradiction = f"case {', '.join(case)}: {e}"
+                if len(path) < CASE_LOG_DEPTH:
+                    self.log.add("case", _key_text(key), f"{'  ' * len(path)}Case "
+                                 f"{', '.join(case)}: impossible, {e}", {"case": case,
+                                                                         "refuted": str(e)})
                 continue
-            self._search(child, path + [f"{_key_text(key)} = {v}"])
+            still = sum(1 for d in child.values() if len(d) > 1)
+            if len(path) < CASE_LOG_DEPTH and still:
+                self.log.add("case", _key_text(key), f"{'  ' * len(path)}Case {', '.join(case)}: "
+                             f"{still} sets still open, split further", {"case": case, "open": still})
+            self._search(child, case)
             if len(self.solutions) >= self.limit:
                 if v != order[-1]:
                     self.complete = False
@@ -424,17 +437,25 @@ class Solver:
                     text = text[::-1]
                 a[k] = int(text)
                 if not all(t(a[k]) for t in self.tests[c.name]):
+                    self._leaf_refuted(path, f"{c.name} = {a[k]} is not {_kinds_text(c)}")
                     return
         for con in self.cons:
             if not con.check(self, a):
+                self._leaf_refuted(path, f"the filled grid breaks {getattr(con, 'label', 'a rule')}")
                 return
         sol = self.solution_from(a)
         if any(sol == old for old in self.solutions):
             return
         self.solutions.append(sol)
         self.log.add("solution", "", f"solution {len(self.solutions)}"
-                     + (" after trying " + ", ".join(path) if path else " needs no search"),
+                     + (" in case " + ", ".join(path) if path else ": no case split needed"),
                      {"path": path})
+
+    def _leaf_refuted(self, path: list[str], why: str) -> None:
+        self.last_contradiction = f"case {', '.join(path)}: {why}" if path else why
+        if len(path) <= CASE_LOG_DEPTH:
+            self.log.add("case", "", f"{'  ' * max(0, len(path) - 1)}Case {', '.join(path)}: "
+                         f"everything follows, but impossible: {why}", {"case": path, "refuted": why})
 
     def solution_from(self, a: dict) -> Solution:
         m = self.model

@@ -22,7 +22,7 @@ from typing import Any
 import z3
 
 from .budget import WorkBudget
-from .configcodec import NotReplayable, decode_value, encode_value
+from .configcodec import NOT_REPLAYABLE, NotReplayable, decode_config, decode_value, encode_value
 from .heapreuse import keep_freed_heap
 from .operators import Runtime, Z3_EXPORTS
 from .outcome import ExprFailure, Rejection, ev
@@ -60,6 +60,7 @@ class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
         self.spec = spec
         self.rng = rng
         self.replay = config
+        self._decoded: Any = None  # the replayed config as Python values (configcodec)
         self.use_spec_vars = use_spec_vars
         self.budget = budget
         self.config: dict[str, Any] = {}
@@ -91,10 +92,15 @@ class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
     def from_config(self, key: str) -> tuple[bool, Any]:
         if self.replay is None or key in self.use_spec_vars or key not in self.replay:
             return False, None
-        try:
-            return True, decode_value(self.replay[key])
-        except NotReplayable:
-            return False, None
+        if self._decoded is None:
+            # decoded once as a whole: jsonpickle's py/id back-references span the config
+            try:
+                self._decoded = decode_config(self.replay)
+            except (NotReplayable, RecursionError) as exc:
+                raise Rejection(NOT_REPLAYABLE, str(exc)) from None
+            if not isinstance(self._decoded, dict):
+                raise Rejection(NOT_REPLAYABLE, "the config is not a JSON object")
+        return True, self._decoded[key]
 
 
 def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,

@@ -112,6 +112,7 @@ def generate(
     extra_vars = tuple(use_spec_vars or ())
     recent: list[tuple] = []
     netted: list[int] = []  # items the wall-clock safety net stopped (load-dependent)
+    skipped: list[tuple[int, str]] = []  # configs that could not be replayed: (number, why)
     try:
         if config:
             configs = _read_configs(config)
@@ -128,6 +129,15 @@ def generate(
                     reasons.update(exc.reasons)
                     netted.append(i)
                     failed += 1
+                    continue
+                except GenerationFailed as exc:  # this config cannot be replayed: skip, count
+                    reasons.update(exc.reasons)
+                    skipped.append((i + 1, ", ".join(sorted(exc.reasons)) or str(exc)))
+                    continue
+                except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+                    # a config entry of the wrong shape (a pool that is not a list, ...)
+                    reasons["malformed config"] += 1
+                    skipped.append((i + 1, f"malformed config: {type(exc).__name__}: {exc}"))
                     continue
                 stamp(puzzle, s)
                 _emit(puzzle, family, sink, lines)
@@ -168,15 +178,19 @@ def generate(
     finally:
         if sink:
             kept = sink.close()
-    if not out:
-        for line in lines:
-            typer.echo(line)
     elapsed = time.monotonic() - start
     made = len(lines)
     if not quiet:
         summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none"
         typer.echo(f"{family.name}: {made} puzzle(s), {failed} failed, {elapsed:.2f}s "
                    f"({made / elapsed if elapsed > 0 else 0:.1f}/s); rejections: {summary}", err=True)
+    if skipped and not failed:
+        shown = "; ".join(f"#{k} ({why})" for k, why in skipped[:20])
+        more = f"; and {len(skipped) - 20} more" if len(skipped) > 20 else ""
+        typer.echo(f"error: {len(skipped)} of {n} config(s) in {config} could not be replayed and "
+                   f"were skipped (numbered from 1): {shown}{more}. The other {made} were written.",
+                   err=True)
+        raise typer.Exit(2)
     if failed:
         net = ""
         if netted:
@@ -186,7 +200,9 @@ def generate(
         raise GenerationFailed(
             f"{failed} of {n} puzzle(s) could not be generated within {attempts} attempts / "
             f"{max_seconds}s each; rejections by reason: "
-            + (", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none") + net,
+            + (", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none") + net
+            + (f"; config(s) skipped as not replayable: {', '.join(f'#{k}' for k, _ in skipped)}"
+               if skipped else ""),
             attempts=attempts, reasons=dict(reasons), file=spec,
             hint=(f"{out} was left unchanged; the {made} puzzle(s) made are in {sink.partial}"
                   if sink is not None and kept else None))
@@ -194,14 +210,21 @@ def generate(
 
 
 def _emit(puzzle, family, sink, lines: list[str]) -> None:
+    """Write one record now: flushed (and fsynced to a file) so a killed run keeps it."""
+    import os
+    import sys
+
     from ..core.errors import PuzzleForgeError
 
     if family.verify(puzzle, puzzle.answer) != 1.0:
         raise PuzzleForgeError("internal check failed: the stored answer does not verify",
                                file=family.path)
     text = puzzle.to_json()
-    if sink:
-        sink.write(text + "\n")
+    stream = sink if sink is not None else sys.stdout
+    stream.write(text + "\n")
+    stream.flush()
+    if sink is not None:
+        os.fsync(sink.fileno())
     lines.append(text)
 
 

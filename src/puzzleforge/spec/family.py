@@ -89,7 +89,10 @@ class _Alarm:
     """Interrupt pure-Python runaway evaluation after ``seconds`` (main thread only).
 
     Part of the wall-clock safety net: pure-Python work (operators, selections) is not
-    counted by the Z3 work budget.
+    counted by the Z3 work budget. Library code must not clobber a caller's timer: a
+    caller's SIGALRM handler and ITIMER_REAL are put back on exit, the timer with the
+    time it has left (an alarm the caller set for earlier than ours is left alone, and
+    then no alarm of ours is set at all).
     """
 
     def __init__(self, seconds: float) -> None:
@@ -98,7 +101,12 @@ class _Alarm:
 
     def __enter__(self) -> "_Alarm":
         if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+            caller = signal.getitimer(signal.ITIMER_REAL)
+            if caller[0] and caller[0] <= self.seconds:
+                return self  # the caller's own alarm comes first: leave it as it is
             self.old = signal.signal(signal.SIGALRM, self._fire)
+            self.caller = caller
+            self.start = time.monotonic()
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
             self.active = True
         return self
@@ -111,6 +119,10 @@ class _Alarm:
         if self.active:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.old)
+            left, interval = self.caller
+            if left:
+                left = max(1e-6, left - (time.monotonic() - self.start))
+                signal.setitimer(signal.ITIMER_REAL, left, interval)
 
 
 def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
@@ -189,10 +201,11 @@ class SpecFamily:
     Params = SpecParams
     difficulty_doc = DIFFICULTY_DOC
 
-    def __init__(self, path: str | Path, trust: bool = False) -> None:
+    def __init__(self, path: str | Path, trust: bool = False, *, spec: Spec | None = None) -> None:
         self.path = str(path)
         self.trust = trust
-        self.spec = load_spec(self.path)
+        # ``spec``: already parsed (the sandbox worker parses the text the parent sent)
+        self.spec = spec if spec is not None else load_spec(self.path)
         self.file_ops = _load_file_operators(self.spec, trust)
         self.name = "spec:" + Path(self.path).stem
         self._source = str(Path(self.path).resolve())  # resolved once: ~0.1 ms per puzzle
@@ -209,12 +222,28 @@ class SpecFamily:
                  deadline: float | None = None) -> Puzzle:
         """One verified puzzle. ``deadline`` (a ``time.monotonic()`` value) is the wall-clock
         safety net when the caller owns one (the CLI's per-puzzle ``--max-seconds`` over
-        many calls); otherwise the net is ``params.max_seconds`` from now."""
+        many calls); otherwise the net is ``params.max_seconds`` from now.
+
+        Without ``trust`` the whole call runs in a locked-down worker process
+        (spec/sandbox.py), with the same result byte for byte; with it, in this process.
+        """
         params = params or SpecParams()
         if rng is None:
             raise ConfigError("generate needs an explicit random.Random")
         if deadline is None:
             deadline = time.monotonic() + params.max_seconds
+        if not self.trust:
+            from .sandbox import sandboxed_generate
+
+            return sandboxed_generate(self, params, rng, config=config,
+                                      use_spec_vars=tuple(use_spec_vars), deadline=deadline)
+        return self.generate_in_process(params, rng, config=config, use_spec_vars=use_spec_vars,
+                                        deadline=deadline)
+
+    def generate_in_process(self, params: SpecParams, rng: random.Random, *,
+                            config: dict | None = None, use_spec_vars: tuple[str, ...] = (),
+                            deadline: float) -> Puzzle:
+        """``generate`` in this process (trusted specs, and the sandbox worker itself)."""
         with self._z3.use():
             return self._generate(params, rng, config, use_spec_vars, deadline)
 

@@ -261,7 +261,8 @@ def _bool_nary(mk: Any, fallback: Any) -> Any:
         return fallback(*args)
 
     build.__name__ = fallback.__name__
-    build.__doc__ = fallback.__doc__
+    build.__doc__ = (f"z3.{fallback.__name__} of Bool terms of one context in one C call; "
+                     f"anything else goes to z3.{fallback.__name__} itself.")
     return build
 
 

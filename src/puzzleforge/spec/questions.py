@@ -143,6 +143,9 @@ class QuestionsMixin:
             cfg = {"pool_domain": pool_domain, "pool": [
                 {"template_id": i, "config": as_config(x)} if q["multi"] else as_config(x)
                 for i, x in entries]}
+            if q["multi"]:  # the original's reader needs the per-template counts too
+                cfg = {"pool_domain": pool_domain, "pool_correct_num": right_split,
+                       "pool_incorrect_num": wrong_split, "pool": cfg["pool"]}
         self.config["_queries"][name] = cfg
         texts, letters = [], ""
         solutions = env.get("_solutions", [])

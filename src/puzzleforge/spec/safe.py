@@ -14,7 +14,7 @@ table, so nothing outside that table is reachable by name either.
 >>> compile_expr("__import__('os')", where="demo")
 Traceback (most recent call last):
 ...
-puzzleforge.core.errors.UnsafeExpression: field 'demo': name '__import__' is not allowed (dunder names are refused). Expected a spec expression using only spec names, Z3 functions and safe builtins.
+puzzleforge.core.errors.UnsafeExpression: field 'demo': name '__import__' is not allowed (dunder names are refused) in: __import__('os'). Expected a spec expression using only spec names, Z3 functions and safe builtins.
 """
 from __future__ import annotations
 
@@ -401,6 +401,9 @@ def _split_field(body: str) -> tuple[str, str | None, str | None]:
     return body, None, None
 
 
+from .escapes import unescape  # noqa: E402 - the template literals' escapes (spec/escapes.py)
+
+
 def _template_tree(text: str, where: str, file: str | None, line: int | None) -> ast.Expression:
     """Parse a template into an f-string AST without going through Python string quoting.
 
@@ -434,7 +437,7 @@ def _template_tree(text: str, where: str, file: str | None, line: int | None) ->
                                   file=file, field=where, line=line,
                                   expected="a valid Python expression inside {}") from None
             if buf:
-                parts.append(ast.Constant("".join(buf)))
+                parts.append(ast.Constant(unescape("".join(buf))))  # as the original's f-string
                 buf = []
             fmt = ast.JoinedStr([ast.Constant(spec)]) if spec else None
             parts.append(ast.FormattedValue(value=node, conversion=ord(conv) if conv else -1,
@@ -448,7 +451,7 @@ def _template_tree(text: str, where: str, file: str | None, line: int | None) ->
         buf.append(ch)
         i += 1
     if buf:
-        parts.append(ast.Constant("".join(buf)))
+        parts.append(ast.Constant(unescape("".join(buf))))  # as the original's f-string
     return ast.Expression(body=ast.JoinedStr(values=parts))
 
 
@@ -459,7 +462,7 @@ def compile_template(text: Any, *, where: str, file: str | None = None,
         text = ""
     text = str(text)
     if "{" not in text:
-        return SafeCode(text, where, compile(repr(text.replace("}}", "}")), "<const>", "eval"), file, line)
+        return SafeCode(text, where, compile(repr(unescape(text.replace("}}", "}"))), "<const>", "eval"), file, line)
     tree = _template_tree(text, where, file, line)
     try:
         return _finish(tree, text, where, file, line, aliases)

@@ -94,7 +94,22 @@ def _lookup(p: ZebraPuzzle) -> tuple[dict[str, tuple[int, int]], dict[str, tuple
         for i, name in enumerate(cat.items):
             exact[normalize(name)] = (c, i)
             folded[_fold(normalize(name))] = (c, i)
+            if cat.source == "house":
+                # ZebraLogic answers key rows by "House 2" (the header names "House")
+                exact[f"house {name}"] = (c, i)
+                folded[f"house {name}"] = (c, i)
     return exact, folded
+
+
+def _mc_letter(p: ZebraPuzzle, text: str) -> str | None:
+    """The choice picked by letter: "### Answer: (C) ...", {"answer": "C"}, "(C)", "C"."""
+    q = p.question
+    n = len(q.get("choices") or [])
+    m = (re.search(r"answer\W{0,6}\(?([A-Z])\)?(?![a-z])", text, re.I)
+         or re.fullmatch(r"\s*\(?([A-Z])\)?[.\s]*", text))
+    if m and 0 <= ord(m.group(1).upper()) - 65 < n:
+        return q["choices"][ord(m.group(1).upper()) - 65]
+    return None
 
 
 def _find(cell: str, exact, folded) -> tuple[int, int] | None:
@@ -115,12 +130,16 @@ def score_answer(p: ZebraPuzzle, answer: str) -> float:
 def _score(p: ZebraPuzzle, answer: str) -> float:
     exact, folded = _lookup(p)
     q = p.question or {"kind": "grid"}
-    if q.get("kind") == "cell":
+    if q.get("kind") in ("cell", "mc"):
         c0, i0 = int(q["obj"][0]), int(q["obj"][1])
         e = p.solution[c0].index(i0)
         c = int(q["cat"])
         truth = (c, p.solution[c][e])
         text = str(answer or "")
+        if q.get("kind") == "mc":
+            picked = _mc_letter(p, text)
+            if picked is not None:
+                return 1.0 if _find(picked, exact, folded) == truth else 0.0
         found = _find(text, exact, folded)
         if found is not None:
             return 1.0 if found == truth else 0.0

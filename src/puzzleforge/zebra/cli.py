@@ -17,8 +17,10 @@ app = typer.Typer(help="Logic-grid (zebra) puzzles.", no_args_is_help=True,
 
 
 def _params(K: int, k: int, lang: str, difficulty: Optional[str], question: str,
-            clues: Optional[str]) -> dict:
+            clues: Optional[str], style: str = "native") -> dict:
     out: dict = {"K": K, "k": k, "lang": lang, "question": question}
+    if style != "native":
+        out["style"] = style
     if difficulty:
         out["difficulty"] = difficulty
     if clues:
@@ -38,20 +40,36 @@ def generate_cmd(
     lang: str = typer.Option("en", "--lang", help="en or pl."),
     difficulty: Optional[str] = typer.Option(None, "--difficulty",
                                              help="easy, medium, hard or expert."),
-    question: str = typer.Option("grid", "--question", help="grid or cell."),
+    question: str = typer.Option("grid", "--question", help="grid, cell or mc."),
+    style: str = typer.Option("native", "--style",
+                              help="native or zebralogic (houses 1..k in a row, K-1 "
+                                   "characteristics, ZebraLogic clue kinds and fields)."),
     clues: Optional[str] = typer.Option(None, "--clues", help="Comma list of clue kinds."),
-    fmt: str = typer.Option("text", "--format", help="text, json (record) or jsonl."),
+    fmt: str = typer.Option("text", "--format",
+                            help="text, json (record), jsonl, or zebralogic (the ZebraLogic "
+                                 "record alone, for --style zebralogic)."),
 ) -> None:
     """Generate puzzles and print them."""
     from . import generate
 
-    if fmt not in ("text", "json", "jsonl"):
+    if fmt not in ("text", "json", "jsonl", "zebralogic"):
         from ..core.errors import ConfigError
 
-        raise ConfigError(f"--format {fmt!r}", field="--format", expected="text, json or jsonl")
+        raise ConfigError(f"--format {fmt!r}", field="--format",
+                          expected="text, json, jsonl or zebralogic")
     for i in range(n):
-        p = generate(seed=seed + i, **_params(K, k, lang, difficulty, question, clues))
-        if fmt in ("json", "jsonl"):
+        p = generate(seed=seed + i, **_params(K, k, lang, difficulty, question, clues, style))
+        if fmt == "zebralogic":
+            from ..core.errors import ConfigError
+            from ..core.puzzle import canonical_json
+            from . import load
+            from .zebralogic import record
+            zp = load(p)
+            if zp.style != "zebralogic":
+                raise ConfigError("--format zebralogic needs --style zebralogic",
+                                  field="--format", expected="--style zebralogic")
+            typer.echo(canonical_json(record(zp, p.id, p.answer)))
+        elif fmt in ("json", "jsonl"):
             typer.echo(p.to_json())
         else:
             stars = "*" * int(p.meta.get("stars") or 1)

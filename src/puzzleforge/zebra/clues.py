@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 from .grid import NO, UNKNOWN, YES, Contradiction, Grid, norm_cell
 
 __all__ = ["Obj", "Atom", "Clue", "NotClue", "OrderClue", "IfThenClue", "EitherClue", "GroupClue",
+           "PairClue", "ZEBRALOGIC_RELATIONS",
            "clue_from_dict", "order_tuples", "atoms_compatible", "POS_RELATIONS", "entity_of",
            "Cell"]
 
@@ -38,6 +39,10 @@ Obj = tuple[int, int]
 Atom = tuple[Obj, Obj]
 Cell = tuple[int, int, int, int]
 Solution = Sequence[Sequence[int]]
+
+#: ZebraLogic's positional clue kinds over the houses (two-between is theirs alone).
+ZEBRALOGIC_RELATIONS = ("left1", "right1", "left", "right", "nextto", "onebetween",
+                        "twobetween")
 
 #: Positional relation -> arity (the LLM-benchmark clue kinds).
 POS_RELATIONS = {"left1": 2, "right1": 2, "left": 2, "right": 2, "between": 3,
@@ -110,6 +115,8 @@ def order_tuples(kind: str, k: int, *, values: Sequence[Fraction] | None = None,
         return [(a, b) for a in r for b in r if a > b]
     if kind == "onebetween":
         return [(a, b) for a in r for b in r if abs(a - b) == 2]
+    if kind == "twobetween":
+        return [(a, b) for a in r for b in r if abs(a - b) == 3]
     if kind == "between":
         return [(a, b, c) for a in r for b in r for c in r if b < a < c or c < a < b]
     if kind == "end":
@@ -618,6 +625,47 @@ class GroupClue(Clue):
                 "members": list(self.members), "label": self.label, "phrase": self.phrase}
 
 
+@dataclass
+class PairClue(Clue):
+    """A positive pairing: the two objects of ``p`` belong together (ZebraLogic's
+    "X is in the second house" and "the person who drinks milk is Eric").
+
+    Why a clue kind of its own: Banecki's types never state a pairing outright (it
+    would resolve a cell directly), but ZebraLogic's found-at and same-house clues do,
+    and its style is generated with them (``generator``, ``style="zebralogic"``).
+    """
+
+    p: Atom = ((0, 0), (1, 0))
+
+    def __post_init__(self) -> None:
+        self.kind, self.type_no = "pair", 9
+
+    def holds(self, sol: Solution) -> bool:
+        return atom_holds(sol, self.p)
+
+    def atoms(self) -> list[Atom]:
+        return [self.p]
+
+    def objects(self) -> list[Obj]:
+        return list(self.p)
+
+    def propagate(self, g: Grid) -> None:
+        _set_atom(g, self.p, YES)
+
+    def used_cells(self, g: Grid) -> list[tuple[str, Cell]]:
+        return []
+
+    def watched_rows(self, K: int, k: int) -> list[int]:
+        return _atom_rows(self.atoms(), K, k)
+
+    def cnf(self, atom):
+        clause = _clause([atom(*self.p)])
+        return [] if clause is None else [clause]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "pair", "type": 9, "p": _atom_json(self.p)}
+
+
 def _neg(lit: int | bool) -> int | bool:
     return (not lit) if isinstance(lit, bool) else -lit
 
@@ -670,6 +718,8 @@ def clue_from_dict(raw: dict[str, Any], *, k: int, numeric: dict[int, list[Fract
                          label=str(raw.get("label", "")), phrase=str(raw.get("phrase", "")))
     if kind == "ifthen":
         return IfThenClue(p=_atom_from(raw["p"]), q=_atom_from(raw["q"]), r=_atom_from(raw["r"]))
+    if kind == "pair":
+        return PairClue(p=_atom_from(raw["p"]))
     if kind == "either":
         return EitherClue(p=_atom_from(raw["p"]), q=_atom_from(raw["q"]),
                           exclusive=bool(raw.get("exclusive", False)))

@@ -13,7 +13,7 @@ from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, InvalidDescription
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
-from .generator import CLUE_KINDS, TIERS
+from .generator import CLUE_KINDS, STYLES, TIERS
 
 __all__ = ["Params", "ZebraFamily", "family", "zebra_of", "to_puzzle"]
 
@@ -24,15 +24,19 @@ Difficulty = Literal["easy", "medium", "hard", "expert"]
 class Params:
     """K categories of k objects (3..8 each); ``difficulty`` targets a tier (None = any);
     ``lang`` en or pl; ``clues`` the non-type-1 clue kinds to mix; ``question`` "grid"
-    (full grid) or "cell" (one target cell); ``max_attempts`` bounds the retries."""
+    (full grid), "cell" (one target cell) or "mc" (one cell, multiple choice);
+    ``max_attempts`` bounds the retries; ``style`` "native" or "zebralogic" (houses
+    1..k in a row, K-1 characteristics, ZebraLogic's clue kinds and record fields;
+    English only; ``clues`` does not apply)."""
 
     K: int = 3
     k: int = 4
     difficulty: Difficulty | None = None
     lang: Literal["en", "pl"] = "en"
     clues: tuple[str, ...] = CLUE_KINDS
-    question: Literal["grid", "cell"] = "grid"
+    question: Literal["grid", "cell", "mc"] = "grid"
     max_attempts: int = 40
+    style: Literal["native", "zebralogic"] = "native"
 
     def validate(self) -> None:
         problems = []
@@ -48,8 +52,13 @@ class Params:
         if bad:
             problems.append(f"clues has unknown kinds {', '.join(bad)}; expected some of "
                             + ", ".join(CLUE_KINDS))
-        if self.question not in ("grid", "cell"):
-            problems.append(f"question={self.question!r}; expected grid or cell")
+        if self.question not in ("grid", "cell", "mc"):
+            problems.append(f"question={self.question!r}; expected grid, cell or mc")
+        if self.style not in STYLES:
+            problems.append(f"style={self.style!r}; expected one of {', '.join(STYLES)}")
+        elif self.style == "zebralogic" and self.lang != "en":
+            problems.append(f"style=zebralogic with lang={self.lang!r}; ZebraLogic is an "
+                            "English benchmark, so the style is English only (lang=en)")
         if self.max_attempts < 1:
             problems.append("max_attempts must be at least 1")
         if problems:
@@ -78,10 +87,22 @@ def to_puzzle(zp, params: Mapping[str, Any]) -> Puzzle:
     meta = {"zebra": zp.to_dict(), "stars": zp.rating.get("stars"),
             "tier": zp.rating.get("tier"), "certificate": zp.certificate,
             "generator": "puzzleforge.zebra/1"}
+    params = dict(params)
+    if params.get("style") == "native":
+        # the default style stays out of params so native ids (a hash of the params)
+        # are the ones earlier versions gave
+        params.pop("style")
+    extra: dict[str, Any] = {}
+    if zp.style == "zebralogic":
+        from .zebralogic import puzzle_body
+        extra = {"size": f"{zp.k}*{zp.K - 1}", "puzzle": puzzle_body(zp),
+                 "created_at": zp.created_at}
+        if (zp.question or {}).get("kind") == "mc":
+            extra["choices"] = list(zp.question["choices"])
     return apply_scale(Puzzle(family="zebra", question=puzzle_text(zp), answer=answer_text(zp),
                               solution={"header": zp.header(), "rows": zp.rows()},
                               difficulty=float(zp.rating.get("score", 0.0)),
-                              params=dict(params), seed=0, meta=meta), ZEBRA_SCALE)
+                              params=params, seed=0, meta=meta, extra=extra), ZEBRA_SCALE)
 
 
 class ZebraFamily:
@@ -97,7 +118,8 @@ class ZebraFamily:
         from .generator import generate_puzzle
         zp = generate_puzzle(rng, K=params.K, k=params.k, lang=params.lang,
                              difficulty=params.difficulty, kinds=params.clues,
-                             question=params.question, max_attempts=params.max_attempts)
+                             question=params.question, max_attempts=params.max_attempts,
+                             style=params.style)
         return to_puzzle(zp, params_to_dict(params))
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:

@@ -23,14 +23,18 @@ from typing import Any, Sequence
 
 from ..core.errors import GenerationFailed
 from .categories import Category, draw_categories, weighted_choice
-from .clues import (POS_RELATIONS, Clue, EitherClue, GroupClue, IfThenClue, NotClue,
-                    OrderClue, atoms_compatible, make_order_clue)
+from .clues import (POS_RELATIONS, ZEBRALOGIC_RELATIONS, Clue, EitherClue, GroupClue,
+                    IfThenClue, NotClue, OrderClue, PairClue, atoms_compatible,
+                    make_order_clue)
 from .engine import Engine
 from .exact import ExactChecker
 from .grid import Contradiction, Grid
 from .model import ZebraPuzzle, stars_for
 
-__all__ = ["generate_puzzle", "CLUE_KINDS", "TIERS", "tier_of", "rate"]
+__all__ = ["generate_puzzle", "CLUE_KINDS", "TIERS", "tier_of", "rate", "STYLES"]
+
+#: Output styles: puzzleforge's own categories and text, or ZebraLogic's houses.
+STYLES = ("native", "zebralogic")
 
 #: Non-type-1 clue kinds a user can mix (type 1 is always used to finish).
 CLUE_KINDS = ("chain", "arith", "ifthen", "either", "nextto", "pos", "group")
@@ -58,9 +62,11 @@ class _Drawer:
     """Draws clues true on the hidden solution."""
 
     def __init__(self, rng: random.Random, cats: list[Category], sol: list[list[int]],
-                 K: int, k: int, lang: str = "en") -> None:
+                 K: int, k: int, lang: str = "en",
+                 relations: Sequence[str] = tuple(sorted(POS_RELATIONS))) -> None:
         self.rng, self.cats, self.sol, self.K, self.k = rng, cats, sol, K, k
         self.lang = lang
+        self.relations = list(relations)
         self.ordered = [c for c in range(K) if cats[c].ordered]
         self.numeric = {c: cats[c].fractions() for c in range(K) if cats[c].kind == "numerical"}
         self.arith = [c for c in self.numeric if cats[c].relations]
@@ -107,7 +113,7 @@ class _Drawer:
             cat = rng.choice(self.ordered)
             rel = kind
             if kind == "pos":
-                rel = rng.choice(sorted(POS_RELATIONS))
+                rel = rng.choice(self.relations)
             probe = make_order_clue(rel, cat, [(0, 0)] * (3 if rel in ("chain", "between")
                                                            else 1 if rel == "end" else 2), k=k)
             if not probe.tuples:
@@ -158,6 +164,8 @@ class _Drawer:
             if rng.random() < 0.5:
                 p, q = q, p
             return EitherClue(p=p, q=q, exclusive=exclusive)
+        if kind == "pair":
+            return PairClue(p=self.atom(True))
         if kind == "group":
             if not self.grouped:
                 return None
@@ -395,13 +403,25 @@ def _choose(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[lis
 
 def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "en",
                     difficulty: str | None = None, kinds: Sequence[str] = CLUE_KINDS,
-                    question: str = "grid", max_attempts: int = 40) -> ZebraPuzzle:
-    """Generate one certified, rated puzzle (deterministic for ``rng``)."""
+                    question: str = "grid", max_attempts: int = 40,
+                    style: str = "native") -> ZebraPuzzle:
+    """Generate one certified, rated puzzle (deterministic for ``rng``).
+
+    ``style="zebralogic"``: category 0 is the houses 1..k, the other K-1 categories are
+    categorical, and the clues are ZebraLogic's kinds (``zebralogic.py``)."""
     reasons: dict[str, int] = {}
+    relations: Sequence[str] = tuple(sorted(POS_RELATIONS))
+    if style == "zebralogic":
+        from .zebralogic import ZEBRALOGIC_KINDS, house_category
+        kinds, relations = ZEBRALOGIC_KINDS, ZEBRALOGIC_RELATIONS
     for attempt in range(max_attempts):
-        cats = draw_categories(rng, K, k, lang)
+        if style == "zebralogic":
+            cats = [house_category(k)] + draw_categories(rng, K - 1, k, lang,
+                                                         kinds=["categorical"] * (K - 1))
+        else:
+            cats = draw_categories(rng, K, k, lang)
         sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
-        drawer = _Drawer(rng, cats, sol, K, k, lang)
+        drawer = _Drawer(rng, cats, sol, K, k, lang, relations)
         try:
             clues, solved = _draw_clues(rng, drawer, K, k, kinds)
         except Contradiction:
@@ -432,13 +452,24 @@ def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "
             clue.cid = n
         cert = dict(cert, necessary=[cert["necessary"][i] for i in order], attempts=attempt + 1)
         q: dict[str, Any] = {"kind": "grid"}
-        if question == "cell":
+        if question in ("cell", "mc"):
             e = rng.randrange(k)
             c_from = 0
             c_to = rng.randrange(1, K)
-            q = {"kind": "cell", "obj": [c_from, sol[c_from][e]], "cat": c_to}
+            q = {"kind": question, "obj": [c_from, sol[c_from][e]], "cat": c_to}
+            if question == "mc":
+                # every object of the asked category, in a drawn order (ZebraLogic's
+                # multiple-choice mode offers the whole domain)
+                choices = list(cats[c_to].items)
+                rng.shuffle(choices)
+                q["choices"] = choices
+        created_at = ""
+        if style == "zebralogic":
+            from .zebralogic import created_at_from
+            created_at = created_at_from(rng)
         return ZebraPuzzle(K=K, k=k, lang=lang, categories=cats, solution=sol, clues=shown,
-                           question=q, rating=rating, certificate=cert)
+                           question=q, rating=rating, certificate=cert, style=style,
+                           created_at=created_at)
     detail = ", ".join(f"{r}: {n}" for r, n in sorted(reasons.items()))
     raise GenerationFailed(f"no zebra puzzle {K}x{k} (difficulty {difficulty}) in "
                            f"{max_attempts} attempts ({detail})")

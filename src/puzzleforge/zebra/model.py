@@ -42,6 +42,10 @@ class ZebraPuzzle:
     rating: dict[str, Any] = field(default_factory=dict)
     certificate: dict[str, Any] = field(default_factory=dict)
     order: list[int] = field(default_factory=list)
+    #: "native" or "zebralogic" (houses in a row, ZebraLogic wording and record fields)
+    style: str = "native"
+    #: ZebraLogic's timestamp, derived from the seed (zebralogic style only)
+    created_at: str = ""
 
     def numeric(self) -> dict[int, list[Fraction]]:
         return {c: cat.fractions() for c, cat in enumerate(self.categories)
@@ -56,10 +60,13 @@ class ZebraPuzzle:
                 for e in range(self.k)]
 
     def header(self) -> list[str]:
+        if self.style == "zebralogic":
+            from .zebralogic import header
+            return header(self)
         return [c.title for c in self.categories]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "K": self.K, "k": self.k, "lang": self.lang,
             "categories": [c.to_dict() for c in self.categories],
             "solution": self.solution,
@@ -67,6 +74,10 @@ class ZebraPuzzle:
             "question": self.question, "rating": self.rating,
             "certificate": self.certificate, "order": self.order,
         }
+        if self.style != "native":
+            # only then: native records stay byte-identical to earlier versions
+            out.update(style=self.style, created_at=self.created_at)
+        return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "ZebraPuzzle":
@@ -82,4 +93,6 @@ class ZebraPuzzle:
                    clues=clues, question=dict(raw.get("question") or {"kind": "grid"}),
                    rating=dict(raw.get("rating") or {}),
                    certificate=dict(raw.get("certificate") or {}),
-                   order=list(raw.get("order") or []))
+                   order=list(raw.get("order") or []),
+                   style=str(raw.get("style") or "native"),
+                   created_at=str(raw.get("created_at") or ""))

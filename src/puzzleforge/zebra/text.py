@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from .categories import format_number, plural_form
-from .clues import (Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue,
+from .clues import (Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue, PairClue,
                     atoms_compatible)
 from .model import ZebraPuzzle
 from .numerals import en_count, pl_count, pl_form
@@ -49,6 +49,11 @@ def _list_pl(names: Sequence[str], last: str = "i") -> str:
 def clue_text(p: ZebraPuzzle, clue: Clue, *, lang: str | None = None, plain: bool = False) -> str:
     """One clue as a sentence."""
     lang = lang or p.lang
+    if p.style == "zebralogic":
+        from . import zebralogic
+        text = zebralogic.clue_text(p, clue)
+        if text is not None:
+            return text
     n = lambda o: _b(p.name(o), plain)  # noqa: E731
     if lang == "pl":
         return _clue_pl(p, clue, n)
@@ -85,6 +90,8 @@ def _shared_choice(a, b):
 
 
 def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
+    if isinstance(clue, PairClue):
+        return f"{n(clue.p[0])} is paired with {n(clue.p[1])}."
     if isinstance(clue, GroupClue):
         return (f"{n(clue.obj)} is paired with {clue.phrase} "
                 f"(category {p.categories[clue.cat].title}).")
@@ -142,12 +149,16 @@ def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
             return f"By {t}, {o[0]} is somewhere between {o[1]} and {o[2]}."
         if rel == "onebetween":
             return f"By {t}, there is exactly one position between {o[0]} and {o[1]}."
+        if rel == "twobetween":
+            return f"By {t}, there are exactly two positions between {o[0]} and {o[1]}."
         if rel == "end":
             return f"By {t}, {o[0]} is at one of the two ends (lowest or highest)."
     raise ValueError(f"no English text for clue {clue!r}")
 
 
 def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
+    if isinstance(clue, PairClue):
+        return f"{n(clue.p[0])} i {n(clue.p[1])} są parą."
     if isinstance(clue, GroupClue):
         return (f"{n(clue.obj)} tworzy parę z obiektem kategorii "
                 f"„{p.categories[clue.cat].title}” z grupy „{clue.phrase}”.")
@@ -208,6 +219,9 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
         if rel == "onebetween":
             return (f"{head} pomiędzy obiektami {o[0]} i {o[1]} stoi dokładnie jeden "
                     "inny obiekt.")
+        if rel == "twobetween":
+            return (f"{head} pomiędzy obiektami {o[0]} i {o[1]} stoją dokładnie dwa "
+                    "inne obiekty.")
         if rel == "end":
             return f"{head} obiekt {o[0]} stoi na jednym z dwóch końców (pierwszy lub ostatni)."
     raise ValueError(f"brak polskiego tekstu dla wskazówki {clue!r}")
@@ -245,6 +259,20 @@ def categories_text(p: ZebraPuzzle, *, plain: bool = False) -> list[str]:
 
 def question_text(p: ZebraPuzzle, *, plain: bool = False) -> str:
     q = p.question or {"kind": "grid"}
+    if p.style == "zebralogic":
+        from .zebralogic import question_text as zl_question
+        return zl_question(p)
+    if q.get("kind") == "mc":
+        obj = (int(q["obj"][0]), int(q["obj"][1]))
+        title = p.categories[int(q["cat"])].title
+        choices = "\n".join(f"- ({chr(65 + n)}) {c}" for n, c in enumerate(q["choices"]))
+        if p.lang == "pl":
+            return (f"Który obiekt z kategorii „{title}” tworzy parę z obiektem "
+                    f"{_b(p.name(obj), plain)}?\n\n{choices}\n\nOdpowiedz literą i nazwą "
+                    "najlepszej odpowiedzi, np. „### Answer: (A) nazwa”.")
+        return (f"Which {title} is paired with {_b(p.name(obj), plain)}?\n\n{choices}\n\n"
+                "Answer with the letter and the name of the best choice, for example "
+                "\"### Answer: (A) name\".")
     if q.get("kind") == "cell":
         obj = (int(q["obj"][0]), int(q["obj"][1]))
         title = p.categories[int(q["cat"])].title
@@ -262,6 +290,9 @@ def question_text(p: ZebraPuzzle, *, plain: bool = False) -> str:
 
 def puzzle_text(p: ZebraPuzzle, *, plain: bool = False) -> str:
     """The full question shown to a solver."""
+    if p.style == "zebralogic":
+        from .zebralogic import puzzle_body
+        return puzzle_body(p) + "\n\n" + question_text(p)
     lab = LABELS[p.lang]
     lines = [intro_text(p, plain=plain), "", f"{lab['categories']}:"]
     lines += categories_text(p, plain=plain)
@@ -275,7 +306,7 @@ def puzzle_text(p: ZebraPuzzle, *, plain: bool = False) -> str:
 def answer_text(p: ZebraPuzzle) -> str:
     """Canonical answer: 'A ~ B ~ C' per entity, or the one object asked for."""
     q = p.question or {"kind": "grid"}
-    if q.get("kind") == "cell":
+    if q.get("kind") in ("cell", "mc"):
         c0, i0 = int(q["obj"][0]), int(q["obj"][1])
         e = p.solution[c0].index(i0)
         c = int(q["cat"])
