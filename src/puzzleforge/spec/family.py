@@ -317,10 +317,12 @@ class SpecFamily:
         if failures:
             summary += "; last expression error: " + "; ".join(
                 f"{k}: {type(e.exc).__name__}: {str(e.exc)[:120]}" for k, e in failures.items())
-        raise GenerationFailed(
+        failed = GenerationFailed(
             f"{'config replay' if replay else 'spec'} {self.path} gave no puzzle after {attempts} "
             f"attempt(s); rejections by reason: {summary}" + (f" ({detail})" if detail else ""),
             attempts=attempts, reasons=dict(reasons), file=self.path)
+        failed.detail = detail   # the replay's rejection in words (spec generate --config)
+        raise failed
 
     def _puzzle(self, params: SpecParams, result: dict, attempts: int, reasons: Counter) -> Puzzle:
         problem = result["problem"]
