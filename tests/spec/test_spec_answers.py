@@ -122,3 +122,14 @@ def test_chess_values_compare_as_a_set() -> None:
     assert dataset_score("2，4", record) == 1.0
     assert dataset_score("2,5", record) == 0.0
     assert fam.verify(Puzzle.from_record(record), "2, 4") == 1.0
+
+
+def test_records_made_before_formats_still_audit_and_score() -> None:
+    fam = load_spec_family(EXAMPLES / "vase.yaml")
+    p = fam.generate(fam.Params(), random.Random(3))
+    old = Puzzle.from_record(p.to_record())
+    old.question = old.extra["problem"]  # as records were written before the format sentence
+    for q in old.solution["queries"]:
+        q.pop("format")
+    assert fam.audit(old) == []
+    assert fam.verify(old, old.answer) == 1.0 and fam.verify(old, "nobody") == 0.0

@@ -268,3 +268,46 @@ def test_in_process_alarm_keeps_the_callers_timer() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def test_spec_text_is_sent_again_after_the_worker_dropped_it(fresh_workers, tmp_path: Path) -> None:
+    from puzzleforge.spec import sandbox_worker
+
+    copies = []
+    for i in range(sandbox_worker._CACHE_SIZE + 2):  # more specs than the worker keeps
+        p = tmp_path / f"k{i}.yaml"
+        p.write_text(EXAMPLE.read_text())
+        copies.append(load_spec_family(p))
+    for fam in copies:
+        fam.generate(SpecParams(), make_rng(1))
+    again = copies[0].generate(SpecParams(), make_rng(2)).to_json()
+    trusted = load_spec_family(tmp_path / "k0.yaml", trust=True)
+    assert again == trusted.generate(SpecParams(), make_rng(2)).to_json()
+
+
+def test_fails_closed_when_the_worker_cannot_start(fresh_workers,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzleforge.spec.oslock import Limits
+    from puzzleforge.spec.sandbox import SandboxFailed
+
+    # a limit setrlimit refuses: one lock-down layer cannot be applied
+    monkeypatch.setattr(sandbox, "LIMITS", Limits(address_space=-5))
+    fam = load_spec_family(EXAMPLE)
+    with pytest.raises(SandboxFailed) as info:
+        fam.generate(SpecParams(), make_rng(0))
+    assert "cannot lock itself down: LockDownFailed: cannot set RLIMIT_AS" in str(info.value)
+    assert "--trust" in str(info.value)
+    assert live_worker_pids() == []
+
+
+def test_a_worker_out_of_address_space_dies_alone(fresh_workers,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzleforge.spec.oslock import Limits
+
+    # 64 MB: less than Z3 needs once the worker is locked down; it dies, the parent stays
+    monkeypatch.setattr(sandbox, "LIMITS", Limits(address_space=64 << 20))
+    fam = load_spec_family(EXAMPLE)
+    with pytest.raises(SpecWorkerDied) as info:
+        fam.generate(SpecParams(), make_rng(0))
+    assert "64 MB address space" in str(info.value)
+    assert live_worker_pids() == []

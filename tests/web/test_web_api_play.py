@@ -241,17 +241,46 @@ def test_crossnumber_play_check_hint_and_solution(api_client) -> None:
 
 
 def test_crossnumber_generated_for_play_and_ambiguous_files_refused(api_client) -> None:
-    import random
-
+    from puzzleforge.core.seeding import make_rng
     from puzzleforge.crossnumber.generate import generate_puzzle
 
     job = _wait(api_client, api_client.post("/api/crossnumber/generate",
                                             json={"size": 3, "seed": 5}).json())
     view = job["result"]
-    text, _, _ = generate_puzzle(random.Random(5), size=3)
+    text, _, _ = generate_puzzle(make_rng(5), size=3)
     assert view["text"] == text and view["seed"] == "5"
     ambiguous = "grid: |\n  ..\n  ..\nclues:\n  A1: even\n"
     job = _wait(api_client, api_client.post("/api/crossnumber/play",
                                             json={"text": ambiguous, "name": "a.yaml"}).json())
     assert job["status"] == "failed"
     assert "more than one solution, so answers cannot be checked" in job["error"]["message"]
+
+
+def _page_count(data: bytes) -> int:
+    return len(re.findall(rb"/Type /Page\b(?!s)", data))
+
+
+def test_grid_and_crossnumber_pdf_sheets(api_client) -> None:
+    job = api_client.post("/api/grid/generate",
+                          json={"genre": "masyu", "size": "6x6", "seed": 1}).json()
+    token = _wait(api_client, job)["result"]["token"]
+    sheet = api_client.get(f"/api/grid/{token}/pdf")
+    assert sheet.headers["content-type"] == "application/pdf"
+    assert 'filename="grid-masyu.pdf"' in sheet.headers["content-disposition"]
+    assert _page_count(sheet.content) == 1
+    assert _page_count(api_client.get(f"/api/grid/{token}/pdf?solution=true").content) == 2
+    text = api_client.post("/api/crossnumber/example", json={"name": "powerplay"}).json()["text"]
+    job = _wait(api_client, api_client.post("/api/crossnumber/play",
+                                            json={"text": text, "name": "p.yaml"}).json())
+    token = job["result"]["token"]
+    sheet = api_client.get(f"/api/crossnumber/{token}/pdf")
+    assert sheet.content.startswith(b"%PDF") and _page_count(sheet.content) == 1
+    solved = api_client.get(f"/api/crossnumber/{token}/pdf?solution=true").content
+    assert _page_count(solved) == 2
+
+
+def test_64_bit_seeds_round_trip_as_strings(api_client) -> None:
+    seed = "9223372036854775783"      # 2**63 - 25: a JSON number would be rounded in JS
+    job = api_client.post("/api/grid/generate",
+                          json={"genre": "unruly", "size": "4x4", "seed": seed}).json()
+    assert _wait(api_client, job)["result"]["seed"] == seed

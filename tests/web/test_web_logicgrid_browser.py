@@ -108,3 +108,24 @@ def test_walkthrough_rename_and_bad_size(page, expect, save_screenshot) -> None:
     page.get_by_label("Categories (K)").fill("40")
     page.get_by_role("button", name="Generate").click()
     expect(page.locator("#lg-error")).to_contain_text("less than or equal to 6")
+
+
+def test_6x6_fits_a_1280_window_and_step_numbers_have_room(page, expect) -> None:
+    page.goto("/logic-grid")          # the page fixture's window is 1280 px wide
+    page.get_by_label("Categories (K)").fill("6")
+    page.get_by_label("Objects per category (k)").fill("6")
+    page.get_by_label("Seed (empty = random)").fill("3")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#lg-play")).to_be_visible(timeout=120_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    grid = page.locator("#lg-grid table").bounding_box()
+    clues = page.locator("#lg-clues").bounding_box()
+    assert grid["x"] + grid["width"] <= clues["x"]          # side by side, not overlapping
+    assert clues["x"] + clues["width"] <= 1280
+    page.get_by_role("button", name="Solve step by step").click()
+    expect(page.locator("#lg-step-list li").nth(9)).to_be_attached()   # two-digit steps
+    # the list's left padding holds a four-character marker ("100.") in its own font,
+    # so step numbers from 10 on (and past 100) are never clipped
+    room = page.locator("#lg-step-list").evaluate(
+        "ol => parseFloat(getComputedStyle(ol).paddingLeft) / parseFloat(getComputedStyle(ol).fontSize)")
+    assert room >= 3.0

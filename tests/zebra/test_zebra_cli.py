@@ -19,9 +19,10 @@ def test_generate_solve_pdf_categories(tmp_path) -> None:
     path.write_text(res.output, encoding="utf-8")
     res = runner.invoke(app, ["zebra", "solve", str(path)])
     assert res.exit_code == 0, res.output
-    # the steps cite the puzzle's clues and the grid rules
+    # the steps cite the puzzle's clues; grid bookkeeping is folded into its cause
     assert res.output.startswith("1. Clue 1: gives ")
-    assert "Rule 1 (a pairing excludes the rest of its row and column)" in res.output
+    assert ", then by the grid rules: " in res.output
+    assert "Rule 1 (a pairing excludes the rest of its row and column)" not in res.output
     assert record["answer"].splitlines()[0] in res.output
     res = runner.invoke(app, ["zebra", "solve", str(path), "--format", "json"])
     steps = json.loads(res.output)

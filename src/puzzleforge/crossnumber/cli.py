@@ -10,8 +10,8 @@ from typing import Optional
 
 import typer
 
-from ..cli.errors import run_guarded
-from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, positive_seconds
+from ..core.cliguard import run_guarded
+from ..core.clioptions import SEED_HELP, SEED_MAX, SEED_MIN, positive_seconds
 
 __all__ = ["app", "UNDECIDED_EXIT"]
 
@@ -21,6 +21,20 @@ UNDECIDED_EXIT = 4
 
 app = typer.Typer(name="crossnumber", help="Cross-number puzzles from declarative YAML files.",
                   no_args_is_help=True, add_completion=False)
+
+
+def _write_pdf(path: Path, model, solution) -> None:
+    """Write the PDF sheet (needs fpdf2, the ``pdf`` extra)."""
+    from ..core.safeoutput import write_atomic
+
+    try:
+        from .pdf import sheet_bytes
+    except ImportError:
+        from ..core.errors import ConfigError
+
+        raise ConfigError("PDF sheets need fpdf2", field="pdf",
+                          expected='pip install -e ".[pdf]"') from None
+    write_atomic(path, sheet_bytes(model, solution), option="--pdf")
 
 
 @app.command("solve")
@@ -33,6 +47,8 @@ def solve_command(
     as_json: bool = typer.Option(False, "--json", help="solutions and steps as JSON"),
     time_limit: float = typer.Option(120.0, "--time-limit", callback=positive_seconds,
                                      help="seconds (> 0)"),
+    pdf: Optional[Path] = typer.Option(None, "--pdf", help="write a printable PDF sheet: the "
+                                       "puzzle, then its (first) solution"),
 ) -> None:
     """Solve a puzzle file: the grid, the solution count, optionally the steps."""
     from . import api
@@ -68,6 +84,8 @@ def solve_command(
             typer.echo("clues: " + ", ".join(f"{c}->{e}" for c, e in sol.mapping.items()))
     if result.count > 1 and not all_:
         typer.echo(f"(not unique: {count} solutions; --all shows them)")
+    if pdf:
+        _write_pdf(pdf, model, result.solutions[0] if result.solutions else None)
     if result.count == 0:
         raise typer.Exit(1)
 
@@ -119,6 +137,8 @@ def generate_command(
                              help="grid side: 3, 4 or 5 (5 takes seconds)"),
     out: Optional[Path] = typer.Option(None, "--out", help="write the puzzle file here"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
+    pdf: Optional[Path] = typer.Option(None, "--pdf", help="also write a printable PDF sheet "
+                                       "(with a solution page when --solution is given)"),
 ) -> None:
     """Build a new small puzzle with a unique solution and print its puzzle file."""
     from ..core.seeding import make_rng
@@ -135,3 +155,5 @@ def generate_command(
         typer.echo(text)
     if show_solution:
         typer.echo(api.render_solution(model, result.solutions[0]))
+    if pdf:
+        _write_pdf(pdf, model, result.solutions[0] if show_solution else None)

@@ -27,15 +27,20 @@ from .operators import bind_trusted_module
 from .answers import question_with_format, score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import SafetyNetFired
+from .outcome import UNDECIDED
 from .schema import Spec, load_spec
 
-__all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "score_answer",
-           "DIFFICULTY_DOC"]
+__all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
+           "score_answer", "DIFFICULTY_DOC", "UNDECIDED_LIMIT", "stop_if_undecided"]
 
 #: Wall-clock safety net of an audit's config replay (a check, not generation).
 AUDIT_NET_SECONDS = 3600.0
 #: The rejection reason counted when the wall-clock safety net fires.
 SAFETY_NET = "wall-clock safety net (max_seconds)"
+#: Undecided uniqueness checks one puzzle may meet before the spec is given up: a spec
+#: whose checks Z3 cannot decide (18-numbers, 68-cubic) would otherwise burn every
+#: attempt at the full work budget and still give nothing.
+UNDECIDED_LIMIT = 20
 
 DIFFICULTY_DOC = (
     "Mean of four scales in [0, 1], rounded to 3 places: the diff_factor-weighted position "
@@ -58,12 +63,6 @@ class SpecParams:
     #: Wall-clock safety net per puzzle: when it fires, generation stops with
     #: SafetyNetFailed (never a quietly different puzzle).
     max_seconds: float = 120.0
-    #: Reject a puzzle whose "one more solution?" check Z3 left undecided. Off by default,
-    #: as in the original tool, which keeps such puzzles (we mark them
-    #: meta.solver_incomplete): nonlinear specs such as 68-cubic only ever end that way.
-    #: Dataset builders who need every answer proven set it: on 18-numbers 11 of 16 kept
-    #: puzzles turned out to have a second answer.
-    strict: bool = False
 
     def validate(self) -> None:
         problems = []
@@ -83,6 +82,29 @@ class SafetyNetFailed(GenerationFailed):
     Why not retry with the next seed: the puzzle that would come out then depends on
     machine load, which the determinism contract forbids.
     """
+
+
+class UndecidedSpec(GenerationFailed):
+    """A puzzle met ``UNDECIDED_LIMIT`` attempts whose uniqueness Z3 could not decide.
+
+    Why stop the spec: a puzzle is emitted only with a proof that its answer is unique;
+    a spec whose checks stay undecided would otherwise retry at the full work budget
+    per attempt and still emit nothing.
+    """
+
+
+def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
+    """Raise ``UndecidedSpec`` when one puzzle's rejections hold ``UNDECIDED_LIMIT`` undecided checks."""
+    count = reasons.get(UNDECIDED, 0)
+    if count >= UNDECIDED_LIMIT:
+        summary = ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
+        raise UndecidedSpec(
+            f"spec {path}: {count} attempts ended with a uniqueness check Z3 could not decide "
+            f"(limit {UNDECIDED_LIMIT} per puzzle), so generation stops: a puzzle is emitted "
+            f"only when its answer is proven unique, and this spec's checks stay undecided "
+            f"(nonlinear constraints such as squares or cubes of unknowns usually do). Raise "
+            f"--attempt-seconds to give each check more work, or change the spec; rejections "
+            f"by reason: {summary}", attempts=attempts, reasons=dict(reasons), file=path)
 
 
 class _Alarm:
@@ -156,14 +178,15 @@ def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
         if kind != "file":
             continue
         line = spec.lines.get(("custom_operator", name))
-        path = _resolve_operator_file(spec, name, rel)
-        if not trust:
+        if not trust:  # checked before the file is even looked for
             raise TrustRequired(
                 f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
                 field=f"custom_operator.{name}", line=line,
-                expected="--trust to allow Python operator files (for `puzzleforge verify`: "
-                         "the environment variable PUZZLEFORGE_SPEC_TRUST=1)",
+                expected="--trust on `puzzleforge spec generate` (or trust=True in the Python "
+                         "API) to allow Python operator files; a spec named by a dataset "
+                         "record (verify, score, the web app) is never trusted",
                 hint="Only pass --trust for specs you trust")
+        path = _resolve_operator_file(spec, name, rel)
         mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)
         if mod_spec is None or mod_spec.loader is None:
             raise InvalidSpec(f"cannot load operator file '{rel}'", file=spec.path,
@@ -195,6 +218,15 @@ def _difficulty(result: dict, problem: str) -> float:
     return round((vars_scale + c / (c + 20) + s / (s + 20) + n / (n + 500)) / 4, 3)
 
 
+def _portable_source(path: str) -> str:
+    """``path`` relative to the working directory (absolute only across drives)."""
+    resolved = Path(path).resolve()
+    try:
+        return os.path.relpath(resolved, Path.cwd())
+    except ValueError:  # another drive (Windows)
+        return str(resolved)
+
+
 class SpecFamily:
     """The Family of one spec file."""
 
@@ -208,7 +240,9 @@ class SpecFamily:
         self.spec = spec if spec is not None else load_spec(self.path)
         self.file_ops = _load_file_operators(self.spec, trust)
         self.name = "spec:" + Path(self.path).stem
-        self._source = str(Path(self.path).resolve())  # resolved once: ~0.1 ms per puzzle
+        # meta.source: relative to the working directory, so a dataset stays valid when the
+        # checkout moves (resolved once: ~0.1 ms per puzzle)
+        self._source = _portable_source(self.path)
         self.summary = f"PuzzleClone spec {self.path}"
         self._lambda_cache: dict = {}
         self._z3 = SpecZ3Contexts(self.spec)
@@ -276,6 +310,7 @@ class SpecFamily:
                 if config is not None and not use_spec_vars:
                     replay_detail = str(exc)     # why this config gives no puzzle
                     break
+                stop_if_undecided(reasons, self.path, attempts)
                 continue
             except ExprFailure as exc:
                 key = f"error in {exc.code.where}"
@@ -288,11 +323,6 @@ class SpecFamily:
                 continue
             except RecursionError:
                 reasons["recursion limit"] += 1
-                continue
-            if result.get("incomplete") and params.strict:
-                reasons["uniqueness undecided (strict)"] += 1
-                if config is not None and not use_spec_vars:
-                    break
                 continue
             return apply_scale(self._puzzle(params, result, attempts, reasons), SPEC_SCALE)
         self._raise_failure(attempts, reasons, failures, replay=config is not None,
@@ -339,9 +369,8 @@ class SpecFamily:
             params=params_to_dict(params),
             seed=0,
             config=result["config"],
-            meta={"source": self._source, "engine": "spec", "attempts": attempts,
-                  "rejections": dict(reasons),
-                  **({"solver_incomplete": True} if result.get("incomplete") else {})},
+            meta={"source": self._source, "source_sha256": self.spec.digest, "engine": "spec",
+                  "attempts": attempts, "rejections": dict(reasons)},
             extra={"problem": problem, "parameters": parameters},
         )
 
@@ -354,6 +383,14 @@ class SpecFamily:
             kinds = []
         return score_answer(str(puzzle.answer), answer, kinds)
 
+    def audit_uniqueness(self, puzzle: Puzzle, seconds: float = 60.0) -> Any:
+        """Re-prove the puzzle's uniqueness with a fresh solver bounded by ``seconds``
+        (spec/audit.py): an ``AuditOutcome`` whose status is pass, ambiguous, wrong,
+        undecided or error."""
+        from .audit import audit_puzzle
+
+        return audit_puzzle(self, puzzle, seconds)
+
     def audit(self, puzzle: Puzzle) -> list[str]:
         """Replay the puzzle from its config and compare problem and answer."""
         try:
@@ -364,7 +401,8 @@ class SpecFamily:
         except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
             return [f"config replay failed: {exc}"]
         problems = []
-        if again.question != puzzle.question:
+        # records made before the answer-format sentence hold the bare problem text
+        if puzzle.question not in (again.question, again.extra.get("problem")):
             problems.append("config replay gives a different problem text")
         if again.answer != puzzle.answer:
             problems.append(f"config replay gives answer {again.answer!r}, stored {puzzle.answer!r}")
@@ -388,9 +426,8 @@ def score_answer(expected: str, given: Any, kinds: list[str] | None = None) -> f
 def load_spec_family(path: str | Path, trust: bool = False, **options: Any) -> SpecFamily:
     """The Family defined by a PuzzleClone spec file (registry PATH_LOADERS target).
 
-    ``PUZZLEFORGE_SPEC_TRUST=1`` in the environment grants ``trust`` too: commands that
-    rebuild families from records (``puzzleforge verify``) have no --trust of their own,
-    and a record must never grant it (it only names the spec file).
+    ``trust`` (Python operator files) comes only from the caller: ``--trust`` on the
+    command line or the Python API. Nothing in the environment grants it, and families
+    rebuilt from dataset records (registry.family_for_record) never have it.
     """
-    trust = trust or os.environ.get("PUZZLEFORGE_SPEC_TRUST", "") == "1"
-    return SpecFamily(path, trust=trust)
+    return SpecFamily(path, trust=bool(trust))

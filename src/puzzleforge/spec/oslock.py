@@ -197,7 +197,11 @@ def _set_rlimits(limits: Limits) -> dict:
             hard = cur_hard
             soft = min(soft, hard) if soft != resource.RLIM_INFINITY else hard
         try:
+            if soft < 0 and soft != resource.RLIM_INFINITY:
+                raise ValueError("a limit cannot be negative")
             resource.setrlimit(res, (soft, hard))
+            if resource.getrlimit(res)[0] != soft:
+                raise ValueError(f"it reads back as {resource.getrlimit(res)[0]}")
         except (OSError, ValueError) as exc:
             raise LockDownFailed(f"cannot set {name} to {soft}: {exc}") from None
         applied[name] = soft

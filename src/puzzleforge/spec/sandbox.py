@@ -117,6 +117,8 @@ class _Worker:
             env={}, cwd="/", close_fds=True, start_new_session=True)
         self.pid = self.proc.pid
         self.cpu = 0.0
+        #: keys of the specs whose text this worker has
+        self.known: set = set()
         self._finalizer = weakref.finalize(self, _reap, self.proc, self.owner)
         _LIVE.add(self)
         try:
@@ -284,24 +286,30 @@ def live_worker_pids() -> list[int]:
     return sorted(w.pid for w in _LIVE if w.proc.poll() is None)
 
 
-def _spec_text(family: Any) -> str:
-    text = family.__dict__.get("_sandbox_text")
-    if text is None:
+def _spec_text(family: Any) -> tuple[tuple[str, str], str]:
+    """The spec's text and its key (path + digest), read once per family."""
+    cached = family.__dict__.get("_sandbox_text")
+    if cached is None:
+        import hashlib
+
         from ..core.yamlio import read_yaml_text
 
-        text = family._sandbox_text = read_yaml_text(family.path, what="spec", require_suffix=False)
-    return text
+        text = read_yaml_text(family.path, what="spec", require_suffix=False)
+        key = (family.path, hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest())
+        cached = family._sandbox_text = (key, text)
+    return cached
 
 
 def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
     """A worker's error as this process's exception (class from a fixed table)."""
     from ..core import errors
-    from .family import SafetyNetFailed
+    from .family import SafetyNetFailed, UndecidedSpec
 
     if not isinstance(data, dict):
         return SpecWorkerDied(f"spec {family.path}: the worker sent an unreadable error")
     table = {name: getattr(errors, name) for name in errors.__all__}
     table["SafetyNetFailed"] = SafetyNetFailed
+    table["UndecidedSpec"] = UndecidedSpec
     cls = table.get(str(data.get("type")))
     text = lambda k: None if data.get(k) is None else str(data.get(k))  # noqa: E731
     line = data.get("line") if isinstance(data.get("line"), int) else None
@@ -332,13 +340,21 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
     if not isinstance(rng, random.Random):
         raise GenerationFailed("generate needs a random.Random (its state is sent to the "
                                "sandboxed worker)", file=family.path)
-    seconds = max(0.001, deadline - time.monotonic())
-    request = {"op": "generate", "path": family.path, "text": _spec_text(family),
-               "root": str(family.spec.root), "params": asdict(params), "rng": rng.getstate(),
-               "config": config, "use_spec_vars": list(use_spec_vars), "seconds": seconds}
+    key, text = _spec_text(family)
+    request = {"op": "generate", "key": key, "path": family.path, "root": str(family.spec.root),
+               "params": asdict(params), "rng": rng.getstate(), "config": config,
+               "use_spec_vars": list(use_spec_vars)}
     w = _worker()
     try:
-        reply = w.call(request, deadline + 1.0 + KILL_GRACE)
+        for _ in range(2):
+            if key not in w.known:  # the text goes once per worker (specs reach 4 MB)
+                request["text"] = text
+            request["seconds"] = max(0.001, deadline - time.monotonic())
+            reply = w.call(request, deadline + 1.0 + KILL_GRACE)
+            w.known.add(key)
+            if not reply.get("need_text"):
+                break
+            w.known.discard(key)  # the worker dropped it from its cache: send it again
     except _Timeout:
         w.kill()
         raise SafetyNetFailed(
@@ -382,6 +398,46 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
     if isinstance(puzzle.meta, dict) and "source" in puzzle.meta:
         puzzle.meta["source"] = family._source  # the parent's view of the path
     return puzzle
+
+
+def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seconds: float) -> dict:
+    """spec/audit.py's ``capture_config`` run by this thread's worker: the problem as a dict.
+
+    Why in the worker: the capture replays the record's config, which evaluates the spec's
+    expressions, and a spec named by a record is untrusted.
+    """
+    key, text = _spec_text(family)
+    request = {"op": "capture", "key": key, "path": family.path, "root": str(family.spec.root),
+               "config": config, "answer": answer, "params": params, "seconds": seconds}
+    w = _worker()
+    try:
+        for _ in range(2):
+            if key not in w.known:  # the text goes once per worker, as for generate
+                request["text"] = text
+            reply = w.call(request, time.monotonic() + seconds + 1.0 + KILL_GRACE)
+            w.known.add(key)
+            if not reply.get("need_text"):
+                break
+            w.known.discard(key)
+    except _Timeout:
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the audit's config replay ran past "
+                             f"{seconds:g} s; the worker was killed", file=family.path) from None
+    except _Dead as exc:
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the sandboxed worker died during the audit's "
+                             f"config replay ({exc})", file=family.path) from None
+    except BaseException:
+        w.kill()
+        raise
+    if "error" in reply:
+        raise _rebuild_error(reply["error"], family)
+    data = reply.get("problem")
+    if not isinstance(data, dict):
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the worker's reply holds no problem",
+                             file=family.path)
+    return data
 
 
 _PUZZLE_FIELDS = ("family", "question", "answer", "solution", "difficulty", "params", "seed",

@@ -97,21 +97,27 @@ def _warm_up() -> None:
 
 
 class _Families:
-    """Built families by (path, text), least recently used dropped first."""
+    """Built families by the parent's key (path + text digest), least recently used
+    dropped first. The parent sends a spec's text only until the worker has it."""
 
     def __init__(self) -> None:
-        self.items: dict[tuple[str, str], Any] = {}
+        self.items: dict[Any, Any] = {}
 
-    def get(self, path: str, text: str, root: str) -> Any:
+    def get(self, req: dict) -> Any:
         from pathlib import Path
 
         from .family import SpecFamily
         from .schema import parse_spec_text
 
-        key = (path, text)
+        key = req["key"]
         fam = self.items.pop(key, None)
         if fam is None:
-            fam = SpecFamily(path, trust=False, spec=parse_spec_text(text, path, root=Path(root)))
+            text = req.get("text")
+            if text is None:
+                return None
+            path = req["path"]
+            fam = SpecFamily(path, trust=False,
+                             spec=parse_spec_text(text, path, root=Path(req["root"])))
         self.items[key] = fam
         while len(self.items) > _CACHE_SIZE:
             self.items.pop(next(iter(self.items)))
@@ -125,7 +131,9 @@ def _generate(families: _Families, req: dict) -> dict:
     from .family import SpecParams
     from .oslock import set_cpu_limit
 
-    fam = families.get(req["path"], req["text"], req["root"])
+    fam = families.get(req)
+    if fam is None:
+        return {"need_text": True}
     rng = random.Random()
     rng.setstate(req["rng"])
     seconds = float(req["seconds"])
@@ -138,6 +146,24 @@ def _generate(families: _Families, req: dict) -> dict:
     except BaseException as exc:  # noqa: BLE001 - the generator's state goes back too
         return {"error": _plain_error(exc), "rng": rng.getstate()}
     return {"puzzle": dict(vars(puzzle)), "rng": rng.getstate()}
+
+
+def _capture(families: _Families, req: dict) -> dict:
+    """spec/audit.py's capture of a puzzle's decided problem (plain data back)."""
+    from dataclasses import asdict
+
+    from .audit import capture_config
+    from .oslock import set_cpu_limit
+
+    fam = families.get(req)
+    if fam is None:
+        return {"need_text": True}
+    set_cpu_limit(float(req["seconds"]) + 5.0)
+    try:
+        problem = capture_config(fam, req["config"], req["answer"], req["params"])
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back as data
+        return {"error": _plain_error(exc)}
+    return {"problem": asdict(problem)}
 
 
 def main() -> None:
@@ -168,6 +194,8 @@ def main() -> None:
             req = pickle.loads(body)  # from the parent: trusted
             if req.get("op") == "generate":
                 reply = _generate(families, req)
+            elif req.get("op") == "capture":
+                reply = _capture(families, req)
             elif req.get("op") == "ping":
                 reply = {"pong": os.getpid()}
             else:

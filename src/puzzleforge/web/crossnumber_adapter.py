@@ -21,6 +21,14 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "crossnumber"
 MAX_CELLS = 400
 
 
+def pdf_available() -> bool:
+    try:
+        importlib.import_module("fpdf")
+    except ImportError:
+        return False
+    return True
+
+
 def available() -> bool:
     try:
         importlib.import_module("puzzleforge.crossnumber.api")
@@ -158,6 +166,11 @@ class CrossnumberSession:
                 "variables": list(m.variables.names), "notes": m.notes,
                 "mapped": m.mapped}
 
+    def pdf(self, solution: bool) -> bytes:
+        """The printable sheet (``crossnumber.pdf``), with a solution page when asked."""
+        sheet = importlib.import_module("puzzleforge.crossnumber.pdf").sheet_bytes
+        return sheet(self.model, self.result.solutions[0] if solution else None)
+
     def _read(self, values: Any) -> dict[str, str]:
         if not isinstance(values, dict) or len(values) > len(self.cells):
             raise InvalidSpec("values must map at most one digit per white cell",
@@ -240,15 +253,14 @@ def play_session(token: str, text: str, *, name: str, time_limit: float,
 
 
 def generate_session(token: str, *, size: int, seed: int, progress: Any) -> CrossnumberSession:
-    """A new small cross-number from the generator behind ``puzzleforge generate
-    crossnumber`` (deterministic for the seed)."""
-    import random
-
+    """A new small cross-number: the same file text as ``puzzleforge crossnumber generate
+    --seed SEED --size SIZE``."""
+    from ..core.seeding import make_rng  # noqa: PLC0415 - as the CLI seeds it
     from ..crossnumber.generate import generate_puzzle  # noqa: PLC0415 - engine loaded lazily
 
     if size not in GENERATE_SIZES:
         raise InvalidSpec(f"size {size} is not offered", field="size",
                           expected=", ".join(map(str, GENERATE_SIZES)))
     progress(0.1, f"generating a {size}x{size} cross-number and proving it unique")
-    text, model, result = generate_puzzle(random.Random(seed), size=size)
+    text, model, result = generate_puzzle(make_rng(seed), size=size)
     return CrossnumberSession(token, text, model, result)

@@ -26,6 +26,14 @@ MAX_TEXT = 20_000     # characters of pasted puzzle text or URL
 MAX_ENTRIES = 2 * MAX_SIDE * (MAX_SIDE + 1)  # edges of the largest board (cells are fewer)
 
 
+def pdf_available() -> bool:
+    try:
+        importlib.import_module("fpdf")
+    except ImportError:
+        return False
+    return True
+
+
 def available() -> bool:
     try:
         importlib.import_module("puzzleforge.grid.api")
@@ -79,27 +87,8 @@ TWO_COLOUR = {"unruly", "binairo"}
 
 
 def filled_rules(genre: Any, inst: Any) -> str:
-    """The genre's rules text with its placeholders (1..n, bh x bw, k stars) filled in from
-    the genre's own parameter binding for this board (``bind``: n, bh, bw, k), so a person
-    reads "1..6" and "2 x 3 box" instead of letters."""
-    return _fill(genre.describe_rules(), genre, inst)
-
-
-def _fill(text: str, genre: Any, inst: Any) -> str:
-    import re
-
-    try:
-        bound = genre.bind(inst)
-    except Exception:  # noqa: BLE001 - an unbindable board keeps the generic wording
-        return text
-    n = bound.get("n", max(inst.rows, inst.cols))
-    text = re.sub(r"\b1\.\.n\b", f"1..{n}", text)
-    if "bh" in bound and "bw" in bound:
-        text = text.replace("bh x bw", f"{bound['bh']} x {bound['bw']}")
-    if "k" in bound:
-        k = int(bound["k"])
-        text = re.sub(r"\bk stars\b", f"{k} star" + ("s" if k != 1 else ""), text)
-    return text
+    """The rules text with 1..n, bh x bw and k stars filled in for this board."""
+    return importlib.import_module("puzzleforge.grid.rules_text").filled_rules(genre, inst)
 
 
 @dataclasses.dataclass
@@ -186,7 +175,8 @@ class GridSession:
                 "values": self.values(), "binary": self.values() == ["1", "0"],
                 "placed": list(PLACED[self.inst.genre]) if self.inst.genre in PLACED else None,
                 "givens": self.given_tokens(), "playable": self.playable(),
-                "seed": self.seed, "difficulty": self.difficulty,
+                "seed": None if self.seed is None else str(self.seed),  # exact in JS
+                "difficulty": self.difficulty,
                 "text": g.format(self.inst), "url": url,
                 "picture": None if self.playable() else api.text(self.inst),
                 "drawing": {
@@ -197,6 +187,12 @@ class GridSession:
                     "outside": [[side, idx, t] for (side, idx), t in drawing.outside.items()],
                     "circles": {_key(c): t for c, t in drawing.circles.items()},
                 }}
+
+    def pdf(self, solution: bool) -> bytes:
+        """The printable sheet (``grid.pdf``), with a solution page when asked."""
+        sheet = importlib.import_module("puzzleforge.grid.pdf").sheet_bytes
+        return sheet(self.inst, self.sol if solution else None, seed=self.seed,
+                     difficulty=self.difficulty)
 
     def _read(self, values: dict[str, str]) -> dict[str, str]:
         if not isinstance(values, dict) or len(values) > len(self._answer()):

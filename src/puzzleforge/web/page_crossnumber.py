@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from . import crossnumber_adapter as ca
@@ -140,3 +140,14 @@ def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
 def solution(request: Request, token: str) -> dict[str, Any]:
     session = _session(request, token)
     return {"values": {k: v for k, v in session.cells.items() if k not in session.givens}}
+
+
+@router.get("/api/crossnumber/{token}/pdf")
+def pdf(request: Request, token: str, solution: bool = False) -> Response:
+    session = _session(request, token)
+    if not ca.pdf_available():
+        raise WebError('PDF sheets need fpdf2 (pip install -e ".[pdf]")', 501)
+    data = session.pdf(solution=solution)
+    name = f"crossnumber{'-solution' if solution else ''}.pdf"
+    return Response(data, media_type="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

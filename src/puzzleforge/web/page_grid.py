@@ -6,7 +6,7 @@ import secrets
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from . import grid_adapter as ga
@@ -98,3 +98,14 @@ def solution(request: Request, token: str) -> dict[str, Any]:
     session = _session(request, token)
     return {"values": session.solution_tokens(),
             "picture": None if session.playable() else session.solution_picture()}
+
+
+@router.get("/api/grid/{token}/pdf")
+def pdf(request: Request, token: str, solution: bool = False) -> Response:
+    session = _session(request, token)
+    if not ga.pdf_available():
+        raise WebError('PDF sheets need fpdf2 (pip install -e ".[pdf]")', 501)
+    data = session.pdf(solution=solution)
+    name = f"grid-{session.inst.genre}{'-solution' if solution else ''}.pdf"
+    return Response(data, media_type="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -110,7 +110,7 @@ class ZebraSession:
         K = self.K
         cats = [{"title": c.title, "kind": c.kind, "items": list(c.items),
                  "template": getattr(c, "template", "")} for c in self.puzzle.categories]
-        return {"token": self.token, "K": K, "k": self.k, "seed": self.seed,
+        return {"token": self.token, "K": K, "k": self.k, "seed": str(self.seed),
                 "params": self.params, "categories": cats, "clues": self.clue_texts(),
                 "question": self.question_text(),
                 "layout": {"top": list(range(1, K)), "left": [0] + list(range(K - 1, 1, -1))},
@@ -173,6 +173,13 @@ class ZebraSession:
             out["chain"] = [{"rule": s["rule"], "reason": rules.get(s["rule"], s["rule"]),
                              "clues": s.get("clues", []), "marks": marks(s.get("marks", []))}
                             for s in step.get("chain", [])]
+            if step.get("refutation") is not None:
+                ref = step["refutation"]
+                out["refutation"] = [{"rule": s["rule"],
+                                      "reason": rules.get(s["rule"], s["rule"]),
+                                      "clues": s.get("clues", []),
+                                      "marks": marks(s.get("marks", []))}
+                                     for s in ref["steps"]]
         text = _text_module()
         out["summary"] = (text.step_text(self.puzzle, step) if text is not None
                           and hasattr(text, "step_text") else self._summary(out))
@@ -201,7 +208,8 @@ class ZebraSession:
         if status["solved"]:
             return {"kind": "solved", "message": "the puzzle is already solved"}
         read = self._read_marks(marks)
-        steps = self._engine(read).run(guessing=True).steps
+        readable = importlib.import_module("puzzleforge.zebra.readable")
+        steps = readable.readable_steps(self._engine(read).run(guessing=True).steps)
         for step in steps:
             if step.get("marks"):
                 return {"kind": "step", "step": self._describe(step)}
@@ -212,7 +220,8 @@ class ZebraSession:
         if self._steps is None:
             engine_mod = importlib.import_module("puzzleforge.zebra.engine")
             outcome = engine_mod.solve(self.K, self.k, self.puzzle.clues, explain=True)
-            self._steps = [self._describe(s) for s in outcome.steps]
+            readable = importlib.import_module("puzzleforge.zebra.readable")
+            self._steps = [self._describe(s) for s in readable.readable_steps(outcome.steps)]
         return self._steps
 
     def solution_marks(self) -> dict[str, str]:
@@ -335,5 +344,7 @@ def explain_record(record: dict[str, Any]) -> list[str]:
     engine = importlib.import_module("puzzleforge.zebra.engine")
     text = importlib.import_module("puzzleforge.zebra.text")
     zp = family.zebra_of(record)
-    steps = engine.Engine(zp.K, zp.k, zp.clues, explain=True).run(guessing=True).steps
+    readable = importlib.import_module("puzzleforge.zebra.readable")
+    steps = readable.readable_steps(
+        engine.Engine(zp.K, zp.k, zp.clues, explain=True).run(guessing=True).steps)
     return [text.step_text(zp, step) for step in steps]

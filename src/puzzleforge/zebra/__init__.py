@@ -20,7 +20,7 @@ __all__ = ["generate", "load", "explain", "render_text", "verify", "score_answer
 
 def generate(seed: int = 0, **params: Any):
     """A stamped ``Puzzle`` record of family zebra (params as in ``family.Params``)."""
-    from ..api import generate as _generate
+    from ..core.generation import generate as _generate
     return _generate("zebra", seed=seed, **params)
 
 
@@ -33,16 +33,20 @@ def load(puzzle_or_record: Any):
     return zebra_of(puzzle_or_record)
 
 
-def explain(puzzle: Any, *, guessing: bool = True) -> list[dict[str, Any]]:
+def explain(puzzle: Any, *, guessing: bool = True, raw: bool = False) -> list[dict[str, Any]]:
     """Solve with the deduction engine; one dict per step: ``rule``, ``clues`` (ids),
     ``used`` (marks relied on), ``marks`` (marks set), ``text``, and for guesses the
-    ``assumed`` cell and the refuting ``chain``."""
+    ``assumed`` cell and the refuting ``chain``. By default steps are regrouped for a
+    reader (``readable.py``: bookkeeping folded into its cause as ``follow``, the cause's
+    own marks in ``own``, a guess's shortest ``refutation``); ``raw=True`` gives the
+    engine's own steps."""
     from .engine import Engine
+    from .readable import readable_steps
     from .text import step_text
     zp = load(puzzle)
     out = Engine(zp.K, zp.k, zp.clues, explain=True).run(guessing=guessing)
     steps = []
-    for n, step in enumerate(out.steps, start=1):
+    for n, step in enumerate(out.steps if raw else readable_steps(out.steps), start=1):
         steps.append(dict(step, n=n, text=step_text(zp, step)))
     return steps
 
@@ -69,7 +73,8 @@ def pdf_sheet(puzzle: Any) -> bytes:
 
 
 def pdf_solution(puzzle: Any) -> bytes:
-    """Step-by-step solution: one page per step, the new marks highlighted."""
+    """Step-by-step solution: the answer first, then the steps several to a page, each
+    page's grid with its new marks highlighted."""
     from .pdf import solution_bytes
     return solution_bytes(load(puzzle))
 

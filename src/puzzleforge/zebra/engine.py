@@ -89,6 +89,8 @@ class Engine:
         self._seen = 0
         self._cursor = {"r4": 0, "r5": 0}
         self.implied: list[tuple[int, int, int, int]] = []
+        #: the failed deduction of the last refuted hypothesis (explain mode)
+        self.conflict: dict[str, Any] | None = None
         if explain:
             self.g.log = []
 
@@ -130,9 +132,17 @@ class Engine:
                 self.step_count += 1
             return changed
         self._open()
+        recorded = len(self.steps)
         try:
             fn(*args)
-        finally:
+        except Contradiction as exc:
+            # what the refutation of a guess ends with: the deduction that failed
+            self._close(rule, clues, used)
+            exc.active = {"rule": rule, "clues": list(clues),  # type: ignore[attr-defined]
+                          "used": [{"cell": list(c), "mark": m} for m, c in used],
+                          "step": len(self.steps) - 1 if len(self.steps) > recorded else None}
+            raise
+        else:
             self._close(rule, clues, used)
         changed = len(self.g.trail) != before
         if changed:
@@ -383,14 +393,21 @@ class Engine:
         saved_count = self.step_count
         if g.log is not None:
             g.log.append([])
+        self.conflict = None
         try:
             g.confirm(*cell)
             if g.log is not None:
                 g.log.pop()
             self.propagate()
             refuted = False
-        except Contradiction:
+        except Contradiction as exc:
             refuted = True
+            active = getattr(exc, "active", None) or {}
+            if active:
+                active = dict(active, step=(None if active.get("step") is None
+                                            else active["step"] - saved_steps))
+            self.conflict = dict(active, cells=[{"cell": list(c), "mark": m}
+                                                for m, c in exc.cells])
             if g.log is not None:
                 while len(g.log) > 0:
                     g.log.pop()
@@ -458,7 +475,9 @@ class Engine:
                                                                   for c in s["clues"]}),
                                 "used": [], "assumed": {"cell": list(cell), "mark": "o"},
                                 "chain": [{"rule": s["rule"], "clues": s["clues"],
-                                           "marks": s["marks"]} for s in chain],
+                                           "used": s["used"], "marks": s["marks"]}
+                                          for s in chain],
+                                "conflict": self.conflict,
                                 "marks": [{"cell": list(c), "mark": m} for m, c in marks]})
                     else:
                         g.exclude(*cell)

@@ -21,7 +21,15 @@ UNKNOWN, YES, NO = 0, 1, 2
 
 
 class Contradiction(Exception):
-    """Raised by a grid write (or a clue check) when the marks cannot all be true."""
+    """Raised by a grid write (or a clue check) when the marks cannot all be true.
+
+    ``cells`` names the marks that clash, as ("x"/"o", cell) pairs, when a grid write
+    finds the clash (a line left without options, a ● meeting an X): an explanation
+    traces a refutation back from them (``readable.refutation``)."""
+
+    def __init__(self, message: str = "", cells: list | None = None) -> None:
+        super().__init__(message)
+        self.cells = list(cells or [])
 
 
 def norm_cell(c1: int, i1: int, c2: int, i2: int) -> tuple[int, int, int, int]:
@@ -133,7 +141,7 @@ class Grid:
         if not (ca >> i2) & 1:
             return False
         if self.yes[a] == i2:
-            raise Contradiction("X on a confirmed pair")
+            raise Contradiction("X on a confirmed pair", [("o", norm_cell(c1, i1, c2, i2))])
         b = (c2 * K + c1) * k + i2
         na, nb = ca & ~(1 << i2), self.cand[b] & ~(1 << i1)
         self._write(a, na, self.yes[a])
@@ -141,7 +149,9 @@ class Grid:
         if self.log is not None:
             self.log[-1].append(("x", norm_cell(c1, i1, c2, i2)))
         if not na or not nb:
-            raise Contradiction("a line of the grid has no possibility left")
+            c, i, other = (c1, i1, c2) if not na else (c2, i2, c1)
+            raise Contradiction("a line of the grid has no possibility left",
+                                [("x", norm_cell(c, i, other, v)) for v in range(k)])
         if na & (na - 1) == 0 and self.yes[a] < 0:
             self.single.append(a)
         if nb & (nb - 1) == 0 and self.yes[b] < 0:
@@ -160,11 +170,15 @@ class Grid:
         ya = self.yes[a]
         if ya == i2:
             return False
-        if ya >= 0 or not (self.cand[a] >> i2) & 1:
-            raise Contradiction("● on an excluded cell")
+        if ya >= 0:
+            raise Contradiction("● in a line that already has one",
+                                [("o", norm_cell(c1, i1, c2, ya))])
+        if not (self.cand[a] >> i2) & 1:
+            raise Contradiction("● on an excluded cell", [("x", norm_cell(c1, i1, c2, i2))])
         b = (c2 * K + c1) * k + i2
         if self.yes[b] >= 0:
-            raise Contradiction("● in a column that already has one")
+            raise Contradiction("● in a column that already has one",
+                                [("o", norm_cell(c2, i2, c1, self.yes[b]))])
         self._write(a, self.cand[a], i2)
         self._write(b, self.cand[b], i1)
         if self.log is not None:

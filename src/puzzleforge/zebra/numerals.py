@@ -50,6 +50,7 @@ EN_NOUNS: dict[str, tuple[str, ...]] = {
     "guess": ("guess", "guesses"),
     "clue": ("clue", "clues"),
     "house": ("house", "houses"),
+    "cross": ("cross", "crosses"),
 }
 
 #: Polish counted nouns by case: "nom" after a bare number (1 krok, 2 kroki, 5 kroków),
@@ -61,6 +62,7 @@ PL_NOUNS: dict[str, dict[str, tuple[str, ...]]] = {
     "zgadywanie": {"nom": ("zgadywanie", "zgadywania", "zgadywań")},
     "wskazówka": {"nom": ("wskazówka", "wskazówki", "wskazówek")},
     "dom": {"nom": ("dom", "domy", "domów")},
+    "krzyżyk": {"nom": ("krzyżyk", "krzyżyki", "krzyżyków")},
 }
 
 

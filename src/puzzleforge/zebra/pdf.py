@@ -1,5 +1,7 @@
 """PDF sheet (grid as in seeds/003 Figure 1, clues, stars, categories) and the
-step-by-step solution PDF (one page per step, new marks highlighted, reason printed).
+step-by-step solution PDF: the answer first (table and solved grid), then the steps
+grouped several to a page, each page ending with one grid whose new marks (those of the
+page's steps) are highlighted, so the grid is drawn only once per group of changes.
 
 Why a bundled font: Polish letters must render on a fresh machine and must never be
 replaced (the reference replaced them because Times-Bold lacks them); DejaVu Sans ships
@@ -21,11 +23,13 @@ _WORDS = {
     "en": {"title": "Logic-grid puzzle", "categories": "Categories", "clues": "Clues",
            "question": "Question", "step": "Step", "of": "of", "solution": "Solution",
            "unique": "unique solution certified by SAT; every clue necessary",
-           "assumed": "assumed", "difficulty": "difficulty"},
+           "assumed": "assumed", "difficulty": "difficulty", "answer": "Answer",
+           "steps": "Steps", "grid_after": "The grid after step"},
     "pl": {"title": "Łamigłówka logiczna", "categories": "Kategorie", "clues": "Wskazówki",
            "question": "Pytanie", "step": "Krok", "of": "z", "solution": "Rozwiązanie",
            "unique": "jednoznaczność potwierdzona solwerem SAT; każda wskazówka potrzebna",
-           "assumed": "założenie", "difficulty": "trudność"},
+           "assumed": "założenie", "difficulty": "trudność", "answer": "Odpowiedź",
+           "steps": "Kroki", "grid_after": "Siatka po kroku"},
 }
 
 
@@ -183,38 +187,121 @@ def sheet_bytes(p: ZebraPuzzle) -> bytes:
     return bytes(pdf.output())
 
 
-def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None) -> bytes:
-    """One page per explained step: reason, clue text, grid with the new marks in red."""
-    from .engine import Engine
+#: Height kept for the grid under each page of steps (mm); the steps fill the rest.
+STEP_GRID_H = 105.0
+
+
+def _step_block(p: ZebraPuzzle, step: dict[str, Any], n: int, by_id: dict,
+                words: dict[str, str]) -> tuple[str, str, list[str]]:
+    """One step as (bold head "Step n.", its reason, the texts of the clues it used)."""
     from .text import clue_text, step_text
+    clues = [f"{cid}. " + clue_text(p, by_id[cid]) for cid in step.get("clues", [])[:3]
+             if cid in by_id]
+    return f"{words['step']} {n}. ", step_text(p, step), clues
+
+
+_STEP_FONT, _STEP_LINE, _STEP_GAP, _CLUE_INDENT = 8.5, 4.1, 1.6, 5.0
+
+
+def _block_height(pdf, block: tuple[str, str, list[str]], w: float) -> float:
+    head, text, clues = block
+    pdf.set_font("DejaVu", "", _STEP_FONT)
+    lines = len(pdf.multi_cell(w, _STEP_LINE, head + text, dry_run=True, output="LINES"))
+    for clue in clues:
+        lines += len(pdf.multi_cell(w - _CLUE_INDENT, _STEP_LINE, clue, markdown=True,
+                                    align="L", dry_run=True, output="LINES"))
+    return lines * _STEP_LINE + _STEP_GAP
+
+
+def _draw_block(pdf, block: tuple[str, str, list[str]], w: float) -> None:
+    head, text, clues = block
+    pdf.set_font("DejaVu", "B", _STEP_FONT)
+    pdf.write(_STEP_LINE, head)
+    pdf.set_font("DejaVu", "", _STEP_FONT)
+    pdf.write(_STEP_LINE, text)
+    pdf.ln(_STEP_LINE)
+    for clue in clues:
+        pdf.set_x(pdf.l_margin + _CLUE_INDENT)
+        pdf.multi_cell(w - _CLUE_INDENT, _STEP_LINE, clue, markdown=True, align="L",
+                       new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(_STEP_GAP)
+
+
+def plan_step_pages(heights: Sequence[float], room: float) -> list[list[int]]:
+    """Group steps (their text heights, in order) into pages holding at most ``room`` mm
+    of text each; a step taller than a page gets a page of its own."""
+    pages: list[list[int]] = []
+    used = 0.0
+    for i, h in enumerate(heights):
+        if not pages or (pages[-1] and used + h > room):
+            pages.append([])
+            used = 0.0
+        pages[-1].append(i)
+        used += h
+    return pages
+
+
+def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None) -> bytes:
+    """The answer (table and solved grid) on page 1, then the explained steps a page at a
+    time, each page closing with the grid so far (the page's new marks in red)."""
+    from .engine import Engine
     words = _WORDS.get(p.lang, _WORDS["en"])
     if steps is None:
-        steps = Engine(p.K, p.k, p.clues, explain=True).run(guessing=True).steps
+        from .readable import readable_steps
+        steps = readable_steps(Engine(p.K, p.k, p.clues, explain=True).run(guessing=True).steps)
     by_id = {c.cid: c for c in p.clues}
     pdf = _new_pdf()
     w = pdf.w - pdf.l_margin - pdf.r_margin
+    final: dict[tuple, str] = {}
+    for step in steps:
+        for m in step["marks"]:
+            final[tuple(m["cell"])] = m["mark"]
+    # page 1: the answer
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 13)
+    pdf.cell(0, 8, f"{words['solution']} – {words['title']} {p.K} × {p.k}",
+             new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", "B", 10)
+    pdf.cell(0, 6, words["answer"], new_x="LMARGIN", new_y="NEXT")
+    header, rows = p.header(), p.rows()
+    col_w = w / max(1, len(header))
+    pdf.set_font("DejaVu", "B", 8.5)
+    for title in header:
+        pdf.cell(col_w, 5.5, _fit(pdf, title, col_w - 1.5), border=1)
+    pdf.ln(5.5)
+    pdf.set_font("DejaVu", size=8.5)
+    for row in rows:
+        for name in row:
+            pdf.cell(col_w, 5.2, _fit(pdf, name, col_w - 1.5), border=1)
+        pdf.ln(5.2)
+    pdf.ln(4)
+    avail = pdf.h - pdf.b_margin - pdf.get_y() - 4
+    draw_grid(pdf, p, pdf.l_margin, pdf.get_y(), w, avail, final)
+    # the steps, grouped
+    blocks = [_step_block(p, step, n, by_id, words) for n, step in enumerate(steps, start=1)]
+    room = pdf.h - pdf.t_margin - pdf.b_margin - 8 - STEP_GRID_H - 4
+    heights = [_block_height(pdf, b, w) for b in blocks]
     marks: dict[tuple, str] = {}
     total = len(steps)
-    for n, step in enumerate(steps, start=1):
-        new = [tuple(m["cell"]) for m in step["marks"]]
-        for m in step["marks"]:
-            marks[tuple(m["cell"])] = m["mark"]
+    for page in plan_step_pages(heights, room):
         pdf.add_page()
-        pdf.set_font("DejaVu", "B", 12)
-        pdf.cell(0, 7, f"{words['solution']} – {words['step']} {n} {words['of']} {total}",
+        pdf.set_font("DejaVu", "B", 11)
+        first, last = page[0] + 1, page[-1] + 1
+        span = f"{first}–{last}" if last > first else f"{first}"
+        pdf.cell(0, 7, f"{words['solution']} – {words['steps']} {span} {words['of']} {total}",
                  new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("DejaVu", size=9)
-        pdf.multi_cell(w, 4.6, step_text(p, step), new_x="LMARGIN", new_y="NEXT")
-        for cid in step.get("clues", [])[:3]:
-            if cid in by_id:
-                pdf.set_font("DejaVu", size=9)
-                pdf.multi_cell(w, 4.6, f"{cid}. " + clue_text(p, by_id[cid]), markdown=True,
-                               new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(3)
-        avail = pdf.h - pdf.b_margin - pdf.get_y() - 4
-        draw_grid(pdf, p, pdf.l_margin, pdf.get_y(), w, avail, marks, new)
-    if not steps:
-        pdf.add_page()
+        new: list[tuple] = []
+        for i in page:
+            _draw_block(pdf, blocks[i], w)
+            for m in steps[i]["marks"]:
+                marks[tuple(m["cell"])] = m["mark"]
+                new.append(tuple(m["cell"]))
+        pdf.set_font("DejaVu", size=7.5)
+        pdf.set_text_color(110, 110, 110)
+        pdf.cell(0, 4.5, f"{words['grid_after']} {last}", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_text_color(0, 0, 0)
+        top = max(pdf.get_y() + 1, pdf.h - pdf.b_margin - STEP_GRID_H)
+        draw_grid(pdf, p, pdf.l_margin, top, w, pdf.h - pdf.b_margin - top, marks, new)
     return bytes(pdf.output())
 
 

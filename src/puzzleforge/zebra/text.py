@@ -330,6 +330,8 @@ RULE_TEXT = {
         "clue": "Clue",
         "guess": "Guess (assuming a pairing leads to a contradiction)",
         "using": "using", "gives": "gives", "assume": "assume",
+        "follow": "then by the grid rules", "cannot": "cannot hold",
+        "clash": "the grid contradicts itself at", "so": "so",
     },
     "pl": {
         "rule1": "Reguła 1 (para wyklucza resztę swojego wiersza i kolumny)",
@@ -340,17 +342,101 @@ RULE_TEXT = {
         "clue": "Wskazówka",
         "guess": "Zgadywanie (założenie pary prowadzi do sprzeczności)",
         "using": "na podstawie", "gives": "daje", "assume": "załóżmy",
+        "follow": "następnie z reguł siatki", "cannot": "nie może być spełniona",
+        "clash": "siatka jest sprzeczna w", "so": "więc",
     },
 }
 
 
+SHORT_RULE = {"en": "rule", "pl": "reguła"}
+
+
+def _marks_text(p: ZebraPuzzle, marks: Sequence[dict[str, Any]]) -> str:
+    return "; ".join(_cell_text(p, m["cell"], m["mark"]) for m in marks)
+
+
+def _follow_text(p: ZebraPuzzle, follow: Sequence[dict[str, Any]]) -> str:
+    """Bookkeeping marks in brief: the pairings it found by name, the crosses counted
+    ("then by the grid rules: A ● B and 6 crosses")."""
+    words = RULE_TEXT[p.lang]
+    pairs = [m for m in follow if m["mark"] == "o"]
+    crosses = len(follow) - len(pairs)
+    bits = [_cell_text(p, m["cell"], "o") for m in pairs]
+    if crosses:
+        bits.append(pl_count(crosses, "krzyżyk") if p.lang == "pl"
+                    else en_count(crosses, "cross"))
+    joined = (", ".join(bits[:-1]) + (" i " if p.lang == "pl" else " and ") + bits[-1]
+              if len(bits) > 1 else bits[0])
+    return f"{words['follow']}: {joined}"
+
+
+def _chain_step_text(p: ZebraPuzzle, step: dict[str, Any]) -> str:
+    """One step inside a refutation: "clue 3 gives A ✗ B (then ...)"."""
+    words = RULE_TEXT[p.lang]
+    if step["rule"] == "clue":
+        head = _clue_list(p.lang, step["clues"])
+    else:
+        head = f"{SHORT_RULE[p.lang]} {step['rule'][-1]}"
+    text = f"{head} {words['gives']} {_marks_text(p, step['own'])}"
+    if step.get("follow"):
+        text += f" ({_follow_text(p, step['follow'])})"
+    return text
+
+
+def _empty_line(p: ZebraPuzzle, clash: Sequence[dict[str, Any]]):
+    """((category, object), other category) when the clash is a whole line of crosses
+    (an object left with no option in another category), else None."""
+    if len(clash) != p.k or any(m["mark"] != "x" for m in clash):
+        return None
+    cells = [tuple(m["cell"]) for m in clash]
+    for obj, other in (((cells[0][0], cells[0][1]), cells[0][2]),
+                       ((cells[0][2], cells[0][3]), cells[0][0])):
+        if all(obj in ((c[0], c[1]), (c[2], c[3])) for c in cells):
+            return obj, other
+    return None
+
+
+def _refutation_text(p: ZebraPuzzle, step: dict[str, Any]) -> str:
+    """A guess as its shortest refutation: the assumption, the steps the contradiction
+    depends on, and the deduction that fails."""
+    words = RULE_TEXT[p.lang]
+    ref = step["refutation"]
+    assumed = _cell_text(p, step["assumed"]["cell"], "o")
+    parts = [f"{words['assume']} {assumed}"
+             + (f" ({_follow_text(p, ref['assumption_follow'])})"
+                if ref.get("assumption_follow") else "")]
+    parts += [_chain_step_text(p, s) for s in ref["steps"]]
+    failed = ref.get("failed") or {}
+    if failed.get("rule") == "clue" and failed.get("clues"):
+        end = f"{_clue_list(p.lang, failed['clues'])} {words['cannot']}"
+    elif _empty_line(p, ref.get("clash") or []):
+        (c, i), other = _empty_line(p, ref["clash"])
+        name, title = p.categories[c].items[i], p.categories[other].title
+        end = (f"dla obiektu {name} nie zostaje żadna możliwość w kategorii „{title}”"
+               if p.lang == "pl" else f"{name} has no option left in {title}")
+    elif ref.get("clash"):
+        end = f"{words['clash']}: {_marks_text(p, ref['clash'][:3])}"
+    else:
+        end = words["clash"].split(" w")[0] if p.lang == "pl" else "contradiction"
+    parts.append(end)
+    return "; ".join(parts)
+
+
 def step_text(p: ZebraPuzzle, step: dict[str, Any], number: int | None = None) -> str:
-    """One explained step as a line of text."""
+    """One explained step as a line of text (a raw engine step or a readable one from
+    ``readable.readable_steps``: then bookkeeping shows after the step's own marks and
+    a guess shows its refutation)."""
     words = RULE_TEXT[p.lang]
     head = words[step["rule"]]
     if step["rule"] == "clue":
         head = _clue_list(p.lang, step["clues"], capital=True)
     parts = [head]
+    if step.get("assumed") and step.get("refutation") is not None:
+        parts.append(_refutation_text(p, step))
+        parts.append(f"{words['so']} {_marks_text(p, step['own'])}"
+                     + (f", {_follow_text(p, step['follow'])}" if step.get("follow") else ""))
+        prefix = f"{number}. " if number is not None else ""
+        return prefix + parts[0] + ": " + ", ".join(parts[1:])
     if step.get("assumed"):
         n = len(step.get("chain") or [])
         clues = _clue_list(p.lang, step["clues"]) if step["clues"] else ""
@@ -367,8 +453,9 @@ def step_text(p: ZebraPuzzle, step: dict[str, Any], number: int | None = None) -
         parts.append(words["using"] + " " + "; ".join(_cell_text(p, u["cell"], u["mark"])
                                                       for u in used[:8])
                      + (" …" if len(used) > 8 else ""))
-    parts.append(words["gives"] + " " + "; ".join(_cell_text(p, m["cell"], m["mark"])
-                                                  for m in step["marks"]))
+    parts.append(words["gives"] + " " + _marks_text(p, step.get("own", step["marks"])))
+    if step.get("follow"):
+        parts.append(_follow_text(p, step["follow"]))
     prefix = f"{number}. " if number is not None else ""
     return prefix + ": ".join(parts[:1]) + (": " + ", ".join(parts[1:]) if len(parts) > 1 else "")
 
