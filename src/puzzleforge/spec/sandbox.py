@@ -116,6 +116,7 @@ class _Worker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env={}, cwd="/", close_fds=True, start_new_session=True)
         self.pid = self.proc.pid
+        os.set_blocking(self.proc.stdin.fileno(), False)  # writes wait in poll, with a deadline
         self.cpu = 0.0
         #: keys of the specs whose text this worker has
         self.known: set = set()
@@ -140,24 +141,39 @@ class _Worker:
         self.info = hello
 
     # ---- pipes -------------------------------------------------------------------------
-    def send(self, obj: Any) -> None:
-        data = pickle.dumps(obj, protocol=4)
-        try:
-            self.proc.stdin.write(_HEADER.pack(len(data)) + data)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
-            raise _Dead(f"pipe closed: {exc}") from None
+    def send(self, obj: Any, deadline: float) -> None:
+        """Write one request, within ``deadline`` (a worker that stops reading cannot
+        block the parent: the pipe is written without blocking, as it drains)."""
+        payload = pickle.dumps(obj, protocol=4)
+        data = memoryview(_HEADER.pack(len(payload)) + payload)
+        fd = self.proc.stdin.fileno()
+        while data:
+            self._wait(fd, select.POLLOUT, deadline)
+            try:
+                n = os.write(fd, data[:1 << 16])
+            except BlockingIOError:
+                continue
+            except OSError as exc:  # BrokenPipeError: the worker is gone
+                raise _Dead(f"pipe closed: {exc}") from None
+            data = data[n:]
+
+    @staticmethod
+    def _wait(fd: int, event: int, deadline: float) -> None:
+        """Wait until ``fd`` is ready (poll: no FD_SETSIZE limit, unlike select)."""
+        poller = select.poll()
+        poller.register(fd, event)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Timeout()
+            if poller.poll(max(1, int(left * 1000))):
+                return
 
     def _read_exact(self, n: int, deadline: float) -> bytes:
         fd = self.proc.stdout.fileno()
         chunks = []
         while n:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Timeout()
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
-                raise _Timeout()
+            self._wait(fd, select.POLLIN, deadline)
             chunk = os.read(fd, min(n, 1 << 20))
             if not chunk:
                 raise _Dead(self._exit_text())
@@ -176,7 +192,7 @@ class _Worker:
             raise _Dead(f"unreadable reply: {exc}") from None
 
     def call(self, request: dict, deadline: float) -> dict:
-        self.send(request)
+        self.send(request, deadline)
         reply = self._read(deadline)
         if not isinstance(reply, dict):
             raise _Dead(f"reply is a {type(reply).__name__}, not a dict")
