@@ -5,11 +5,16 @@ what its (family, params, seed) produce (a hand edit, a generator drift between
 versions). So each record is rebuilt from its family (by id or by ``meta.source`` file),
 regenerated from (params, seed) and compared; the record's answer must score 1.0 against
 the regenerated puzzle; and the family's independent ``audit`` runs when it has one.
+A family with ``audit_uniqueness`` (spec files: spec/audit.py) also has each record's
+uniqueness re-proved by a fresh solver bounded by ``audit_seconds``: "ambiguous" and
+"wrong" are problems of the record, "undecided" is reported as its own category (never
+as a pass), and both make the command fail.
 """
 from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -30,10 +35,18 @@ class RecordCheck:
     id: str
     family: str
     problems: list[str] = field(default_factory=list)
+    #: The uniqueness audit's outcome ("pass", "ambiguous", "wrong", "undecided", "error")
+    #: and its detail; "" when the family has no such audit or auditing was off.
+    uniqueness: str = ""
+    uniqueness_detail: str = ""
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def undecided(self) -> bool:
+        return self.uniqueness == "undecided"
 
 
 @dataclass
@@ -41,6 +54,10 @@ class VerifyReport:
     path: str
     checked: int = 0
     wrong: list[RecordCheck] = field(default_factory=list)
+    #: Records whose uniqueness the audit could not decide in its seconds (not wrong, not proved).
+    undecided: list[RecordCheck] = field(default_factory=list)
+    #: Uniqueness audit outcomes by status.
+    uniqueness: Counter = field(default_factory=Counter)
 
     @property
     def correct(self) -> int:
@@ -59,7 +76,12 @@ def _family(record: dict[str, Any]) -> Any:
     return _CACHE[key]
 
 
-def check_record(number: int, record: dict[str, Any], *, audit: bool = True) -> RecordCheck:
+#: Wall-clock bound of one record's uniqueness audit (``verify --audit-seconds``).
+AUDIT_SECONDS = 60.0
+
+
+def check_record(number: int, record: dict[str, Any], *, audit: bool = True,
+                 audit_seconds: float = AUDIT_SECONDS) -> RecordCheck:
     """Every problem of one record (empty list: the record is right)."""
     check = RecordCheck(number, str(record.get("id", "")), str(record.get("family", "")))
     try:
@@ -91,6 +113,15 @@ def check_record(number: int, record: dict[str, Any], *, audit: bool = True) -> 
             check.problems += [f"audit: {p}" for p in auditor(regenerated)]
         except Exception as exc:  # noqa: BLE001
             check.problems.append(f"audit raised {type(exc).__name__}: {exc}")
+    unique = getattr(family, "audit_uniqueness", None)
+    if audit and unique is not None:
+        try:
+            outcome = unique(regenerated, audit_seconds)
+            check.uniqueness, check.uniqueness_detail = outcome.status, outcome.detail
+        except Exception as exc:  # noqa: BLE001
+            check.uniqueness, check.uniqueness_detail = "error", f"{type(exc).__name__}: {exc}"
+        if check.uniqueness not in ("pass", "undecided"):
+            check.problems.append(f"uniqueness {check.uniqueness}: {check.uniqueness_detail}")
     return check
 
 
@@ -99,8 +130,9 @@ def _short(text: str, limit: int = 40) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-def _check_chunk(chunk: list[tuple[int, dict[str, Any]]], audit: bool) -> list[RecordCheck]:
-    return [check_record(n, r, audit=audit) for n, r in chunk]
+def _check_chunk(chunk: list[tuple[int, dict[str, Any]]], audit: bool,
+                 audit_seconds: float = AUDIT_SECONDS) -> list[RecordCheck]:
+    return [check_record(n, r, audit=audit, audit_seconds=audit_seconds) for n, r in chunk]
 
 
 def _chunks(items: Iterator[tuple[int, dict[str, Any]]], size: int
@@ -116,7 +148,7 @@ def _chunks(items: Iterator[tuple[int, dict[str, Any]]], size: int
 
 
 def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = True,
-                chunk_size: int = 32,
+                chunk_size: int = 32, audit_seconds: float = AUDIT_SECONDS,
                 on_progress: Callable[[int], None] | None = None) -> VerifyReport:
     """Check every record of a JSONL file / Parquet file or directory."""
     report = VerifyReport(str(path))
@@ -128,21 +160,26 @@ def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = T
             report.checked += 1
             if not check.ok:
                 report.wrong.append(check)
+            if check.uniqueness:
+                report.uniqueness[check.uniqueness] += 1
+            if check.undecided:
+                report.undecided.append(check)
         if on_progress:
             on_progress(report.checked)
 
     if count <= 1:
         for chunk in _chunks(records, chunk_size):
-            take(_check_chunk(chunk, audit))
+            take(_check_chunk(chunk, audit, audit_seconds))
         return report
     ctx = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(max_workers=count, mp_context=ctx) as pool:
         pending = []
         for chunk in _chunks(records, chunk_size):
-            pending.append(pool.submit(_check_chunk, chunk, audit))
+            pending.append(pool.submit(_check_chunk, chunk, audit, audit_seconds))
             if len(pending) >= 4 * count:
                 take(pending.pop(0).result())
         for future in pending:
             take(future.result())
     report.wrong.sort(key=lambda c: c.number)
+    report.undecided.sort(key=lambda c: c.number)
     return report

@@ -218,15 +218,25 @@ def register(app: typer.Typer) -> None:
         workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
                                               help="Processes (at most the cores)."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Skip the families' audits."),
+        audit_seconds: float = typer.Option(
+            60.0, "--audit-seconds",
+            help="Wall-clock bound of each spec record's uniqueness audit (a fresh solver, no "
+                 "work budget); a record it cannot decide in time is reported 'undecided', "
+                 "never as a pass, and the command exits 1."),
     ) -> None:
-        """Re-derive every record and check its answer; exit 1 if any is wrong."""
+        """Re-derive every record and check its answer; exit 1 if any is wrong or undecided."""
         from ..batch.verify import verify_file
+        from ..core.errors import ConfigError
 
         if not path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(path))
+        if not audit_seconds > 0:
+            raise ConfigError(f"--audit-seconds must be > 0, got {audit_seconds:g}",
+                              field="--audit-seconds", expected="a positive number of seconds")
         progress = _Progress(f"verify {path.name}", 0, rejects=False)
         try:
             report = verify_file(path, workers=workers, audit=not no_audit,
+                                 audit_seconds=audit_seconds,
                                  on_progress=lambda done: progress.update(
                                      done, rate=done / max(1e-9, time.monotonic() - progress.started)))
         finally:
@@ -234,8 +244,15 @@ def register(app: typer.Typer) -> None:
         for check in report.wrong:
             typer.echo(f"record {check.number} (id {check.id}, {check.family}): "
                        + "; ".join(check.problems))
+        for check in report.undecided:
+            typer.echo(f"record {check.number} (id {check.id}, {check.family}): uniqueness "
+                       f"undecided: {check.uniqueness_detail}")
         typer.echo(f"{report.correct}/{report.checked} correct in {path}")
-        if report.wrong or report.checked == 0:
+        if report.uniqueness:
+            typer.echo("uniqueness audit: " + ", ".join(
+                f"{report.uniqueness.get(k, 0)} {k}" for k in ("pass", "ambiguous", "wrong", "undecided", "error")
+                if k == "pass" or report.uniqueness.get(k, 0)))
+        if report.wrong or report.undecided or report.checked == 0:
             raise typer.Exit(1)
 
     @app.command("show")

@@ -73,7 +73,9 @@ class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
         self.cond_text = ""
         self.var_pos: dict[str, tuple[float, float]] = {}
         self.sym_consts: list = []
-        self.incomplete = False
+        #: spec/audit.py sets a dict here: the attempt then solves on the Z3 paths only and
+        #: records the problem it decided (assertions, projection, objective) in it
+        self.capture: dict | None = None
         #: work units of this attempt's passed pre-check (spec/sampling.py), if one ran
         self.precheck_units: int | None = None
         self.env["conditions"] = ""
@@ -218,5 +220,4 @@ def _attempt_steps(a: "Attempt", spec: Spec) -> AttemptResult:
         solutions=n_sol,
         config=a.config,
         var_pos=dict(a.var_pos),
-        incomplete=a.incomplete,
     )

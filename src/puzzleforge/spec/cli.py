@@ -81,10 +81,6 @@ def generate(
         help="Z3 work budget per attempt, in seconds of an idle machine. Counted in Z3 resource "
              "units, not time, so results do not depend on machine load (raise it for specs "
              "whose solving is hard)."),
-    strict: bool = typer.Option(
-        False, "--strict",
-        help="Reject puzzles whose uniqueness check Z3 left undecided, so every answer is proven "
-             "(default: keep them marked meta.solver_incomplete, as the original tool does)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary on stderr."),
 ) -> None:
     """Generate N verified puzzles (JSONL of puzzle records) or replay configs."""
@@ -95,11 +91,11 @@ def generate(
     from ..core.errors import GenerationFailed
     from ..core.puzzle import stamp
     from ..core.seeding import derive_seed, make_rng
-    from .family import SAFETY_NET, SafetyNetFailed, SpecParams, load_spec_family
+    from .family import (SAFETY_NET, SafetyNetFailed, SpecParams, UndecidedSpec, load_spec_family,
+                         stop_if_undecided)
 
     family = load_spec_family(spec, trust=trust)
-    params = SpecParams(attempts=1, attempt_seconds=attempt_seconds, max_seconds=max_seconds,
-                        strict=strict)
+    params = SpecParams(attempts=1, attempt_seconds=attempt_seconds, max_seconds=max_seconds)
     params.validate()
     reasons: Counter = Counter()
     lines: list[str] = []
@@ -112,6 +108,7 @@ def generate(
     extra_vars = tuple(use_spec_vars or ())
     recent: list[tuple] = []
     netted: list[int] = []  # items the wall-clock safety net stopped (load-dependent)
+    stopped = None  # UndecidedSpec: the spec's uniqueness checks stay undecided (issue 23)
     skipped: list[tuple[int, str]] = []  # configs that could not be replayed: (number, why)
     try:
         if config:
@@ -122,8 +119,7 @@ def generate(
                 try:
                     puzzle = family.generate(SpecParams(attempts=attempts if extra_vars else 1,
                                                         attempt_seconds=attempt_seconds,
-                                                        max_seconds=max_seconds,
-                                                        strict=strict),
+                                                        max_seconds=max_seconds),
                                              make_rng(s), config=cfg, use_spec_vars=extra_vars)
                 except SafetyNetFailed as exc:
                     reasons.update(exc.reasons)
@@ -145,6 +141,7 @@ def generate(
             for i in range(n):
                 deadline = time.monotonic() + max_seconds
                 done = False
+                item_reasons: Counter = Counter()  # this puzzle's rejections (undecided limit)
                 for attempt in range(attempts):
                     if time.monotonic() > deadline:
                         reasons[SAFETY_NET] += 1
@@ -159,6 +156,12 @@ def generate(
                         break
                     except GenerationFailed as exc:
                         reasons.update(exc.reasons)
+                        item_reasons.update(exc.reasons)
+                        try:
+                            stop_if_undecided(item_reasons, spec, attempt + 1)
+                        except UndecidedSpec as stop:
+                            stopped = stop
+                            break
                         recent.append(tuple(sorted(exc.reasons)))
                         if not lines and len(recent) >= 5 and len(set(recent[-5:])) == 1 and \
                                 all(k.startswith("error in ") for k in recent[-1]):
@@ -173,7 +176,9 @@ def generate(
                     break
                 if not done:
                     failed += 1
-        if sink and not failed:
+                if stopped is not None:
+                    break
+        if sink and not failed and stopped is None:
             sink.commit()
     finally:
         if sink:
@@ -184,6 +189,8 @@ def generate(
         summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none"
         typer.echo(f"{family.name}: {made} puzzle(s), {failed} failed, {elapsed:.2f}s "
                    f"({made / elapsed if elapsed > 0 else 0:.1f}/s); rejections: {summary}", err=True)
+    if stopped is not None:
+        raise stopped
     if skipped and not failed:
         shown = "; ".join(f"#{k} ({why})" for k, why in skipped[:20])
         more = f"; and {len(skipped) - 20} more" if len(skipped) > 20 else ""

@@ -144,7 +144,7 @@ class ColumnMixin(LinearOptimizeMixin):
         spec = self.spec
         if spec.post_generation is not None or not (spec.calc_solution or spec.optimize is not None):
             return
-        if not self.sym_consts:
+        if not self.sym_consts or self.capture is not None:  # an audit replay: Z3 terms
             return
         stats = self._lambda_cache.setdefault(_STATS_KEY, [0, 0])
         if stats[0] >= _TRIAL and stats[1] == 0:

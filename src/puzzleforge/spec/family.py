@@ -27,15 +27,20 @@ from .operators import bind_trusted_module
 from .answers import question_with_format, score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import SafetyNetFired
+from .outcome import UNDECIDED
 from .schema import Spec, load_spec
 
-__all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "score_answer",
-           "DIFFICULTY_DOC"]
+__all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
+           "score_answer", "DIFFICULTY_DOC", "UNDECIDED_LIMIT", "stop_if_undecided"]
 
 #: Wall-clock safety net of an audit's config replay (a check, not generation).
 AUDIT_NET_SECONDS = 3600.0
 #: The rejection reason counted when the wall-clock safety net fires.
 SAFETY_NET = "wall-clock safety net (max_seconds)"
+#: Undecided uniqueness checks one puzzle may meet before the spec is given up: a spec
+#: whose checks Z3 cannot decide (18-numbers, 68-cubic) would otherwise burn every
+#: attempt at the full work budget and still give nothing.
+UNDECIDED_LIMIT = 20
 
 DIFFICULTY_DOC = (
     "Mean of four scales in [0, 1], rounded to 3 places: the diff_factor-weighted position "
@@ -58,12 +63,6 @@ class SpecParams:
     #: Wall-clock safety net per puzzle: when it fires, generation stops with
     #: SafetyNetFailed (never a quietly different puzzle).
     max_seconds: float = 120.0
-    #: Reject a puzzle whose "one more solution?" check Z3 left undecided. Off by default,
-    #: as in the original tool, which keeps such puzzles (we mark them
-    #: meta.solver_incomplete): nonlinear specs such as 68-cubic only ever end that way.
-    #: Dataset builders who need every answer proven set it: on 18-numbers 11 of 16 kept
-    #: puzzles turned out to have a second answer.
-    strict: bool = False
 
     def validate(self) -> None:
         problems = []
@@ -83,6 +82,29 @@ class SafetyNetFailed(GenerationFailed):
     Why not retry with the next seed: the puzzle that would come out then depends on
     machine load, which the determinism contract forbids.
     """
+
+
+class UndecidedSpec(GenerationFailed):
+    """A puzzle met ``UNDECIDED_LIMIT`` attempts whose uniqueness Z3 could not decide.
+
+    Why stop the spec: a puzzle is emitted only with a proof that its answer is unique;
+    a spec whose checks stay undecided would otherwise retry at the full work budget
+    per attempt and still emit nothing.
+    """
+
+
+def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
+    """Raise ``UndecidedSpec`` when one puzzle's rejections hold ``UNDECIDED_LIMIT`` undecided checks."""
+    count = reasons.get(UNDECIDED, 0)
+    if count >= UNDECIDED_LIMIT:
+        summary = ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
+        raise UndecidedSpec(
+            f"spec {path}: {count} attempts ended with a uniqueness check Z3 could not decide "
+            f"(limit {UNDECIDED_LIMIT} per puzzle), so generation stops: a puzzle is emitted "
+            f"only when its answer is proven unique, and this spec's checks stay undecided "
+            f"(nonlinear constraints such as squares or cubes of unknowns usually do). Raise "
+            f"--attempt-seconds to give each check more work, or change the spec; rejections "
+            f"by reason: {summary}", attempts=attempts, reasons=dict(reasons), file=path)
 
 
 class _Alarm:
@@ -274,6 +296,7 @@ class SpecFamily:
                 reasons[exc.reason] += 1
                 if config is not None and not use_spec_vars:
                     break
+                stop_if_undecided(reasons, self.path, attempts)
                 continue
             except ExprFailure as exc:
                 key = f"error in {exc.code.where}"
@@ -286,11 +309,6 @@ class SpecFamily:
                 continue
             except RecursionError:
                 reasons["recursion limit"] += 1
-                continue
-            if result.get("incomplete") and params.strict:
-                reasons["uniqueness undecided (strict)"] += 1
-                if config is not None and not use_spec_vars:
-                    break
                 continue
             return apply_scale(self._puzzle(params, result, attempts, reasons), SPEC_SCALE)
         self._raise_failure(attempts, reasons, failures, replay=config is not None)
@@ -334,8 +352,7 @@ class SpecFamily:
             seed=0,
             config=result["config"],
             meta={"source": self._source, "engine": "spec", "attempts": attempts,
-                  "rejections": dict(reasons),
-                  **({"solver_incomplete": True} if result.get("incomplete") else {})},
+                  "rejections": dict(reasons)},
             extra={"problem": problem, "parameters": parameters},
         )
 
@@ -347,6 +364,14 @@ class SpecFamily:
         except AttributeError:
             kinds = []
         return score_answer(str(puzzle.answer), answer, kinds)
+
+    def audit_uniqueness(self, puzzle: Puzzle, seconds: float = 60.0) -> Any:
+        """Re-prove the puzzle's uniqueness with a fresh solver bounded by ``seconds``
+        (spec/audit.py): an ``AuditOutcome`` whose status is pass, ambiguous, wrong,
+        undecided or error."""
+        from .audit import audit_puzzle
+
+        return audit_puzzle(self, puzzle, seconds)
 
     def audit(self, puzzle: Puzzle) -> list[str]:
         """Replay the puzzle from its config and compare problem and answer."""

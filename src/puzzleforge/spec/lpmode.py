@@ -8,7 +8,7 @@ attempt back to Z3 when the proof is not available (the formulas are evaluated a
 Z3 terms, exactly as if this mode had never run).
 
 One difference is allowed by the format: when several points reach the optimum (and the
-spec allows several solutions), ``_solutions`` is the certified optimal point (with an
+question reads only the value, spec/argmax.py), ``_solutions`` is the certified optimal point (with an
 exact model) instead of the point Z3 returns in a fresh context (float values only). Both
 are optimal configurations; the optimum value is the same.
 """
@@ -22,6 +22,7 @@ import z3
 from .linear import Lin, _union
 from .lp import solve_lp
 from .operators import SolModel
+from .argmax import multiple_optima, needs_unique_optimum
 from .outcome import Rejection
 
 __all__ = ["LinearOptimizeMixin"]
@@ -48,7 +49,8 @@ class LinearOptimizeMixin:
                 rows.append((a if len(a) == n else (0,) * n, b, k))
         sign = 1 if kind == "maximize" else -1
         res = solve_lp(rows, [sign * c for c in target.coef], n)
-        if res is None or (res.status == "optimal" and res.unique is None and self.spec.max_solution == 1):
+        unique_needed = needs_unique_optimum(self.spec)  # spec/argmax.py
+        if res is None or (res.status == "optimal" and res.unique is None and unique_needed):
             self._column_to_z3()  # not proved, or uniqueness undecided where it matters: Z3 decides
             return False
         self._column_solved()
@@ -62,8 +64,8 @@ class LinearOptimizeMixin:
                             f"{'supremum' if kind == 'maximize' else 'infimum'} ({_text(value)}) is "
                             f"approached but reached by no configuration, so the question has no exact answer")
         ctx = self.sym_consts[0].ctx
-        if not res.unique and self.spec.max_solution == 1:
-            raise Rejection("multiple optima", f"more than one optimal solution with value {_real(value, ctx)}")
+        if not res.unique and unique_needed:
+            raise multiple_optima(_real(value, ctx))
         by_id = {c._pf_id: (i, c) for i, c in enumerate(self.sym_consts)}
         order = _union(st.seen, target.seen)
         values, consts, exact = {}, {}, []

@@ -149,4 +149,7 @@ def translate_real(nodes: list[tuple], zs: list) -> tuple[list, list] | None:
     finally:
         for a in held:
             _dec(ref, a)
+        # ``tr`` is recursive: its closure cell holds the function itself, a reference
+        # cycle (with every AST it reached) that only the GC would free
+        tr = None  # noqa: F841
     return exprs, sides

@@ -13,11 +13,11 @@ first check within ``PROBE_MS``:
   ``2**BOUND_BITS`` finds small further solutions at once (68-cubic with ``if_plus4 = 0``
   leaves ``x4`` free: the default solver needed 3-5 s to see it, or never did);
 * the unbounded check that no further solution exists gets ``LATER_CHECK_MS``. If it
-  stays undecided, the enumeration ends there, exactly the original tool's rule (its loop
-  runs while ``check() == sat``), and the puzzle is marked ``meta.solver_incomplete``.
+  stays undecided, the attempt is rejected as ``uniqueness undecided`` (the original
+  tool ends its enumeration there and keeps the puzzle; issue 23: no proof, no puzzle).
 
-Every model returned is a genuine solution, so this changes which attempts succeed only
-where the original's own result depended on when Z3 gave up.
+Every model returned is a genuine solution, and a puzzle comes out only when the last
+check proved that no other solution exists.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import z3
 
 from .fastz3 import add_block, read_model
 from .operators import SolModel, solution_order_key as _order_key
-from .outcome import Rejection
+from .outcome import Rejection, undecided
 
 __all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
 
@@ -120,9 +120,9 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
         if model is None:
             r = budget.run(solver, LATER_CHECK_MS if sols else None)
             if r == z3.unknown:
-                if sols:
-                    attempt.incomplete = True  # the original's rule: an undecided check ends it
-                    break
+                if sols:  # no proof that no other solution exists: no puzzle
+                    raise undecided(f"Z3 could not decide whether a solution beyond the "
+                                    f"{len(sols)} found exists")
                 raise Rejection("time limit", "solver time budget exhausted")
             if r != z3.sat:
                 break

@@ -319,12 +319,13 @@ def _spec_text(family: Any) -> tuple[tuple[str, str], str]:
 def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
     """A worker's error as this process's exception (class from a fixed table)."""
     from ..core import errors
-    from .family import SafetyNetFailed
+    from .family import SafetyNetFailed, UndecidedSpec
 
     if not isinstance(data, dict):
         return SpecWorkerDied(f"spec {family.path}: the worker sent an unreadable error")
     table = {name: getattr(errors, name) for name in errors.__all__}
     table["SafetyNetFailed"] = SafetyNetFailed
+    table["UndecidedSpec"] = UndecidedSpec
     cls = table.get(str(data.get("type")))
     text = lambda k: None if data.get(k) is None else str(data.get(k))  # noqa: E731
     line = data.get("line") if isinstance(data.get("line"), int) else None
@@ -411,6 +412,39 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
     if isinstance(puzzle.meta, dict) and "source" in puzzle.meta:
         puzzle.meta["source"] = family._source  # the parent's view of the path
     return puzzle
+
+
+def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seconds: float) -> dict:
+    """spec/audit.py's ``capture_config`` run by this thread's worker: the problem as a dict.
+
+    Why in the worker: the capture replays the record's config, which evaluates the spec's
+    expressions, and a spec named by a record is untrusted.
+    """
+    request = {"op": "capture", "path": family.path, "text": _spec_text(family),
+               "root": str(family.spec.root), "config": config, "answer": answer,
+               "params": params, "seconds": seconds}
+    w = _worker()
+    try:
+        reply = w.call(request, time.monotonic() + seconds + 1.0 + KILL_GRACE)
+    except _Timeout:
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the audit's config replay ran past "
+                             f"{seconds:g} s; the worker was killed", file=family.path) from None
+    except _Dead as exc:
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the sandboxed worker died during the audit's "
+                             f"config replay ({exc})", file=family.path) from None
+    except BaseException:
+        w.kill()
+        raise
+    if "error" in reply:
+        raise _rebuild_error(reply["error"], family)
+    data = reply.get("problem")
+    if not isinstance(data, dict):
+        w.kill()
+        raise SpecWorkerDied(f"spec {family.path}: the worker's reply holds no problem",
+                             file=family.path)
+    return data
 
 
 _PUZZLE_FIELDS = ("family", "question", "answer", "solution", "difficulty", "params", "seed",

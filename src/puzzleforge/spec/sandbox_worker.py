@@ -148,6 +148,22 @@ def _generate(families: _Families, req: dict) -> dict:
     return {"puzzle": dict(vars(puzzle)), "rng": rng.getstate()}
 
 
+def _capture(families: _Families, req: dict) -> dict:
+    """spec/audit.py's capture of a puzzle's decided problem (plain data back)."""
+    from dataclasses import asdict
+
+    from .audit import capture_config
+    from .oslock import set_cpu_limit
+
+    fam = families.get(req["path"], req["text"], req["root"])
+    set_cpu_limit(float(req["seconds"]) + 5.0)
+    try:
+        problem = capture_config(fam, req["config"], req["answer"], req["params"])
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back as data
+        return {"error": _plain_error(exc)}
+    return {"problem": asdict(problem)}
+
+
 def main() -> None:
     """Serve requests on fds 0 (in) and 1 (out) until the parent closes the pipe."""
     parent = int(sys.argv[2])
@@ -176,6 +192,8 @@ def main() -> None:
             req = pickle.loads(body)  # from the parent: trusted
             if req.get("op") == "generate":
                 reply = _generate(families, req)
+            elif req.get("op") == "capture":
+                reply = _capture(families, req)
             elif req.get("op") == "ping":
                 reply = {"pong": os.getpid()}
             else:

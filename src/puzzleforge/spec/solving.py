@@ -19,9 +19,12 @@ from .fastz3 import add_block, collect_consts, const_ids, is_lia, is_nonlinear_i
 from .finite import compile_finite, walk_finite
 from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, solution_order_key as _order_key, z3_to_py
-from .outcome import ExprFailure, Rejection, ev
+from .argmax import multiple_optima, needs_unique_optimum
+from .outcome import ExprFailure, Rejection, ev, undecided
 
-#: Time left to the rest of an attempt after an undecided nonlinear "one more?" check.
+#: Work kept back from a nonlinear "one more?" check (it ends the attempt either way now:
+#: undecided is a rejection; the reserve only keeps such attempts from using the last
+#: units, so their cost stays what it was).
 LATER_RESERVE_MS = 1500
 
 __all__ = ["SolvingMixin"]
@@ -132,6 +135,9 @@ class SolvingMixin:
                 else collect_consts(assertions)
             kinds = [c.sort().kind() for c in consts]
         self._finite_walk = walk
+        if self.capture is not None:  # spec/audit.py re-checks this problem independently
+            self.capture.update(kind="enumerate", assertions=list(assertions), consts=list(consts),
+                                limit=limit)
         try:
             fast = self._enumerate_finite(assertions, limit, consts, kinds)
         finally:
@@ -148,8 +154,8 @@ class SolvingMixin:
         plans: list[str | None] = ["QF_LIA", "QF_FD", None] if linear_ok else [None]
         # nonlinear integers whose first model came easily (18-numbers): the "one more?"
         # check may run until LATER_RESERVE_MS before the deadline (at least
-        # nonlinear.py's slice), so that, left undecided, the attempt can still finish
-        # (before, it ate the whole budget and the attempt was rejected for time)
+        # nonlinear.py's slice); left undecided it rejects the attempt as
+        # "uniqueness undecided"
         later = LATER_RESERVE_MS if not linear_ok and all(
             k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) else None
         for i, logic in enumerate(plans):
@@ -218,10 +224,11 @@ class SolvingMixin:
                     if self.budget.remaining() > 0:
                         raise _FallBack()
                 if sols:
-                    # As the original: an undecided check ends the enumeration (its loop
-                    # runs while check() == sat). Recorded in meta as solver_incomplete.
-                    self.incomplete = True
-                    break
+                    # the original ends its enumeration here and keeps the puzzle (its
+                    # loop runs while check() == sat); without the proof that no other
+                    # solution exists there is no puzzle (issue 23)
+                    raise undecided(f"Z3 could not decide whether a solution beyond the "
+                                    f"{len(sols)} found exists ({solver.reason_unknown()})")
                 raise Rejection("time limit", "solver time budget exhausted")
             if r != z3.sat:
                 break
@@ -290,6 +297,9 @@ class SolvingMixin:
             if self.column_optimize(kind):  # spec/columnmode.py: no Z3 term needed
                 return
             target = ev(spec.optimize["formula"], env)
+            if self.capture is not None:  # spec/audit.py re-checks this optimum independently
+                self.capture.update(kind="optimize", assertions=list(self.assertions),
+                                    target=target, direction=kind)
             if z3.is_expr(target) and z3.is_int(target) and self._optimize_finite(target, kind):
                 return
             found = self._descend(target, kind) if z3.is_expr(target) and z3.is_int(target) else None
@@ -365,8 +375,8 @@ class SolvingMixin:
             raise Rejection("no solution", "the optimization constraints have no solution")
         best = int(objv.max() if kind == "maximize" else objv.min())
         hits = np.flatnonzero(objv == best)
-        if len(hits) > 1 and self.spec.max_solution == 1:
-            raise Rejection("multiple optima", f"more than one optimal solution with value {best}")
+        if len(hits) > 1 and needs_unique_optimum(self.spec):  # spec/argmax.py
+            raise multiple_optima(best)
         # several optima allowed: the rows are in canonical order, so hits[0] is the
         # canonical optimal configuration
         self.env["_value"] = z3.IntVal(best, ctx)
@@ -400,9 +410,10 @@ class SolvingMixin:
     def _finish_optimum(self, model: Any, value: Any, target: Any, holder: Any = None) -> None:
         """Store _value and one optimal configuration as _solutions.
 
-        The format's documented rule: the optimum *value* is what the optimizer
-        guarantees; several optimal configurations are a rejection (``multiple optima``)
-        only when the spec says ``max_solution: 1``. Otherwise the configuration kept must
+        Several optimal configurations are a rejection (``multiple optima``) when the spec
+        says ``max_solution: 1`` or its question reads the configuration (spec/argmax.py;
+        stricter than the original, which only checks ``max_solution``), and a check Z3
+        leaves undecided is ``uniqueness undecided``. Otherwise the configuration kept must
         not depend on the model Z3 returns in the reused context, so it is re-derived in
         a fresh context (``_canonical_optimum``).
 
@@ -427,9 +438,13 @@ class SolvingMixin:
         block = [c != v for c, v in zip(consts, vals)]
         if block:
             check.add(z3.Or(block))
-            if self._check(check) == z3.sat:
-                if self.spec.max_solution == 1:
-                    raise Rejection("multiple optima", f"more than one optimal solution with value {value}")
+            r = self.budget.run(check)
+            if r == z3.unknown:
+                raise undecided(f"Z3 could not decide whether another configuration reaches the "
+                                f"optimum {value} ({check.reason_unknown()})")
+            if r == z3.sat:
+                if needs_unique_optimum(self.spec):
+                    raise multiple_optima(value)
                 sol = self._canonical_optimum(consts, target, value)
         env["_value"] = value
         env["_solutions"] = sol

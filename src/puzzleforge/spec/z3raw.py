@@ -17,7 +17,7 @@ import ctypes
 from typing import Any
 
 from z3 import z3core as zc
-from z3.z3types import Ast
+from z3.z3types import Ast, Sort, Symbol
 
 __all__ = ["RAW", "RawAPI", "ptr", "ast_at", "unchecked"]
 
@@ -99,3 +99,11 @@ def _load() -> RawAPI | None:
 
 
 RAW: RawAPI | None = _load()
+
+#: ctypes keeps its array types (``Ast * n``, built by z3's Python API on every And/Or/
+#: Sum of n arguments) through weak references only: once no array of a size is alive,
+#: the next call builds a new type, and a type is a reference cycle that only the GC
+#: frees. Holding the common sizes here keeps attempts free of cycles (the Z3 fallback
+#: paths of the optimum and uniqueness checks, tests/spec/test_spec_lp.py).
+_KEPT_ARRAY_TYPES = (tuple(Ast * n for n in range(129)) + tuple(Sort * n for n in range(17))
+                     + tuple(Symbol * n for n in range(17)))

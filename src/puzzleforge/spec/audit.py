@@ -1,0 +1,568 @@
+"""An independent audit of a spec puzzle's uniqueness: a fresh solver, no work budget.
+
+Why: generation proves uniqueness inside the engine (finite evaluation, the LP
+certificate, Z3 checks under a work budget, in a reused Z3 context). A mistake there,
+or a check whose "no other answer" was a guess, would go unnoticed by a config replay,
+which only repeats the same reasoning. The audit therefore
+
+1. replays the record's config on the plain Z3 paths (the column, finite-term and LP
+   modes off) and captures the problem the engine decided: the constraints as SMT-LIB
+   text, the constants the answer depends on, the solutions (or the optimum and its
+   configuration) the puzzle was made from;
+2. parses that text into a *fresh* Z3 context and asks a new solver, bounded only by
+   ``seconds`` of wall clock (no rlimit budget), whether another solution exists
+   (enumeration), or a better value, or, where the question reads the configuration
+   (spec/argmax.py), another optimal configuration;
+3. or, where every constant is a Boolean or a small bounded integer, tries every
+   assignment (``method="brute"``), evaluating the constraints by Z3's simplifier.
+
+Outcomes: ``pass`` (proved), ``ambiguous`` (another correct answer exists; the detail
+shows it), ``wrong`` (the stored solution is not a solution, or a better optimum
+exists), ``undecided`` (the solver ran out of seconds: never counted as a pass), and
+``error`` (the config does not replay). Only ``pass`` is a success.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import z3
+
+from .argmax import needs_unique_optimum
+
+__all__ = ["Problem", "AuditOutcome", "capture_problem", "capture_config", "audit_problem", "audit_puzzle",
+           "STATUSES", "DEFAULT_SECONDS"]
+
+#: Every outcome, in report order (only "pass" is a success).
+STATUSES = ("pass", "ambiguous", "wrong", "undecided", "error")
+#: The default wall-clock bound of one record's audit (``verify --audit-seconds``).
+DEFAULT_SECONDS = 60.0
+#: The name the objective gets in the SMT-LIB text of an optimisation problem.
+OBJECTIVE = "__pf_objective"
+#: Work budget of the capturing replay, in idle-machine seconds (as generation's default).
+REPLAY_SECONDS = 15.0
+#: Wall-clock allowance of a sandboxed capture beyond the record's ``max_seconds``.
+REPLAY_NET_SECONDS = 60.0
+
+
+@dataclass
+class Problem:
+    """What the engine decided for one puzzle, in a form independent of its Z3 context.
+
+    ``values`` are ``(sort, text)`` pairs: ``("bool", "true")``, ``("int", "-3")``,
+    ``("real", "7/2")``; ``solutions`` holds one list per stored solution (enumeration),
+    or the optimal configuration (optimisation), over ``names``.
+    """
+
+    kind: str  # "enumerate", "optimize" or "none" (nothing solved: nothing to prove)
+    smt2: str = ""
+    names: list[str] = field(default_factory=list)
+    sorts: list[str] = field(default_factory=list)
+    solutions: list[list[tuple[str, str]]] = field(default_factory=list)
+    direction: str = ""
+    value: tuple[str, str] | None = None
+    argmax: bool = False
+    #: The attempt's Z3 random seed (config ``_z3_seed``): the fresh solver searches as the
+    #: engine's did, which decides some nonlinear checks an unseeded search does not.
+    seed: int = 0
+
+
+@dataclass
+class AuditOutcome:
+    status: str
+    detail: str = ""
+    method: str = "solver"
+
+
+def _consts(exprs: list) -> list:
+    """Uninterpreted constants of ``exprs``, first seen first (a plain walk of the DAG:
+    the audit does not share the engine's C-level walkers)."""
+    seen: set[int] = set()
+    out: list = []
+    stack = list(reversed(exprs))
+    while stack:
+        e = stack.pop()
+        i = e.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.append(e)
+        elif z3.is_app(e):
+            stack.extend(reversed(e.children()))
+        elif z3.is_quantifier(e):
+            stack.append(e.body())
+    return out
+
+
+def _sort_name(c: Any) -> str:
+    k = c.sort().kind()
+    return {z3.Z3_BOOL_SORT: "bool", z3.Z3_INT_SORT: "int", z3.Z3_REAL_SORT: "real"}.get(k, "other")
+
+
+def _literal(sort: str, v: Any) -> tuple[str, str]:
+    """A Python or Z3 value as an exact ``(sort, text)`` pair."""
+    if z3.is_expr(v):
+        if z3.is_true(v) or z3.is_false(v):
+            return ("bool", "true" if z3.is_true(v) else "false")
+        if z3.is_int_value(v):
+            return ("int", str(v.as_long()))
+        if z3.is_rational_value(v):
+            f = v.as_fraction()
+            return ("real", f"{f.numerator}/{f.denominator}")
+        if z3.is_algebraic_value(v):
+            return ("real", v.as_decimal(20).rstrip("?"))
+        raise ValueError(f"not a value: {v}")
+    if isinstance(v, bool):
+        return ("bool", "true" if v else "false")
+    if isinstance(v, int):
+        return (sort if sort in ("int", "real") else "int", str(v))
+    f = Fraction(str(v))
+    return ("real", f"{f.numerator}/{f.denominator}")
+
+
+def _z3_value(pair: tuple[str, str], ctx: z3.Context) -> Any:
+    sort, text = pair
+    if sort == "bool":
+        return z3.BoolVal(text == "true", ctx)
+    if sort == "int":
+        return z3.IntVal(int(text), ctx)
+    return z3.RealVal(text, ctx)
+
+
+def _smt2(assertions: list, extra: list) -> str:
+    s = z3.Solver(ctx=(assertions or extra)[0].ctx)
+    s.add(assertions)
+    s.add(extra)
+    return s.to_smt2()
+
+
+def _solution_values(sol: Any, consts: list, sorts: list[str]) -> list[tuple[str, str]]:
+    """A stored solution (SolModel) as exact values of ``consts`` (the model when it has one)."""
+    model = getattr(sol, "_model", None)
+    out = []
+    for c, sort in zip(consts, sorts):
+        v = sol.values.get(c.get_id()) if hasattr(sol, "values") else None
+        if model is not None and (sort == "real" or v is None):
+            try:
+                v = model.evaluate(c, model_completion=True)
+            except Exception:  # noqa: BLE001 - fall back to the Python value
+                pass
+        if v is None:
+            raise ValueError(f"the stored solution has no value for {c}")
+        out.append(_literal(sort, v))
+    return out
+
+
+def capture_problem(family: Any, puzzle: Any) -> Problem:
+    """Replay ``puzzle.config`` on the Z3 paths and capture the problem it decided.
+
+    An untrusted family's replay runs in its sandboxed worker (spec/sandbox.py: the
+    replay evaluates the spec's expressions); a trusted one's in this process. Raises
+    whatever the replay raises (Rejection, ExprFailure...): the caller reports it.
+    """
+    params = getattr(puzzle, "params", None)
+    params = params if isinstance(params, dict) else {}
+    config = dict(puzzle.config or {})
+    if getattr(family, "trust", True):
+        return capture_config(family, config, puzzle.answer, params)
+    from .sandbox import sandboxed_capture
+
+    seconds = float(params.get("max_seconds", 120.0)) + REPLAY_NET_SECONDS
+    return _problem_from(sandboxed_capture(family, config, puzzle.answer, params, seconds))
+
+
+def _problem_from(data: dict) -> Problem:
+    """A Problem from the plain dict a worker sent (tuples and lists rebuilt, types checked)."""
+    def pair(v: Any) -> tuple[str, str]:
+        a, b = v
+        return (str(a), str(b))
+
+    value = data.get("value")
+    return Problem(str(data["kind"]), str(data.get("smt2", "")), [str(x) for x in data.get("names", [])],
+                   [str(x) for x in data.get("sorts", [])],
+                   [[pair(v) for v in sol] for sol in data.get("solutions", [])],
+                   str(data.get("direction", "")), pair(value) if value is not None else None,
+                   bool(data.get("argmax", False)), int(data.get("seed", 0)))
+
+
+def capture_config(family: Any, config: dict, answer: str, params: dict) -> Problem:
+    """``capture_problem`` in this process (trusted specs, and the sandbox worker itself).
+
+    Runs in a fresh Z3 context of its own, freed when done.
+    """
+    from .attempt import Attempt, _attempt_steps, fresh_z3_context
+    from .budget import WorkBudget
+
+    spec = family.spec
+    seconds = float(params.get("attempt_seconds", REPLAY_SECONDS))
+    with fresh_z3_context():
+        a = Attempt(spec, family.file_ops, random.Random(0), dict(config or {}), set(),
+                    WorkBudget.for_seconds(seconds, time.monotonic() + 3600.0), {})
+        a.capture = {}
+        try:
+            result = _attempt_steps(a, spec)
+            cap = a.capture
+            if not cap:
+                return Problem("none")
+            if result["answer"] != answer:
+                raise ValueError(f"the config replays to answer {result['answer']!r}, the record "
+                                 f"holds {answer!r}")
+            if cap["kind"] == "enumerate":
+                consts = cap["consts"]
+                sorts = [_sort_name(c) for c in consts]
+                sols = a.env.get("_solutions") or []
+                return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
+                               sorts, [_solution_values(s, consts, sorts) for s in sols],
+                               seed=a._z3_seed)
+            target = cap["target"]
+            consts = _consts(list(cap["assertions"]) + [target])
+            sorts = [_sort_name(c) for c in consts]
+            obj = z3.Const(OBJECTIVE, target.sort())
+            smt2 = _smt2(cap["assertions"], [obj == target])
+            value = _literal(_sort_name(target), a.env["_value"])
+            best = a.env.get("_solutions")
+            try:
+                sol = [_solution_values(best, consts, sorts)] if best is not None else []
+            except ValueError:
+                sol = []
+            return Problem("optimize", smt2, [str(c) for c in consts], sorts, sol,
+                           cap["direction"], value, needs_unique_optimum(spec), a._z3_seed)
+        finally:
+            a.env.clear()
+            if a.rt is not None:
+                a.rt.sym_config.clear()
+            a.assertions.clear()
+            a.sym_consts.clear()
+            a.capture = None
+            a.rt = None
+
+
+class _Fresh:
+    """The problem parsed into a new Z3 context, and the wall-clock bound of its checks."""
+
+    def __init__(self, problem: Problem, seconds: float, logic: str | None = None) -> None:
+        self.ctx = z3.Context()
+        self.logic = logic
+        self.seed = problem.seed
+        self.deadline = time.monotonic() + seconds
+        self.assertions = list(z3.parse_smt2_string(problem.smt2, ctx=self.ctx))
+        by_name = {str(c): c for c in _consts(self.assertions)}
+        self.consts = [by_name.get(n) for n in problem.names]
+        self.objective = by_name.get(OBJECTIVE)
+        self.all = [c for n, c in by_name.items() if n != OBJECTIVE]
+
+    def solver(self) -> z3.Solver:
+        s = z3.SolverFor(self.logic, ctx=self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
+        s.set("random_seed", self.seed)
+        s.add(self.assertions)
+        return s
+
+    def check(self, s: z3.Solver) -> Any:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            return z3.unknown
+        s.set("timeout", max(1, int(left * 1000)))
+        return s.check()
+
+    def eqs(self, values: list[tuple[str, str]]) -> list:
+        return [c == _z3_value(v, self.ctx) for c, v in zip(self.consts, values) if c is not None]
+
+    def differs(self, values: list[tuple[str, str]]) -> Any:
+        return z3.Or([c != _z3_value(v, self.ctx) for c, v in zip(self.consts, values) if c is not None]
+                     + [z3.BoolVal(False, self.ctx)])
+
+    def show(self, model: Any, consts: list) -> str:
+        parts = []
+        for c in consts:
+            if c is None:
+                continue
+            v = model.eval(c, model_completion=True)
+            parts.append(f"{c}={v}")
+        return ", ".join(parts[:40]) + (" ..." if len(parts) > 40 else "")
+
+
+def _undecided(what: str, s: z3.Solver) -> AuditOutcome:
+    return AuditOutcome("undecided", f"{what}: the fresh solver could not decide within the audit's "
+                                     f"seconds ({s.reason_unknown()})")
+
+
+def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
+    """Enumerate the solutions again with one incremental fresh solver and compare.
+
+    Incremental on purpose: after a first model the solver has learned the problem, and
+    "one more?" is then often immediate where a cold check with every stored solution
+    blocked at once is not (37-equation's polynomial systems: unsat at once vs. no answer
+    in 60 s).
+    """
+    n = len(problem.solutions)
+    stored = {tuple(sol) for sol in problem.solutions}
+    seen: set = set()
+    consts = [c for c in f.consts if c is not None]
+    sorts = [srt for c, srt in zip(f.consts, problem.sorts) if c is not None]
+    s = f.solver()
+    while True:
+        r = f.check(s)
+        if r == z3.unknown:
+            return _undecided(f"enumerating (found {len(seen)} of the {n} stored solutions)", s)
+        if r == z3.unsat:
+            break
+        model = s.model()
+        values = [model.eval(c, model_completion=True) for c in consts]
+        try:
+            key = tuple(_literal(srt, v) for srt, v in zip(sorts, values))
+        except ValueError:
+            key = None
+        if key not in stored:
+            return AuditOutcome("ambiguous", f"another solution exists beyond the {n} the puzzle was "
+                                             f"made from: {f.show(model, consts)}")
+        seen.add(key)
+        if len(seen) > n or not consts:
+            break
+        s.add(z3.Or([c != v for c, v in zip(consts, values)]))
+    if seen != stored:
+        return AuditOutcome("wrong", f"{len(stored - seen)} stored solution(s) do not satisfy the "
+                                     f"constraints")
+    return AuditOutcome("pass", f"exactly {n} solution(s), proved by a fresh solver")
+
+
+def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
+    """Optimum and (where it matters) argmax re-proved by one incremental fresh solver."""
+    if f.objective is None or problem.value is None:
+        return AuditOutcome("error", "the captured problem has no objective")
+    value = _z3_value(problem.value, f.ctx)
+    obj = f.objective
+    s = f.solver()
+    r = f.check(s)  # a first model: the later checks start from what the solver learned
+    if r == z3.unknown:
+        return _undecided("solving the constraints", s)
+    if r == z3.unsat:
+        return AuditOutcome("wrong", "the constraints have no solution")
+    s.push()
+    if problem.solutions:
+        s.add(f.eqs(problem.solutions[0]))
+    s.add(obj == value)
+    r = f.check(s)
+    s.pop()
+    if r == z3.unknown:
+        return _undecided("checking that the stored optimum is reached", s)
+    if r == z3.unsat:
+        what = "the stored configuration does not reach" if problem.solutions else "no configuration reaches"
+        return AuditOutcome("wrong", f"{what} the stored optimum {problem.value[1]}")
+    s.push()
+    s.add(obj > value if problem.direction == "maximize" else obj < value)
+    r = f.check(s)
+    better = s.model() if r == z3.sat else None
+    s.pop()
+    if r == z3.unknown:
+        return _undecided("looking for a better value", s)
+    if better is not None:
+        return AuditOutcome("wrong", f"a better value exists: {better.eval(obj)} "
+                                     f"({f.show(better, f.consts)})")
+    if not problem.argmax:
+        return AuditOutcome("pass", f"optimum {problem.value[1]} proved by a fresh solver (the "
+                                    f"question reads only the value)")
+    if not problem.solutions:
+        return AuditOutcome("error", "the question reads the optimal configuration, which the "
+                                     "replay did not give")
+    s.add(obj == value)
+    s.add(f.differs(problem.solutions[0]))
+    r = f.check(s)
+    if r == z3.unknown:
+        return _undecided("looking for another optimal configuration", s)
+    if r == z3.sat:
+        return AuditOutcome("ambiguous", f"another configuration reaches the optimum "
+                                         f"{problem.value[1]}: {f.show(s.model(), f.consts)}")
+    return AuditOutcome("pass", f"optimum {problem.value[1]} and its configuration proved unique "
+                                f"by a fresh solver")
+
+
+# ---- brute force -------------------------------------------------------------------------
+def _int_bounds(assertions: list, consts: list) -> dict[int, list]:
+    """Numeric bounds of integer constants from top-level atoms ``c <= k``, ``k < c`` ..."""
+    ids = {c.get_id(): c for c in consts}
+    lo: dict[int, int] = {}
+    hi: dict[int, int] = {}
+    stack = list(assertions)
+    while stack:
+        e = stack.pop()
+        if z3.is_and(e):
+            stack.extend(e.children())
+            continue
+        if not z3.is_app(e) or e.num_args() != 2:
+            continue
+        k = e.decl().kind()
+        a, b = e.arg(0), e.arg(1)
+        flip = {z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_GE: z3.Z3_OP_LE, z3.Z3_OP_LT: z3.Z3_OP_GT,
+                z3.Z3_OP_GT: z3.Z3_OP_LT, z3.Z3_OP_EQ: z3.Z3_OP_EQ}
+        if k not in flip:
+            continue
+        if z3.is_int_value(a) and b.get_id() in ids:
+            a, b, k = b, a, flip[k]
+        if a.get_id() not in ids or not z3.is_int_value(b):
+            continue
+        i, v = a.get_id(), b.as_long()
+        if k in (z3.Z3_OP_LE, z3.Z3_OP_EQ):
+            hi[i] = min(hi.get(i, v), v)
+        if k == z3.Z3_OP_LT:
+            hi[i] = min(hi.get(i, v - 1), v - 1)
+        if k in (z3.Z3_OP_GE, z3.Z3_OP_EQ):
+            lo[i] = max(lo.get(i, v), v)
+        if k == z3.Z3_OP_GT:
+            lo[i] = max(lo.get(i, v + 1), v + 1)
+    return {i: list(range(lo[i], hi[i] + 1)) for i in ids if i in lo and i in hi}
+
+
+def _brute_domains(f: _Fresh, limit: int) -> list[list] | None:
+    """Every constant's candidate values (Z3 numerals), or None if not small and finite."""
+    if any(c is None for c in f.consts) or {c.get_id() for c in f.all} - {c.get_id() for c in f.consts}:
+        return None  # the constraints hold constants outside the answer's projection
+    bounds = _int_bounds(f.assertions, f.consts)
+    domains, size = [], 1
+    for c in f.consts:
+        if z3.is_bool(c):
+            dom = [z3.BoolVal(False, f.ctx), z3.BoolVal(True, f.ctx)]
+        elif z3.is_int(c) and c.get_id() in bounds:
+            dom = [z3.IntVal(v, f.ctx) for v in bounds[c.get_id()]]
+        else:
+            return None
+        size *= max(1, len(dom))
+        if size > limit:
+            return None
+        domains.append(dom)
+    return domains
+
+
+def _brute(problem: Problem, f: _Fresh, limit: int) -> AuditOutcome | None:
+    """All assignments evaluated by Z3's simplifier; None when the domain is not small."""
+    domains = _brute_domains(f, limit)
+    if domains is None:
+        return None
+    conj = z3.And(f.assertions + [z3.BoolVal(True, f.ctx)])
+    objective = None
+    if problem.kind == "optimize":
+        # the definition ``objective == target`` (Z3 may print it either way round)
+        eq = [a for a in f.assertions if z3.is_eq(a)
+              and any(z3.eq(x, f.objective) for x in a.children())]
+        if len(eq) != 1:
+            return None
+        left, right = eq[0].children()
+        objective = right if z3.eq(left, f.objective) else left
+        conj = z3.And([a for a in f.assertions if not z3.eq(a, eq[0])] + [z3.BoolVal(True, f.ctx)])
+    found: list[tuple] = []
+    for combo in itertools.product(*domains):
+        if time.monotonic() > f.deadline:
+            return AuditOutcome("undecided", "brute force ran out of the audit's seconds", "brute")
+        pairs = list(zip(f.consts, combo))
+        if not z3.is_true(z3.simplify(z3.substitute(conj, *pairs) if pairs else conj)):
+            continue
+        key = tuple(_literal(s, v) for s, v in zip(problem.sorts, combo))
+        if objective is None:
+            found.append((key, None))
+        else:
+            val = z3.simplify(z3.substitute(objective, *pairs) if pairs else objective)
+            found.append((key, _as_fraction(val)))
+    names = problem.names
+    if problem.kind == "enumerate":
+        stored = {tuple(s) for s in problem.solutions}
+        got = {k for k, _ in found}
+        extra = sorted(got - stored)
+        if extra:
+            return AuditOutcome("ambiguous", f"{len(got)} solutions by brute force, {len(stored)} stored; "
+                                             f"another: {_show_key(names, extra[0])}", "brute")
+        if stored - got:
+            return AuditOutcome("wrong", "a stored solution is not a solution (brute force)", "brute")
+        return AuditOutcome("pass", f"exactly {len(got)} solution(s) by brute force over "
+                                    f"{_count(domains)} assignments", "brute")
+    if not found:
+        return AuditOutcome("wrong", "no assignment satisfies the constraints (brute force)", "brute")
+    vals = [v for _, v in found]
+    best = max(vals) if problem.direction == "maximize" else min(vals)
+    stored = _as_fraction(_z3_value(problem.value, f.ctx))
+    if best != stored:
+        return AuditOutcome("wrong", f"the optimum is {best} by brute force, stored {stored}", "brute")
+    argmax = [k for k, v in found if v == best]
+    if problem.argmax and len(argmax) > 1:
+        other = next((k for k in argmax if [tuple(x) for x in problem.solutions[:1]] != [k]), argmax[0])
+        return AuditOutcome("ambiguous", f"{len(argmax)} configurations reach the optimum {best}; "
+                                         f"another: {_show_key(names, other)}", "brute")
+    if problem.argmax and problem.solutions and tuple(problem.solutions[0]) != argmax[0]:
+        return AuditOutcome("wrong", "the stored configuration is not the optimal one (brute force)", "brute")
+    return AuditOutcome("pass", f"optimum {best} by brute force over {_count(domains)} assignments"
+                                + (" (unique configuration)" if problem.argmax else ""), "brute")
+
+
+def _as_fraction(v: Any) -> Fraction:
+    if z3.is_int_value(v):
+        return Fraction(v.as_long())
+    if z3.is_rational_value(v):
+        return v.as_fraction()
+    raise ValueError(f"not a number: {v}")
+
+
+def _count(domains: list) -> int:
+    n = 1
+    for d in domains:
+        n *= len(d)
+    return n
+
+
+def _show_key(names: list[str], key: tuple) -> str:
+    return ", ".join(f"{n}={v[1]}" for n, v in zip(names, key))
+
+
+def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method: str = "solver",
+                  brute_limit: int = 4096) -> AuditOutcome:
+    """Re-check a captured problem in a fresh context (``method``: "solver" or "auto":
+    brute force when the domain has at most ``brute_limit`` assignments, else solver).
+
+    Problems over Real constants get a second try with Z3's nlsat procedure
+    (``QF_NRA``, complete for polynomial real arithmetic) when the default solver leaves
+    them undecided in half the seconds: its incomplete nonlinear core misses some of
+    37-equation's "no other solution" proofs that nlsat makes in milliseconds.
+    """
+    if problem.kind == "none":
+        return AuditOutcome("pass", "nothing solved: the answer is computed from the drawn values", "none")
+    end = time.monotonic() + seconds
+    plans: list[str | None] = [None, "QF_NRA"] if "real" in problem.sorts else [None]
+    out = AuditOutcome("undecided", "not run")
+    for k, logic in enumerate(plans):
+        left = end - time.monotonic()
+        share = left / 2 if k < len(plans) - 1 else left
+        out = _audit_once(problem, share, logic, method if k == 0 else "solver", brute_limit)
+        if out.status != "undecided" or time.monotonic() >= end:
+            return out
+    return out
+
+
+def _audit_once(problem: Problem, seconds: float, logic: str | None, method: str,
+                brute_limit: int) -> AuditOutcome:
+    f = _Fresh(problem, seconds, logic)
+    try:
+        if method == "auto":
+            out = _brute(problem, f, brute_limit)
+            if out is not None:
+                return out
+        return _audit_enumerate(problem, f) if problem.kind == "enumerate" else _audit_optimize(problem, f)
+    finally:
+        # the fresh context and everything made in it go now, not at a later GC pass
+        f.assertions = f.consts = f.all = []
+        f.objective = None
+        del f
+
+
+def audit_puzzle(family: Any, puzzle: Any, seconds: float = DEFAULT_SECONDS, *,
+                 method: str = "solver", brute_limit: int = 4096) -> AuditOutcome:
+    """Capture and re-check one spec puzzle (never raises: a failure is an ``error`` outcome)."""
+    try:
+        problem = capture_problem(family, puzzle)
+    except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
+        return AuditOutcome("error", f"config replay failed: {type(exc).__name__}: {exc}", "none")
+    try:
+        return audit_problem(problem, seconds, method=method, brute_limit=brute_limit)
+    except Exception as exc:  # noqa: BLE001
+        return AuditOutcome("error", f"audit failed: {type(exc).__name__}: {exc}", "none")
