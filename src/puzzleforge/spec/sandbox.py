@@ -346,6 +346,25 @@ def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
     return exc
 
 
+def _call_for_spec(w: _Worker, family: Any, request: dict, deadline: float) -> dict:
+    """Send ``request`` about ``family``'s spec: its text goes once per worker (specs
+    reach 4 MB), again when the worker dropped it from its cache. ``request["seconds"]``
+    is the time left to ``deadline``; the worker is waited for until the deadline plus
+    ``KILL_GRACE`` + 1 s (its own alarm fires at the deadline + 1 s)."""
+    key, text = _spec_text(family)
+    request.update(key=key, path=family.path, root=str(family.spec.root))
+    for _ in range(2):
+        if key not in w.known:
+            request["text"] = text
+        request["seconds"] = max(0.001, deadline - time.monotonic())
+        reply = w.call(request, deadline + 1.0 + KILL_GRACE)
+        w.known.add(key)
+        if not reply.get("need_text"):
+            return reply
+        w.known.discard(key)
+    return reply
+
+
 def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: dict | None,
                        use_spec_vars: tuple[str, ...], deadline: float) -> Puzzle:
     """``family.generate`` run by this thread's worker; ``rng`` advances as in process."""
@@ -354,21 +373,11 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
     if not isinstance(rng, random.Random):
         raise GenerationFailed("generate needs a random.Random (its state is sent to the "
                                "sandboxed worker)", file=family.path)
-    key, text = _spec_text(family)
-    request = {"op": "generate", "key": key, "path": family.path, "root": str(family.spec.root),
-               "params": asdict(params), "rng": rng.getstate(), "config": config,
-               "use_spec_vars": list(use_spec_vars)}
+    request = {"op": "generate", "params": asdict(params), "rng": rng.getstate(),
+               "config": config, "use_spec_vars": list(use_spec_vars)}
     w = _worker()
     try:
-        for _ in range(2):
-            if key not in w.known:  # the text goes once per worker (specs reach 4 MB)
-                request["text"] = text
-            request["seconds"] = max(0.001, deadline - time.monotonic())
-            reply = w.call(request, deadline + 1.0 + KILL_GRACE)
-            w.known.add(key)
-            if not reply.get("need_text"):
-                break
-            w.known.discard(key)  # the worker dropped it from its cache: send it again
+        reply = _call_for_spec(w, family, request, deadline)
     except _Timeout:
         w.kill()
         raise SafetyNetFailed(
@@ -420,12 +429,10 @@ def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seco
     Why in the worker: the capture replays the record's config, which evaluates the spec's
     expressions, and a spec named by a record is untrusted.
     """
-    request = {"op": "capture", "path": family.path, "text": _spec_text(family),
-               "root": str(family.spec.root), "config": config, "answer": answer,
-               "params": params, "seconds": seconds}
+    request = {"op": "capture", "config": config, "answer": answer, "params": params}
     w = _worker()
     try:
-        reply = w.call(request, time.monotonic() + seconds + 1.0 + KILL_GRACE)
+        reply = _call_for_spec(w, family, request, time.monotonic() + seconds)
     except _Timeout:
         w.kill()
         raise SpecWorkerDied(f"spec {family.path}: the audit's config replay ran past "

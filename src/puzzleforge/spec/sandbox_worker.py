@@ -155,7 +155,9 @@ def _capture(families: _Families, req: dict) -> dict:
     from .audit import capture_config
     from .oslock import set_cpu_limit
 
-    fam = families.get(req["path"], req["text"], req["root"])
+    fam = families.get(req)
+    if fam is None:
+        return {"need_text": True}
     set_cpu_limit(float(req["seconds"]) + 5.0)
     try:
         problem = capture_config(fam, req["config"], req["answer"], req["params"])
