@@ -7,6 +7,8 @@ escapes, and were checked once against the reference program (bench/spec_replay.
 """
 from __future__ import annotations
 
+import contextlib
+
 import json
 import os
 import random
@@ -69,8 +71,10 @@ def test_unreadable_values_are_not_replayable(bad) -> None:
 
 def _vase_records(tmp_path: Path, n: int = 3) -> list[dict]:
     out = tmp_path / "v.jsonl"
-    r = CliRunner().invoke(app, ["spec", "generate", str(VASE), "-n", str(n), "--seed", "4",
-                                 "--out", str(out), "-q"])
+    # from tmp_path, like the subprocess runs: meta.source is relative to the working directory
+    with contextlib.chdir(tmp_path):
+        r = CliRunner().invoke(app, ["spec", "generate", str(VASE), "-n", str(n), "--seed", "4",
+                                     "--out", str(out), "-q"])
     assert r.exit_code == 0, r.output
     return [json.loads(line) for line in out.read_text().splitlines()]
 

@@ -23,7 +23,7 @@ from puzzleforge.core.puzzle import stamp
 from puzzleforge.core.seeding import make_rng
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.operators import Runtime
-from puzzleforge.spec.safe import SAFE_BUILTINS, compile_expr
+from puzzleforge.spec.safe import SAFE_BUILTINS, ExprError, compile_expr
 
 DATA = Path(__file__).resolve().parent / "data" / "unseen"
 
@@ -75,7 +75,7 @@ def test_module_views_expose_no_escape(source):
     with pytest.raises(Exception) as info:
         code = compile_expr(source, where="test")
         code.run({"__builtins__": SAFE_BUILTINS, "name": "os"})
-    assert isinstance(info.value, (UnsafeExpression, AttributeError))
+    assert isinstance(info.value, (UnsafeExpression, AttributeError, ExprError))
 
 
 def test_trusted_operator_file_draws_follow_the_seed(capsys):
@@ -94,17 +94,17 @@ def test_trusted_operator_file_draws_follow_the_seed(capsys):
 def test_trusted_operator_file_needs_trust():
     with pytest.raises(TrustRequired) as info:
         load_spec_family(DATA / "dice_roll.yaml")
-    assert "PUZZLEFORGE_SPEC_TRUST" in str(info.value)
+    assert "--trust" in str(info.value)
 
 
-def test_verify_rebuilds_a_trusted_spec_when_the_environment_grants_trust(monkeypatch):
+def test_verify_never_trusts_a_spec_named_by_a_record(monkeypatch):
+    """No environment variable grants trust: a record only names a file (issue 15)."""
     _, puzzle = _make("dice_roll.yaml", 11, trust=True)
     record = json.loads(json.dumps(puzzle.to_record()))
-    monkeypatch.delenv("PUZZLEFORGE_SPEC_TRUST", raising=False)
-    refused = check_record(0, record)
-    assert refused.problems and "TrustRequired" in refused.problems[0]
-    monkeypatch.setenv("PUZZLEFORGE_SPEC_TRUST", "1")
-    assert check_record(0, record).problems == []
+    for value in ("1", "true", "yes"):
+        monkeypatch.setenv("PUZZLEFORGE_SPEC_TRUST", value)
+        refused = check_record(0, record)
+        assert refused.problems and "TrustRequired" in refused.problems[0]
 
 
 def test_absolute_operator_path_falls_back_to_the_project_customs_folder():
@@ -182,10 +182,9 @@ def test_cli_attempt_seconds_is_recorded_so_verify_replays_with_the_same_budget(
 
     from puzzleforge.cli.main import app
 
-    out = tmp_path / "dice.jsonl"
-    monkeypatch.setenv("PUZZLEFORGE_SPEC_TRUST", "1")
-    r = CliRunner().invoke(app, ["spec", "generate", str(DATA / "dice_roll.yaml"), "-n", "2", "--seed", "4",
-                                 "--trust", "--attempt-seconds", "40", "--out", str(out), "-q"])
+    out = tmp_path / "post.jsonl"
+    r = CliRunner().invoke(app, ["spec", "generate", str(DATA / "post_gen_text.yaml"), "-n", "2", "--seed", "4",
+                                 "--attempt-seconds", "40", "--out", str(out), "-q"])
     assert r.exit_code == 0, r.output
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [rec["params"]["attempt_seconds"] for rec in records] == [40.0, 40.0]

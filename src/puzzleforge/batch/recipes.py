@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError, InvalidSpec
+from ..core.registry import FAMILIES
 from ..core.yamlio import load_yaml, read_yaml_text
 from .job import DEFAULT_MAX_ATTEMPTS, BatchJob, Component, Split, family_ref
 
@@ -89,6 +90,11 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
             continue
         if fam.lower().endswith((".yaml", ".yml")) and not Path(fam).is_absolute():
             fam = str((path.parent / fam).resolve())
+        if fam not in FAMILIES and not fam.lower().endswith((".yaml", ".yml")):
+            # never a module:attribute reference: a recipe file must not import code
+            problems.append(f"{field}.family '{fam[:80]}' is neither a registered family "
+                            f"({', '.join(FAMILIES)}) nor a spec .yaml path")
+            continue
         ref = family_ref(fam)
         default_name = Path(fam).stem if fam.lower().endswith((".yaml", ".yml")) else fam
         base_name = str(comp.get("name") or default_name)

@@ -17,7 +17,7 @@ from typing import Any
 from .errors import UnknownFamily
 
 __all__ = ["FAMILIES", "PATH_LOADERS", "family_names", "get_family", "resolve_family",
-           "family_for_record"]
+           "family_for_record", "record_spec_path"]
 
 #: Family id -> "module:attribute" of an object implementing ``core.family.Family``.
 FAMILIES: dict[str, str] = {
@@ -84,18 +84,73 @@ def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
     """The family that produced a dataset record (or Puzzle).
 
     Registered ids resolve directly; file-defined families (spec files) are rebuilt from
-    ``config["source"]`` or ``meta["source"]``, the path of the file that defines them.
+    ``config["source"]`` or ``meta["source"]``, the path of the file that defines them
+    (relative paths are read from the working directory). A record is data from anywhere,
+    so the path is checked first (record_spec_path) and the spec is loaded untrusted
+    whatever ``options`` say: a record can never enable Python operator files.
     """
     get = record.get if isinstance(record, dict) else lambda k, d=None: getattr(record, k, d)
     name = str(get("family", ""))
     if name in FAMILIES:
         return get_family(name)
-    source = None
-    for holder in (get("config", None), get("meta", None)):
+    for field in ("config", "meta"):
+        holder = get(field, None)
         if isinstance(holder, dict) and holder.get("source"):
-            source = holder["source"]
-            break
-    if source:
-        return resolve_family(str(source), **options)
-    raise UnknownFamily(f"record of unknown family '{name}' carries no config.source",
+            path = record_spec_path(holder["source"], field=f"{field}.source", family=name)
+            options = {k: v for k, v in options.items() if k != "trust"}
+            family = _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=False, **options)
+            _check_digest(family, get("meta", None), path)
+            return family
+    raise UnknownFamily(f"record of unknown family '{name[:80]}' carries no config.source",
                         expected="a registered family id or a record made from a spec file")
+
+
+def _check_digest(family: Any, meta: Any, path: str) -> None:
+    """A record made from another version of the spec file cannot be rebuilt from this one:
+    say so (both hashes) instead of reporting every puzzle as wrong."""
+    want = meta.get("source_sha256") if isinstance(meta, dict) else None
+    spec = getattr(family, "spec", None)
+    have = getattr(spec, "digest", "")
+    if want and have and want != have:
+        from .errors import InvalidSpec
+
+        raise InvalidSpec(f"the spec file {path} has changed since this record was made "
+                          f"(its sha256 is {have[:16]}..., the record names {str(want)[:16]}...)",
+                          field="meta.source_sha256",
+                          expected="the spec file the dataset was generated from, unchanged")
+
+
+def record_spec_path(source: Any, *, field: str = "meta.source", family: str = "") -> str:
+    """The spec path a record names, checked: a .yaml/.yml regular file of at most 4 MB.
+
+    Why: verify, score and the web app open whatever path a (possibly downloaded) record
+    names; this refuses devices, directories, FIFOs, other file kinds and huge files with
+    one clear paragraph instead of hanging, crashing or reading them.
+    """
+    from .errors import InvalidSpec
+    from .yamlio import MAX_YAML_BYTES
+
+    shown = repr(source)[:120]
+    expected = ("the path of an existing spec .yaml/.yml file, relative to the directory "
+                "the dataset was generated in (run verify/score from there)")
+    where = f"record of family '{family[:60]}'" if family else "record"
+    if not isinstance(source, str) or not source.strip() or "\x00" in source:
+        raise InvalidSpec(f"{where}: {field} {shown} is not a file path", field=field,
+                          expected=expected)
+    path = Path(source)
+    if path.suffix.lower() not in PATH_LOADERS:
+        raise InvalidSpec(f"{where}: {field} {shown} is not a spec file (.yaml or .yml)",
+                          field=field, expected=expected)
+    try:
+        info = path.stat()
+    except OSError:
+        raise InvalidSpec(f"{where}: {field} {shown} does not exist (relative to "
+                          f"{Path.cwd()})", field=field, expected=expected) from None
+    import stat as _stat
+    if not _stat.S_ISREG(info.st_mode):
+        raise InvalidSpec(f"{where}: {field} {shown} is not a regular file", field=field,
+                          expected=expected)
+    if info.st_size > MAX_YAML_BYTES:
+        raise InvalidSpec(f"{where}: {field} {shown} is {info.st_size:,} bytes (limit "
+                          f"{MAX_YAML_BYTES:,})", field=field, expected=expected)
+    return str(path)

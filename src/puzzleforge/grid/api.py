@@ -11,7 +11,7 @@ from typing import Any
 from ..core.errors import AmbiguousPuzzle, InvalidDescription, Unsatisfiable
 from .generator import generate_instance, grade
 from .genre import Genre, Instance, parse_size
-from .genres import GENRES, get_genre
+from .genres import genre_ids, get_genre
 from .hints import Hint, next_hint
 from .hints import explain as explain_steps
 from .render import render_svg, render_terminal
@@ -60,9 +60,10 @@ def parse_puzzle(text: str) -> tuple[Genre, Instance]:
     if not words:
         raise InvalidDescription("empty puzzle text", expected="'<genre> RxC' then the grid")
     gid = words[0].lower()
-    if gid not in GENRES:
+    if gid not in genre_ids():
         raise InvalidDescription(f"unknown genre {words[0]!r} on the first line", line=1,
-                                 expected="one of " + ", ".join(GENRES))
+                                 expected="one of " + ", ".join(genre_ids())
+                                 + " (or load your own with --genre-file FILE.py)")
     g = get_genre(gid)
     return g, g.parse(stripped)
 

@@ -10,8 +10,8 @@ from typing import Optional
 
 import typer
 
-from ..cli.errors import run_guarded
-from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, fraction
+from ..core.cliguard import run_guarded
+from ..core.clioptions import SEED_HELP, SEED_MAX, SEED_MIN, fraction
 from ..core.safeoutput import write_atomic
 from ..core.textfiles import read_text_file
 
@@ -31,6 +31,18 @@ def _read(source: str) -> str:
     return read_text_file(Path(source))
 
 
+GENRE_FILE_OPTION = typer.Option(
+    [], "--genre-file", help="a genre of your own: a .py file defining one Genre subclass "
+    "(Python: load only files you trust); repeatable")
+
+
+def _load_genre_files(paths: list[Path]) -> None:
+    if paths:
+        from .genrefile import load_genre_files
+
+        load_genre_files(paths)
+
+
 def _pdf_sheet(inst, sol, **facts) -> bytes:
     """The PDF sheet bytes (needs fpdf2, the ``pdf`` extra)."""
     try:
@@ -45,11 +57,12 @@ def _pdf_sheet(inst, sol, **facts) -> bytes:
 
 @app.command("genres")
 @run_guarded
-def genres_command() -> None:
-    """List the grid genres."""
-    from .genres import GENRES, get_genre
+def genres_command(genre_file: list[Path] = GENRE_FILE_OPTION) -> None:
+    """List the grid genres (and those of --genre-file files)."""
+    from .genres import genre_ids, get_genre
 
-    for gid in GENRES:
+    _load_genre_files(genre_file)
+    for gid in genre_ids():
         try:
             g = get_genre(gid)
             typer.echo(f"{gid:12s} {g.summary}")
@@ -74,8 +87,10 @@ def generate_command(
     fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
     stars: int = typer.Option(0, "--stars", min=0,
                               help="starbattle: stars per row/column/region (0 = by size)"),
+    genre_file: list[Path] = GENRE_FILE_OPTION,
 ) -> None:
     """Generate a puzzle with a unique solution."""
+    _load_genre_files(genre_file)
     from . import api
     from .genres import get_genre
 
@@ -119,8 +134,10 @@ def solve_command(
     forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
     fmt: str = typer.Option("auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"),
     genre: Optional[str] = typer.Option(None, "--genre", help="genre of a Janko text without a known 'puzzle' name"),
+    genre_file: list[Path] = GENRE_FILE_OPTION,
 ) -> None:
     """Solve a puzzle, report whether the solution is unique, print it."""
+    _load_genre_files(genre_file)
     from . import api
     from .formats.detect import read_any
 
@@ -152,8 +169,10 @@ def solve_command(
 
 @app.command("rules")
 @run_guarded
-def rules_command(genre: str = typer.Argument(...)) -> None:
+def rules_command(genre: str = typer.Argument(...),
+    genre_file: list[Path] = GENRE_FILE_OPTION) -> None:
     """Pretty-print a genre's rules (the IR before any size is bound)."""
+    _load_genre_files(genre_file)
     from . import api
 
     typer.echo(api.rules_text(genre))
@@ -165,8 +184,10 @@ def smtlib_command(
     source: str = typer.Argument(..., help="instance file or URL"),
     out: Optional[Path] = typer.Option(None, "--out"),
     check: bool = typer.Option(False, "--check", help="solve it with Z3 and compare with SAT"),
+    genre_file: list[Path] = GENRE_FILE_OPTION,
 ) -> None:
     """Print the puzzle (rules + clues) as SMT-LIB 2."""
+    _load_genre_files(genre_file)
     from . import api
     from .smtlib import solve_smtlib_z3, to_smtlib
 
@@ -188,8 +209,10 @@ def smtlib_command(
 
 @app.command("hint")
 @run_guarded
-def hint_command(source: str = typer.Argument(...)) -> None:
+def hint_command(source: str = typer.Argument(...),
+    genre_file: list[Path] = GENRE_FILE_OPTION) -> None:
     """The easiest deduction on the empty board, with its reason (rows and columns from 1)."""
+    _load_genre_files(genre_file)
     from . import api
 
     _, inst = api.parse_puzzle(_read(source))
@@ -201,8 +224,10 @@ def hint_command(source: str = typer.Argument(...)) -> None:
 @run_guarded
 def explain_command(source: str = typer.Argument(...),
                     limit: int = typer.Option(0, "--limit", min=0,
-                                              help="Stop after this many steps (0 = all).")) -> None:
+                                              help="Stop after this many steps (0 = all)."),
+    genre_file: list[Path] = GENRE_FILE_OPTION) -> None:
     """The step-by-step solution a person can follow: each step the easiest deduction left."""
+    _load_genre_files(genre_file)
     from . import api
 
     _, inst = api.parse_puzzle(_read(source))

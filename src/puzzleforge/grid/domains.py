@@ -123,7 +123,7 @@ class Int(Domain):
             return math.inf
         if not isinstance(self.lo, int) or not isinstance(self.hi, int):
             raise DSLError(f"Int range {self} depends on parameters not yet bound",
-                           expected="call Model.bind(...) first")
+                           expected="the Params bound first (a genre's bind(instance) gives them)")
         return self.hi - self.lo + 1
 
     def contains(self, value: Any) -> bool:

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from . import ir
 from .domains import Bool, DSLError, Domain, Enum, Int
-from .model import ClueRef, ClueRule, Model
+from .model import ClueRef, ClueRule, Model, data_out_of_range
 from .primitives import Connected, Islands, SingleLoop
 from .topology import Cell, ConcreteGrid, Edge, Line, Vertex
 
@@ -126,6 +126,12 @@ class Grounder:
         self._grids: dict[int, ConcreteGrid] = {}
         self._members: dict[int, frozenset] = {}
         self._domains: dict[int, Domain] = {}
+        problems = [p for c in model.constants()
+                    for p in data_out_of_range(c, c.value if c.value is not None
+                                               else self.data[c.name], self.const)]
+        if problems:  # data outside its declared range would ground to nonsense silently
+            raise DSLError("; ".join(problems), field=model.name,
+                           expected="instance data inside the domain its Const declares")
 
     # -- constants ----------------------------------------------------------------------
     def const(self, expr: Any, env: dict | None = None) -> Any:

@@ -283,12 +283,28 @@ class Model:
                 problems.append(f"Const '{c.name}' has no value")
         if problems:
             raise DSLError("; ".join(problems), field=self.name,
-                           expected="Model.bind(" + ", ".join(f"{p.name}=..." for p in self.params()) + ")")
+                           expected="every Param bound (" + ", ".join(
+                               f"{p.name}=..." for p in self.params()) + ", which a genre's "
+                           "bind(instance) returns) and instance data inside its declared domain")
 
     def pretty(self) -> str:
         from .pretty import pretty_model
 
         return pretty_model(self)
+
+
+def data_out_of_range(const: Any, value: Any, resolve: Callable[[Any], Any]) -> list[str]:
+    """Instance data outside its declared domain (symbolic bounds evaluated by
+    ``resolve``): one problem naming the first bad entry, or none."""
+    domain = const.domain.resolved(resolve) if isinstance(const.domain, Int) else const.domain
+    items = list(value.items()) if isinstance(value, dict) else [("", value)]
+    bad = [(e, v) for e, v in items if not domain.contains(v)]
+    if not bad:
+        return []
+    where, v = bad[0]
+    more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+    return [f"Const '{const.name}' holds {v!r}{f' at {where}' if where != '' else ''}{more}, "
+            f"outside its domain {domain}"]
 
 
 def _check_scopes(node: Node, bound: frozenset) -> None:

@@ -178,14 +178,15 @@ def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
         if kind != "file":
             continue
         line = spec.lines.get(("custom_operator", name))
-        path = _resolve_operator_file(spec, name, rel)
-        if not trust:
+        if not trust:  # checked before the file is even looked for
             raise TrustRequired(
                 f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
                 field=f"custom_operator.{name}", line=line,
-                expected="--trust to allow Python operator files (for `puzzleforge verify`: "
-                         "the environment variable PUZZLEFORGE_SPEC_TRUST=1)",
+                expected="--trust on `puzzleforge spec generate` (or trust=True in the Python "
+                         "API) to allow Python operator files; a spec named by a dataset "
+                         "record (verify, score, the web app) is never trusted",
                 hint="Only pass --trust for specs you trust")
+        path = _resolve_operator_file(spec, name, rel)
         mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)
         if mod_spec is None or mod_spec.loader is None:
             raise InvalidSpec(f"cannot load operator file '{rel}'", file=spec.path,
@@ -217,6 +218,15 @@ def _difficulty(result: dict, problem: str) -> float:
     return round((vars_scale + c / (c + 20) + s / (s + 20) + n / (n + 500)) / 4, 3)
 
 
+def _portable_source(path: str) -> str:
+    """``path`` relative to the working directory (absolute only across drives)."""
+    resolved = Path(path).resolve()
+    try:
+        return os.path.relpath(resolved, Path.cwd())
+    except ValueError:  # another drive (Windows)
+        return str(resolved)
+
+
 class SpecFamily:
     """The Family of one spec file."""
 
@@ -230,7 +240,9 @@ class SpecFamily:
         self.spec = spec if spec is not None else load_spec(self.path)
         self.file_ops = _load_file_operators(self.spec, trust)
         self.name = "spec:" + Path(self.path).stem
-        self._source = str(Path(self.path).resolve())  # resolved once: ~0.1 ms per puzzle
+        # meta.source: relative to the working directory, so a dataset stays valid when the
+        # checkout moves (resolved once: ~0.1 ms per puzzle)
+        self._source = _portable_source(self.path)
         self.summary = f"PuzzleClone spec {self.path}"
         self._lambda_cache: dict = {}
         self._z3 = SpecZ3Contexts(self.spec)
@@ -351,8 +363,8 @@ class SpecFamily:
             params=params_to_dict(params),
             seed=0,
             config=result["config"],
-            meta={"source": self._source, "engine": "spec", "attempts": attempts,
-                  "rejections": dict(reasons)},
+            meta={"source": self._source, "source_sha256": self.spec.digest, "engine": "spec",
+                  "attempts": attempts, "rejections": dict(reasons)},
             extra={"problem": problem, "parameters": parameters},
         )
 
@@ -408,9 +420,8 @@ def score_answer(expected: str, given: Any, kinds: list[str] | None = None) -> f
 def load_spec_family(path: str | Path, trust: bool = False, **options: Any) -> SpecFamily:
     """The Family defined by a PuzzleClone spec file (registry PATH_LOADERS target).
 
-    ``PUZZLEFORGE_SPEC_TRUST=1`` in the environment grants ``trust`` too: commands that
-    rebuild families from records (``puzzleforge verify``) have no --trust of their own,
-    and a record must never grant it (it only names the spec file).
+    ``trust`` (Python operator files) comes only from the caller: ``--trust`` on the
+    command line or the Python API. Nothing in the environment grants it, and families
+    rebuilt from dataset records (registry.family_for_record) never have it.
     """
-    trust = trust or os.environ.get("PUZZLEFORGE_SPEC_TRUST", "") == "1"
-    return SpecFamily(path, trust=trust)
+    return SpecFamily(path, trust=bool(trust))

@@ -10,9 +10,7 @@ its seed. Behaviour follows the format's public documentation; the code is our o
 from __future__ import annotations
 
 import itertools
-import math
 import random
-import re
 import threading
 from collections.abc import Iterable as _Iterable
 from functools import lru_cache
@@ -21,7 +19,11 @@ from typing import Any, Callable
 import z3
 
 from . import mathexpr
+from .allowlist import MODULE_VIEWS, z3_table
+from . import bounded
+from .bounded import ITERTOOLS_BOUNDED
 from .fastz3 import FAST_EXPORTS
+from .guards import register_attributes
 from .wordlists import WORD_LISTS
 
 __all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError",
@@ -123,6 +125,9 @@ class SolModel:
         return "[" + ", ".join(f"{c} = {self.values[k]}" for k, c in self.consts.items()) + "]"
 
 
+register_attributes(SolModel, ("evaluate", "eval", "decls"))
+
+
 def _py_to_z3(value: Any, like: Any) -> Any:
     if z3.is_bool(like):
         return z3.BoolVal(bool(value))
@@ -131,32 +136,9 @@ def _py_to_z3(value: Any, like: Any) -> Any:
     return z3.RealVal(value)
 
 
-_Z3_NAMES = (
-    "And", "Or", "Not", "Implies", "Xor", "If", "Sum", "Product", "Distinct", "Int", "Ints",
-    "Bool", "Bools", "Real", "Reals", "IntVal", "RealVal", "BoolVal", "ToReal", "ToInt",
-    "IsInt", "is_true", "is_false", "simplify", "AtMost", "AtLeast", "PbEq", "PbLe", "PbGe",
-    "sat", "unsat", "unknown", "BoolRef", "ArithRef", "ExprRef", "is_int", "is_real",
-    "is_bool", "Q", "Abs", "ModelRef", "IntNumRef", "RatNumRef", "BoolSort", "IntSort",
-    "RealSort", "is_expr", "substitute", "Z3Exception", "IntVector", "BoolVector", "RealVector",
-)
-Z3_EXPORTS: dict[str, Any] = {n: getattr(z3, n) for n in _Z3_NAMES if hasattr(z3, n)}
-# The original runs specs after ``from z3 import *``: every public expression constructor
-# is available. Everything that touches files, global parameters or contexts is not.
-_Z3_DENY = {
-    "parse_smt2_file", "parse_smt2_string", "open_log", "append_log", "set_param",
-    "set_option", "reset_params", "enable_trace", "disable_trace", "main_ctx", "Context",
-    "get_ctx", "Fixedpoint", "ParserContext", "deserialize", "get_param", "describe_tactics",
-    "describe_probes", "set_default_rounding_mode", "set_default_fp_sort", "Z3PPObject",
-    "user_propagate", "UserPropagateBase", "PropClosures", "OnClause",
-}
-for _n in dir(z3):
-    if _n.startswith("_") or _n.startswith("Z3_") or _n in _Z3_DENY or _n in Z3_EXPORTS:
-        continue
-    _v = getattr(z3, _n)
-    if isinstance(_v, type(z3)) or not (callable(_v) or isinstance(_v, z3.CheckSatResult)):
-        continue
-    Z3_EXPORTS[_n] = _v
-Z3_EXPORTS.update(FAST_EXPORTS)
+#: The Z3 names a spec may use: an explicit table (spec/allowlist.py), never ``dir(z3)``
+#: minus a deny-list (z3 re-exports ctypes, global parameters and printing helpers).
+Z3_EXPORTS: dict[str, Any] = z3_table(FAST_EXPORTS)
 
 
 def _key(x: Any) -> Any:
@@ -170,6 +152,42 @@ def _key(x: Any) -> Any:
     except TypeError:
         return ("id", id(x))
     return x
+
+
+#: Largest count a spec operator builds in one call (letters, names, list sizes, groups).
+MAX_OPERATOR_ITEMS = 100_000
+#: Largest number of elements generate_random_list may draw in total before giving up.
+MAX_RANDOM_LIST_WORK = 50_000_000
+
+
+def _bounded(what: str, value: Any, limit: int = MAX_OPERATOR_ITEMS) -> int:
+    """``int(value)``, refusing counts above ``limit`` (an operator asked for 10**9 items)."""
+    n = int(value)
+    if n > limit:
+        raise OperatorError(f"{what}: {n} is too large (limit {limit})")
+    return n
+
+
+@lru_cache(maxsize=8)
+def _faker_providers(locale: str) -> frozenset[str]:
+    """Public method names of the locale's Faker providers: the names get_faker may call.
+
+    Why a table: ``getattr(faker, name)`` also reaches the generator's own API
+    (``seed``, ``seed_instance``, ``add_provider``, ``set_formatter`` ...), which changes
+    shared state; provider methods only make values.
+    """
+    fk = _faker(locale)
+    names: set[str] = set()
+    for provider in fk.factories[0].get_providers():
+        for name in dir(type(provider)):
+            if not name.startswith("_") and callable(getattr(type(provider), name, None)):
+                names.add(name)
+    return frozenset(names - {"seed", "seed_instance", "seed_locale", "add_provider",
+                              "get_providers", "set_formatter", "set_arguments",
+                              "del_arguments", "get_formatter", "parse", "format",
+                              # bulk data makers (archives, images, documents): not names
+                              "binary", "zip", "tar", "image", "json", "json_bytes", "csv",
+                              "tsv", "psv", "dsv", "xml", "fixed_width"})
 
 
 @lru_cache(maxsize=8)
@@ -194,6 +212,17 @@ def _active_rng() -> random.Random:
     if rng is None:  # called outside an attempt (e.g. at import time of a trusted file)
         rng = _ACTIVE.rng = random.Random(0)
     return rng
+
+
+def _count_combinations(n: int, k: int) -> int:
+    """comb(n, k), capped just above MAX_SEQUENCE (cheap even for comb(40, 20))."""
+    k = min(k, n - k)
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+        if out > bounded.MAX_SEQUENCE:
+            return bounded.MAX_SEQUENCE + 1
+    return out
 
 
 class _RandomModuleProxy:
@@ -280,6 +309,7 @@ class Runtime:
 
     # ---- random data -------------------------------------------------------------
     def generate_letters(self, n: int, lang: str = "en") -> Any:
+        n = _bounded("generate_letters", n)
         if lang == "en":
             base = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[self.letters % 26]
             self.letters += 1
@@ -287,7 +317,7 @@ class Runtime:
         return "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥"[: int(n)]
 
     def get_faker(self, num: int, provider_name: str, locale: str = "zh_CN", seed: Any = None) -> list:
-        num = int(num)
+        num = _bounded("get_faker", num, 10_000)
         rng = random.Random(seed) if seed is not None else self.rng
         if provider_name in WORD_LISTS:
             words = WORD_LISTS[provider_name]
@@ -295,8 +325,14 @@ class Runtime:
                 raise OperatorError(f"get_faker: provider '{provider_name}' has only {len(words)} "
                                     f"distinct values, {num} requested")
             return rng.sample(list(words), num)
-        fk = _faker(locale)
-        method = getattr(fk, provider_name, None) if not provider_name.startswith("_") else None
+        if not isinstance(provider_name, str) or not isinstance(locale, str):
+            raise OperatorError("get_faker: provider and locale must be strings")
+        try:
+            fk = _faker(locale)
+        except (AttributeError, ImportError, ValueError, TypeError):
+            raise OperatorError(f"get_faker: unknown locale {locale[:40]!r}") from None
+        method = getattr(fk, provider_name, None) \
+            if provider_name in _faker_providers(locale) else None
         if method is None or not callable(method):
             raise OperatorError(f"get_faker: unknown provider '{provider_name}'")
         fk.seed_instance(rng.getrandbits(48))
@@ -324,6 +360,7 @@ class Runtime:
                              per_ele_domain: Any = None) -> list:
         if not isinstance(size, int) or size <= 0:
             raise OperatorError("generate_random_list: size must be a positive integer")
+        _bounded("generate_random_list size", size)
         if ele_type not in ("int", "bool", "float", "enum"):
             raise OperatorError(f"generate_random_list: unsupported element type {ele_type!r}")
         if per_ele_domain is not None and len(per_ele_domain) != size:
@@ -336,7 +373,7 @@ class Runtime:
                     raise OperatorError(f"generate_random_list: empty domain {list(d)}")
         funcs = self._conditions(cond)
         rng = self.rng
-        for _ in range(200_000):
+        for _ in range(min(200_000, max(1, MAX_RANDOM_LIST_WORK // size))):
             if ele_type == "int":
                 lst = [rng.randint(d[0], d[1]) for d in doms]
             elif ele_type == "float":
@@ -360,6 +397,7 @@ class Runtime:
                                         per_ele_domain: Any = None) -> list:
         if not isinstance(size, int) or size <= 0:
             raise OperatorError("generate_random_list_with_total: size must be a positive integer")
+        _bounded("generate_random_list_with_total size", size)
         lo_g, hi_g = int(ele_domain[0]), int(ele_domain[1])
         los, his = [], []
         for i in range(size):
@@ -375,7 +413,8 @@ class Runtime:
                                 f"[{sum(los)}, {sum(his)}]")
         out = list(los)
         room = [h - l for l, h in zip(los, his)]
-        left = total - sum(los)
+        left = _bounded("generate_random_list_with_total: total minus the minimums",
+                        total - sum(los), 10_000_000)
         # each unit goes to a slot chosen with probability proportional to its free room
         while left > 0:
             free = sum(room)
@@ -391,8 +430,10 @@ class Runtime:
 
     def generate_formulas(self, formula_num: int, vars_num: int, is_cond: bool = False,
                           allow_power: bool = True, max_depth: int = 5) -> list[str]:
-        return mathexpr.generate_formulas(self.rng, int(formula_num), int(vars_num), is_cond,
-                                          allow_power, int(max_depth))
+        return mathexpr.generate_formulas(self.rng, _bounded("generate_formulas", formula_num, 10_000),
+                                          _bounded("generate_formulas vars_num", vars_num, 1000),
+                                          is_cond, allow_power,
+                                          _bounded("generate_formulas max_depth", max_depth, 30))
 
     def generate_formula(self, vars_num: int, is_cond: bool = False, allow_power: bool = True,
                          max_depth: int = 5) -> str:
@@ -401,6 +442,10 @@ class Runtime:
 
     def choose(self, candidates: Any, group_size: int, group_num: int) -> list:
         items = _flatten_syms(candidates)
+        group_num = _bounded("choose group_num", group_num)
+        if isinstance(group_size, int) and 0 <= group_size <= len(items):
+            _bounded("choose: number of groups", _count_combinations(len(items), group_size),
+                     bounded.MAX_SEQUENCE)
         combos = list(itertools.combinations(items, group_size))
         if not combos:
             return []
@@ -435,25 +480,18 @@ class Runtime:
             "get_var_name": get_var_name, "choose": self.choose,
             "randint": rng.randint, "uniform": rng.uniform, "sample": rng.sample,
             "choice": rng.choice, "shuffle": rng.shuffle, "random": rng,
-            "itertools": _ITERTOOLS, "reduce": _reduce, "math": math, "re": _RE,
-            "product": itertools.product, "permutations": itertools.permutations,
-            "combinations": itertools.combinations, "Iterable": _Iterable,
+            "itertools": _ITERTOOLS, "reduce": _reduce, "math": _MATH, "re": _RE,
+            "product": _PRODUCT, "permutations": _PERMUTATIONS,
+            "combinations": _COMBINATIONS, "Iterable": _Iterable,
         }
 
 
-class _Namespace:
-    def __init__(self, **items: Any) -> None:
-        self.__dict__.update(items)
-
-
-_ITERTOOLS = _Namespace(**{n: getattr(itertools, n) for n in (
-    "product", "permutations", "combinations", "combinations_with_replacement", "chain",
-    "accumulate", "groupby", "islice", "starmap", "zip_longest", "count", "cycle", "repeat")})
-
-
-_RE = _Namespace(**{n: getattr(re, n) for n in (
-    "compile", "match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "split",
-    "escape", "IGNORECASE", "MULTILINE", "DOTALL")})
+_ITERTOOLS = MODULE_VIEWS["itertools"]
+_MATH = MODULE_VIEWS["math"]
+_RE = MODULE_VIEWS["re"]
+_PRODUCT = ITERTOOLS_BOUNDED["product"]
+_PERMUTATIONS = ITERTOOLS_BOUNDED["permutations"]
+_COMBINATIONS = ITERTOOLS_BOUNDED["combinations"]
 
 
 def _reduce(*args: Any) -> Any:
@@ -594,6 +632,7 @@ def find_always_TF_combined_events(events: Any, solutions: Any, require: bool = 
 
 
 def generate_var_names(n: int) -> list[str]:
+    n = _bounded("generate_var_names", n)
     if n <= 3:
         return ["x", "y", "z"][:n]
     if n <= 11:

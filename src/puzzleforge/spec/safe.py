@@ -1,12 +1,17 @@
-"""The whitelisting compiler for spec expressions (formulas, lambdas, f-string templates).
+"""The allow-list compiler for spec expressions (formulas, lambdas, f-string templates).
 
 Why our own compiler: PuzzleClone specs are Python expressions written against the Z3 API,
 and the original tool ``exec``s them with full builtins. We parse each expression once,
-walk its AST against a whitelist (no imports, no statements, no dunder names or
-attributes, no ``open``/``exec``/``eval``/``getattr``...), rewrite the operators that can
-allocate without bound (``**``, ``*``, ``<<``) into guarded helpers, and compile the tree
-once per spec. Evaluation happens in a namespace whose ``__builtins__`` is a small safe
-table, so nothing outside that table is reachable by name either.
+walk its AST (no imports, no statements, no dunder names, no private or assigned
+attributes), rewrite it so that every attribute read goes through
+``guards.guarded_getattr`` (an explicit allow-list per type, spec/allowlist.py), every
+format spec through a width check, and the operators that can allocate without bound
+(``**``, ``*``, ``<<``, ``%``, ``+``) through bounded helpers (spec/bounded.py), then
+compile the tree once per spec. Evaluation happens in a namespace built only from
+explicit tables (``SAFE_BUILTINS`` as ``__builtins__``, the Z3 names of
+``allowlist.Z3_NAMES``, the spec operators), so nothing outside them is reachable by name,
+and nothing outside the attribute table is reachable from a value. docs/architecture.md
+says why this and not RestrictedPython.
 
 >>> code = compile_expr("x + 1", where="demo")
 >>> code.run({"x": 2})
@@ -19,32 +24,22 @@ puzzleforge.core.errors.UnsafeExpression: field 'demo': name '__import__' is not
 from __future__ import annotations
 
 import ast
-import builtins
-import math
-import string
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from ..core.errors import InvalidSpec, UnsafeExpression
+from . import bounded
+from .allowlist import IMPORTABLE, MODULE_VIEWS, ModuleView, builtin_table
+from .bounded import MAX_EXPONENT, MAX_SEQUENCE, ExprError
+from .guards import guarded_getattr, guarded_hasattr, safe_format
 
 __all__ = ["SafeCode", "compile_expr", "compile_template", "SAFE_BUILTINS", "ExprError",
-           "MAX_SEQUENCE"]
-
-#: Largest list/string/range a spec expression may build in one operation.
-MAX_SEQUENCE = 2_000_000
-#: Largest exponent of an integer power (bounds CPU and memory of big-int arithmetic).
-MAX_EXPONENT = 4096
+           "MAX_SEQUENCE", "MAX_EXPONENT", "SAFE_IMPORTS"]
 
 _FORBIDDEN_NAMES = {
     "open", "exec", "eval", "compile", "getattr", "setattr", "delattr", "globals",
-    "locals", "__import__", "breakpoint", "input", "help", "memoryview", "object",
-    "type", "super", "classmethod", "staticmethod", "property", "exit", "quit",
-}
-_FORBIDDEN_ATTRS = {
-    "format_map", "mro", "gi_frame", "gi_code", "f_globals", "f_locals", "f_back",
-    "cr_frame", "tb_frame", "func_globals", "co_code", "ag_frame", "from_file",
-    "from_string", "set_param", "append_log", "open_log",
+    "locals", "__import__", "breakpoint", "input", "help", "memoryview",
+    "object", "type", "super", "classmethod", "staticmethod", "property", "exit", "quit",
 }
 
 _ALLOWED_NODES: tuple[type, ...] = (
@@ -58,85 +53,6 @@ _ALLOWED_NODES: tuple[type, ...] = (
     ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn, ast.comprehension,
     ast.arguments, ast.arg, ast.keyword, ast.NamedExpr,
 )
-
-
-class ExprError(Exception):
-    """An expression failed while running (wrapped with its source by the caller)."""
-
-
-def _safe_pow(a: Any, b: Any, *mod: Any) -> Any:
-    # exact numbers grow without bound (Fraction too, reachable through __import__('fractions'))
-    if isinstance(b, int) and not isinstance(b, bool) and isinstance(a, (int, Fraction)) \
-            and abs(b) > MAX_EXPONENT and a not in (0, 1, -1):
-        raise ExprError(f"exponent {b} is too large (limit {MAX_EXPONENT})")
-    return pow(a, b, *mod)
-
-
-def _seq_len(x: Any) -> int | None:
-    if isinstance(x, (str, bytes, list, tuple)):
-        return len(x)
-    return None
-
-
-def _safe_mul(a: Any, b: Any) -> Any:
-    if isinstance(b, int) and not isinstance(b, bool):
-        n = _seq_len(a)
-        if n is not None and n * b > MAX_SEQUENCE:
-            raise ExprError(f"sequence repetition of {n} x {b} items is too large")
-    if isinstance(a, int) and not isinstance(a, bool):
-        n = _seq_len(b)
-        if n is not None and n * a > MAX_SEQUENCE:
-            raise ExprError(f"sequence repetition of {n} x {a} items is too large")
-    return a * b
-
-
-def _safe_lshift(a: Any, b: Any) -> Any:
-    if isinstance(b, int) and b > 65536:
-        raise ExprError(f"shift by {b} bits is too large")
-    return a << b
-
-
-def _safe_range(*args: Any) -> range:
-    r = range(*args)
-    if len(r) > MAX_SEQUENCE:
-        raise ExprError(f"range of {len(r)} items is too large (limit {MAX_SEQUENCE})")
-    return r
-
-
-class _SafeFormatter(string.Formatter):
-    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
-        if "__" in field_name or "." in field_name:
-            raise ExprError(f"format field '{field_name}' is not allowed")
-        return super().get_field(field_name, args, kwargs)
-
-
-_FORMATTER = _SafeFormatter()
-
-
-def _safe_format(template: Any, *args: Any, **kwargs: Any) -> str:
-    return _FORMATTER.format(template, *args, **kwargs)
-
-
-_SAFE_BUILTIN_NAMES = (
-    "abs", "all", "any", "bool", "chr", "dict", "divmod", "enumerate", "filter", "float",
-    "frozenset", "hash", "int", "isinstance", "iter", "len", "list", "map", "max", "min",
-    "next", "ord", "reversed", "round", "set", "slice", "sorted", "str", "sum", "tuple",
-    "zip", "repr", "callable", "bin", "hex", "oct", "format", "pow", "print", "hasattr",
-    "complex", "id",
-    "ValueError", "Exception", "KeyError", "IndexError", "TypeError", "ZeroDivisionError",
-    "True", "False", "None",
-)
-
-SAFE_BUILTINS: dict[str, Any] = {name: getattr(builtins, name) for name in _SAFE_BUILTIN_NAMES}
-SAFE_BUILTINS["print"] = lambda *a, **k: None  # engine modules never print
-SAFE_BUILTINS["range"] = _safe_range
-SAFE_BUILTINS["pow"] = _safe_pow
-SAFE_BUILTINS["math"] = math
-SAFE_BUILTINS["__pf_pow"] = _safe_pow
-SAFE_BUILTINS["__pf_mul"] = _safe_mul
-SAFE_BUILTINS["__pf_lshift"] = _safe_lshift
-SAFE_BUILTINS["__pf_format"] = _safe_format
-SAFE_BUILTINS["__pf_import"] = lambda name: _safe_import(name)
 
 
 def _internal_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
@@ -153,56 +69,35 @@ def _internal_import(name: str, globals: Any = None, locals: Any = None, fromlis
 
 
 _INTERNAL_IMPORTS = {"time", "_strptime", "datetime", "_datetime", "calendar", "locale", "math"}
-SAFE_BUILTINS["__import__"] = _internal_import
+
+#: Modules a spec may name in ``__import__('<name>')``: read-only views of chosen names.
+SAFE_IMPORTS: dict[str, ModuleView] = {name: MODULE_VIEWS[name] for name in IMPORTABLE}
 
 
-class _ModuleView:
-    """The public, harmless part of a standard module, as ``__import__('datetime')`` sees it."""
-
-    def __init__(self, name: str, items: dict[str, Any]) -> None:
-        self._name = name
-        self.__dict__.update(items)
-
-    def __repr__(self) -> str:
-        return f"<module view {self._name}>"
-
-
-def _module_views() -> dict[str, _ModuleView]:
-    import datetime
-    import functools
-    import itertools
-    import statistics
-    import fractions
-    import decimal
-    views = {
-        "datetime": {n: getattr(datetime, n) for n in (
-            "date", "datetime", "time", "timedelta", "timezone", "MINYEAR", "MAXYEAR")},
-        "math": {n: getattr(math, n) for n in dir(math) if not n.startswith("_")},
-        "itertools": {n: getattr(itertools, n) for n in (
-            "product", "permutations", "combinations", "combinations_with_replacement", "chain",
-            "accumulate", "groupby", "islice", "starmap", "zip_longest", "count", "cycle",
-            "repeat", "compress", "dropwhile", "takewhile", "filterfalse", "pairwise")
-            if hasattr(itertools, n)},
-        "functools": {n: getattr(functools, n) for n in ("reduce", "cmp_to_key")},
-        "statistics": {n: getattr(statistics, n) for n in (
-            "mean", "median", "mode", "stdev", "variance", "pstdev", "pvariance")},
-        "fractions": {"Fraction": fractions.Fraction},
-        "decimal": {"Decimal": decimal.Decimal},
-    }
-    return {name: _ModuleView(name, items) for name, items in views.items()}
-
-
-#: Modules a spec may name in ``__import__('<name>')`` (the original runs specs with full
-#: Python; corpus-style specs import ``datetime`` this way inside lambdas). Each is a
-#: read-only view of harmless public names, never the module object itself.
-SAFE_IMPORTS: dict[str, _ModuleView] = _module_views()
-
-
-def _safe_import(name: Any, *rest: Any, **kw: Any) -> _ModuleView:
+def _safe_import(name: Any, *rest: Any, **kw: Any) -> ModuleView:
     view = SAFE_IMPORTS.get(name) if isinstance(name, str) else None
     if view is None:
         raise ExprError(f"import of {name!r} is not allowed")
     return view
+
+
+#: ``__builtins__`` of every spec expression: the allow-listed builtins and the hooks the
+#: compiler inserts (``__pf_*``: dunder names, so no expression can name them itself).
+SAFE_BUILTINS: dict[str, Any] = builtin_table()
+SAFE_BUILTINS.update({
+    "hasattr": guarded_hasattr,
+    "sum": bounded.safe_sum,
+    "__pf_pow": bounded.safe_pow,
+    "__pf_mul": bounded.safe_mul,
+    "__pf_lshift": bounded.safe_lshift,
+    "__pf_mod": bounded.safe_mod,
+    "__pf_add": bounded.safe_add,
+    "__pf_getattr": guarded_getattr,
+    "__pf_fmtspec": bounded.check_format_spec,
+    "__pf_format": safe_format,
+    "__pf_import": _safe_import,
+    "__import__": _internal_import,
+})
 
 
 def _is_safe_import_call(node: ast.AST) -> bool:
@@ -239,8 +134,10 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if node.attr.startswith("_") or node.attr in _FORBIDDEN_ATTRS:
+        if node.attr.startswith("_"):
             self.fail(f"attribute '.{node.attr}' is not allowed (private and dunder attributes are refused)")
+        if not isinstance(node.ctx, ast.Load):
+            self.fail(f"assigning attribute '.{node.attr}' is not allowed")
         self.generic_visit(node)
 
     def visit_arg(self, node: ast.arg) -> None:
@@ -268,12 +165,29 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
-        helper = {ast.Pow: "__pf_pow", ast.Mult: "__pf_mul", ast.LShift: "__pf_lshift"}.get(type(node.op))
+        helper = _BINOP_HELPERS.get(type(node.op))
         if helper is None:
             return node
         return ast.copy_location(
             ast.Call(func=ast.Name(id=helper, ctx=ast.Load()), args=[node.left, node.right], keywords=[]),
             node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        # x.name -> __pf_getattr(x, 'name'): the allow-list of type(x) decides (guards.py)
+        self.generic_visit(node)
+        return ast.copy_location(
+            ast.Call(func=ast.Name(id="__pf_getattr", ctx=ast.Load()),
+                     args=[node.value, ast.Constant(node.attr)], keywords=[]), node)
+
+    def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.AST:
+        # {x:SPEC} -> {x:{__pf_fmtspec(SPEC)}}: widths and precisions are bounded
+        self.generic_visit(node)
+        if node.format_spec is not None:
+            checked = ast.Call(func=ast.Name(id="__pf_fmtspec", ctx=ast.Load()),
+                               args=[node.format_spec], keywords=[])
+            node.format_spec = ast.JoinedStr(
+                [ast.FormattedValue(value=checked, conversion=-1, format_spec=None)])
+        return node
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         if _is_safe_import_call(node):
@@ -281,12 +195,12 @@ class _Rewriter(ast.NodeTransformer):
                 ast.Call(func=ast.Name(id="__pf_import", ctx=ast.Load()), args=node.args,
                          keywords=[]), node)
         self.generic_visit(node)
-        # "...".format(...) -> safe formatter (format strings can otherwise reach attributes)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-            return ast.copy_location(
-                ast.Call(func=ast.Name(id="__pf_format", ctx=ast.Load()),
-                         args=[node.func.value, *node.args], keywords=node.keywords), node)
         return node
+
+
+#: Operators that can allocate without bound from small operands -> their bounded helper.
+_BINOP_HELPERS = {ast.Pow: "__pf_pow", ast.Mult: "__pf_mul", ast.LShift: "__pf_lshift",
+                  ast.Mod: "__pf_mod", ast.Add: "__pf_add"}
 
 
 @dataclass
@@ -300,7 +214,11 @@ class SafeCode:
     line: int | None = None
 
     def run(self, env: dict[str, Any]) -> Any:
-        return eval(self.code, env)  # noqa: S307 - code passed the whitelist above
+        # always the allow-listed builtins: eval() would put the real ones into an env
+        # that has none (vars, dir, setattr ... reachable by name)
+        if env.get("__builtins__") is not SAFE_BUILTINS:
+            env["__builtins__"] = SAFE_BUILTINS
+        return eval(self.code, env)  # noqa: S307 - code passed the allow-list compiler
 
 
 def _parse(source: str, where: str, file: str | None, line: int | None) -> ast.Expression:

@@ -14,6 +14,7 @@ from typing import Any, Callable
 import z3
 
 from .fastint import make_fast_int
+from .guards import register_attributes
 
 __all__ = ["SymbolDict", "CondText", "make_z3_var"]
 
@@ -144,3 +145,7 @@ class CondText(str):
 
     def __str__(self) -> str:
         return str.__str__(self)
+
+
+register_attributes(SymbolDict, ("get", "to_list", "key_parts"))
+register_attributes(CondText, ("data", "desc", "domain"))

@@ -175,7 +175,8 @@ class GridSession:
                 "values": self.values(), "binary": self.values() == ["1", "0"],
                 "placed": list(PLACED[self.inst.genre]) if self.inst.genre in PLACED else None,
                 "givens": self.given_tokens(), "playable": self.playable(),
-                "seed": self.seed, "difficulty": self.difficulty,
+                "seed": None if self.seed is None else str(self.seed),  # exact in JS
+                "difficulty": self.difficulty,
                 "text": g.format(self.inst), "url": url,
                 "picture": None if self.playable() else api.text(self.inst),
                 "drawing": {

@@ -110,7 +110,7 @@ class ZebraSession:
         K = self.K
         cats = [{"title": c.title, "kind": c.kind, "items": list(c.items),
                  "template": getattr(c, "template", "")} for c in self.puzzle.categories]
-        return {"token": self.token, "K": K, "k": self.k, "seed": self.seed,
+        return {"token": self.token, "K": K, "k": self.k, "seed": str(self.seed),
                 "params": self.params, "categories": cats, "clues": self.clue_texts(),
                 "question": self.question_text(),
                 "layout": {"top": list(range(1, K)), "left": [0] + list(range(K - 1, 1, -1))},

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from ..domains import DSLError
 from .binders import Binder, as_set
 from .checks import _need, assert_no_pending
-from .nodes import Expr, Node
+from .nodes import Expr, Node, register_sugar
 from .refs import Var, lift
 
 
@@ -67,7 +67,22 @@ class Sum(Aggregate):
 
 
 class CountTrue(Aggregate):
+    """``CountTrue(S, key=λ)`` over an entity set, or ``CountTrue([e1, e2, ...])`` (any
+    iterable of Boolean expressions, ``key`` applied to each item when given): the
+    number of true ones, as an integer expression."""
+
     op = "CountTrue"
+
+    def __new__(cls, scope: Any = None, key: Any = None) -> Any:
+        if isinstance(scope, (list, tuple)) or inspect.isgenerator(scope):
+            from .logic import Add, If  # noqa: PLC0415 - logic imports this module's peers
+
+            items = [key(x) if callable(key) else x for x in scope]
+            if not items:
+                return lift(0, "CountTrue")
+            terms = [If(_need(lift(x, "CountTrue"), ("bool",), "CountTrue"), 1, 0) for x in items]
+            return terms[0] if len(terms) == 1 else Add(terms)
+        return super().__new__(cls)
 
     def __init__(self, scope: Any, key: Any = None) -> None:
         super().__init__(scope, key)
@@ -126,3 +141,6 @@ class IndexIn(Expr):
 
     def children(self) -> tuple:
         return (self.scope, self.entity)
+
+
+register_sugar(Card, CountTrue, Exists, ForAll, IndexIn, Sum)

@@ -55,7 +55,7 @@ def lift(value: Any, where: str = "") -> Expr:
 
 
 class Param(Expr):
-    """A symbolic integer (board size, box width...) resolved by ``Model.bind``."""
+    """A symbolic integer (board size, box width...) resolved when a genre binds an instance (``Genre.bind``)."""
 
     type = "int"
 
@@ -106,7 +106,7 @@ class Const(Var):
     """Instance data: ``Const(domain, value, over=set, name=...)``.
 
     The value is a constant, a mapping entity -> value, or left ``None`` and supplied by
-    name to ``Model.bind(data={name: ...})``. Grounding evaluates references to constants,
+    name as instance data (``inst.data[name]``). Grounding evaluates references to constants,
     so rules over them fold away (regions of Star Battle, walls of Light Up).
     """
 

@@ -159,7 +159,7 @@
     ev.preventDefault();
     PF.showError($("cn-error"), null);
     const body = { size: +$("cn-gen-size").value };
-    if ($("cn-gen-seed").value !== "") body.seed = +$("cn-gen-seed").value;
+    if ($("cn-gen-seed").value !== "") body.seed = $("cn-gen-seed").value;   // a string: 64-bit seeds stay exact
     status("Generating…");
     try {
       const job = await PF.api("/api/crossnumber/generate", { json: body });
