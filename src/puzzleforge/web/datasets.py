@@ -130,9 +130,16 @@ def _explainer_key(rec: dict[str, Any]) -> str | None:
     if family in EXPLAINERS:
         return family
     meta = rec.get("meta")
-    if isinstance(meta, dict) and meta.get("genre") == family:
+    if isinstance(meta, dict) and meta.get("genre") == family and family in _grid_genre_ids():
         return "grid"
     return None
+
+
+def _grid_genre_ids() -> list[str]:
+    """The grid engine's genre ids (its one list, ``grid.genres.GENRES``)."""
+    from ..grid.genres import genre_ids
+
+    return genre_ids()
 
 
 def explain(rec: dict[str, Any]) -> list[str]:
