@@ -311,3 +311,25 @@ def test_a_worker_out_of_address_space_dies_alone(fresh_workers,
         fam.generate(SpecParams(), make_rng(0))
     assert "64 MB address space" in str(info.value)
     assert live_worker_pids() == []
+
+
+def test_cli_output_is_the_same_with_and_without_trust(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from puzzleforge.cli.main import app
+
+    outs = []
+    for extra in ([], ["--trust"]):
+        out = tmp_path / f"v{len(extra)}.jsonl"
+        r = CliRunner().invoke(app, ["spec", "generate", str(ROOT / "examples" / "specs" / "vase.yaml"),
+                                     "-n", "4", "--seed", "21", "--out", str(out), "-q", *extra])
+        assert r.exit_code == 0, r.output
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] and outs[0].count(b"\n") == 4
+    # a replay of the sandboxed records, sandboxed again, rebuilds them
+    r = CliRunner().invoke(app, ["spec", "generate", str(ROOT / "examples" / "specs" / "vase.yaml"),
+                                 "--config", str(tmp_path / "v0.jsonl"), "-q"])
+    assert r.exit_code == 0, r.output
+    again = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
+    first = [json.loads(x) for x in outs[0].decode().splitlines()]
+    assert [(a["problem"], a["answer"]) for a in again] == [(b["problem"], b["answer"]) for b in first]
