@@ -2,7 +2,9 @@
 
 Why a table of strings: families load lazily (importing Z3 or the zebra databases costs
 time) and no import has a side effect of registering anything. A new genre is one module
-and one line here. Contract tests loop over ``family_names()``.
+and one line here (a grid genre: its module and its line in ``grid.genres.GENRES``, then
+its line here; tests/core/test_registry_lists.py checks the two agree). Contract tests
+loop over ``family_names()``.
 
 Paths are families too: a ``.yaml``/``.yml`` file is a PuzzleClone spec (or a batch
 recipe, which the batch layer recognises first); the loader for each suffix is named here.

@@ -1,0 +1,53 @@
+"""The lists that name families and genres agree, so a genre cannot be half added.
+
+The grid engine's one list of genres is ``grid.genres.GENRES``. The family registry
+(core/registry.py, an explicit table because core imports no engine) carries one line per
+genre; grid/family.py and the web dataset page's explainer derive theirs from GENRES.
+"""
+from __future__ import annotations
+
+import importlib
+
+import puzzleforge.grid.family as grid_family
+from puzzleforge.core.registry import FAMILIES, family_names
+from puzzleforge.grid.genres import GENRES, genre_ids, get_genre
+from puzzleforge.web.datasets import _explainer_key
+
+GRID_TARGET = "puzzleforge.grid.family:"
+
+
+def test_the_registry_has_exactly_the_grid_genres_in_their_order() -> None:
+    registered = [name for name, target in FAMILIES.items() if target.startswith(GRID_TARGET)]
+    assert registered == list(GENRES)
+    assert all(FAMILIES[g] == GRID_TARGET + g for g in GENRES)
+
+
+def test_every_genre_module_defines_the_genre_it_is_listed_as() -> None:
+    for genre_id, target in GENRES.items():
+        module, _, cls = target.partition(":")
+        genre = getattr(importlib.import_module(f"puzzleforge.grid.genres.{module}"), cls)()
+        assert genre.id == genre_id
+        assert get_genre(genre_id).id == genre_id
+
+
+def test_grid_family_module_exports_one_family_per_genre() -> None:
+    assert grid_family.__all__ == ["GridFamily", *GENRES]
+    for genre_id in GENRES:
+        family = getattr(grid_family, genre_id)
+        assert isinstance(family, grid_family.GridFamily) and family.name == genre_id
+
+
+def test_the_web_explainer_knows_exactly_the_grid_genres() -> None:
+    for genre_id in genre_ids():
+        assert _explainer_key({"family": genre_id, "meta": {"genre": genre_id}}) == "grid"
+    # a record that only claims to be a grid genre is not sent to the grid explainer
+    assert _explainer_key({"family": "latin", "meta": {"genre": "latin"}}) is None
+    assert _explainer_key({"family": "nosuch", "meta": {"genre": "nosuch"}}) is None
+
+
+def test_every_registered_family_loads_under_its_own_name() -> None:
+    assert len(family_names()) == len(set(family_names())) == len(FAMILIES)
+    for name in family_names():
+        module_name, _, attribute = FAMILIES[name].partition(":")
+        family = getattr(importlib.import_module(module_name), attribute)
+        assert family.name == name
