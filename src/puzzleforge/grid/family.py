@@ -115,6 +115,13 @@ class GridFamily:
             raise InvalidDescription("record carries no grid instance", field="solution.instance")
         return self.genre.parse(sol["instance"])
 
+    def explain(self, puzzle: Any) -> list[str]:
+        """The step-by-step solution a person follows (grid.hints: the easiest deduction
+        at each step, its reason in words)."""
+        from .hints import explain
+
+        return [step.reason for step in explain(self.genre, self.instance_of(puzzle))]
+
     def audit(self, puzzle: Any) -> list[str]:
         """Independent re-check: re-parse the instance text, solve it from scratch, demand a
         unique solution equal to the stored answer."""

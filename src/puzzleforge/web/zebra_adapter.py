@@ -336,15 +336,3 @@ def generate_session(token: str, *, K: int, k: int, difficulty: str | None, lang
     record = stamp(zebra_family.to_puzzle(puzzle, params_to_dict(params)), seed)
     return ZebraSession(token=token, puzzle=puzzle, seed=seed, record=record,
                         params={"K": K, "k": k, "difficulty": difficulty, "lang": lang})
-
-
-def explain_record(record: dict[str, Any]) -> list[str]:
-    """The engine's step-by-step solution of a zebra dataset record, as text lines."""
-    family = importlib.import_module("puzzleforge.zebra.family")
-    engine = importlib.import_module("puzzleforge.zebra.engine")
-    text = importlib.import_module("puzzleforge.zebra.text")
-    zp = family.zebra_of(record)
-    readable = importlib.import_module("puzzleforge.zebra.readable")
-    steps = readable.readable_steps(
-        engine.Engine(zp.K, zp.k, zp.clues, explain=True).run(guessing=True).steps)
-    return [text.step_text(zp, step) for step in steps]
