@@ -36,7 +36,7 @@ test: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test
 	PUZZLEFORGE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -m browser tests/web
 
-## golden: re-record tests/golden/families.json on purpose, after an intended change of puzzles
+## golden: re-record tests/golden/*.json (families, corpus specs) on purpose, after an intended change of puzzles
 golden: $(VENV)/.installed-test
 	$(BIN)/python tests/golden/golden.py --record
 
