@@ -338,6 +338,8 @@ def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
         reasons = data.get("reasons") if isinstance(data.get("reasons"), dict) else {}
         attempts = data.get("attempts") if isinstance(data.get("attempts"), int) else 0
         exc = cls(text("problem") or "", attempts=attempts, reasons=reasons, **kwargs)
+        if isinstance(data.get("detail"), str):
+            exc.detail = data["detail"]   # why a config replay was rejected, in words
     else:
         try:
             exc = cls(text("problem") or "", **kwargs)
