@@ -137,6 +137,8 @@ def render_question(model: Model) -> str:
         rules.append("One answer is another answer reversed.")
     if r.grid_digit_sum is not None:
         rules.append(f"The digits of the grid add up to {r.grid_digit_sum}.")
+    for text in r.grid_text:
+        rules.append(f"Grid rule: {text} (countD = how many times the digit D occurs in the grid).")
     if r.nontrivial:
         rules.append("Every operation is non-trivial (its result differs from its operands).")
     if r.clue_order:
