@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 DEMO_EXTRAS := pdf,web,parquet
 TEST_EXTRAS := dev,pdf,web,parquet,ray,hf,rg
 
-.PHONY: demo test screenshots install install-test clean
+.PHONY: demo test screenshots golden install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ test: $(VENV)/.installed-test
 ## screenshots: re-take docs/screenshots/*.png on purpose (the suite itself writes them to tmp)
 screenshots: $(VENV)/.installed-test
 	PUZZLEFORGE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -m browser tests/web
+
+## golden: re-record tests/golden/*.json (families, corpus specs) on purpose, after an intended change of puzzles
+golden: $(VENV)/.installed-test
+	$(BIN)/python tests/golden/golden.py --record
 
 clean:
 	rm -rf out .pytest_cache

@@ -23,10 +23,10 @@ from functools import lru_cache
 from typing import Any, Iterator, Mapping
 
 from .core.errors import ConfigError, GenerationFailed
-from .core.extract import final_answer_candidates
 from .core.family import build_params
 from .core.puzzle import Puzzle, stamp
-from .core.registry import family_for_record, family_names, resolve_family
+from .core.registry import family_names, resolve_family
+from .core.scoring import score_answer
 from .core.seeding import derive_seed, make_rng
 
 __all__ = ["ProceduralDataset", "create_dataset", "score_answer", "list_datasets"]
@@ -122,39 +122,6 @@ def create_dataset(name: str, size: int = 100, seed: int = 0, *,
                           "preferably in config={...}")
     merged.update(params)
     return ProceduralDataset(name, size, seed, merged, family_options)
-
-
-def _record_of(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The Puzzle record inside a dataset item, a record itself, or a Puzzle."""
-    if isinstance(entry, Puzzle):
-        return entry.to_record()
-    if "metadata" in entry and isinstance(entry["metadata"], Mapping) and "family" in entry["metadata"]:
-        record = dict(entry["metadata"])
-        record.setdefault("question", entry.get("question", ""))
-        record.setdefault("answer", entry.get("answer", ""))
-        return record
-    return dict(entry)
-
-
-def score_answer(answer: str | None, entry: Mapping[str, Any]) -> float:
-    """Score a model's ``answer`` for a dataset item (or record): 1.0 right, 0.0 wrong,
-    partial credit where the family defines it. Never raises on a malformed answer."""
-    if answer is None:
-        return 0.0
-    record = _record_of(entry)
-    puzzle = Puzzle.from_record(record)
-    family = family_for_record(record)
-    best = 0.0
-    # a model's output wraps its answer; only the last marked answer (or, unmarked, the
-    # whole text and its outer paragraphs) is tried, so an abandoned answer never counts
-    for candidate in final_answer_candidates(str(answer)):
-        try:
-            best = max(best, float(family.verify(puzzle, candidate)))
-        except Exception:  # noqa: BLE001 - a family's verify must not crash scoring
-            continue
-        if best == 1.0:
-            break
-    return best
 
 
 def list_datasets() -> list[str]:

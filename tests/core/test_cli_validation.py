@@ -171,3 +171,38 @@ def test_more_workers_than_cores_are_capped_with_a_note(tmp_path: Path) -> None:
             "use") in done.stderr
     summary = (tmp_path / "o.summary.json").read_text()
     assert f'"workers": {default_workers() if default_workers() > 1 else 1}' in summary
+
+
+GOOD_CONFIG = {"_queries": {}, "_z3_seed": 12, "n": 3, "names": ["A1", "A2", "A3"]}
+
+
+@pytest.mark.parametrize("change,needle", [
+    ({"n": None}, "the config has no value for variable 'n'"),
+    ({"n": 9}, "n=9 is outside the variable's domain [2, 4]"),
+    ({"n": "x"}, "n='x' is not a whole number"),
+    ({"_z3_seed": "abc"}, "_z3_seed='abc' is not a whole number from 0 to 4294967295"),
+    ({"_z3_seed": 2 ** 70}, "is not a whole number from 0 to 4294967295"),
+])
+def test_config_replay_refuses_missing_and_out_of_range_values(tmp_path: Path, change: dict,
+                                                                needle: str) -> None:
+    import json
+
+    config = {k: v for k, v in {**GOOD_CONFIG, **change}.items() if v is not None}
+    (tmp_path / "c.json").write_text(json.dumps(config))
+    done = cli(tmp_path, "spec", "generate", str(BASE_SPEC), "--config", "c.json")
+    assert_clear(done, needle)
+    assert done.stdout == ""                  # no other puzzle drawn in its place
+
+
+def test_config_replay_of_a_good_config_and_a_drawn_variable(tmp_path: Path) -> None:
+    import json
+
+    (tmp_path / "c.json").write_text(json.dumps(GOOD_CONFIG))
+    done = cli(tmp_path, "spec", "generate", str(BASE_SPEC), "--config", "c.json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["config"]["n"] == 3
+    missing = {k: v for k, v in GOOD_CONFIG.items() if k != "n"}
+    (tmp_path / "m.json").write_text(json.dumps(missing))
+    done = cli(tmp_path, "spec", "generate", str(BASE_SPEC), "--config", "m.json",
+               "--use-spec-vars", "n")
+    assert done.returncode == 0, done.stderr

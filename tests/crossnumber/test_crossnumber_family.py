@@ -139,3 +139,22 @@ def test_non_unique_file_accepts_every_solution_when_allowed() -> None:
     assert rows_a != rows_b
     assert family.verify(p, rows_a) == 1.0 and family.verify(p, rows_b) == 1.0
     assert family.audit(p) == []
+
+
+def test_generated_file_stores_the_grid_as_rows(tmp_path: Path) -> None:
+    """The grid is a YAML literal block, one grid row per line (issue 21), and the file
+    still loads to the same grid."""
+    from puzzleforge.crossnumber.generate import TEMPLATES
+    from puzzleforge.crossnumber.model import load_model
+
+    out = tmp_path / "new.yaml"
+    r = runner.invoke(app, ["crossnumber", "generate", "--seed", "2", "--size", "4",
+                            "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[1] == "grid: |"
+    rows = [ln[2:] for ln in lines[2:6]]
+    assert rows in TEMPLATES[4] and all(ln.startswith("  ") for ln in lines[2:6])
+    assert lines[6] == "clues:"
+    model = load_model(out)
+    assert [[ch != "#" for ch in row] for row in rows] == model.grid.white

@@ -54,3 +54,27 @@ def test_bad_config_is_one_clear_error(tmp_path: Path) -> None:
     bad.write_text("{not json\n")
     r = CliRunner().invoke(app, ["spec", "generate", str(VASE), "--config", str(bad)])
     assert r.exit_code == 2 and "not valid JSON" in r.output and "Traceback" not in r.output
+
+
+def test_verify_says_when_the_spec_file_changed(tmp_path) -> None:
+    """Records carry the spec's sha256: verify of a dataset whose spec file was edited
+    afterwards names the file and both hashes instead of failing every record."""
+    import shutil
+    import subprocess
+    import sys
+
+    spec = tmp_path / "vase.yaml"
+    shutil.copy(VASE, spec)
+    cli = [sys.executable, "-m", "puzzleforge.cli.main"]
+    made = subprocess.run([*cli, "generate", "vase.yaml", "-n", "2", "--out", "w.jsonl", "-q"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    ok = subprocess.run([*cli, "verify", "w.jsonl"], cwd=tmp_path, capture_output=True, text=True,
+                        timeout=300)
+    assert ok.returncode == 0 and "2/2 correct" in ok.stdout
+    spec.write_text(spec.read_text() + "\n# edited\n")
+    changed = subprocess.run([*cli, "verify", "w.jsonl"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=300)
+    assert changed.returncode != 0
+    assert "the spec file vase.yaml has changed since this record was made" in \
+        changed.stdout + changed.stderr

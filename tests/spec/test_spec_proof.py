@@ -7,7 +7,6 @@ the engine's finite evaluator or Z3). Real solvers throughout; no wall-clock ass
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
 
 import pytest
@@ -138,7 +137,7 @@ def test_a_unique_optimal_configuration_is_kept_and_audited(tmp_path):
 
 @pytest.mark.parametrize("limit, optima", [(5, [(3, 2)]), (6, [(3, 3), (4, 2)])])
 def test_nonlinear_objective_argmax(tmp_path, limit, optima):
-    best, arg = _brute_product(limit)
+    _, arg = _brute_product(limit)
     assert arg == optima
     fam = _family(tmp_path, "product.yaml", PRODUCT.format(LIMIT=limit))
     if len(arg) > 1:

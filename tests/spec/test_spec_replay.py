@@ -97,7 +97,8 @@ def test_replay_skips_and_counts_configs_it_cannot_replay(tmp_path: Path) -> Non
                                  str(out), "-q"])
     assert r.exit_code == 2
     assert ("1 of 3 config(s) in " + str(bad) + " could not be replayed and were skipped "
-            "(numbered from 1): #2 (config not replayable). The other 2 were written.") in r.stderr
+            "(numbered from 1): #2 (config not replayable: config value tagged py/repr). "
+            "The other 2 were written.") in r.stderr
     again = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(a["problem"], a["answer"]) for a in again] == \
         [(recs[0]["problem"], recs[0]["answer"]), (recs[2]["problem"], recs[2]["answer"])]

@@ -277,3 +277,10 @@ def test_grid_and_crossnumber_pdf_sheets(api_client) -> None:
     assert sheet.content.startswith(b"%PDF") and _page_count(sheet.content) == 1
     solved = api_client.get(f"/api/crossnumber/{token}/pdf?solution=true").content
     assert _page_count(solved) == 2
+
+
+def test_64_bit_seeds_round_trip_as_strings(api_client) -> None:
+    seed = "9223372036854775783"      # 2**63 - 25: a JSON number would be rounded in JS
+    job = api_client.post("/api/grid/generate",
+                          json={"genre": "unruly", "size": "4x4", "seed": seed}).json()
+    assert _wait(api_client, job)["result"]["seed"] == seed

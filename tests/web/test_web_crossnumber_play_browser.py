@@ -34,13 +34,26 @@ def test_bundled_puzzle_typed_to_solved(page, expect, save_screenshot) -> None:
     expect(page.locator("#cnp-clues button.clue.current")).to_have_count(1)
     page.get_by_role("button", name="Undo").click()
     expect(page.locator("#cnp-count")).to_have_text("0 cells filled")
-    # type every digit: click the first cell of a row, then type and move with arrows
-    for r, row in enumerate(POWERPLAY_ROWS):
-        _typed(page, f"{r},0")
+    # typing moves along the entry: 1 Across fills from its first cell with five digits
+    _typed(page, "0,0")
+    for digit in POWERPLAY_ROWS[0]:
+        page.keyboard.press(digit)
+    expect(page.locator('#cnp-grid button[data-key="0,4"]')).to_be_focused()
+    # Space turns typing down: 4 Down continues from row 2 of column 5
+    _typed(page, "1,4")
+    page.keyboard.press("Space")
+    expect(page.locator("#cnp-dir")).to_contain_text("Typing moves down")
+    page.keyboard.press(POWERPLAY_ROWS[1][4])
+    expect(page.locator('#cnp-grid button[data-key="2,4"]')).to_be_focused()
+    # the other cells one by one, reached with the arrow keys (blocks and bars allowed)
+    for r, row in enumerate(POWERPLAY_ROWS[1:], start=1):
         for c, digit in enumerate(row):
-            page.keyboard.press(digit)
-            if c + 1 < len(row):
-                page.keyboard.press("ArrowRight")
+            if (r, c) != (1, 4):
+                _typed(page, f"{r},{c}")
+                page.keyboard.press(digit)
+    _typed(page, "2,4")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator('#cnp-grid button[data-key="2,3"]')).to_be_focused()
     page.keyboard.press("Delete")          # a slip, undone by Ctrl+Z
     page.keyboard.press("Control+z")
     page.get_by_role("button", name="Check").click()

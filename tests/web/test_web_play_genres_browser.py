@@ -24,6 +24,13 @@ GENRES = {
 TWO_COLOUR = {"unruly", "binairo"}
 
 
+def test_every_genre_of_the_page_is_played_here() -> None:
+    # a genre added to the engine (and so to the page) must get a game in this file
+    from puzzleforge.web.grid_adapter import genre_list
+
+    assert set(GENRES) == {g["id"] for g in genre_list()}
+
+
 def _generate(page, expect, genre: str, size: str, seed: int) -> tuple[str, dict]:
     page.goto("/grid")
     page.get_by_label("Genre", exact=True).select_option(genre)

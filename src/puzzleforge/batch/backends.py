@@ -16,7 +16,7 @@ from ..core.errors import BackendUnavailable, ConfigError
 from .worker import ChunkResult, ChunkTask, run_chunk
 
 __all__ = ["Backend", "InlineBackend", "LocalPoolBackend", "RayBackend", "make_backend",
-           "default_workers", "check_backend", "local_workers", "BACKENDS"]
+           "default_workers", "check_backend", "local_workers", "die_with_parent", "BACKENDS"]
 
 BACKENDS = ("local", "ray")
 
@@ -49,7 +49,7 @@ def local_workers(workers: int | None) -> int:
     return min(workers or default_workers(), default_workers())
 
 
-def _die_with_parent(parent_pid: int) -> None:
+def die_with_parent(parent_pid: int) -> None:
     """Pool worker initializer: exit when the process that owns the pool is gone.
 
     Why: after ``kill -9`` of ``puzzleforge generate`` its workers kept running and kept the
@@ -142,7 +142,7 @@ class LocalPoolBackend(Backend):
         except ValueError:  # pragma: no cover - platforms without forkserver
             ctx = multiprocessing.get_context("spawn")
         self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                         initializer=_die_with_parent, initargs=(os.getpid(),))
+                                         initializer=die_with_parent, initargs=(os.getpid(),))
         self._futures: dict[Future, int] = {}
         self._next = 0
 

@@ -282,29 +282,37 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         entry["params"] = normalised_params(family, entry["params"])  # "n=08" == "n=8"
     component_of = {c.name: k for k, c in enumerate(job.components)}
     finished = out if fmt == "jsonl" else None   # a completed JSONL output (journal renamed)
-    if resume and job_file.exists():
+    continuing = bool(resume and job_file.exists())
+    if continuing:
         stored = orjson.loads(job_file.read_bytes())
         if stored.get("fingerprint") != fingerprint:
             raise ConfigError(
                 "--resume: this output was started by a different command (family, params, "
                 "seed, recipe or splits differ)", file=str(job_file),
                 expected="the same command as the run being resumed, or no --resume to start over")
-        if not journal.exists() and finished is not None and finished.exists():
-            _copy_durably(finished, journal)    # continue a completed run (more records)
     elif resume and any(p is not None and p.exists() and p.stat().st_size > 0
                         for p in (journal, finished)):
         raise ConfigError("--resume: the output exists but has no job file beside it",
                           file=str(job_file), expected="an output written by puzzleforge generate")
-    else:
-        _clear_for_fresh_start(out, fmt, journal)
-    if not journal.exists():
-        journal.touch()   # before the job file: a job file without journal means "completed"
-    if not resume or not job_file.exists():
-        write_json_atomic(job_file, {"fingerprint": fingerprint, "requested": job.total,
-                                     "format": fmt, "generator": f"puzzleforge {__version__}"})
-    state = scan_journal(journal, component_of, question_key)
     preload = sorted({type(f).__module__ for f in families} - {"__main__"})
+    # the backend starts before any file is written: a backend that cannot start (no Ray,
+    # a bad --ray-address) is a failed start and leaves nothing behind
     chosen = make_backend(backend, workers, ray_address, preload)
+    try:
+        if continuing:
+            if not journal.exists() and finished is not None and finished.exists():
+                _copy_durably(finished, journal)    # continue a completed run (more records)
+        else:
+            _clear_for_fresh_start(out, fmt, journal)
+        if not journal.exists():
+            journal.touch()   # before the job file: a job file without journal means "completed"
+        if not continuing:
+            write_json_atomic(job_file, {"fingerprint": fingerprint, "requested": job.total,
+                                         "format": fmt, "generator": f"puzzleforge {__version__}"})
+        state = scan_journal(journal, component_of, question_key)
+    except BaseException:
+        chosen.close(cancel=True)
+        raise
     summary = Summary(output=str(out), format=fmt, backend=chosen.name, workers=chosen.workers,
                       seed=job.seed, requested=job.total, resumed_from=state.records,
                       job=fingerprint)

@@ -13,6 +13,7 @@ as a pass), and both make the command fail.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from ..core.family import build_params
 from ..core.puzzle import Puzzle, stamp
 from ..core.registry import family_for_record
 from ..core.seeding import make_rng
-from .backends import default_workers
+from .backends import die_with_parent, local_workers
 from .sinks import iter_records
 
 __all__ = ["RecordCheck", "check_record", "verify_file", "VerifyReport"]
@@ -153,7 +154,7 @@ def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = T
     """Check every record of a JSONL file / Parquet file or directory."""
     report = VerifyReport(str(path))
     records = iter_records(Path(path))
-    count = workers or default_workers()
+    count = local_workers(workers)   # at most the cores; see backends.local_workers
 
     def take(results: list[RecordCheck]) -> None:
         for check in results:
@@ -172,7 +173,8 @@ def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = T
             take(_check_chunk(chunk, audit, audit_seconds))
         return report
     ctx = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=count, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(max_workers=count, mp_context=ctx, initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         pending = []
         for chunk in _chunks(records, chunk_size):
             pending.append(pool.submit(_check_chunk, chunk, audit, audit_seconds))

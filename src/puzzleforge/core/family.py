@@ -42,7 +42,10 @@ class Family(Protocol):
 
     Optional members (looked up with ``getattr``): ``capacity(params) -> int | None``, the
     most distinct puzzles the family can give for ``params`` (None: unbounded or unknown),
-    so a batch asking for more fails at once instead of after thousands of duplicates.
+    so a batch asking for more fails at once instead of after thousands of duplicates;
+    ``explain(puzzle) -> list[str]``, the step-by-step solution in words (grid genres,
+    zebra, crossnumber), which the web app's dataset browser shows for any family that
+    has it (found through the registry, never by importing an engine by name).
     """
 
     name: str

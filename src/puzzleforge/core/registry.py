@@ -2,7 +2,9 @@
 
 Why a table of strings: families load lazily (importing Z3 or the zebra databases costs
 time) and no import has a side effect of registering anything. A new genre is one module
-and one line here. Contract tests loop over ``family_names()``.
+and one line here (a grid genre: its module and its line in ``grid.genres.GENRES``, then
+its line here; tests/core/test_registry_lists.py checks the two agree). Contract tests
+loop over ``family_names()``.
 
 Paths are families too: a ``.yaml``/``.yml`` file is a PuzzleClone spec (or a batch
 recipe, which the batch layer recognises first); the loader for each suffix is named here.
@@ -98,9 +100,26 @@ def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
         if isinstance(holder, dict) and holder.get("source"):
             path = record_spec_path(holder["source"], field=f"{field}.source", family=name)
             options = {k: v for k, v in options.items() if k != "trust"}
-            return _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=False, **options)
+            family = _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=False, **options)
+            _check_digest(family, get("meta", None), path)
+            return family
     raise UnknownFamily(f"record of unknown family '{name[:80]}' carries no config.source",
                         expected="a registered family id or a record made from a spec file")
+
+
+def _check_digest(family: Any, meta: Any, path: str) -> None:
+    """A record made from another version of the spec file cannot be rebuilt from this one:
+    say so (both hashes) instead of reporting every puzzle as wrong."""
+    want = meta.get("source_sha256") if isinstance(meta, dict) else None
+    spec = getattr(family, "spec", None)
+    have = getattr(spec, "digest", "")
+    if want and have and want != have:
+        from .errors import InvalidSpec
+
+        raise InvalidSpec(f"the spec file {path} has changed since this record was made "
+                          f"(its sha256 is {have[:16]}..., the record names {str(want)[:16]}...)",
+                          field="meta.source_sha256",
+                          expected="the spec file the dataset was generated from, unchanged")
 
 
 def record_spec_path(source: Any, *, field: str = "meta.source", family: str = "") -> str:

@@ -70,7 +70,10 @@ def _cell_text(model: Model, sol: Solution | None, rc: tuple[int, int]) -> str:
 
 
 def render_solution(model: Model, sol: Solution | None, *, show_numbers: bool = False) -> str:
-    """ASCII drawing of the grid with bars/blocks (``sol=None`` draws the empty grid)."""
+    """ASCII drawing of the grid with bars/blocks. ``sol=None`` draws the empty grid with
+    the given digits in their cells, or with the entry numbers instead (``show_numbers``:
+    a number and a digit in one 3-character cell would be ambiguous, so the question
+    prints both drawings)."""
     g = model.grid
     width = 3 if model.rules.cell_values is None else 4
     starts: dict[tuple[int, int], int] = {}
@@ -97,8 +100,10 @@ def render_solution(model: Model, sol: Solution | None, *, show_numbers: bool = 
             else:
                 if sol is not None:
                     text = _cell_text(model, sol, (r, c)) or "?"
-                elif show_numbers and (r, c) in starts:
-                    text = str(starts[(r, c)])
+                elif show_numbers:
+                    text = str(starts[(r, c)]) if (r, c) in starts else ""
+                elif (r, c) in g.givens:
+                    text = str(g.givens[(r, c)])
                 else:
                     text = ""
                 text = text.center(width)
@@ -132,6 +137,8 @@ def render_question(model: Model) -> str:
         rules.append("One answer is another answer reversed.")
     if r.grid_digit_sum is not None:
         rules.append(f"The digits of the grid add up to {r.grid_digit_sum}.")
+    for text in r.grid_text:
+        rules.append(f"Grid rule: {text} (countD = how many times the digit D occurs in the grid).")
     if r.nontrivial:
         rules.append("Every operation is non-trivial (its result differs from its operands).")
     if r.clue_order:
@@ -142,8 +149,15 @@ def render_question(model: Model) -> str:
         rules.append(f"Variables {', '.join(v.names)} take values from {v.text}"
                      + (", all different" if v.distinct else "")
                      + ("; " + "; ".join(" < ".join(ch) for ch in v.order) if v.order else "") + ".")
+    givens = sorted(model.grid.givens.items())
+    if givens:
+        rules.append("Given digits (row, column counted from the top left): "
+                     + "; ".join(f"row {r + 1}, column {c + 1}: {d}" for (r, c), d in givens)
+                     + ".")
     out += rules
     out += ["", render_solution(model, None, show_numbers=True), ""]
+    if givens:
+        out += ["Given digits:", render_solution(model, None), ""]
     for d in ("across", "down"):
         out.append(d.capitalize())
         for c in model.clues.values():

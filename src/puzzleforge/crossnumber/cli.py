@@ -10,8 +10,8 @@ from typing import Optional
 
 import typer
 
-from ..cli.errors import run_guarded
-from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, positive_seconds
+from ..core.cliguard import run_guarded
+from ..core.clioptions import SEED_HELP, SEED_MAX, SEED_MIN, positive_seconds
 
 __all__ = ["app", "UNDECIDED_EXIT"]
 

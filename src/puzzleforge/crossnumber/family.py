@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.difficulty import DifficultyScale, apply_scale
-from ..core.errors import ConfigError, GenerationFailed
+from ..core.errors import ConfigError, GenerationFailed, InvalidDescription
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 
@@ -218,6 +218,29 @@ class CrossNumberFamily:
             seed=0,
             meta=meta,
         ), self.difficulty_scale)
+
+    def explain(self, puzzle: Puzzle) -> list[str]:
+        """The solver's step log for the record's puzzle (``meta.puzzle_file`` text, or a
+        bundled puzzle named by ``meta.source``: a path in a record is followed only when
+        it is one of the bundled files, so a crafted record cannot make us read files)."""
+        from . import api
+
+        meta = puzzle.meta if isinstance(puzzle, Puzzle) else (puzzle.get("meta") or {})
+        text = meta.get("puzzle_file") if isinstance(meta, dict) else None
+        if not isinstance(text, str):
+            source = meta.get("source") if isinstance(meta, dict) else None
+            bundled = {p.name: p for p in api.list_puzzles()}
+            name = Path(str(source)).name if isinstance(source, str) else ""
+            if name not in bundled:
+                raise InvalidDescription("this record names no puzzle text and no bundled "
+                                         "puzzle file (another path in a record is not read), "
+                                         "so it cannot be explained",
+                                         field="meta.source",
+                                         expected="a record made by the crossnumber family")
+            text = bundled[name].read_text(encoding="utf-8")
+        model = api.parse_puzzle(text, file=str(meta.get("title") or "puzzle"))
+        result = api.solve_puzzle(model, limit=2, time_limit=30.0)
+        return [step.text for step in result.steps.steps]
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         try:

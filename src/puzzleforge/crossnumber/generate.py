@@ -98,10 +98,23 @@ def _mentions(part: str) -> set[str]:
     return set(re.findall(r"\b[AD]\d+\b", part))
 
 
+class _BlockDumper(yaml.SafeDumper):
+    """Writes multi-line strings as YAML literal blocks (``grid: |``) so a generated
+    file shows the grid as rows, the way a setter writes it, not as a quoted string."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_BlockDumper.add_representer(str, _str)
+
+
 def _text(grid_rows: list[str], clues: dict[str, list[str]], title: str) -> str:
     data: dict[str, Any] = {"title": title, "grid": "\n".join(grid_rows) + "\n",
                             "clues": {k: "; ".join(v) if v else "unclued" for k, v in clues.items()}}
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    return yaml.dump(data, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True)
 
 
 def _solve(text: str) -> tuple[Model, SolveResult]:

@@ -106,7 +106,25 @@ def parse_block_grid(lines: list[str], *, file: str | None = None,
                     cells.append((k, c))
                     k += 1
                 entries[f"D{number}"] = Entry(f"D{number}", "down", number, tuple(cells))
+    _check_orphans(nrows, ncols, white, entries, lambda r: None if line is None else line + 1 + r,
+                   file)
     return Grid(nrows, ncols, white, _sorted(entries), givens, "block")
+
+
+def _check_orphans(nrows: int, ncols: int, white: list[list[bool]], entries: dict[str, Entry],
+                   line_of, file: str | None) -> None:
+    """Refuse a white cell that belongs to no entry: nothing could ever clue its digit, so
+    it is almost always a typo in the grid (a missing block, a stray bar)."""
+    covered = {rc for e in entries.values() for rc in e.cells}
+    for r in range(nrows):
+        for c in range(ncols):
+            if white[r][c] and (r, c) not in covered:
+                raise InvalidSpec(f"the white cell at row {r + 1}, column {c + 1} is in no "
+                                  "entry (an orphan cell: no across or down run of two or more "
+                                  "cells passes through it)", file=file, field="grid",
+                                  line=line_of(r),
+                                  expected="every white cell in an entry of at least 2 cells: "
+                                  "make it a block '#' or remove the bars around it")
 
 
 def _sorted(entries: dict[str, Entry]) -> dict[str, Entry]:
@@ -182,6 +200,22 @@ def parse_barred_grid(lines: list[str], *, file: str | None = None,
                     cells.append((rr, cc))
                 n = numbers[(r, c)]
                 name = ("A" if d == "across" else "D") + str(n)
+                if name in entries:
+                    raise err(2 * r + 1, f"the number {n} at row {r + 1}, column {c + 1} starts "
+                              f"a second {d} entry {name} (the first starts at row "
+                              f"{entries[name].cells[0][0] + 1}, column "
+                              f"{entries[name].cells[0][1] + 1})",
+                              "each entry number used once per direction")
                 entries[name] = Entry(name, d, n, tuple(cells))
+    starts = {e.cells[0] for e in entries.values()}
+    for (r, c), n in sorted(numbers.items()):
+        if (r, c) not in starts:
+            raise err(2 * r + 1, f"row {r + 1}, column {c + 1} is numbered {n} but no entry "
+                      "starts there (an orphan number: the cell has a bar-free neighbour on its "
+                      "left and above, or bars on its right and below)",
+                      "a number only in cells where an across or down entry starts: remove "
+                      "the number or fix the bars")
     white = [[True] * ncols for _ in range(nrows)]
+    _check_orphans(nrows, ncols, white, entries,
+                   lambda r: None if line is None else line + 2 + 2 * r, file)
     return Grid(nrows, ncols, white, _sorted(entries), {}, "barred")

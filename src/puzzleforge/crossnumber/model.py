@@ -77,6 +77,8 @@ class Rules:
     nontrivial: bool = False
     clue_order: str | None = None  # ascending / descending within each direction
     hooks: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    grid: list[Any] = field(default_factory=list)  # gridrules.GridRule, checked on full grids
+    grid_text: list[str] = field(default_factory=list)  # the rules as written
 
 
 @dataclass
@@ -312,6 +314,14 @@ def parse_model(text: str, *, file: str | None = None) -> Model:
     variables = _variables(data.get("variables"), file, lines, grid)
     clues = _clues(data["clues"], grid, variables, rules, file, lines)
     _transforms(data.get("entries") or {}, clues, file, lines)
+    raw_grid_rules = (data.get("rules") or {}).get("grid")
+    if raw_grid_rules is not None:
+        from .gridrules import parse_grid_rules
+        rules.grid = parse_grid_rules(raw_grid_rules, clues=list(clues),
+                                      variables=variables.names, file=file,
+                                      lines=lines)
+        rules.grid_text = ([str(raw_grid_rules)] if isinstance(raw_grid_rules, str)
+                           else [str(x) for x in raw_grid_rules])
     if rules.cell_values is not None and rules.no_repeat:
         raise InvalidSpec("no_repeat is only defined for one-digit cells", file=file,
                           field="rules.no_repeat", line=lines.get("rules.no_repeat"),
@@ -343,7 +353,7 @@ def _apply_givens(grid: Grid, givens: Any, file, line) -> None:
 
 _RULE_KEYS = {"distinct", "leading_zeros", "digits", "cell_values", "cell_values_once",
               "digits_once", "no_repeat", "reversed_pair", "grid_digit_sum", "nontrivial",
-              "clue_order", "hooks"}
+              "clue_order", "hooks", "grid"}
 
 
 def _rules(raw: Any, file, lines) -> Rules:

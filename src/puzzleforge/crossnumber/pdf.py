@@ -71,7 +71,7 @@ def _grid(pdf: Any, model: Model, cells: dict | None, x0: float, y0: float,
 
 def sheet_bytes(model: Model, solution: Any | None = None) -> bytes:
     """The sheet; with ``solution`` (a solver Solution) a second page with the answer."""
-    from ..grid.pdf import new_pdf
+    from ..core.pdfdoc import new_pdf
 
     pdf = new_pdf()
     w = pdf.w - pdf.l_margin - pdf.r_margin

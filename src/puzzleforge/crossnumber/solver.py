@@ -154,6 +154,16 @@ class Solver:
                 pool = set(vals)
                 return any(nb.reverse_int(v) in pool and nb.reverse_int(v) != v for v in vals)
             self.cons.append(FinalCheck(rev_pair, "one answer is another reversed"))
+        if m.rules.grid:
+            from .gridrules import digit_counts
+
+            def grid_rules(s: "Solver", a: dict) -> bool:
+                mm = s.model
+                env = digit_counts([a[("x", rc)] for rc in mm.grid.cells()])
+                env.update({c: a[("c", c)] for c in mm.clues})
+                env.update({v: a[("v", v)] for v in mm.variables.names})
+                return all(rule.holds(env) for rule in mm.rules.grid)
+            self.cons.append(FinalCheck(grid_rules, "grid rules"))
         if m.rules.hooks:
             from .hooks import HOOKS
             for h, args in m.rules.hooks:

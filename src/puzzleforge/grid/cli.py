@@ -10,8 +10,8 @@ from typing import Optional
 
 import typer
 
-from ..cli.errors import run_guarded
-from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, fraction
+from ..core.cliguard import run_guarded
+from ..core.clioptions import SEED_HELP, SEED_MAX, SEED_MIN, fraction
 from ..core.safeoutput import write_atomic
 from ..core.textfiles import read_text_file
 

@@ -15,9 +15,10 @@ from ..core.errors import ConfigError, InvalidDescription
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 from .generator import TIERS
+from .genres import GENRES
 
-__all__ = ["GridFamily"] + ["unruly", "binairo", "sudoku", "futoshiki", "skyscrapers", "kakurasu",
-                            "starbattle", "lightup", "slitherlink", "masyu", "nurikabe", "nonogram"]
+#: One family per built-in genre, named as in ``genres.GENRES`` (the one list of genres).
+__all__ = ["GridFamily", *GENRES]
 
 GENERATOR_VERSION = "grid-2"  # 2: k-star Star Battle, clue-only Nonogram, graph-aware grades
 
@@ -114,6 +115,13 @@ class GridFamily:
             raise InvalidDescription("record carries no grid instance", field="solution.instance")
         return self.genre.parse(sol["instance"])
 
+    def explain(self, puzzle: Any) -> list[str]:
+        """The step-by-step solution a person follows (grid.hints: the easiest deduction
+        at each step, its reason in words)."""
+        from .hints import explain
+
+        return [step.reason for step in explain(self.genre, self.instance_of(puzzle))]
+
     def audit(self, puzzle: Any) -> list[str]:
         """Independent re-check: re-parse the instance text, solve it from scratch, demand a
         unique solution equal to the stored answer."""
@@ -138,8 +146,6 @@ def _lazy(genre_id: str) -> GridFamily:
 
 def __getattr__(name: str) -> GridFamily:
     """Module attributes per genre id, built on first use (``family:unruly``)."""
-    from .genres import GENRES
-
     if name in GENRES:
         fam = GridFamily(name)
         globals()[name] = fam

@@ -3,17 +3,15 @@ page with the solved board.
 
 Why fpdf2 over the SVG: a sheet is A4 with its rules text and fonts that carry every
 symbol the genres draw (★ ●, arrows, box-drawing); the board is drawn from the same
-``Drawing`` record as the terminal and SVG pictures, so all genres print alike. Fonts are
-the DejaVu Sans files bundled with the zebra package (with their licence). Output is
-byte-identical for the same puzzle (fixed creation date).
+``Drawing`` record as the terminal and SVG pictures, so all genres print alike. The page
+(A4, the bundled DejaVu Sans fonts, a fixed creation date so the bytes are identical for
+the same puzzle) comes from core/pdfdoc.py, which the cross-number sheet shares.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from ..core.pdfdoc import new_pdf
 from .genre import Drawing, Instance
 from .render import _thick
 from .topology import Cell, Edge
@@ -22,23 +20,6 @@ __all__ = ["sheet_bytes", "new_pdf", "draw_board"]
 
 #: Largest board drawing on a page (mm) and the largest cell (mm).
 MAX_W, MAX_H, MAX_CELL = 182.0, 200.0, 14.0
-
-
-def _font(name: str) -> str:
-    return str(Path(str(resources.files("puzzleforge.zebra") / "fonts" / name)))
-
-
-def new_pdf() -> Any:
-    """An A4 fpdf2 document with DejaVu Sans (regular and bold) and a fixed date."""
-    from fpdf import FPDF
-
-    pdf = FPDF(orientation="P", unit="mm", format="A4")
-    pdf.set_creation_date(datetime(2000, 1, 1, tzinfo=timezone.utc))
-    pdf.add_font("DejaVu", "", _font("DejaVuSans.ttf"))
-    pdf.add_font("DejaVu", "B", _font("DejaVuSans-Bold.ttf"))
-    pdf.set_auto_page_break(True, margin=12)
-    pdf.set_margins(14, 12, 14)
-    return pdf
 
 
 def _centred(pdf: Any, x: float, y: float, text: str, size: float, bold: bool = False) -> None:

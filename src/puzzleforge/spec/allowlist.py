@@ -180,9 +180,10 @@ MODULE_VIEWS: dict[str, ModuleView] = {
         **_pick(itertools, ("chain", "accumulate", "groupby", "islice", "starmap", "zip_longest",
                             "compress", "dropwhile", "takewhile", "filterfalse", "pairwise")),
         **bounded.ITERTOOLS_BOUNDED}),
-    "re": ModuleView("re", _pick(re, (
-        "compile", "match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "split",
-        "escape", "IGNORECASE", "MULTILINE", "DOTALL", "I", "M", "S"))),
+    "re": ModuleView("re", {**_pick(re, (
+        "compile", "match", "search", "fullmatch", "findall", "finditer", "split",
+        "escape", "IGNORECASE", "MULTILINE", "DOTALL", "I", "M", "S")),
+        "sub": bounded.re_sub(re.sub), "subn": bounded.re_sub(re.subn)}),
     "datetime": ModuleView("datetime", _pick(datetime, (
         "date", "datetime", "time", "timedelta", "timezone", "MINYEAR", "MAXYEAR"))),
     "functools": ModuleView("functools", {"reduce": functools.reduce,
@@ -211,7 +212,7 @@ _STR = (
     "encode", "center", "ljust", "rjust", "zfill", "replace", "expandtabs",
 )
 _NUMBER = ("real", "imag", "conjugate", "numerator", "denominator", "bit_length",
-           "bit_count", "as_integer_ratio", "is_integer", "to_bytes")
+           "bit_count", "as_integer_ratio", "is_integer")
 _DATE = ("year", "month", "day", "weekday", "isoweekday", "isocalendar", "isoformat",
          "strftime", "replace", "toordinal", "ctime", "timetuple")
 _TIME = ("hour", "minute", "second", "microsecond", "tzinfo", "fold")

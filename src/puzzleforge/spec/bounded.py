@@ -233,6 +233,31 @@ def _list_grow(method: str) -> Callable[[list], Callable]:
     return bind
 
 
+def re_sub(fn: Callable) -> Callable:
+    """re.sub / re.subn with the result size bounded before the substitution runs."""
+    def call(pattern: Any, repl: Any, string: Any, count: int = 0, flags: int = 0) -> Any:
+        # at most len(string) + 1 matches, each replaced by repl (an upper bound)
+        if isinstance(repl, str) and isinstance(string, str) \
+                and len(string) + len(repl) * (count or len(string) + 1) > MAX_SEQUENCE:
+            raise ExprError(f"re.{fn.__name__} result could exceed {MAX_SEQUENCE} characters")
+        return fn(pattern, repl, string, count, flags)
+    call.__name__ = fn.__name__
+    return call
+
+
+def _pattern_sub(method: str) -> Callable[[Any], Callable]:
+    def bind(pattern: Any) -> Callable:
+        real = getattr(pattern, method)
+
+        def call(repl: Any, string: Any, count: int = 0) -> Any:
+            if isinstance(repl, str) and isinstance(string, str) \
+                    and len(string) + len(repl) * (count or len(string) + 1) > MAX_SEQUENCE:
+                raise ExprError(f"Pattern.{method} result could exceed {MAX_SEQUENCE} characters")
+            return real(repl, string, count)
+        return call
+    return bind
+
+
 #: (type, attribute) -> function of the object giving the bounded replacement.
 METHOD_WRAPPERS: dict[tuple[type, str], Callable[[Any], Any]] = {
     **{(str, m): _str_width(m) for m in ("center", "ljust", "rjust", "zfill")},
@@ -240,6 +265,8 @@ METHOD_WRAPPERS: dict[tuple[type, str], Callable[[Any], Any]] = {
     (str, "expandtabs"): _str_expandtabs,
     (str, "join"): _str_join,
     **{(list, m): _list_grow(m) for m in ("append", "extend", "insert")},
+    (re.Pattern, "sub"): _pattern_sub("sub"),
+    (re.Pattern, "subn"): _pattern_sub("subn"),
 }
 
 

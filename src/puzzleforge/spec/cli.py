@@ -10,8 +10,8 @@ from typing import List, Optional
 
 import typer
 
-from ..cli.errors import run_guarded
-from ..cli.options import SEED_HELP, SEED_MAX, SEED_MIN, positive_seconds
+from ..core.cliguard import run_guarded
+from ..core.clioptions import SEED_HELP, SEED_MAX, SEED_MIN, positive_seconds
 
 __all__ = ["app"]
 
@@ -128,7 +128,8 @@ def generate(
                     continue
                 except GenerationFailed as exc:  # this config cannot be replayed: skip, count
                     reasons.update(exc.reasons)
-                    skipped.append((i + 1, ", ".join(sorted(exc.reasons)) or str(exc)))
+                    skipped.append((i + 1, getattr(exc, "detail", "")
+                                    or ", ".join(sorted(exc.reasons)) or str(exc)))
                     continue
                 except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
                     # a config entry of the wrong shape (a pool that is not a list, ...)

@@ -286,6 +286,7 @@ class SpecFamily:
         reasons: Counter = Counter()
         failures: dict[str, ExprFailure] = {}
         attempts = 0
+        replay_detail = ""
         for attempt in range(params.attempts):
             attempts += 1
             sub = random.Random(rng.getrandbits(64))
@@ -307,6 +308,7 @@ class SpecFamily:
             except Rejection as exc:
                 reasons[exc.reason] += 1
                 if config is not None and not use_spec_vars:
+                    replay_detail = str(exc)     # why this config gives no puzzle
                     break
                 stop_if_undecided(reasons, self.path, attempts)
                 continue
@@ -323,10 +325,12 @@ class SpecFamily:
                 reasons["recursion limit"] += 1
                 continue
             return apply_scale(self._puzzle(params, result, attempts, reasons), SPEC_SCALE)
-        self._raise_failure(attempts, reasons, failures, replay=config is not None)
+        self._raise_failure(attempts, reasons, failures, replay=config is not None,
+                            detail=replay_detail)
         raise AssertionError("unreachable")
 
-    def _raise_failure(self, attempts: int, reasons: Counter, failures: dict, replay: bool) -> None:
+    def _raise_failure(self, attempts: int, reasons: Counter, failures: dict, replay: bool,
+                       detail: str = "") -> None:
         if failures:
             top, count = max(((k, reasons[k]) for k in failures), key=lambda kv: kv[1])
             # one failing attempt may be bad luck (random data); the same error on most of
@@ -343,10 +347,12 @@ class SpecFamily:
         if failures:
             summary += "; last expression error: " + "; ".join(
                 f"{k}: {type(e.exc).__name__}: {str(e.exc)[:120]}" for k, e in failures.items())
-        raise GenerationFailed(
+        failed = GenerationFailed(
             f"{'config replay' if replay else 'spec'} {self.path} gave no puzzle after {attempts} "
-            f"attempt(s); rejections by reason: {summary}",
+            f"attempt(s); rejections by reason: {summary}" + (f" ({detail})" if detail else ""),
             attempts=attempts, reasons=dict(reasons), file=self.path)
+        failed.detail = detail   # the replay's rejection in words (spec generate --config)
+        raise failed
 
     def _puzzle(self, params: SpecParams, result: dict, attempts: int, reasons: Counter) -> Puzzle:
         problem = result["problem"]
@@ -363,8 +369,8 @@ class SpecFamily:
             params=params_to_dict(params),
             seed=0,
             config=result["config"],
-            meta={"source": self._source, "engine": "spec", "attempts": attempts,
-                  "rejections": dict(reasons)},
+            meta={"source": self._source, "source_sha256": self.spec.digest, "engine": "spec",
+                  "attempts": attempts, "rejections": dict(reasons)},
             extra={"problem": problem, "parameters": parameters},
         )
 

@@ -15,6 +15,7 @@ from .budget import rlimit_count
 from .columnmode import ColumnMixin
 from .configcodec import encode_value, parse_index
 from .outcome import ExprFailure, Rejection, ev
+from .replaycheck import check_replayed_variable, missing_value
 from .safe import SafeCode
 from .schema import Selection
 from .selection import SelectionImpossible, as_config, select_indices
@@ -73,6 +74,11 @@ class SamplingMixin(ColumnMixin):
             self.env[name] = ev(code, self.env) if kind == "lambda" else self.file_ops[name]
         for name, v in self.spec.variables.items():
             found, value = self.from_config(name)
+            if "formula" not in v and self.replay is not None:
+                if found:
+                    check_replayed_variable(name, v, value, self.env)
+                elif name not in self.use_spec_vars:
+                    raise missing_value(name)
             if found and v.get("diff_factor") and "formula" not in v:
                 self._position(name, v, value)
             if not found:

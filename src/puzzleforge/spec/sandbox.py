@@ -116,6 +116,7 @@ class _Worker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env={}, cwd="/", close_fds=True, start_new_session=True)
         self.pid = self.proc.pid
+        os.set_blocking(self.proc.stdin.fileno(), False)  # writes wait in poll, with a deadline
         self.cpu = 0.0
         #: keys of the specs whose text this worker has
         self.known: set = set()
@@ -140,24 +141,39 @@ class _Worker:
         self.info = hello
 
     # ---- pipes -------------------------------------------------------------------------
-    def send(self, obj: Any) -> None:
-        data = pickle.dumps(obj, protocol=4)
-        try:
-            self.proc.stdin.write(_HEADER.pack(len(data)) + data)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
-            raise _Dead(f"pipe closed: {exc}") from None
+    def send(self, obj: Any, deadline: float) -> None:
+        """Write one request, within ``deadline`` (a worker that stops reading cannot
+        block the parent: the pipe is written without blocking, as it drains)."""
+        payload = pickle.dumps(obj, protocol=4)
+        data = memoryview(_HEADER.pack(len(payload)) + payload)
+        fd = self.proc.stdin.fileno()
+        while data:
+            self._wait(fd, select.POLLOUT, deadline)
+            try:
+                n = os.write(fd, data[:1 << 16])
+            except BlockingIOError:
+                continue
+            except OSError as exc:  # BrokenPipeError: the worker is gone
+                raise _Dead(f"pipe closed: {exc}") from None
+            data = data[n:]
+
+    @staticmethod
+    def _wait(fd: int, event: int, deadline: float) -> None:
+        """Wait until ``fd`` is ready (poll: no FD_SETSIZE limit, unlike select)."""
+        poller = select.poll()
+        poller.register(fd, event)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Timeout()
+            if poller.poll(max(1, int(left * 1000))):
+                return
 
     def _read_exact(self, n: int, deadline: float) -> bytes:
         fd = self.proc.stdout.fileno()
         chunks = []
         while n:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Timeout()
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
-                raise _Timeout()
+            self._wait(fd, select.POLLIN, deadline)
             chunk = os.read(fd, min(n, 1 << 20))
             if not chunk:
                 raise _Dead(self._exit_text())
@@ -176,7 +192,7 @@ class _Worker:
             raise _Dead(f"unreadable reply: {exc}") from None
 
     def call(self, request: dict, deadline: float) -> dict:
-        self.send(request)
+        self.send(request, deadline)
         reply = self._read(deadline)
         if not isinstance(reply, dict):
             raise _Dead(f"reply is a {type(reply).__name__}, not a dict")
@@ -322,12 +338,33 @@ def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
         reasons = data.get("reasons") if isinstance(data.get("reasons"), dict) else {}
         attempts = data.get("attempts") if isinstance(data.get("attempts"), int) else 0
         exc = cls(text("problem") or "", attempts=attempts, reasons=reasons, **kwargs)
+        if isinstance(data.get("detail"), str):
+            exc.detail = data["detail"]   # why a config replay was rejected, in words
     else:
         try:
             exc = cls(text("problem") or "", **kwargs)
         except TypeError:
             exc = PuzzleForgeError(text("problem") or "", **kwargs)
     return exc
+
+
+def _call_for_spec(w: _Worker, family: Any, request: dict, deadline: float) -> dict:
+    """Send ``request`` about ``family``'s spec: its text goes once per worker (specs
+    reach 4 MB), again when the worker dropped it from its cache. ``request["seconds"]``
+    is the time left to ``deadline``; the worker is waited for until the deadline plus
+    ``KILL_GRACE`` + 1 s (its own alarm fires at the deadline + 1 s)."""
+    key, text = _spec_text(family)
+    request.update(key=key, path=family.path, root=str(family.spec.root))
+    for _ in range(2):
+        if key not in w.known:
+            request["text"] = text
+        request["seconds"] = max(0.001, deadline - time.monotonic())
+        reply = w.call(request, deadline + 1.0 + KILL_GRACE)
+        w.known.add(key)
+        if not reply.get("need_text"):
+            return reply
+        w.known.discard(key)
+    return reply
 
 
 def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: dict | None,
@@ -338,21 +375,11 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
     if not isinstance(rng, random.Random):
         raise GenerationFailed("generate needs a random.Random (its state is sent to the "
                                "sandboxed worker)", file=family.path)
-    key, text = _spec_text(family)
-    request = {"op": "generate", "key": key, "path": family.path, "root": str(family.spec.root),
-               "params": asdict(params), "rng": rng.getstate(), "config": config,
-               "use_spec_vars": list(use_spec_vars)}
+    request = {"op": "generate", "params": asdict(params), "rng": rng.getstate(),
+               "config": config, "use_spec_vars": list(use_spec_vars)}
     w = _worker()
     try:
-        for _ in range(2):
-            if key not in w.known:  # the text goes once per worker (specs reach 4 MB)
-                request["text"] = text
-            request["seconds"] = max(0.001, deadline - time.monotonic())
-            reply = w.call(request, deadline + 1.0 + KILL_GRACE)
-            w.known.add(key)
-            if not reply.get("need_text"):
-                break
-            w.known.discard(key)  # the worker dropped it from its cache: send it again
+        reply = _call_for_spec(w, family, request, deadline)
     except _Timeout:
         w.kill()
         raise SafetyNetFailed(
@@ -404,19 +431,10 @@ def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seco
     Why in the worker: the capture replays the record's config, which evaluates the spec's
     expressions, and a spec named by a record is untrusted.
     """
-    key, text = _spec_text(family)
-    request = {"op": "capture", "key": key, "path": family.path, "root": str(family.spec.root),
-               "config": config, "answer": answer, "params": params, "seconds": seconds}
+    request = {"op": "capture", "config": config, "answer": answer, "params": params}
     w = _worker()
     try:
-        for _ in range(2):
-            if key not in w.known:  # the text goes once per worker, as for generate
-                request["text"] = text
-            reply = w.call(request, time.monotonic() + seconds + 1.0 + KILL_GRACE)
-            w.known.add(key)
-            if not reply.get("need_text"):
-                break
-            w.known.discard(key)
+        reply = _call_for_spec(w, family, request, time.monotonic() + seconds)
     except _Timeout:
         w.kill()
         raise SpecWorkerDied(f"spec {family.path}: the audit's config replay ran past "

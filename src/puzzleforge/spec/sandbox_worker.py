@@ -61,7 +61,7 @@ def _plain_error(exc: BaseException) -> dict:
     if isinstance(exc, PuzzleForgeError):
         out.update(problem=exc.problem, file=exc.file, field=exc.field, line=exc.line,
                    expected=exc.expected, hint=exc.hint)
-        for key in ("attempts", "reasons"):
+        for key in ("attempts", "reasons", "detail"):
             if key in exc.__dict__:
                 out[key] = exc.__dict__[key]
     else:

@@ -10,6 +10,7 @@ generation time.
 from __future__ import annotations
 
 import ast
+import hashlib
 import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +99,8 @@ class Spec:
     desc: SafeCode | None = None
     raw: dict = field(default_factory=dict)
     lines: dict = field(default_factory=dict)
+    #: sha256 of the spec's text: records carry it so verify can tell a changed spec file
+    digest: str = ""
 
 
 class _Ctx:
@@ -324,7 +327,8 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
             raise ctx.error((key,), f"unknown attribute '{key}'", "one of " + ", ".join(TOP_FIELDS))
     if "variables" in data and "vars" in data:
         raise ctx.error(("vars",), "both 'variables' and its alias 'vars' are given", "only one of them")
-    spec = Spec(path=file, root=root or Path.cwd(), raw=data, lines=lines)
+    spec = Spec(path=file, root=root or Path.cwd(), raw=data, lines=lines,
+                digest=hashlib.sha256(text.encode("utf-8")).hexdigest())
 
     # custom_operator
     for name, value in _as_mapping(ctx, data.get("custom_operator"), ("custom_operator",), "operators").items():

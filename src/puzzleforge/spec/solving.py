@@ -21,6 +21,7 @@ from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, solution_order_key as _order_key, z3_to_py
 from .argmax import multiple_optima, needs_unique_optimum
 from .outcome import ExprFailure, Rejection, ev, undecided
+from .replaycheck import replayed_z3_seed
 
 #: Work kept back from a nonlinear "one more?" check (it ends the attempt either way now:
 #: undecided is a rejection; the reserve only keeps such attempts from using the last
@@ -252,7 +253,7 @@ class SolvingMixin:
     def solve(self) -> None:
         spec, env = self.spec, self.env
         found, seed = self.from_config("_z3_seed")
-        self._z3_seed = int(seed) if found else self.rng.randrange(1 << 30)
+        self._z3_seed = replayed_z3_seed(seed) if found else self.rng.randrange(1 << 30)
         self.config["_z3_seed"] = self._z3_seed
         self.cond_num = self.assertion_count()
         self.budget_rate()

@@ -110,28 +110,6 @@ def solve_text(text: str, *, name: str, time_limit: float, progress: Any) -> dic
             "notes": model.notes}
 
 
-def explain_record(record: dict[str, Any]) -> list[str]:
-    """The solver's step log for a crossnumber dataset record.
-
-    The puzzle comes from ``meta.puzzle_file`` (text) or ``meta.source`` (a path). A path
-    written in a dataset is only followed when it is one of the listed puzzle files (the
-    bundled or example puzzles), so a crafted record cannot make the server read files.
-    """
-    meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-    text = meta.get("puzzle_file")
-    if not isinstance(text, str):
-        source = meta.get("source")
-        listed = {p.resolve(): p for p in example_files().values()}
-        path = Path(str(source)).resolve() if isinstance(source, str) and source else None
-        if path is None or path not in listed:
-            raise InvalidSpec("this record's puzzle file is not one of the server's listed "
-                              "puzzles, so it is not read", field="meta.source")
-        text = listed[path].read_text(encoding="utf-8")
-    result = solve_text(text, name=str(meta.get("title") or "puzzle"), time_limit=30.0,
-                        progress=lambda *_: None)
-    return [step["text"] for step in result["steps"]]
-
-
 # ------------------------------------------------------------------ playing in the browser
 
 #: Sizes of the generated puzzles the page offers (the generator's templates).

@@ -19,6 +19,7 @@ import orjson
 from fastapi import APIRouter, File, Query, Request, UploadFile
 
 from ..core.puzzle import RECORD_FIELDS
+from ..core.registry import family_names, get_family
 from .errors import WebError
 
 __all__ = ["Dataset", "DatasetStore", "parse_jsonl", "router", "list_data_files"]
@@ -29,14 +30,6 @@ MAX_LISTED_FILES = 200
 PAGE_MAX = 200
 EXPLANATION_KEYS = ("explanation", "steps", "explain", "reasoning", "solution_steps")
 
-#: Families whose records the web app can explain with their engine when the record
-#: stores no explanation: family -> "module:function(record) -> list[str]". Grid genres
-#: share one explainer (looked up by ``meta.genre``).
-EXPLAINERS: dict[str, str] = {
-    "zebra": "puzzleforge.web.zebra_adapter:explain_record",
-    "grid": "puzzleforge.web.grid_adapter:explain_record",
-    "crossnumber": "puzzleforge.web.crossnumber_adapter:explain_record",
-}
 
 
 @dataclass
@@ -125,29 +118,31 @@ def find_explanation(rec: dict[str, Any]) -> Any:
     return None
 
 
-def _explainer_key(rec: dict[str, Any]) -> str | None:
-    family = str(rec.get("family", ""))
-    if family in EXPLAINERS:
-        return family
-    meta = rec.get("meta")
-    if isinstance(meta, dict) and meta.get("genre") == family:
-        return "grid"
-    return None
+#: Largest answer grid the page explains step by step (each step is a deduction search).
+MAX_EXPLAIN_CELLS = 144
+
+
+def _explainer(rec: dict[str, Any]) -> Any:
+    """The family's ``explain`` (an optional Family member) for a record of a registered
+    family, else None. Records of spec files are not loaded just to find out: spec
+    families have no explainer."""
+    family_id = str(rec.get("family", ""))
+    if family_id not in family_names():
+        return None
+    return getattr(get_family(family_id), "explain", None)
 
 
 def explain(rec: dict[str, Any]) -> list[str]:
     """Derive an explanation with the family's engine (raises WebError when none can)."""
-    import importlib
-
-    key = _explainer_key(rec)
-    if key is None:
+    function = _explainer(rec)
+    if function is None:
         raise WebError(f"no engine explanation is available for family "
                        f"'{str(rec.get('family'))[:40]}'", 404)
-    module_name, _, attr = EXPLAINERS[key].partition(":")
-    try:
-        function = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError):
-        raise WebError(f"the engine for '{rec.get('family')}' is not installed", 501) from None
+    cells = sum(len(line.split()) if " " in line else len(line)
+                for line in str(rec.get("answer", "")).splitlines())
+    if cells > MAX_EXPLAIN_CELLS:  # keeps a request interactive (a step per cell)
+        raise WebError(f"step-by-step explanations here are limited to {MAX_EXPLAIN_CELLS} "
+                       f"cells; this puzzle has {cells} (use `puzzleforge grid explain`)", 413)
     return function(rec)
 
 
@@ -184,7 +179,7 @@ def _full_record(ds: Dataset, index: int) -> dict[str, Any]:
             "difficulty": rec.get("difficulty"), "params": rec.get("params"),
             "seed": None if rec.get("seed") is None else str(rec.get("seed")), "config": rec.get("config"), "meta": rec.get("meta"),
             "extra": extra, "explanation": find_explanation(rec),
-            "explainable": _explainer_key(rec) is not None}
+            "explainable": _explainer(rec) is not None}
 
 
 class DatasetStore:

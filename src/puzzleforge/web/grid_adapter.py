@@ -175,7 +175,8 @@ class GridSession:
                 "values": self.values(), "binary": self.values() == ["1", "0"],
                 "placed": list(PLACED[self.inst.genre]) if self.inst.genre in PLACED else None,
                 "givens": self.given_tokens(), "playable": self.playable(),
-                "seed": self.seed, "difficulty": self.difficulty,
+                "seed": None if self.seed is None else str(self.seed),  # exact in JS
+                "difficulty": self.difficulty,
                 "text": g.format(self.inst), "url": url,
                 "picture": None if self.playable() else api.text(self.inst),
                 "drawing": {
@@ -272,26 +273,3 @@ def load_session(token: str, text: str, time_limit: float) -> GridSession:
     _check_side(inst.rows, inst.cols)
     sol = api.require_unique(inst)
     return GridSession(token, inst, sol)
-
-
-def explain_record(record: dict[str, Any]) -> list[str]:
-    """Forced cells one by one, each with its reason, for a grid-genre dataset record
-    (rebuilt from ``solution.instance``, the instance text the grid family stores)."""
-    solution = record.get("solution")
-    text = solution.get("instance") if isinstance(solution, dict) else None
-    if not isinstance(text, str):
-        raise InvalidDescription("this record has no solution.instance to rebuild the puzzle",
-                                 field="solution.instance")
-    session = load_session("explain", text, 30.0)
-    if session.inst.rows * session.inst.cols > 100:
-        raise InvalidDescription("step-by-step explanations are limited to 100 cells here",
-                                 field="solution.instance")
-    values: dict[str, str] = {}
-    lines = []
-    for _ in range(len(session.solution_tokens())):
-        step = session.hint(values)
-        if step["kind"] != "step":
-            break
-        values[step["cell"]] = step["value"]
-        lines.append(step["reason"])
-    return lines

@@ -110,7 +110,7 @@ class ZebraSession:
         K = self.K
         cats = [{"title": c.title, "kind": c.kind, "items": list(c.items),
                  "template": getattr(c, "template", "")} for c in self.puzzle.categories]
-        return {"token": self.token, "K": K, "k": self.k, "seed": self.seed,
+        return {"token": self.token, "K": K, "k": self.k, "seed": str(self.seed),
                 "params": self.params, "categories": cats, "clues": self.clue_texts(),
                 "question": self.question_text(),
                 "layout": {"top": list(range(1, K)), "left": [0] + list(range(K - 1, 1, -1))},
@@ -336,15 +336,3 @@ def generate_session(token: str, *, K: int, k: int, difficulty: str | None, lang
     record = stamp(zebra_family.to_puzzle(puzzle, params_to_dict(params)), seed)
     return ZebraSession(token=token, puzzle=puzzle, seed=seed, record=record,
                         params={"K": K, "k": k, "difficulty": difficulty, "lang": lang})
-
-
-def explain_record(record: dict[str, Any]) -> list[str]:
-    """The engine's step-by-step solution of a zebra dataset record, as text lines."""
-    family = importlib.import_module("puzzleforge.zebra.family")
-    engine = importlib.import_module("puzzleforge.zebra.engine")
-    text = importlib.import_module("puzzleforge.zebra.text")
-    zp = family.zebra_of(record)
-    readable = importlib.import_module("puzzleforge.zebra.readable")
-    steps = readable.readable_steps(
-        engine.Engine(zp.K, zp.k, zp.clues, explain=True).run(guessing=True).steps)
-    return [text.step_text(zp, step) for step in steps]

@@ -20,7 +20,7 @@ __all__ = ["generate", "load", "explain", "render_text", "verify", "score_answer
 
 def generate(seed: int = 0, **params: Any):
     """A stamped ``Puzzle`` record of family zebra (params as in ``family.Params``)."""
-    from ..api import generate as _generate
+    from ..core.generation import generate as _generate
     return _generate("zebra", seed=seed, **params)
 
 

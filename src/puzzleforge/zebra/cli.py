@@ -9,8 +9,8 @@ from typing import Optional
 
 import typer
 
-from ..cli.errors import run_guarded
-from ..cli.options import SEED_MAX, SEED_MIN
+from ..core.cliguard import run_guarded
+from ..core.clioptions import SEED_MAX, SEED_MIN
 
 app = typer.Typer(help="Logic-grid (zebra) puzzles.", no_args_is_help=True,
                   add_completion=False)

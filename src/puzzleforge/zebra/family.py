@@ -130,6 +130,17 @@ class ZebraFamily:
             return 0.0
         return score_answer(zp, answer)
 
+    def explain(self, puzzle: Puzzle) -> list[str]:
+        """The deduction engine's solution in readable steps (bookkeeping folded in, a
+        guess shown as its shortest refutation), in the puzzle's language."""
+        from .engine import Engine
+        from .readable import readable_steps
+        from .text import step_text
+
+        zp = zebra_of(puzzle)
+        steps = readable_steps(Engine(zp.K, zp.k, zp.clues, explain=True).run(guessing=True).steps)
+        return [step_text(zp, step) for step in steps]
+
     def audit(self, puzzle: Puzzle) -> list[str]:
         """Independent re-check: every clue true on the stored solution, SAT uniqueness
         and necessity, and the deduction engine reaches the same solution."""

@@ -1,8 +1,7 @@
-"""Z3 backend: the same session API over Z3 Booleans, plus projected enumeration of Z3 terms.
+"""Z3 backend: the same session API over Z3 Booleans.
 
-Why both: the clause API lets tests compare Z3 and SAT on identical formulas; the term
-API (``enumerate_terms``) is what the spec engine needs, because spec formulas are written
-against Z3's Python API over Int/Real/Bool symbols.
+Why: the clause API lets tests compare Z3 and SAT on identical formulas. (The spec
+engine, whose formulas are Z3 terms over Int/Real/Bool symbols, drives Z3 itself.)
 """
 from __future__ import annotations
 
@@ -11,13 +10,13 @@ from typing import Iterable, Sequence
 
 import z3
 
-from .results import Enumeration, Model, Status
-from .session import Session, deadline_after
+from .results import Model, Status
+from .session import Session
 
-__all__ = ["Z3Session", "enumerate_terms", "check_with_deadline"]
+__all__ = ["Z3Session"]
 
 
-def check_with_deadline(solver: z3.Solver, deadline: float | None,
+def _check_with_deadline(solver: z3.Solver, deadline: float | None,
                         assumptions: Sequence[z3.BoolRef] = ()) -> Status:
     """``solver.check`` with the remaining time as Z3's timeout; unknown at expiry -> TIMEOUT."""
     if deadline is not None:
@@ -63,43 +62,8 @@ class Z3Session(Session):
             self._solver.add(z3.Or([self._lit(l) for l in clause]))
 
     def _check(self, assumptions: list[int], deadline: float | None) -> Status:
-        return check_with_deadline(self._solver, deadline, [self._lit(l) for l in assumptions])
+        return _check_with_deadline(self._solver, deadline, [self._lit(l) for l in assumptions])
 
     def _model(self, variables: Iterable[int]) -> Model:
         m = self._solver.model()
         return {v: z3.is_true(m.eval(self._var(v), model_completion=True)) for v in variables}
-
-
-def enumerate_terms(solver: z3.Solver, terms: Sequence[z3.ExprRef], limit: int | None = None,
-                    time_limit: float | None = None) -> tuple[list[z3.ModelRef], list[tuple], Enumeration]:
-    """Enumerate models of ``solver`` distinct on ``terms`` (blocking inside push/pop).
-
-    Returns the Z3 models, the projected value tuples, and an ``Enumeration`` saying whether
-    the list is complete. The solver is left as it was.
-    """
-    deadline = deadline_after(time_limit)
-    models: list[z3.ModelRef] = []
-    values: list[tuple] = []
-    complete, timed_out = True, False
-    solver.push()
-    try:
-        while True:
-            status = check_with_deadline(solver, deadline)
-            if status is Status.TIMEOUT:
-                complete, timed_out = False, True
-                break
-            if status is Status.UNSAT:
-                break
-            if limit is not None and len(models) >= limit:
-                complete = False
-                break
-            m = solver.model()
-            row = tuple(m.eval(t, model_completion=True) for t in terms)
-            models.append(m)
-            values.append(row)
-            if not terms:
-                break
-            solver.add(z3.Or([t != v for t, v in zip(terms, row)]))
-    finally:
-        solver.pop()
-    return models, values, Enumeration([], complete, timed_out)

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from ..domains import DSLError
 from .binders import Binder, as_set
 from .checks import _need, assert_no_pending
-from .nodes import Expr, Node
+from .nodes import Expr, Node, register_sugar
 from .refs import Var, lift
 
 
@@ -141,3 +141,6 @@ class IndexIn(Expr):
 
     def children(self) -> tuple:
         return (self.scope, self.entity)
+
+
+register_sugar(Card, CountTrue, Exists, ForAll, IndexIn, Sum)

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from ..domains import DSLError, Enum
 from .checks import _chain, _check_pending, _need
-from .nodes import Expr, short
+from .nodes import Expr, register_sugar, short
 from .refs import EnumConst, lift
 
 
@@ -177,3 +177,6 @@ class Div(Arith):
     """Floor division (Python ``//``); the divisor must be a constant after binding."""
 
     op = "Div"
+
+
+register_sugar(Add, And, Div, Eq, Ge, Gt, Implies, Le, Lt, Mul, Ne, Not, Or, Sub)

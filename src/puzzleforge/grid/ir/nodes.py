@@ -2,13 +2,26 @@
 
 Why one module: ``Expr`` and ``SetExpr`` are what rule code touches first (``a & b``,
 ``x == 3``, ``row.sum_of(color)``); the sugar only forwards to the node classes of the
-sibling modules, which all subclass these two, so those are imported at the bottom.
+sibling modules, which all subclass these two. Those modules enter their classes in
+``SUGAR`` when they are imported (the package imports them all), so this module never
+imports them: no import cycle (tests/core/test_import_layers.py).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from ..domains import Domain, DSLError
+
+#: Node classes the operator sugar builds, by class name; filled by ``register_sugar``
+#: from logic.py, aggregates.py and sets.py.
+SUGAR: dict[str, Any] = {}
+
+
+def register_sugar(*makers: Any) -> None:
+    """Make ``makers`` (node classes, or the comparison factories) what the operator sugar
+    of ``Expr``/``SetExpr`` builds, each under its ``__name__``."""
+    for make in makers:
+        SUGAR[make.__name__] = make
 
 
 class Node:
@@ -33,72 +46,72 @@ class Expr(Node):
 
     # logical sugar ------------------------------------------------------------------
     def __and__(self, other: Any) -> "Expr":
-        return And(self, other)
+        return SUGAR["And"](self, other)
 
     def __rand__(self, other: Any) -> "Expr":
-        return And(other, self)
+        return SUGAR["And"](other, self)
 
     def __or__(self, other: Any) -> "Expr":
-        return Or(self, other)
+        return SUGAR["Or"](self, other)
 
     def __ror__(self, other: Any) -> "Expr":
-        return Or(other, self)
+        return SUGAR["Or"](other, self)
 
     def __invert__(self) -> "Expr":
-        return Not(self)
+        return SUGAR["Not"](self)
 
     def __rshift__(self, other: Any) -> "Expr":
-        return Implies(self, other)
+        return SUGAR["Implies"](self, other)
 
     # comparisons ----------------------------------------------------------------------
     def __eq__(self, other: Any) -> "Expr":  # type: ignore[override]
-        return Eq(self, other)
+        return SUGAR["Eq"](self, other)
 
     def __ne__(self, other: Any) -> "Expr":  # type: ignore[override]
-        return Ne(self, other)
+        return SUGAR["Ne"](self, other)
 
     def __lt__(self, other: Any) -> "Expr":
-        return Lt(self, other)
+        return SUGAR["Lt"](self, other)
 
     def __le__(self, other: Any) -> "Expr":
-        return Le(self, other)
+        return SUGAR["Le"](self, other)
 
     def __gt__(self, other: Any) -> "Expr":
-        return Gt(self, other)
+        return SUGAR["Gt"](self, other)
 
     def __ge__(self, other: Any) -> "Expr":
-        return Ge(self, other)
+        return SUGAR["Ge"](self, other)
 
     # arithmetic -----------------------------------------------------------------------
     def __add__(self, other: Any) -> "Expr":
-        return Add(self, other)
+        return SUGAR["Add"](self, other)
 
     def __radd__(self, other: Any) -> "Expr":
-        return Add(other, self)
+        return SUGAR["Add"](other, self)
 
     def __sub__(self, other: Any) -> "Expr":
-        return Sub(self, other)
+        return SUGAR["Sub"](self, other)
 
     def __rsub__(self, other: Any) -> "Expr":
-        return Sub(other, self)
+        return SUGAR["Sub"](other, self)
 
     def __mul__(self, other: Any) -> "Expr":
-        return Mul(self, other)
+        return SUGAR["Mul"](self, other)
 
     def __rmul__(self, other: Any) -> "Expr":
-        return Mul(other, self)
+        return SUGAR["Mul"](other, self)
 
     def __floordiv__(self, other: Any) -> "Expr":
-        return Div(self, other)
+        return SUGAR["Div"](self, other)
 
     def __rfloordiv__(self, other: Any) -> "Expr":
-        return Div(other, self)
+        return SUGAR["Div"](other, self)
 
     def __truediv__(self, other: Any) -> "Expr":
-        return Div(self, other)
+        return SUGAR["Div"](self, other)
 
     def __neg__(self) -> "Expr":
-        return Sub(0, self)
+        return SUGAR["Sub"](0, self)
 
     def __bool__(self) -> bool:
         raise DSLError(
@@ -128,34 +141,34 @@ class SetExpr(Node):
     elem: str = "?"
 
     def sum_of(self, key: Any) -> Expr:
-        return Sum(self, key)
+        return SUGAR["Sum"](self, key)
 
     def count_true(self, key: Any) -> Expr:
-        return CountTrue(self, key)
+        return SUGAR["CountTrue"](self, key)
 
     def all(self, key: Any) -> Expr:
-        return ForAll(self, key)
+        return SUGAR["ForAll"](self, key)
 
     def any(self, key: Any) -> Expr:
-        return Exists(self, key)
+        return SUGAR["Exists"](self, key)
 
     def windows(self, k: Any) -> "SetExpr":
-        return Windows(self, k)
+        return SUGAR["Windows"](self, k)
 
     def size(self) -> Expr:
-        return Card(self)
+        return SUGAR["Card"](self)
 
     def index(self, e: Any) -> Expr:
-        return IndexIn(self, e)
+        return SUGAR["IndexIn"](self, e)
 
     def before(self, e: Any) -> "SetExpr":
-        return Before(self, e)
+        return SUGAR["Before"](self, e)
 
     def __or__(self, other: Any) -> "SetExpr":
-        return Union(self, other)
+        return SUGAR["Union"](self, other)
 
     def __sub__(self, other: Any) -> "SetExpr":
-        return Difference(self, other)
+        return SUGAR["Difference"](self, other)
 
     def __len__(self) -> int:
         raise DSLError("len() of a symbolic set is unknown until params are bound",
@@ -165,10 +178,3 @@ class SetExpr(Node):
         from ..pretty import pretty_set
 
         return pretty_set(self)
-
-
-# The sugar above forwards to node classes that subclass Expr/SetExpr, so they can only
-# be imported once both base classes exist (the package imports this module first).
-from .aggregates import Card, CountTrue, Exists, ForAll, IndexIn, Sum  # noqa: E402
-from .logic import Add, And, Div, Eq, Ge, Gt, Implies, Le, Lt, Mul, Ne, Not, Or, Sub  # noqa: E402
-from .sets import Before, Difference, Union, Windows  # noqa: E402

@@ -10,7 +10,7 @@ from typing import Any, Iterable
 from ..domains import DSLError
 from .binders import EntityFn, as_set
 from .checks import _need
-from .nodes import Node, SetExpr
+from .nodes import Node, SetExpr, register_sugar
 from .refs import VarRef, lift
 
 
@@ -94,3 +94,6 @@ def walk(node: Any) -> Iterable[Node]:
         if isinstance(n, VarRef) and n.var.over is not None:
             stack.append(n.var.over)
         stack.extend(reversed(n.children()))
+
+
+register_sugar(Before, Difference, Union, Windows)

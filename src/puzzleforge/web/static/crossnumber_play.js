@@ -5,6 +5,7 @@
 (function () {
   const $ = function (id) { return document.getElementById(id); };
   let view = null, values = {}, undo = [], typed = { key: null, text: "", at: 0 }, hl = {};
+  let across = true;   // where typing moves next: along the entry across, or down
 
   function say(text, cls) { const b = $("cnp-result"); b.className = cls || ""; b.textContent = text; }
   function status(text) { $("cn-status").textContent = text; }
@@ -53,6 +54,7 @@
       const b = PF.el("button", { type: "button", class: "clue", "data-clue": cl.name },
         [PF.el("strong", { text: cl.name + " " }), document.createTextNode(cl.text)]);
       b.addEventListener("click", function () {
+        setDirection(cl.direction !== "down");
         paint({ used: new Set(cl.cells), clue: cl.name });
         const first = cl.cells.length && document.querySelector('#cnp-grid button[data-key="' + cl.cells[0] + '"]');
         if (first) focusCell(first);
@@ -88,14 +90,31 @@
     b.focus();
   }
 
+  function setDirection(isAcross) {
+    across = isAcross;
+    $("cnp-dir").textContent = "Typing moves " + (across ? "across" : "down") + " (Space turns it).";
+  }
+
+  function advance(b) {
+    // after a complete value, go to the next cell of the same entry (no bar, no block)
+    const r = +b.dataset.r, c = +b.dataset.c, cell = view.grid.cells[r][c];
+    const next = across ? (c + 1 < view.grid.cols && !cell.bar_right ? [r, c + 1] : null)
+      : (r + 1 < view.grid.rows && !cell.bar_below ? [r + 1, c] : null);
+    const nb = next && document.querySelector('#cnp-grid button[data-r="' + next[0] + '"][data-c="' + next[1] + '"]');
+    if (nb) focusCell(nb);
+  }
+
   function typeDigit(b, digit) {
     // digits typed quickly into one cell join into one value when the grid allows it (0..16)
     const key = b.dataset.key, now = Date.now();
-    const joined = typed.key === key && now - typed.at < 1500 ? typed.text + digit : digit;
+    let joined = typed.key === key && now - typed.at < 1500 ? typed.text + digit : digit;
+    if (joined !== digit && view.values.indexOf(joined) < 0) joined = digit;
+    if (view.values.indexOf(joined) < 0) return;
     typed = { key: key, text: joined, at: now };
-    if (joined !== digit && view.values.indexOf(joined) >= 0) { set(key, joined); paint(); return; }
-    typed.text = digit;
-    if (view.values.indexOf(digit) >= 0) { set(key, digit); paint(); }
+    set(key, joined);
+    paint();
+    const longer = view.values.some(function (v) { return v.length > joined.length && v.indexOf(joined) === 0; });
+    if (!longer) { typed = { key: null, text: "", at: 0 }; advance(b); }
   }
 
   function onKey(ev) {
@@ -114,6 +133,7 @@
     }
     if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "z") { ev.preventDefault(); doUndo(); return; }
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === " ") { ev.preventDefault(); setDirection(!across); return; }
     if (ev.key === "Delete" || ev.key === "Backspace") { ev.preventDefault(); set(b.dataset.key, null); paint(); }
     else if (/^[0-9]$/.test(ev.key)) { ev.preventDefault(); typeDigit(b, ev.key); }
   }
@@ -128,6 +148,7 @@
 
   function show(v) {
     view = v; values = {}; undo = []; hl = {};
+    setDirection(true);
     $("cnp-undo").disabled = true;
     $("cn-play").hidden = false;
     $("cn-play").dataset.token = v.token;
@@ -159,7 +180,7 @@
     ev.preventDefault();
     PF.showError($("cn-error"), null);
     const body = { size: +$("cn-gen-size").value };
-    if ($("cn-gen-seed").value !== "") body.seed = +$("cn-gen-seed").value;
+    if ($("cn-gen-seed").value !== "") body.seed = $("cn-gen-seed").value;   // a string: 64-bit seeds stay exact
     status("Generating…");
     try {
       const job = await PF.api("/api/crossnumber/generate", { json: body });

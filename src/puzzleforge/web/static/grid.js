@@ -386,7 +386,6 @@
   // ---- drawing the state ------------------------------------------------------------------
   function paint(hl) {
     if (hl) lastHL = hl; else hl = lastHL;
-    const R = view.rows;
     document.querySelectorAll("#gp-board td[data-key]").forEach(function (td) {
       const key = td.dataset.key;
       const given = view.givens[key];
@@ -421,7 +420,6 @@
     if (view.mode !== "cell") drawLines(hl);
     const filled = Object.keys(values).length;
     $("gp-count").textContent = filled + " mark" + (filled === 1 ? "" : "s") + " placed";
-    void R;
   }
   function edgeSides(r, c) {
     const out = [];
@@ -522,7 +520,7 @@
   $("gp-form").addEventListener("submit", async function (ev) {
     ev.preventDefault();
     const body = { genre: $("gp-genre").value, size: $("gp-size").value, difficulty: $("gp-difficulty").value };
-    if ($("gp-seed").value !== "") body.seed = +$("gp-seed").value;
+    if ($("gp-seed").value !== "") body.seed = $("gp-seed").value;   // a string: 64-bit seeds stay exact
     $("gp-generate").disabled = true;
     status("Generating…");
     try {

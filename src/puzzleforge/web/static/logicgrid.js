@@ -227,7 +227,7 @@
   $("lg-form").addEventListener("submit", async function (ev) {
     ev.preventDefault();
     const body = { K: +$("lg-K").value, k: +$("lg-k").value, difficulty: $("lg-difficulty").value, lang: $("lg-lang").value };
-    if ($("lg-seed").value !== "") body.seed = +$("lg-seed").value;
+    if ($("lg-seed").value !== "") body.seed = $("lg-seed").value;   // a string: 64-bit seeds stay exact
     $("lg-generate").disabled = true;
     $("lg-progress-box").hidden = false;
     PF.showError($("lg-error"), null);

@@ -1,0 +1,100 @@
+"""Whole-grid rules written in the clue expression language (``rules.grid``).
+
+Why: some published puzzles constrain the grid as a whole ("no even digit is repeated
+anywhere in the grid"), which no clue and no fixed rule can say. A grid rule is a
+relation over ``count0`` .. ``count9`` (how many times each digit occurs in the grid),
+the puzzle's entries and its variables, parsed by the same safe parser as clues (never
+``eval``). An optional ``for X in <digits>`` suffix repeats the rule with ``countX``
+replaced by each digit, so::
+
+    rules:
+      grid:
+      - countE <= 1 for E in 0,2,4,6,8     # no even digit repeated in the grid
+      - count1 = count7                    # as many 1s as 7s
+
+Grid rules are checked on complete candidate grids (like hooks): they cut solutions,
+they do not propagate.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.errors import InvalidSpec
+from . import expr as ex
+
+__all__ = ["GridRule", "COUNT_NAMES", "parse_grid_rules", "digit_counts"]
+
+COUNT_NAMES = [f"count{d}" for d in range(10)]
+_FOR = re.compile(r"^(?P<body>.*?)\s+for\s+(?P<letter>[A-Za-z])\s+in\s+(?P<digits>.+)$")
+
+
+@dataclass
+class GridRule:
+    """One relation (after expanding ``for``): its text, and compiled sides and operators."""
+
+    text: str
+    sides: list[ex.Compiled]
+    ops: tuple[str, ...]
+
+    def holds(self, env: dict[str, int]) -> bool:
+        vals = [s.single(env) if s.single is not None else None for s in self.sides]
+        if any(v is None for v in vals):
+            return False
+        return all(ex.compare(op, a, b) for op, a, b in zip(self.ops, vals, vals[1:]))
+
+
+def digit_counts(cells: list[str]) -> dict[str, int]:
+    """``count0`` .. ``count9``: occurrences of each digit over all cells (a two-digit
+    cell value such as 16 counts one 1 and one 6)."""
+    text = "".join(cells)
+    return {f"count{d}": text.count(str(d)) for d in range(10)}
+
+
+def parse_grid_rules(raw: Any, *, clues: list[str], variables: list[str], file: str | None,
+                     lines: dict[str, int]) -> list[GridRule]:
+    """``rules.grid`` (a rule or a list of rules) -> GridRules; bad rules raise InvalidSpec
+    naming the rule's own YAML line (``lines``: dotted field path -> line)."""
+    line = lines.get("rules.grid")
+    from .model import parse_range
+
+    items = [raw] if isinstance(raw, str) else raw
+    if not isinstance(items, list):
+        raise InvalidSpec(f"rules.grid is {type(raw).__name__}, not a list of rules", file=file,
+                          field="rules.grid", line=line,
+                          expected="a list of relations such as 'countE <= 1 for E in 0,2,4,6,8'")
+    out: list[GridRule] = []
+    for i, item in enumerate(items):
+        fld = f"rules.grid[{i}]"
+        line = lines.get(fld, lines.get("rules.grid"))
+        text = str(item).strip()
+        m = _FOR.match(text)
+        bodies = [text]
+        if m:
+            letter = m.group("letter")
+            digits = parse_range(m.group("digits"), what=fld, file=file, fld=fld, line=line)
+            bad = [d for d in digits if not 0 <= d <= 9]
+            if bad:
+                raise InvalidSpec(f"{fld}: {bad[0]} is not a digit", file=file, field=fld,
+                                  line=line, expected="digits 0..9 after 'for X in'")
+            pattern = re.compile(rf"\bcount{letter}\b")
+            if not pattern.search(m.group("body")):
+                raise InvalidSpec(f"{fld}: 'for {letter} in ...' but the rule never says "
+                                  f"count{letter}", file=file, field=fld, line=line,
+                                  expected=f"a rule that uses count{letter}")
+            bodies = [pattern.sub(f"count{d}", m.group("body")) for d in digits]
+        for body in bodies:
+            node = ex.parse(body, clues=list(clues) + COUNT_NAMES, variables=variables,
+                            field=fld, file=file, line=line)
+            if node.op != "cmp":
+                raise InvalidSpec(f"{fld}: {text!r} is not a relation", file=file, field=fld,
+                                  line=line, expected="a comparison such as 'count0 <= 1' "
+                                  "(= < > <= >= !=)")
+            if ex.has_generator(node):
+                raise InvalidSpec(f"{fld}: {text!r} uses a number kind as a value", file=file,
+                                  field=fld, line=line, expected="counts, entries, variables "
+                                  "and numbers only")
+            sides = [ex.compile_expr(a) for a in node.args]
+            out.append(GridRule(body, sides, tuple(node.ops)))
+    return out
