@@ -59,7 +59,7 @@ def test_costly_pre_checks_without_contradiction_stop_after_the_minimum() -> Non
         pytest.skip(f"{path} is absent (the shared corpus lives in ../shared)")
     solving_units = []
     for _ in range(2):  # two fresh families, same seeds: the same decisions
-        fam = load_spec_family(path)
+        fam = load_spec_family(path, trust=True)
         _run(fam, 12)
         checks, contradictions = fam._lambda_cache[_PRECHECK_KEY]
         pre, solving = fam._lambda_cache[PRECHECK_COST_KEY]
@@ -76,7 +76,7 @@ def test_costly_pre_checks_without_contradiction_stop_after_the_minimum() -> Non
 def test_the_cost_comparison_decides_after_the_minimum(tmp_path: Path, cost, runs: bool) -> None:  # noqa: ANN001
     spec = tmp_path / "sat.yaml"
     spec.write_text(SATISFIABLE, encoding="utf-8")
-    fam = load_spec_family(spec)
+    fam = load_spec_family(spec, trust=True)
     fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]  # conditions go to Z3
     fam._lambda_cache[_PRECHECK_KEY] = [_PRECHECK_MIN, 0]
     if cost is not None:
@@ -88,7 +88,7 @@ def test_the_cost_comparison_decides_after_the_minimum(tmp_path: Path, cost, run
 def test_the_full_trial_still_ends_pre_checks(tmp_path: Path) -> None:
     spec = tmp_path / "sat.yaml"
     spec.write_text(SATISFIABLE, encoding="utf-8")
-    fam = load_spec_family(spec)
+    fam = load_spec_family(spec, trust=True)
     fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]
     fam._lambda_cache[_PRECHECK_KEY] = [_PRECHECK_TRIAL, 0]
     fam._lambda_cache[PRECHECK_COST_KEY] = [1, 10]  # cheap, but the trial is over
