@@ -9,11 +9,9 @@ inside the package with its licence (fonts/LICENSE-DejaVu.txt).
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from importlib import resources
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ..core.pdfdoc import new_pdf
 from .layout import GridLayout
 from .model import ZebraPuzzle
 
@@ -31,21 +29,6 @@ _WORDS = {
            "assumed": "założenie", "difficulty": "trudność", "answer": "Odpowiedź",
            "steps": "Kroki", "grid_after": "Siatka po kroku"},
 }
-
-
-def _font_path(name: str) -> str:
-    return str(Path(str(resources.files("puzzleforge.zebra") / "fonts" / name)))
-
-
-def _new_pdf():
-    from fpdf import FPDF
-    pdf = FPDF(orientation="P", unit="mm", format="A4")
-    pdf.set_creation_date(datetime(2000, 1, 1, tzinfo=timezone.utc))
-    pdf.add_font("DejaVu", "", _font_path("DejaVuSans.ttf"))
-    pdf.add_font("DejaVu", "B", _font_path("DejaVuSans-Bold.ttf"))
-    pdf.set_auto_page_break(True, margin=12)
-    pdf.set_margins(14, 12, 14)
-    return pdf
 
 
 def _stars(pdf, x: float, y: float, n: int) -> None:
@@ -148,7 +131,7 @@ def sheet_bytes(p: ZebraPuzzle) -> bytes:
     """The printable puzzle sheet."""
     from .text import categories_text, clue_text, intro_text, question_text
     words = _WORDS.get(p.lang, _WORDS["en"])
-    pdf = _new_pdf()
+    pdf = new_pdf()
     pdf.add_page()
     _header(pdf, p, words)
     w = pdf.w - pdf.l_margin - pdf.r_margin
@@ -250,7 +233,7 @@ def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None
         from .readable import readable_steps
         steps = readable_steps(Engine(p.K, p.k, p.clues, explain=True).run(guessing=True).steps)
     by_id = {c.cid: c for c in p.clues}
-    pdf = _new_pdf()
+    pdf = new_pdf()
     w = pdf.w - pdf.l_margin - pdf.r_margin
     final: dict[tuple, str] = {}
     for step in steps:
