@@ -180,11 +180,14 @@ def givens(genre: Any, inst: Any, comp: Any | None = None) -> dict[tuple, Any]:
 
 
 def next_hint(genre: Any, inst: Any, known: dict[tuple, Any] | None = None,
-              comp: Any | None = None) -> Hint | None:
+              comp: Any | None = None, given: dict[tuple, Any] | None = None) -> Hint | None:
     """The easiest deduction available from the clues and the ``known`` entries
-    ({(var name, entity): value}); None when the board contradicts itself or is full."""
+    ({(var name, entity): value}); None when the board contradicts itself or is full.
+    ``given``: the puzzle's ``givens`` when the caller has them already (explain)."""
     board = _Board(genre, inst, comp)
-    fixed = {**givens(genre, inst, board.comp), **(known or {})}
+    if given is None:
+        given = givens(genre, inst, board.comp)
+    fixed = {**given, **(known or {})}
     cells = sorted(fixed.items(), key=lambda kv: repr(kv[0]))
     ok, lits = closure(board.comp, board.assumptions(board.items, cells))
     if not ok:
@@ -327,15 +330,14 @@ def explain(genre: Any, inst: Any, limit: int | None = None) -> list[Hint]:
     """Hints one after another from an empty board until it is full (the step-by-step
     solution a person follows); each step uses the entries filled before it."""
     board = _Board(genre, inst)
+    given = givens(genre, inst, board.comp)  # once: a closure per clue
     known: dict[tuple, Any] = {}
     steps: list[Hint] = []
     total = len(board.reps)
-    while len(known) < total and (limit is None or len(steps) < limit):
-        hint = next_hint(genre, inst, known, board.comp)
+    while len(known) + len(given) < total and (limit is None or len(steps) < limit):
+        hint = next_hint(genre, inst, known, board.comp, given)
         if hint is None:
             break
         known[(hint.var, hint.entity)] = hint.value
         steps.append(hint)
-        if len(known) + len(givens(genre, inst, board.comp)) >= total:
-            break
     return steps
