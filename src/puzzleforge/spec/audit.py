@@ -221,7 +221,7 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
                 sols = a.env.get("_solutions") or []
                 return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
                                sorts, [_solution_values(s, consts, sorts) for s in sols],
-                               seed=a._z3_seed)
+                               seed=a.z3_seed)
             target = cap["target"]
             consts = _consts(list(cap["assertions"]) + [target])
             sorts = [_sort_name(c) for c in consts]
@@ -234,7 +234,7 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
             except ValueError:
                 sol = []
             return Problem("optimize", smt2, [str(c) for c in consts], sorts, sol,
-                           cap["direction"], value, needs_unique_optimum(spec), a._z3_seed)
+                           cap["direction"], value, needs_unique_optimum(spec), a.z3_seed)
         finally:
             a.env.clear()
             if a.rt is not None:
