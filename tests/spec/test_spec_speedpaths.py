@@ -101,10 +101,10 @@ def test_finite_path_matches_z3_on_random_problems(seed: int) -> None:
 def test_broadcast_blocks_match_z3_on_random_problems(seed: int, monkeypatch) -> None:
     """The broadcast evaluation (trailing constants on axes, leading ones in blocks, freed
     intermediates) on spaces made small enough for the tests to reach every branch."""
-    from puzzleforge.spec import finite
-    monkeypatch.setattr(finite, "_FLAT", 0)
-    monkeypatch.setattr(finite, "BLOCK", 1 << (2 + seed % 4))
-    monkeypatch.setattr(finite, "CHUNK", 1 << (2 + seed % 3))
+    from puzzleforge.spec import finitespace
+    monkeypatch.setattr(finitespace, "_FLAT", 0)
+    monkeypatch.setattr(finitespace, "BLOCK", 1 << (2 + seed % 4))
+    monkeypatch.setattr(finitespace, "CHUNK", 1 << (2 + seed % 3))
     _check_random_problems(seed + 100)
 
 
