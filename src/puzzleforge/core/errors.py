@@ -97,7 +97,7 @@ class PuzzleForgeError(Exception):
         return text
 
     def with_location(self, *, file: str | None = None, field: str | None = None,
-                      line: int | None = None) -> "PuzzleForgeError":
+                      line: int | None = None) -> PuzzleForgeError:
         """Return a copy of this error with missing location parts filled in."""
         new = self.__class__.__new__(self.__class__)
         PuzzleForgeError.__init__(

@@ -25,11 +25,12 @@ together. Everything here is pure (no printing, no files except ``load``).
 """
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from .model import Model, load_model, parse_model
-from .solver import SolveResult, Solution, solve
+from .solver import Solution, SolveResult, solve
 
 __all__ = ["parse_puzzle", "load_puzzle", "solve_puzzle", "render_solution", "render_question",
            "solution_json", "answer_text", "list_puzzles", "bundled_dir", "check_answer"]
@@ -83,7 +84,7 @@ def render_solution(model: Model, sol: Solution | None, *, show_numbers: bool = 
     joined_h = set()
     joined_v = set()
     for e in model.entries.values():
-        for a, b in zip(e.cells, e.cells[1:]):
+        for a, b in pairwise(e.cells):
             (joined_h if e.direction == "across" else joined_v).add((a, b))
     lines = []
     for r in range(g.rows):

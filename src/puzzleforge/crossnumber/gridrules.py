@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ..core.errors import InvalidSpec
@@ -42,7 +43,7 @@ class GridRule:
         vals = [s.single(env) if s.single is not None else None for s in self.sides]
         if any(v is None for v in vals):
             return False
-        return all(ex.compare(op, a, b) for op, a, b in zip(self.ops, vals, vals[1:]))
+        return all(ex.compare(op, a, b) for op, (a, b) in zip(self.ops, pairwise(vals), strict=True))
 
 
 def digit_counts(cells: list[str]) -> dict[str, int]:

@@ -100,10 +100,7 @@ class Model:
         return all(c.entry is not None for c in self.clues.values())
 
     def cell_domain(self) -> list[str]:
-        if self.rules.cell_values is not None:
-            vals = self.rules.cell_values
-        else:
-            vals = self.rules.digits
+        vals = self.rules.cell_values if self.rules.cell_values is not None else self.rules.digits
         return [str(v) for v in vals if v >= 10 or v in self.rules.digits]
 
 
@@ -498,7 +495,7 @@ def _clues(raw: Any, grid: Grid, variables: Variables, rules: Rules, file, lines
                           line=lines.get("clues"), expected="unique clue labels")
     parser = _ClueParser(names, variables.names, rules, file)
     out: dict[str, Clue] = {}
-    for name, d, text, cells, entry, fld, it in items:
+    for name, d, text, cells, entry, fld, _item in items:
         line = lines.get(fld)
         parts = parser.parse(name, text, fld, line)
         if entry is None:

@@ -19,13 +19,25 @@ import math
 import random
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from . import kinds as nb
-from .constraints import (AllDiff, Con, Contradiction, ExprCon, FinalCheck, GridDigitSum,
-                          LinkCon, Matching, Ordered, ValuesOnce, range_for)
+from .constraints import (
+    AllDiff,
+    Con,
+    Contradiction,
+    ExprCon,
+    FinalCheck,
+    GridDigitSum,
+    LinkCon,
+    Matching,
+    Ordered,
+    ValuesOnce,
+    range_for,
+)
 from .model import Clue, Model
 from .steps import StepLog, summarize
 
@@ -85,7 +97,7 @@ class Solver:
 
     def __init__(self, model: Model, *, log_steps: bool = True,
                  fixed: dict[tuple[int, int], str] | None = None,
-                 rng: "random.Random | None" = None) -> None:
+                 rng: random.Random | None = None) -> None:
         self.model = model
         self.fixed = dict(fixed or {})
         self.rng = rng
@@ -149,7 +161,7 @@ class Solver:
             for line in _lines(m, kind):
                 self.cons.append(AllDiff([("x", rc) for rc in line], f"no repeated digit in {kind}"))
         if m.rules.reversed_pair:
-            def rev_pair(s: "Solver", a: dict) -> bool:
+            def rev_pair(s: Solver, a: dict) -> bool:
                 vals = [a[("c", c)] for c in s.model.clues]
                 pool = set(vals)
                 return any(nb.reverse_int(v) in pool and nb.reverse_int(v) != v for v in vals)
@@ -157,7 +169,7 @@ class Solver:
         if m.rules.grid:
             from .gridrules import digit_counts
 
-            def grid_rules(s: "Solver", a: dict) -> bool:
+            def grid_rules(s: Solver, a: dict) -> bool:
                 mm = s.model
                 env = digit_counts([a[("x", rc)] for rc in mm.grid.cells()])
                 env.update({c: a[("c", c)] for c in mm.clues})
@@ -300,12 +312,12 @@ class Solver:
         if not self.multi:
             if len(s) != n:
                 return []
-            for ch, d in zip(s, cds):
+            for ch, d in zip(s, cds, strict=True):
                 if ch not in d:
                     return []
             return [tuple(s)]
         return [seg for seg in self._splits(s, n)
-                if all(p in d for p, d in zip(seg, cds))]
+                if all(p in d for p, d in zip(seg, cds, strict=True))]
 
     def _splits(self, s: str, n: int) -> list[tuple[str, ...]]:
         """Every way to cut s into n valid cell values (cached: independent of domains)."""
@@ -339,7 +351,7 @@ class Solver:
             return bool(self.segments(clue, v, cds))
         s = self.entry_text(clue, v)
         for seg in self._splits(s, len(cds)):
-            for p, d in zip(seg, cds):
+            for p, d in zip(seg, cds, strict=True):
                 if p not in d:
                     break
             else:
@@ -508,7 +520,7 @@ def _len_text(s: Solver, c: Clue) -> str:
 
 def solve(model: Model, *, limit: int = 10, time_limit: float = 60.0,
           log_steps: bool = True, fixed: dict[tuple[int, int], str] | None = None,
-          rng: "random.Random | None" = None, node_limit: int | None = None) -> SolveResult:
+          rng: random.Random | None = None, node_limit: int | None = None) -> SolveResult:
     """Solve a model; every solution up to ``limit`` (``complete`` says the count is exact).
     ``fixed`` pins cells (row, col) -> text, e.g. to check a proposed grid; ``rng`` tries
     values in random order (the generator uses it to fill grids)."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copy
 import time
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..core.errors import InvalidDescription, SolverTimeout
 from ..core.solver import open_session
@@ -82,12 +83,12 @@ class Compiled:
         proj = []
         for _, _, rep, _ in self.answer:
             proj.extend([rep] if isinstance(rep, int) else rep.eq.values())
-        self.answer_lits = sorted({abs(l) for l in proj if abs(l) != self.low.T})
-        lazy_lits = {abs(l) for item in self.low.lazy for _, l in item[-1]}
+        self.answer_lits = sorted({abs(lit) for lit in proj if abs(lit) != self.low.T})
+        lazy_lits = {abs(lit) for item in self.low.lazy for _, lit in item[-1]}
         for item in self.low.lazy:
             if item[0] == "islands":
-                lazy_lits |= {abs(l) for d in item[2].values() for l in d.values()}
-                lazy_lits |= {abs(l) for l in item[3].values()}
+                lazy_lits |= {abs(lit) for d in item[2].values() for lit in d.values()}
+                lazy_lits |= {abs(lit) for lit in item[3].values()}
         self.project = sorted(set(self.answer_lits) | lazy_lits)
         self.solves = 0
         self.cuts = 0
@@ -160,7 +161,7 @@ class Compiled:
             if isinstance(rep, int):
                 value = self._truth(model, rep)
             else:
-                value = next((v for v, l in rep.eq.items() if self._truth(model, l)), None)
+                value = next((v for v, lit in rep.eq.items() if self._truth(model, lit)), None)
             sol.setdefault(name, {})[e] = value
         return sol
 
@@ -173,7 +174,7 @@ class Compiled:
                 out.append(rep if v else -rep)
             else:
                 out.append(rep.eq[v])
-        return [l for l in out if abs(l) != self.low.T]
+        return [lit for lit in out if abs(lit) != self.low.T]
 
     def solve(self, clues: dict | None = None, *, extra: Iterable[int] = (),
               time_limit: float | None = None) -> Solution | None:
@@ -184,7 +185,7 @@ class Compiled:
     def block_solution(self, sol: Solution) -> int:
         """Activation literal of "differs from ``sol``" (assume it to exclude ``sol``)."""
         act = self.low.new()
-        self.session.add_clause([-act] + [-l for l in self.solution_lits(sol)])
+        self.session.add_clause([-act] + [-lit for lit in self.solution_lits(sol)])
         return act
 
     def retire(self, act: int) -> None:
@@ -203,7 +204,7 @@ class Compiled:
                     break
                 sol = self.decode(model)
                 found.append(sol)
-                self.session.add_clause([-act] + [-l for l in self.solution_lits(sol)])
+                self.session.add_clause([-act] + [-lit for lit in self.solution_lits(sol)])
         finally:
             self.retire(act)
         return found
@@ -277,11 +278,11 @@ class Compiled:
     def answer_decided(self, lits: set[int]) -> float:
         """Fraction of answer entries fixed by a set of implied literals."""
         done = 0
-        for _, _, rep, dom in self.answer:
+        for _, _, rep, _dom in self.answer:
             if isinstance(rep, int):
                 done += rep in lits or -rep in lits or abs(rep) == self.low.T
             else:
-                done += any(l in lits or l == self.low.T for l in rep.eq.values())
+                done += any(lit in lits or lit == self.low.T for lit in rep.eq.values())
         return done / max(1, len(self.answer))
 
     # -- lazy graph rules ---------------------------------------------------------------

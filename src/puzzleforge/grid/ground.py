@@ -11,10 +11,11 @@ Ground nodes are tuples: ('c', value) | ('v', var, entity) | ('not', a) | ('and'
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from . import ir
-from .domains import Bool, DSLError, Domain, Enum, Int
+from .domains import Domain, DSLError, Int
 from .model import ClueRef, ClueRule, Model, data_out_of_range
 from .primitives import Connected, Islands, SingleLoop
 from .topology import Cell, ConcreteGrid, Edge, Line, Vertex

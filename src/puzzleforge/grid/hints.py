@@ -23,8 +23,9 @@ never hinted. Places are 1-based ("row 3, column 5") and values are named ("blac
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .grading import closure
 from .topology import Cell, Edge, Line, Vertex
@@ -137,7 +138,7 @@ class _Board:
         rep = self.reps[key]
         if isinstance(rep, int):
             return True if rep in lits else False if -rep in lits else None
-        return next((v for v, l in rep.eq.items() if l in lits), None)
+        return next((v for v, lit in rep.eq.items() if lit in lits), None)
 
     def assumptions(self, items: Iterable[tuple], cells: Iterable[tuple]) -> list[int]:
         clues: dict = {}

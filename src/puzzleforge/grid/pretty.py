@@ -139,7 +139,7 @@ def pretty_model(model: Any) -> str:
     for s in model.clue_specs():
         closed = ", closed" if s.closed else ""
         lines.append(f"clues {s.name}: {s.domain!r} at {pretty_set(s.places)}{closed}")
-    for i, (rule, label) in enumerate(zip(model.rules, model.labels), 1):
+    for i, (rule, label) in enumerate(zip(model.rules, model.labels, strict=True), 1):
         lines.append(f"[{i}] {label}:")
         lines.append("    " + pretty_expr(rule))
     return "\n".join(lines)

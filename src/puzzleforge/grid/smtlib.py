@@ -167,7 +167,7 @@ class _Printer:
                     continue
                 opts = " ".join(f"(and {member[d]} (= {rank[d]} (- {rank[e]} 1)))" for d in nbrs) or "false"
                 self.asserts.append(f"(assert (=> {t} (and (> {rank[e]} 0) (or {opts}))))")
-            for i, (p, v) in enumerate(clues):
+            for i, (_p, v) in enumerate(clues):
                 terms = " ".join(f"(ite (and {t} (= {owner[e]} {i})) 1 0)" for e, t in items)
                 self.asserts.append(f"(assert (= (+ 0 {terms}) {v}))")
             return
@@ -195,7 +195,7 @@ class _Printer:
                 a, b = ends(e)
                 incid.setdefault(a, []).append((b, t))
                 incid.setdefault(b, []).append((a, t))
-            for node, lst in incid.items():
+            for _node, lst in incid.items():
                 deg = " ".join(f"(ite {t} 1 0)" for _, t in lst)
                 self.asserts.append(f"(assert (let ((d (+ 0 {deg}))) (or (= d 0) (= d 2))))")
             self.asserts.append(f"(assert (or {' '.join(t for _, t in edges)}))")

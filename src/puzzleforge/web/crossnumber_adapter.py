@@ -9,6 +9,7 @@ from the browser is looked up in that listing, never joined to a path.
 from __future__ import annotations
 
 import importlib
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +67,12 @@ def example_text(name: str, limit: int) -> str:
 
 def _grid(model: Any) -> dict[str, Any]:
     g = model.grid
-    joined_h, joined_v, numbers = set(), set(), {}
+    joined_h: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    joined_v: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    numbers: dict[tuple[int, int], int] = {}
     for e in model.entries.values():
         numbers.setdefault(e.cells[0], e.number)
-        for a, b in zip(e.cells, e.cells[1:]):
+        for a, b in pairwise(e.cells):
             (joined_h if e.direction == "across" else joined_v).add((tuple(a), tuple(b)))
     cells = []
     for r in range(g.rows):

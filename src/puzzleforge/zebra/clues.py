@@ -23,10 +23,12 @@ categories list their objects ascending, so "left" means a smaller value.
 """
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .grid import NO, UNKNOWN, YES, Contradiction, Grid, norm_cell
 
@@ -180,10 +182,8 @@ class Clue:
         cells = {atom_cell(a) for a in self.atoms()}
         g = Grid(K, k)
         g.log = [[]]
-        try:
+        with contextlib.suppress(Contradiction):
             self.propagate(g)
-        except Contradiction:
-            pass
         cells.update(cell for _, cell in g.log[0])
         return cells
 
@@ -430,7 +430,7 @@ class OrderClue(Clue):
             if combo in allowed:
                 continue
             lits = []
-            for o, v in zip(self.objs, combo):
+            for o, v in zip(self.objs, combo, strict=True):
                 lit = atom(o, (self.cat, v))
                 lits.append((-lit) if not isinstance(lit, bool) else (not lit))
             clause = _clause(lits)

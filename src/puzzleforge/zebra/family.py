@@ -6,8 +6,9 @@ FILE`` and ``zebra pdf`` must work from one dataset line, without regenerating.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, InvalidDescription

@@ -9,7 +9,9 @@ inside the package with its licence (fonts/LICENSE-DejaVu.txt).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 from ..core.pdfdoc import new_pdf
 from .layout import GridLayout

@@ -19,7 +19,8 @@ these.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["BOOKKEEPING", "readable_steps", "refutation"]
 

@@ -8,12 +8,21 @@ names in the nominative ("**A** i **B** są parą", "obiekt **A**", comparisons 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from .categories import format_number, plural_form
-from .clues import (Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue, PairClue,
-                    atoms_compatible)
+from .clues import (
+    Clue,
+    EitherClue,
+    GroupClue,
+    IfThenClue,
+    NotClue,
+    OrderClue,
+    PairClue,
+    atoms_compatible,
+)
 from .model import ZebraPuzzle
 from .numerals import en_count, pl_count, pl_form
 
@@ -250,7 +259,7 @@ def categories_text(p: ZebraPuzzle, *, plain: bool = False) -> list[str]:
     for cat in p.categories:
         mark = f" ({lab['ordered']})" if cat.ordered else ""
         if cat.groups:
-            names = [f"{_b(x, plain)} ({g})" for x, g in zip(cat.items, cat.groups)]
+            names = [f"{_b(x, plain)} ({g})" for x, g in zip(cat.items, cat.groups, strict=True)]
         else:
             names = [_b(x, plain) for x in cat.items]
         out.append(f"- {cat.title}{mark}: " + ", ".join(names))

@@ -51,7 +51,8 @@ class Sudoku(Genre):
         grid = Grid(n, n)
         digit = Int(1, n).over(grid.C, name="digit")
         m = Model("sudoku")
-        once = lambda S: forall(Range(1, n + 1), lambda v: S.count_true(lambda c: digit[c] == v) == 1)
+        def once(S):
+            return forall(Range(1, n + 1), lambda v: S.count_true(lambda c: digit[c] == v) == 1)
         m.add(forall(grid.rows, once), "rows hold each digit once")
         m.add(forall(grid.cols, once), "columns hold each digit once")
         m.add(forall(grid.boxes(bh, bw), once), "boxes hold each digit once")

@@ -6,7 +6,6 @@ from ..domains import Bool
 from ..genre import Drawing, Genre, Instance, parse_header
 from ..ir import Param, forall
 from ..model import ClueSpec, Grid, Model, no_triples
-from ..topology import Cell
 from .common import read_cells, write_cells
 
 __all__ = ["Unruly", "binary_rules"]

@@ -6,7 +6,8 @@ symbolic binder and checks what it returned (a rule, not a Python value).
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..domains import DSLError
 from .binders import Binder, as_set

@@ -85,20 +85,20 @@ class Var(Expr):
         self.answer = answer
         self.type = domain.kind
 
-    def ref(self) -> "VarRef":
+    def ref(self) -> VarRef:
         if self.over is not None:
             raise DSLError(f"Var '{self.name}' is an array over {self.over.elem}s; index it",
                            expected=f"{self.name}[x] with x a {self.over.elem}")
         return VarRef(self, None)
 
-    def __getitem__(self, index: Any) -> "VarRef":
+    def __getitem__(self, index: Any) -> VarRef:
         return VarRef(self, index)
 
-    def get(self, index: Any, default: Any = False) -> "VarRef":
+    def get(self, index: Any, default: Any = False) -> VarRef:
         """``var[index]``, or ``default`` where ``index`` is off the board / not in ``over``."""
         return VarRef(self, index, default=default)
 
-    def __call__(self, index: Any) -> "VarRef":
+    def __call__(self, index: Any) -> VarRef:
         return VarRef(self, index)
 
 
@@ -115,19 +115,19 @@ class Const(Var):
         super().__init__(name or "const", domain, over=over, answer=False)
         self.value = value
 
-    def ref(self) -> "VarRef":
+    def ref(self) -> VarRef:
         if self.over is not None:
             raise DSLError(f"Const '{self.name}' is an array over {self.over.elem}s; index it",
                            expected=f"{self.name}[x]")
         return ConstRef(self, None)
 
-    def __getitem__(self, index: Any) -> "VarRef":
+    def __getitem__(self, index: Any) -> VarRef:
         return ConstRef(self, index)
 
-    def get(self, index: Any, default: Any = False) -> "VarRef":
+    def get(self, index: Any, default: Any = False) -> VarRef:
         return ConstRef(self, index, default=default)
 
-    def __call__(self, index: Any) -> "VarRef":
+    def __call__(self, index: Any) -> VarRef:
         return ConstRef(self, index)
 
 
