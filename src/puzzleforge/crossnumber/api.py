@@ -29,11 +29,13 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from .hints import Hint, next_hint
 from .model import Model, load_model, parse_model
 from .solver import Solution, SolveResult, solve
 
 __all__ = ["parse_puzzle", "load_puzzle", "solve_puzzle", "render_solution", "render_question",
-           "solution_json", "answer_text", "list_puzzles", "bundled_dir", "check_answer"]
+           "solution_json", "answer_text", "list_puzzles", "bundled_dir", "check_answer",
+           "Hint", "next_hint"]
 
 
 def bundled_dir() -> Path:
@@ -81,8 +83,8 @@ def render_solution(model: Model, sol: Solution | None, *, show_numbers: bool = 
     for e in model.entries.values():
         starts.setdefault(e.cells[0], e.number)
     # a bar between two cells when no entry runs through both
-    joined_h = set()
-    joined_v = set()
+    joined_h: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    joined_v: set[tuple[tuple[int, int], tuple[int, int]]] = set()
     for e in model.entries.values():
         for a, b in pairwise(e.cells):
             (joined_h if e.direction == "across" else joined_v).add((a, b))

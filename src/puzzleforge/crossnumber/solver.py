@@ -179,9 +179,7 @@ class Solver:
         if m.rules.hooks:
             from .hooks import HOOKS
             for h, args in m.rules.hooks:
-                fn = HOOKS[h]
-                self.cons.append(FinalCheck(
-                    lambda s, a, fn=fn, args=args: fn(s.model, s.solution_from(a), **args), h))
+                self.cons.append(FinalCheck(_hook_check(HOOKS[h], args), h))
 
     def initial_domains(self) -> dict:
         m = self.model
@@ -222,9 +220,10 @@ class Solver:
         if best is None:
             return None
         if best[0] > KIND_CELLS_LIMIT and len(c.candidates) == 1:
-            n = math.prod(len(dom[("x", rc)]) for rc in self.model.entries[c.entry].cells)
+            entry = c.candidates[0]
+            n = math.prod(len(dom[("x", rc)]) for rc in self.model.entries[entry].cells)
             if n <= KIND_CELLS_LIMIT:  # cheaper to list the cells' numbers and test them
-                return self._from_cells(dom, c, c.entry, KIND_CELLS_LIMIT)
+                return self._from_cells(dom, c, entry, KIND_CELLS_LIMIT)
         tests = self.tests[c.name]
         return {v for v in nb.generate(best[1], lo, hi) if all(t(v) for t in tests)}
 
@@ -296,6 +295,46 @@ class Solver:
             con = self.queue.popleft()
             self.queued.discard(id(con))
             con.propagate(self, dom)
+
+    def fixpoint(self) -> dict:
+        """The starting domains narrowed by every constraint until nothing changes (the
+        root of the search; raises ``Contradiction`` when that already proves no solution)."""
+        dom = self.initial_domains()
+        for con in self.cons:
+            self.queued.add(id(con))
+            self.queue.append(con)
+        self.propagate(dom)
+        return dom
+
+    def propagate_only(self, dom: dict, cons: list[Con]) -> StepLog:
+        """Narrow ``dom`` in place with ``cons`` alone, to their own fixpoint, and return
+        the steps they took (the hint engine asks "what does this clue force by itself?").
+        Raises ``Contradiction`` like ``propagate``."""
+        saved = self.watch, self.log, self.depth
+        self.watch = {}
+        for con in cons:
+            for k in con.scope:
+                self.watch.setdefault(k, []).append(con)
+        self.log = StepLog(enabled=True)
+        self.depth = 0
+        self.queue.clear()
+        self.queued.clear()
+        for con in cons:
+            self.queued.add(id(con))
+            self.queue.append(con)
+        try:
+            self.propagate(dom)
+            return self.log
+        finally:
+            self.watch, self.log, self.depth = saved
+            self.queue.clear()
+            self.queued.clear()
+
+    def clue_constraints(self, clue: str) -> list[Con]:
+        """The constraints one clue brings: its expression parts and its link to its cells."""
+        mine = self.model.clues[clue]
+        return [c for c in self.cons if getattr(c, "clue", None) is mine
+                or (isinstance(c, GridDigitSum) and c.target == ("c", clue))]
 
     # -- cells ----------------------------------------------------------
     def entry_text(self, clue: Clue, v: int) -> str:
@@ -369,11 +408,7 @@ class Solver:
         self.limit = limit
         self.depth = 0
         try:
-            dom = self.initial_domains()
-            for con in self.cons:
-                self.queued.add(id(con))
-                self.queue.append(con)
-            self.propagate(dom)
+            dom = self.fixpoint()
         except Contradiction as e:
             self.log.add("contradiction", "", f"no solution: {e}", {})
             self.queue.clear()
@@ -487,6 +522,13 @@ class Solver:
                         values={c: a[("c", c)] for c in m.clues},
                         variables={v: a[("v", v)] for v in m.variables.names},
                         mapping=mapping)
+
+
+def _hook_check(fn: Callable[..., bool], args: dict[str, Any]) -> Callable[[Solver, dict], bool]:
+    """A puzzle hook as a whole-solution check (``args`` are the file's hook arguments)."""
+    def check(s: Solver, a: dict) -> bool:
+        return fn(s.model, s.solution_from(a), **args)
+    return check
 
 
 def _lines(m: Model, kind: str) -> list[list[tuple[int, int]]]:
