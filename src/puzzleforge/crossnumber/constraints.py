@@ -101,8 +101,8 @@ class ExprCon(Con):
             if not vals:
                 break
             if side.single is not None:
-                v = side.single(env)
-                vals = {v} & vals
+                one = side.single(env)
+                vals = {one} & vals if one is not None else set()
             else:
                 vals = {t for t in vals if any(True for _ in side.values(env, t, t, budget))}
         return vals
@@ -143,7 +143,7 @@ class ExprCon(Con):
         if self.is_cond:
             if total > COMBO_LIMIT:
                 return
-            support = [set() for _ in doms]
+            support: list[set[Any]] = [set() for _ in doms]
             try:
                 for combo in product(*doms):
                     env = dict(zip(self.names, combo, strict=True))
@@ -162,12 +162,13 @@ class ExprCon(Con):
         tests = s.tests[self.clue.name]
         if own is not None and self.has_gen and len(own) * total <= CHECK_LIMIT:
             # few candidates: testing each one (bounds [t, t]) beats enumerating generators
-            new_own, support = self._check_mode(own, doms)
-            if new_own is None:
+            found = self._check_mode(own, doms)
+            if found is None:
                 return
+            checked, support = found
             for k, sup in zip(self.refs, support, strict=True):
                 s.narrow(dom, k, sup, self, f"{self.label}")
-            s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
+            s.narrow(dom, self.self_key, checked, self, f"{self.label}")
             return
         new_own: set[int] = set()
         support = [set() for _ in doms]
@@ -186,18 +187,20 @@ class ExprCon(Con):
         except (ex.Unbounded, ex.BudgetExceeded):
             if own is None or len(own) * total > CHECK_LIMIT:
                 return
-            new_own, support = self._check_mode(own, doms)
-            if new_own is None:
+            found = self._check_mode(own, doms)
+            if found is None:
                 return
+            new_own, support = found
         for k, sup in zip(self.refs, support, strict=True):
             s.narrow(dom, k, sup, self, f"{self.label}")
         s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
 
-    def _check_mode(self, own, doms):
+    def _check_mode(self, own: frozenset[int], doms: list[list[Any]]
+                    ) -> tuple[set[int], list[set[Any]]] | None:
         """Per candidate value t: does the expression produce t (bounds [t, t])?"""
         budget = ex.Budget(BUDGET * 4)
         new_own: set[int] = set()
-        support = [set() for _ in doms]
+        support: list[set[Any]] = [set() for _ in doms]
         memo = self.memo
         try:
             for combo in product(*doms):
@@ -214,7 +217,7 @@ class ExprCon(Con):
                         for i, v in enumerate(combo):
                             support[i].add(v)
         except (ex.Unbounded, ex.BudgetExceeded):
-            return None, None
+            return None
         return new_own, support
 
     def check(self, s: Solver, a: dict) -> bool:
@@ -268,7 +271,7 @@ class LinkCon(Con):
         cells = s.model.entries[e].cells
         cd = [dom[("x", rc)] for rc in cells]
         keep = set()
-        support = [set() for _ in cells]
+        support: list[set[str]] = [set() for _ in cells]
         if not s.multi and self.clue.transform is None and not s.model.rules.leading_zeros:
             n = len(cells)
             for v in d:
@@ -277,20 +280,20 @@ class LinkCon(Con):
                     keep.add(v)
                     for i, ch in enumerate(t):
                         support[i].add(ch)
-            d = ()
-        for v in d:
-            segs = s.segments(self.clue, v, cd)
-            if segs:
-                keep.add(v)
-                for seg in segs:
-                    for i, part in enumerate(seg):
-                        support[i].add(part)
+        else:
+            for v in d:
+                segs = s.segments(self.clue, v, cd)
+                if segs:
+                    keep.add(v)
+                    for seg in segs:
+                        for i, part in enumerate(seg):
+                            support[i].add(part)
         s.narrow(dom, self.key, keep, self, f"{self.clue.name} must fit the digits possible in {e}")
         for rc, sup in zip(cells, support, strict=True):
             s.narrow(dom, ("x", rc), sup, self, f"{self.clue.name} is written in {e}")
 
     def check(self, s: Solver, a: dict) -> bool:
-        e = self.entry_of(a) if len(self.clue.candidates) == 1 else a[self.map_key]
+        e = self.clue.candidates[0] if len(self.clue.candidates) == 1 else a[self.map_key]
         text = "".join(a[("x", rc)] for rc in s.model.entries[e].cells)
         return text == s.entry_text(self.clue, a[self.key])
 
@@ -417,10 +420,12 @@ class GridDigitSum(Con):
         self.label = "sum of all digits in the grid"
 
     def propagate(self, s: Solver, dom: dict) -> None:
+        t: frozenset[int] | set[int]
         if isinstance(self.target, tuple):
-            t = s.get(dom, self.target)
-            if t is None:
+            got = s.get(dom, self.target)
+            if got is None:
                 return
+            t = got
         else:
             t = {self.target}
         sums = [[nb.digits_sum(int(v)) for v in dom[c]] for c in self.cells]

@@ -144,7 +144,7 @@ def _tokenize(text: str, clues: set[str], variables: set[str], field_name: str |
             raise _syntax(text, i, f"unexpected character {text[i]!r}",
                           "a number, a variable, a clue name, an operator or a parenthesis",
                           field_name, file, line)
-        start = m.start(m.lastgroup)
+        start = m.start(m.lastgroup or 0)
         if m.group("num"):
             toks.append(_Tok("num", m.group("num"), start))
         elif m.group("gen"):
@@ -516,6 +516,7 @@ class _Compiler:
         op, nt = n.op, self.nt
         if op == "num":
             v = n.value
+            assert isinstance(v, int)  # the tokenizer makes every number an int
             return lambda env: v
         if op in ("var", "clue"):
             key = n.value

@@ -127,6 +127,11 @@ def _score(data: dict[str, Any], answer: Any) -> float:
     return right / len(cells) if cells else 0.0
 
 
+#: the Params class under a name the family's methods can annotate with (inside the class
+#: body ``Params`` is the class attribute the Family protocol asks for)
+CrossNumberParams = Params
+
+
 class CrossNumberFamily:
     name = "crossnumber"
     Params = Params
@@ -137,7 +142,7 @@ class CrossNumberFamily:
                       "expert from 10.")
     difficulty_scale = DifficultyScale((0.0, 2.0, 5.0, 10.0, 30.0), "search decisions + clues/10")
 
-    def capacity(self, params: Params) -> int | None:
+    def capacity(self, params: CrossNumberParams) -> int | None:
         """At most one distinct puzzle per file in file mode; generated puzzles are unbounded."""
         params.validate()
         if params.mode != "file":
@@ -145,7 +150,7 @@ class CrossNumberFamily:
         from . import api
         return len(api.list_puzzles(params.source or None))
 
-    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+    def generate(self, params: CrossNumberParams, rng: random.Random) -> Puzzle:
         params.validate()
         if params.mode == "generate":
             from .generate import generate_puzzle
@@ -190,7 +195,7 @@ class CrossNumberFamily:
         raise GenerationFailed("no puzzle file with a unique solution", attempts=len(order),
                                reasons=reasons)
 
-    def _puzzle(self, params: Params, model: Any, result: Any, *, source: str | None,
+    def _puzzle(self, params: CrossNumberParams, model: Any, result: Any, *, source: str | None,
                 text: str | None) -> Puzzle:
         from . import api
         sol = result.solutions[0]

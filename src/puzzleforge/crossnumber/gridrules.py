@@ -40,9 +40,12 @@ class GridRule:
     ops: tuple[str, ...]
 
     def holds(self, env: dict[str, int]) -> bool:
-        vals = [s.single(env) if s.single is not None else None for s in self.sides]
-        if any(v is None for v in vals):
-            return False
+        vals: list[int] = []
+        for side in self.sides:
+            v = side.single(env) if side.single is not None else None
+            if v is None:
+                return False
+            vals.append(v)
         return all(ex.compare(op, a, b) for op, (a, b) in zip(self.ops, pairwise(vals), strict=True))
 
 

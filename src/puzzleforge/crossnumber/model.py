@@ -213,9 +213,9 @@ class _ClueParser:
             n = int(m.group(1))
             key = f"product{n}primes"
             if key not in nb.KINDS:
-                nb.KINDS[key] = (lambda v, n=n: nb.distinct_prime_product(v, n),
-                                 nb._gen_filter(lambda v, n=n: nb.distinct_prime_product(v, n)),
-                                 True)
+                def test(v: int, n: int = n) -> bool:
+                    return nb.distinct_prime_product(v, n)
+                nb.KINDS[key] = (test, nb._gen_filter(test), True)
             return [Part("type", item, number_kind=key)]
         if re.fullmatch(r"(?:the )?sum of (?:all )?(?:the )?digits(?: in the (?:grid|puzzle))?"
                         r"|grid digit sum|#sumdigits", low):
@@ -448,7 +448,7 @@ def _variables(raw: Any, file, lines, grid: Grid) -> Variables:
 
 
 def _clues(raw: Any, grid: Grid, variables: Variables, rules: Rules, file, lines) -> dict[str, Clue]:
-    items: list[tuple[str, str, Any, int | None, str | None, str, Any]] = []
+    items: list[tuple[str, str, Any, int, str | None, str, Any]] = []
     # (name, direction, text, cells, fixed entry, field path, raw item)
     if isinstance(raw, dict) and set(raw) <= {"across", "down"} and raw:
         for d in ("across", "down"):

@@ -25,7 +25,7 @@ def _grid(pdf: Any, model: Model, cells: dict | None, x0: float, y0: float,
     numbers: dict[tuple[int, int], int] = {}
     joined: set[tuple] = set()
     for e in model.entries.values():
-        numbers.setdefault(tuple(e.cells[0]), e.number)
+        numbers.setdefault((e.cells[0][0], e.cells[0][1]), e.number)
         for a, b in pairwise(e.cells):
             joined.add((tuple(a), tuple(b)))
     for r in range(g.rows):
