@@ -91,19 +91,19 @@ class Unit:
         ``lo``/``hi``/``integral`` may be passed when the caller checks many units)."""
         if not self.when:
             return True
-        lo = min(values) if lo is None else lo
-        hi = max(values) if hi is None else hi
+        low = min(values) if lo is None else lo
+        high = max(values) if hi is None else hi
         for name, arg in _parsed_conditions(self.when):
             if name == "int" and not (all(v.denominator == 1 for v in values)
                                       if integral is None else integral):
                 return False
-            if name == "pos" and lo <= 0:
+            if name == "pos" and low <= 0:
                 return False
-            if name == "neg" and hi >= 0:
+            if name == "neg" and high >= 0:
                 return False
-            if name == "lt" and hi >= arg:
+            if name == "lt" and arg is not None and high >= arg:
                 return False
-            if name == "gt" and lo <= arg:
+            if name == "gt" and arg is not None and low <= arg:
                 return False
             if name == "has" and arg not in values:
                 return False

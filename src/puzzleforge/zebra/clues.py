@@ -126,7 +126,7 @@ def order_tuples(kind: str, k: int, *, values: Sequence[Fraction] | None = None,
     if kind == "arith":
         if values is None or d is None:
             raise ValueError("arith relation needs values and d")
-        out = []
+        out: list[tuple[int, ...]] = []
         for a in r:
             for b in r:
                 target = values[a] + d if oper == "+" else values[a] * d
@@ -147,6 +147,10 @@ class Clue:
 
     # -- semantics ---------------------------------------------------------------------
     def holds(self, sol: Solution) -> bool:
+        raise NotImplementedError
+
+    def watched_rows(self, K: int, k: int) -> list[int]:
+        """The grid rows whose change can make this clue deduce more (the engine's watch)."""
         raise NotImplementedError
 
     def propagate(self, g: Grid) -> None:
@@ -356,6 +360,7 @@ class OrderClue(Clue):
             return
         if n == 2:
             sup = self._sup
+            assert sup is not None  # built with the relation's tables in __init__
             (ca, ia), (cb, ib) = objs
             while True:
                 da, db = g.row(ca, ia, cat), g.row(cb, ib, cat)

@@ -14,6 +14,7 @@ selector literal, so one incremental session answers "unique with this clue set?
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.solver import VarPool, exactly_one, open_session
 from .clues import Clue, Obj
@@ -114,7 +115,7 @@ class ExactChecker:
             out.append(sol)
         return out
 
-    def certify(self, keys: Sequence[int], sol: Sequence[Sequence[int]]) -> dict[str, object]:
+    def certify(self, keys: Sequence[int], sol: Sequence[Sequence[int]]) -> dict[str, Any]:
         """Uniqueness of ``sol`` and necessity of every clue, as recorded in metadata."""
         other = self.other_solution_exists(keys, sol)
         unique = other is False

@@ -265,7 +265,7 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
             return clues, True
         for _try in range(60):
             cand = drawer.draw("not")
-            if cand is not None and all(engine.g.state(*((cand.obj[0], cand.obj[1]) + o)) == 0
+            if isinstance(cand, NotClue) and all(engine.g.state(*((cand.obj[0], cand.obj[1]) + o)) == 0
                                         for o in cand.others):
                 break
         else:

@@ -206,11 +206,11 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
             return (f"{head} obiekt {o[0]} stoi wcześniej niż obiekt {o[1]}, a obiekt "
                     f"{o[1]} wcześniej niż obiekt {o[2]}.")
         if rel == "arith":
-            d = _d_text(p, clue, "pl")
+            amount = _d_text(p, clue, "pl")
             if clue.oper == "+":
-                how = f"o {d} większa"
+                how = f"o {amount} większa"
             else:
-                how = f"{d} {pl_form(Fraction(clue.d), ('raz', 'razy', 'razy', 'raza'))} większa"
+                how = f"{amount} {pl_form(Fraction(clue.d), ('raz', 'razy', 'razy', 'raza'))} większa"
             return (f"{head} wartość w parze z obiektem {o[1]} jest {how} niż wartość "
                     f"w parze z obiektem {o[0]}.")
         if rel == "nextto":
