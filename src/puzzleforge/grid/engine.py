@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core.errors import InvalidDescription, SolverTimeout
 from ..core.solver import open_session
+from ..core.solver.session import Session
 from .cuts import lazy_cuts
 from .ground import Grounder
 from .lower import Lowering
@@ -26,7 +27,7 @@ Solution = dict  # var name -> {entity: value}
 
 #: Lowered rule sets without instance data, keyed by (rules, params, encodings): the
 #: grounding and CNF are built once per size; every Compiled still gets a fresh session.
-_LOWERED: dict = {}
+_LOWERED: dict[tuple[Any, ...], tuple[Grounder, list[tuple], Lowering, int]] = {}
 
 
 class Compiled:
@@ -80,7 +81,7 @@ class Compiled:
         for var in self.low.answer_vars:
             for e in self.grounder.instances(var):
                 self.answer.append((var.name, e, self.low.var_lit(var, e), self.grounder.domain(var)))
-        proj = []
+        proj: list[int] = []
         for _, _, rep, _ in self.answer:
             proj.extend([rep] if isinstance(rep, int) else rep.eq.values())
         self.answer_lits = sorted({abs(lit) for lit in proj if abs(lit) != self.low.T})
@@ -92,7 +93,7 @@ class Compiled:
         self.project = sorted(set(self.answer_lits) | lazy_lits)
         self.solves = 0
         self.cuts = 0
-        self._grading = None
+        self._grading: Session | None = None
 
     # -- clues ------------------------------------------------------------------------
     def _selector_tables(self) -> dict:
@@ -143,6 +144,7 @@ class Compiled:
             if not res.sat:
                 return None
             model = res.model
+            assert model is not None  # a satisfiable answer carries its model
             cuts = self._cuts(model)
             if not cuts:
                 return model
@@ -158,6 +160,7 @@ class Compiled:
     def decode(self, model: dict) -> Solution:
         sol: Solution = {}
         for name, e, rep, _ in self.answer:
+            value: Any
             if isinstance(rep, int):
                 value = self._truth(model, rep)
             else:
@@ -196,7 +199,7 @@ class Compiled:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         base = self.assumptions(clues)
         act = self.low.new()
-        found = []
+        found: list[Solution] = []
         try:
             while len(found) < limit:
                 model = self._check(base + [act], deadline)

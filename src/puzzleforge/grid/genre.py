@@ -108,7 +108,7 @@ class Genre:
     max_size = 40
     default_size = (6, 6)
     answer_var = "x"
-    removable = ("given",)   # clue specs the generator may thin out
+    removable: tuple[str, ...] = ("given",)   # clue specs the generator may thin out
     remove_first: tuple = ()  # of those, specs whose clues are tried first (else one random order)
     puzzlink_name: str | None = None
 

@@ -223,7 +223,7 @@ class Grounder:
             return g.col(self.const(s.args[0], env)).items
         if fn == "windows":
             k = self.const(s.args[0], env)
-            out = []
+            out: list[Any] = []
             for line in g.rows() + g.cols():
                 out.extend(g.windows(line.items, k, line.name))
             return tuple(out)

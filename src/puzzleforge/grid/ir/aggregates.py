@@ -27,6 +27,7 @@ def _binder_name(fn: Any, default: str) -> str:
 
 
 def _apply(fn: Any, binder: Binder, what: str, want: tuple) -> Expr:
+    body: Any  # whatever the user's lambda returns; checked below
     if isinstance(fn, Var):
         body = fn[binder]
     elif isinstance(fn, Expr):

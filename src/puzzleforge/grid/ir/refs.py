@@ -5,6 +5,7 @@ scalar indexed, array used unindexed) happen here when the reference is written.
 """
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from ..domains import Bool, Domain, DSLError
@@ -59,7 +60,7 @@ class Param(Expr):
 
     type = "int"
 
-    def __init__(self, name: str, pytype: type = int) -> None:
+    def __init__(self, name: str, pytype: builtins.type = int) -> None:
         if pytype not in (int, bool):
             raise DSLError(f"Param '{name}' has type {pytype!r}", expected="int or bool")
         self.name = name
@@ -75,6 +76,8 @@ class Var(Expr):
     ``answer=False`` marks auxiliary variables that are not part of the solution (they are
     left out of uniqueness checks and answers).
     """
+
+    domain: Domain   # always set (an Expr in general may have none)
 
     def __init__(self, name: str, domain: Domain, *, over: Any = None, answer: bool = True) -> None:
         if not isinstance(domain, Domain):
