@@ -552,7 +552,7 @@ class _Compiler:
             return one
         op, nt = n.op, self.nt
         if op == "gen":
-            kind = n.value
+            kind = str(n.value)  # a number kind's name, e.g. "prime"
 
             def gen(env, lo, hi, budget):
                 if hi is None:
@@ -673,9 +673,9 @@ class _Compiler:
                 if gen_is_left:
                     if other <= 0:
                         return None
-                    lo1 = None if lo is None or lo <= 0 else nb.iroot(lo - 1, other) + 1
-                    hi1 = None if hi is None or hi < 0 else nb.iroot(hi, other)
-                    return lo1, hi1
+                    root_lo = None if lo is None or lo <= 0 else nb.iroot(lo - 1, other) + 1
+                    root_hi = None if hi is None or hi < 0 else nb.iroot(hi, other)
+                    return root_lo, root_hi
                 if other >= 2 and hi is not None and hi >= 1:
                     return 0, int(math.log(hi, other)) + 1
                 if other in (0, 1):
