@@ -29,6 +29,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from .answers import score_answer
 from .hints import Hint, next_hint
 from .model import Model, load_model, parse_model
 from .solver import Solution, SolveResult, solve
@@ -186,5 +187,4 @@ def solution_json(model: Model, result: SolveResult) -> dict[str, Any]:
 def check_answer(model: Model, sol: Solution, answer: Any) -> float:
     """Score an answer against a solution (see family.verify): 1.0 right, else the
     fraction of right cells (grid rows) or right entries (clue -> value)."""
-    from .family import score_answer
     return score_answer(model, sol, answer)

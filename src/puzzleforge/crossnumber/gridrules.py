@@ -24,6 +24,7 @@ from typing import Any
 
 from ..core.errors import InvalidSpec
 from . import expr as ex
+from .ranges import parse_range
 
 __all__ = ["GridRule", "COUNT_NAMES", "parse_grid_rules", "digit_counts"]
 
@@ -61,7 +62,6 @@ def parse_grid_rules(raw: Any, *, clues: list[str], variables: list[str], file: 
     """``rules.grid`` (a rule or a list of rules) -> GridRules; bad rules raise InvalidSpec
     naming the rule's own YAML line (``lines``: dotted field path -> line)."""
     line = lines.get("rules.grid")
-    from .model import parse_range
 
     items = [raw] if isinstance(raw, str) else raw
     if not isinstance(items, list):

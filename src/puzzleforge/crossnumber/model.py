@@ -19,6 +19,7 @@ from ..core.yamlio import load_yaml_node, read_yaml_text
 from . import expr as ex
 from . import kinds as nb
 from .grid import Entry, Grid, parse_grid
+from .ranges import parse_range
 
 __all__ = ["Part", "Clue", "Variables", "Rules", "Model", "load_model", "parse_model",
            "parse_range"]
@@ -131,32 +132,6 @@ def _compose(text: str, file: str | None) -> tuple[Any, dict[str, int]]:
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def parse_range(value: Any, *, what: str, file, fld, line) -> list[int]:
-    """``0..16``, ``1-6``, ``[1, 3, 5]``, ``"2,4,6"`` -> sorted ints."""
-    if isinstance(value, bool):
-        raise InvalidSpec(f"{what}: {value!r} is not a set of numbers", file=file, field=fld,
-                          line=line, expected="a range like 0..9 or 1-6, or a list of integers")
-    if isinstance(value, int):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        out = []
-        for v in value:
-            out.extend(parse_range(v, what=what, file=file, fld=fld, line=line))
-        return sorted(set(out))
-    s = str(value).strip()
-    m = re.fullmatch(r"(-?\d+)\s*(?:\.\.|-|to)\s*(-?\d+)", s)
-    if m:
-        lo, hi = int(m.group(1)), int(m.group(2))
-        if lo > hi:
-            raise InvalidSpec(f"{what}: range {s} is empty", file=file, field=fld, line=line,
-                              expected="lo..hi with lo <= hi")
-        return list(range(lo, hi + 1))
-    if re.fullmatch(r"[\d\s,]+", s):
-        return sorted({int(x) for x in re.split(r"[\s,]+", s) if x})
-    raise InvalidSpec(f"{what}: cannot read {s!r} as numbers", file=file, field=fld, line=line,
-                      expected="a range like 0..9 or 1-6, or a list of integers")
 
 
 class _ClueParser:
