@@ -19,7 +19,7 @@ from ..core.yamlio import load_yaml_node, read_yaml_text
 from . import expr as ex
 from . import kinds as nb
 from .grid import Entry, Grid, parse_grid
-from .ranges import parse_range
+from .ranges import MAX_DOMAIN_VALUES, domain_too_large, parse_range
 
 __all__ = ["Part", "Clue", "Variables", "Rules", "Model", "load_model", "parse_model",
            "parse_range"]
@@ -132,6 +132,10 @@ def _compose(text: str, file: str | None) -> tuple[Any, dict[str, int]]:
 
 
 # ------------------------------------------------------------------ helpers
+
+
+#: Largest ``variables.max`` of a kind domain such as primes (the values are enumerated).
+MAX_KIND_MAX = 10 ** 8
 
 
 class _ClueParser:
@@ -399,10 +403,20 @@ def _variables(raw: Any, file, lines, grid: Grid) -> Variables:
                               expected="single letters such as A, B, C")
     dom_raw = raw.get("domain", "0..9")
     longest = max((e.length for e in grid.entries.values()), default=1)
-    vmax = int(raw.get("max", 10 ** longest))
     kind = nb.canonical_kind(str(dom_raw)) if isinstance(dom_raw, str) else None
     if kind is not None:
+        vmax = _kind_max(raw, min(10 ** longest, MAX_KIND_MAX), file, lines)
+        if nb.generate_cost(kind, 0, vmax) > MAX_DOMAIN_VALUES:
+            raise InvalidSpec(f"variables.domain {kind} up to {vmax} is too costly to list "
+                              f"(about {nb.generate_cost(kind, 0, vmax):,} steps)", file=file,
+                              field="variables.max",
+                              line=lines.get("variables.max", lines.get("variables.domain")),
+                              expected=f"a smaller max: at most {MAX_DOMAIN_VALUES:,} "
+                                       "steps to list the domain (docs/limits.md)")
         domain = list(nb.generate(kind, 0, vmax))
+        if len(domain) > MAX_DOMAIN_VALUES:
+            raise domain_too_large(f"variables.domain {kind} up to {vmax}", len(domain), file,
+                                    "variables.max", lines.get("variables.max"))
     else:
         domain = parse_range(dom_raw, what="variables.domain", file=file,
                              fld="variables.domain", line=lines.get("variables.domain"))
@@ -420,6 +434,18 @@ def _variables(raw: Any, file, lines, grid: Grid) -> Variables:
                                   expected="a chain such as A < B < C of declared variables")
         order.append(parts)
     return Variables(names, domain, bool(raw.get("distinct", True)), order, str(dom_raw))
+
+
+def _kind_max(raw: dict, default: int, file, lines) -> int:
+    """``variables.max``: a whole number from 0 to ``MAX_KIND_MAX`` (checked before the
+    kind's values are enumerated, so ``max: 10**18`` is an error, not an endless loop)."""
+    value = raw.get("max", default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_KIND_MAX:
+        raise InvalidSpec(f"variables.max is {value!r}", file=file, field="variables.max",
+                          line=lines.get("variables.max"),
+                          expected=f"a whole number from 0 to {MAX_KIND_MAX:,} (10**8), the "
+                                   "largest value of a kind domain (docs/limits.md)")
+    return value
 
 
 def _clues(raw: Any, grid: Grid, variables: Variables, rules: Rules, file, lines) -> dict[str, Clue]:

@@ -10,11 +10,22 @@ from typing import Any
 
 from ..core.errors import InvalidSpec
 
-__all__ = ["parse_range"]
+__all__ = ["parse_range", "MAX_DOMAIN_VALUES", "domain_too_large"]
+
+#: Most values a variable domain or a cell-value set may hold (docs/limits.md): the solver
+#: keeps each domain as a set, so a larger one is refused before any work starts.
+MAX_DOMAIN_VALUES = 1_000_000
+
+
+def domain_too_large(what: str, size: int, file, fld, line) -> InvalidSpec:
+    return InvalidSpec(f"{what} holds {size} values, more than the {MAX_DOMAIN_VALUES:,} a "
+                       "domain may hold", file=file, field=fld, line=line,
+                       expected=f"at most {MAX_DOMAIN_VALUES:,} values (docs/limits.md)")
 
 
 def parse_range(value: Any, *, what: str, file, fld, line) -> list[int]:
-    """``0..16``, ``1-6``, ``[1, 3, 5]``, ``"2,4,6"`` -> sorted ints."""
+    """``0..16``, ``1-6``, ``[1, 3, 5]``, ``"2,4,6"`` -> sorted ints (at most
+    ``MAX_DOMAIN_VALUES`` of them)."""
     if isinstance(value, bool):
         raise InvalidSpec(f"{what}: {value!r} is not a set of numbers", file=file, field=fld,
                           line=line, expected="a range like 0..9 or 1-6, or a list of integers")
@@ -32,6 +43,8 @@ def parse_range(value: Any, *, what: str, file, fld, line) -> list[int]:
         if lo > hi:
             raise InvalidSpec(f"{what}: range {s} is empty", file=file, field=fld, line=line,
                               expected="lo..hi with lo <= hi")
+        if hi - lo + 1 > MAX_DOMAIN_VALUES:
+            raise domain_too_large(f"{what}: range {s}", hi - lo + 1, file, fld, line)
         return list(range(lo, hi + 1))
     if re.fullmatch(r"[\d\s,]+", s):
         return sorted({int(x) for x in re.split(r"[\s,]+", s) if x})
