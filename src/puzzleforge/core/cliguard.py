@@ -70,7 +70,8 @@ def report(exc: BaseException) -> int:
         typer.echo(f"error ({exc.kind}): {exc}", err=True)
         return int(getattr(exc, "exit_code", 2))
     if isinstance(exc, UnicodeDecodeError):
-        typer.echo(f"error (file): the input is not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} "
+        byte = exc.object[exc.start:exc.start + 1]
+        typer.echo(f"error (file): the input is not UTF-8 text (byte {byte!r} "
                    f"at position {exc.start}). Expected a UTF-8 text file.", err=True)
         return 2
     if isinstance(exc, MemoryError):

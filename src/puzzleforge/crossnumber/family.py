@@ -186,7 +186,8 @@ class CrossNumberFamily:
             return 0.0
 
     def audit(self, puzzle: Puzzle) -> list[str]:
-        """Re-solve the puzzle (from its file or stored text): exactly one solution, the stored one."""
+        """Re-solve the puzzle (from its file or stored text): exactly one solution, the
+        stored one."""
         from . import api
         try:
             if puzzle.meta.get("puzzle_file"):

@@ -89,7 +89,8 @@ def split_tokens(line: str) -> list[str]:
 
 
 def parse_header(text: str, genre: str) -> tuple[dict, list[str]]:
-    """First line ``genre RxC key=value...`` -> (fields, other lines); lines starting with ";" are comments."""
+    """First line ``genre RxC key=value...`` -> (fields, other lines); lines starting
+    with ";" are comments."""
     lines = [line.rstrip("\n") for line in text.splitlines()]
     lines = [line for line in lines if line.strip() and not line.lstrip().startswith(";")]
     if not lines:

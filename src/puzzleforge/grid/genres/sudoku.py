@@ -25,7 +25,8 @@ class Sudoku(Genre):
     id = "sudoku"
     title = "Sudoku"
     summary = "Sudoku of any box size: each row, column and box holds 1..n once"
-    rules_doc = "Fill digits 1..n so that every row, every column and every bh x bw box holds each digit once."
+    rules_doc = ("Fill digits 1..n so that every row, every column and every bh x bw box holds "
+                 "each digit once.")
     square = True
     min_size = 4
     max_size = 25

@@ -56,7 +56,8 @@ def lift(value: Any, where: str = "") -> Expr:
 
 
 class Param(Expr):
-    """A symbolic integer (board size, box width...) resolved when a genre binds an instance (``Genre.bind``)."""
+    """A symbolic integer (board size, box width...) resolved when a genre binds an
+    instance (``Genre.bind``)."""
 
     type = "int"
 
