@@ -238,7 +238,7 @@ def _case_split(solver: Solver, model: Model, dom: dict, open_names: Mapping[str
             child = dict(dom)
             child[key] = frozenset([v])
             try:
-                solver.propagate_only(child, solver.cons)
+                solver.propagate_only(child, solver.cons, changed=key)
             except Contradiction as e:
                 refuted.append(f"if {_key_text(key)} = {v}, {e}")
                 continue

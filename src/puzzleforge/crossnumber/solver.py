@@ -306,10 +306,12 @@ class Solver:
         self.propagate(dom)
         return dom
 
-    def propagate_only(self, dom: dict, cons: list[Con]) -> StepLog:
+    def propagate_only(self, dom: dict, cons: list[Con], changed: Key | None = None) -> StepLog:
         """Narrow ``dom`` in place with ``cons`` alone, to their own fixpoint, and return
         the steps they took (the hint engine asks "what does this clue force by itself?").
-        Raises ``Contradiction`` like ``propagate``."""
+        With ``changed``, ``dom`` was at that fixpoint but for this key, so only the
+        constraints watching it start (as in search). Raises ``Contradiction`` like
+        ``propagate``."""
         saved = self.watch, self.log, self.depth
         self.watch = {}
         for con in cons:
@@ -319,7 +321,7 @@ class Solver:
         self.depth = 0
         self.queue.clear()
         self.queued.clear()
-        for con in cons:
+        for con in cons if changed is None else self.watch.get(changed, []):
             self.queued.add(id(con))
             self.queue.append(con)
         try:
