@@ -134,6 +134,12 @@ class CrossnumberSession:
         self.givens = {f"{r},{c}": str(v) for (r, c), v in model.grid.givens.items()}
         self.mapping = dict(sol.mapping)
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its file text and solve result (the parsed model holds compiled
+        closures): a session made in a worker process (web/workers.py) is rebuilt here by
+        parsing the text again, which the worker already did within the size limits."""
+        return (_restore_session, (self.token, self.text, self.result))
+
     def view(self) -> dict[str, Any]:
         m = self.model
         clues = []
@@ -197,6 +203,11 @@ class CrossnumberSession:
         return {"kind": "step", "cell": f"{r},{c}", "value": hint.value, "reason": hint.reason,
                 "method": hint.method, "clue": hint.clue,
                 "used": [f"{ur},{uc}" for ur, uc in hint.used]}
+
+
+def _restore_session(token: str, text: str, result: Any) -> "CrossnumberSession":
+    return CrossnumberSession(token, text, _api().parse_puzzle(text, file="puzzle.yaml"),
+                              result)
 
 
 def play_session(token: str, text: str, *, name: str, time_limit: float,
