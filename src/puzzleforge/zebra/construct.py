@@ -31,7 +31,7 @@ from typing import Any
 from .clues import Clue, NotClue
 from .engine import Engine
 from .exact import ExactChecker
-from .tiers import TIER_BAND, below, tier_of
+from .tiers import TIER_BAND, below, rate, tier_of
 
 __all__ = ["Builder", "distance"]
 
@@ -117,7 +117,6 @@ class Builder:
     def rate(self, clues: Sequence[Clue], tier: str) -> dict[str, Any]:
         """The record's rating (same seed every time), cut short once the mean is sure
         to be above ``tier``'s band."""
-        from .generator import rate
         self.ratings += 1
         hi = TIER_BAND[tier][1]
         return rate(self.K, self.k, clues, random.Random(self.rate_seed),

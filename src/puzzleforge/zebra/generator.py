@@ -40,8 +40,8 @@ from .clues import (
 from .engine import Engine
 from .exact import ExactChecker
 from .grid import Contradiction, Grid
-from .model import ZebraPuzzle, stars_for
-from .tiers import TIERS, tier_of, unreachable
+from .model import ZebraPuzzle
+from .tiers import TIERS, rate, tier_of, unreachable
 
 __all__ = ["generate_puzzle", "CLUE_KINDS", "TIERS", "tier_of", "rate", "STYLES"]
 
@@ -272,36 +272,6 @@ def _engine_solves(K: int, k: int, clues: Sequence[Clue], guessing: bool,
         guessing = False
     out = Engine(K, k, clues).run(guessing=guessing, max_guesses=budget)
     return out.solved
-
-
-def rate(K: int, k: int, clues: Sequence[Clue], rng: random.Random, runs: int = 5,
-         above: float | None = None) -> dict[str, Any]:
-    """Mean guessing count over ``runs`` solves with randomised box order (seeds/003).
-
-    ``above``: stop once the mean is sure to reach it (the tier search only needs to
-    know a candidate is too hard); such a rating is ``partial``, its score the mean of the
-    runs done, a lower bound. The runs done are the same as in a full rating."""
-    guesses, steps = [], []
-    for _ in range(runs):
-        sub = random.Random(rng.getrandbits(32))
-        cap = None
-        if above is not None:
-            # the most guesses this run may take with the mean still below ``above``
-            cap = 0 if above == 0 else math.ceil(above * runs - sum(guesses) - 1e-9) - 1
-        out = Engine(K, k, clues).run(guessing=True, rng=sub,
-                                      max_guesses=None if cap is None else cap + 1)
-        if cap is not None and out.guesses > cap:
-            guesses.append(out.guesses)
-            score = round(sum(guesses) / len(guesses), 1)
-            return {"solved": True, "partial": True, "score": score, "tier": tier_of(score)}
-        if not out.solved:
-            return {"solved": False}
-        guesses.append(out.guesses)
-        steps.append(out.step_count)
-    score = round(sum(guesses) / runs, 1)
-    return {"solved": True, "score": score, "guesses": guesses,
-            "steps": round(sum(steps) / runs, 1), "stars": stars_for(score),
-            "tier": tier_of(score)}
 
 
 def _restrict(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],

@@ -9,8 +9,15 @@ of spending the attempt budget (issue 22 item 1).
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["TIERS", "TIER_BAND", "TIER_ORDER", "below", "tier_of", "unreachable"]
+from .clues import Clue
+from .engine import Engine
+from .model import stars_for
+
+__all__ = ["TIERS", "TIER_BAND", "TIER_ORDER", "below", "rate", "tier_of", "unreachable"]
 
 #: Difficulty tiers on the mean guessing score g.
 TIERS = {
@@ -51,3 +58,34 @@ def unreachable(K: int, k: int, tier: str | None, style: str = "native") -> str 
     if tier is None:
         return None
     return _UNREACHABLE.get((K, k, tier))
+
+
+def rate(K: int, k: int, clues: Sequence[Clue], rng: random.Random, runs: int = 5,
+         above: float | None = None) -> dict[str, Any]:
+    """Mean guessing count over ``runs`` solves with randomised box order (seeds/003).
+
+    ``above``: stop once the mean is sure to reach it (the tier search only needs to
+    know a candidate is too hard); such a rating is ``partial``, its score the mean of the
+    runs done, a lower bound. The runs done are the same as in a full rating."""
+    guesses: list[int] = []
+    steps: list[int] = []
+    for _ in range(runs):
+        sub = random.Random(rng.getrandbits(32))
+        cap = None
+        if above is not None:
+            # the most guesses this run may take with the mean still below ``above``
+            cap = 0 if above == 0 else math.ceil(above * runs - sum(guesses) - 1e-9) - 1
+        out = Engine(K, k, clues).run(guessing=True, rng=sub,
+                                      max_guesses=None if cap is None else cap + 1)
+        if cap is not None and out.guesses > cap:
+            guesses.append(out.guesses)
+            score = round(sum(guesses) / len(guesses), 1)
+            return {"solved": True, "partial": True, "score": score, "tier": tier_of(score)}
+        if not out.solved:
+            return {"solved": False}
+        guesses.append(out.guesses)
+        steps.append(out.step_count)
+    score = round(sum(guesses) / runs, 1)
+    return {"solved": True, "score": score, "guesses": guesses,
+            "steps": round(sum(steps) / runs, 1), "stars": stars_for(score),
+            "tier": tier_of(score)}
