@@ -170,7 +170,7 @@ def test_a_dataset_of_a_genre_file_verifies_only_with_trust(tmp_path: Path) -> N
     assert "the genre file tents.py has changed since this record was made" in changed.stdout
 
 
-@pytest.mark.parametrize("size", ["6x6", "8x8"])
+@pytest.mark.parametrize("size", ["5x5", "6x6"])
 def test_generated_tents_are_unique_by_brute_force(size: str) -> None:
     from puzzleforge.grid import api
     from puzzleforge.grid.genrefile import load_genre_file
