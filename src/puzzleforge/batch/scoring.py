@@ -91,8 +91,9 @@ def score_file(dataset: str | Path, answers: str | Path, *, trust: bool = False)
         rid = str(record.get("id", ""))
         seen.add(rid)
         if rid in given:
-            meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-            key = f"{record.get('family')}|{meta.get('source') or ''}"
+            meta = record.get("meta")
+            source = meta.get("source") if isinstance(meta, dict) else None
+            key = f"{record.get('family')}|{source or ''}"
             if key not in families:
                 families[key] = family_for_record(record, trust=trust)
             score = score_answer(given[rid], record, family=families[key])

@@ -57,7 +57,7 @@ def parse_puzzle(text: str) -> tuple[Genre, Instance]:
     if stripped.startswith(("http://", "https://")) or "?" in stripped.split("\n")[0] and "/" in stripped:
         return from_url(stripped)
     # the genre is the first word of the first line that is not a ';' comment
-    body = [l for l in stripped.splitlines() if l.strip() and not l.lstrip().startswith(";")]
+    body = [ln for ln in stripped.splitlines() if ln.strip() and not ln.lstrip().startswith(";")]
     words = body[0].split() if body else []
     if not words:
         raise InvalidDescription("empty puzzle text", expected="'<genre> RxC' then the grid")

@@ -210,7 +210,7 @@ def smtlib_command(
 @run_guarded
 def cnf_command(
     source: str = typer.Argument(..., help="instance file or URL"),
-    out: Optional[Path] = typer.Option(None, "--out"),
+    out: Path | None = typer.Option(None, "--out"),
     genre_file: list[Path] = GENRE_FILE_OPTION,
 ) -> None:
     """Print the puzzle (rules + clues as unit clauses) as DIMACS CNF, with an answer map."""

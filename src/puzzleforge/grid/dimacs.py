@@ -40,7 +40,7 @@ def to_dimacs(genre: Any, inst: Any) -> str:
             expected="a genre without connected/single_loop/islands rules, or `grid smtlib`")
     clauses = [list(c) for c in comp.low.clauses]
     clauses += [[lit] for lit in comp.assumptions(inst.clues)]
-    top = max([comp.low.pool.top] + [abs(l) for c in clauses for l in c])
+    top = max([comp.low.pool.top] + [abs(lit) for c in clauses for lit in c])
     lines = [f"c puzzleforge grid {genre.id} {inst.rows}x{inst.cols}: rules and "
              f"{inst.clue_count()} clues",
              "c answer map: 'c answer VAR ENTITY lit L' (a Boolean entry: L true = 1) or "
