@@ -21,9 +21,9 @@ from .datasets import DatasetStore
 from .datasets import router as dataset_router
 from .errors import install_error_handlers
 from .jobs import JobStore
-from .workers import EngineWorkers
 from .sessions import SessionStore
 from .settings import WebSettings
+from .workers import EngineWorkers
 
 __all__ = ["create_app", "PAGES", "HERE"]
 

@@ -205,7 +205,7 @@ class CrossnumberSession:
                 "used": [f"{ur},{uc}" for ur, uc in hint.used]}
 
 
-def _restore_session(token: str, text: str, result: Any) -> "CrossnumberSession":
+def _restore_session(token: str, text: str, result: Any) -> CrossnumberSession:
     return CrossnumberSession(token, text, _api().parse_puzzle(text, file="puzzle.yaml"),
                               result)
 
