@@ -22,6 +22,7 @@ from .operators import SolModel, solution_order_key as _order_key, z3_to_py
 from .argmax import multiple_optima, needs_unique_optimum
 from .outcome import ExprFailure, Rejection, ev, undecided
 from .replaycheck import replayed_z3_seed
+from .satenum import sat_solutions
 
 #: Work kept back from a nonlinear "one more?" check (it ends the attempt either way now:
 #: undecided is a rejection; the reserve only keeps such attempts from using the last
@@ -145,6 +146,11 @@ class SolvingMixin:
             self._finite_walk = None
         if fast is not None:
             return fast
+        # Booleans and integers compared with constants only: a SAT solver enumerates the
+        # models (spec/satenum.py; the same set, in the same sorted order)
+        sat = sat_solutions(assertions, consts, kinds, limit)
+        if sat is not None:
+            return sat
         linear_ok = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds) and is_lia(assertions)
         if not linear_ok:  # cubes, squares, products of unknowns: spec/nonlinear.py
             nonlinear = enumerate_nonlinear(self, assertions, limit, consts, kinds)
