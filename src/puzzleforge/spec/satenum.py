@@ -34,8 +34,27 @@ MAX_DOMAIN = 64
 CONFLICT_BUDGET = 200_000
 _TACTIC = ("simplify", "card2bv", "bit-blast", "tseitin-cnf")
 _CMP = {z3.Z3_OP_EQ, z3.Z3_OP_LE, z3.Z3_OP_LT, z3.Z3_OP_GE, z3.Z3_OP_GT}
-_FLIP = {z3.Z3_OP_EQ: z3.Z3_OP_EQ, z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_LT: z3.Z3_OP_GT,
+_NE = z3.Z3_OP_DISTINCT  # x != n (Z3 writes it as a two-argument distinct)
+_FLIP = {_NE: _NE, z3.Z3_OP_EQ: z3.Z3_OP_EQ, z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_LT: z3.Z3_OP_GT,
          z3.Z3_OP_GE: z3.Z3_OP_LE, z3.Z3_OP_GT: z3.Z3_OP_LT}
+
+
+def _nary(fn: Any, args: list, ctx: Any) -> Any:
+    """``And``/``Or`` of Boolean terms through the C API (z3py's coercion costs ~20x more)."""
+    arr = (z3.Ast * len(args))(*[a.as_ast() for a in args])
+    return z3.BoolRef(fn(ctx.ref(), len(args), arr), ctx)
+
+
+def _or(args: list, ctx: Any) -> Any:
+    return _nary(z3.z3core.Z3_mk_or, args, ctx) if args else z3.BoolVal(False, ctx)
+
+
+def _and(args: list, ctx: Any) -> Any:
+    return _nary(z3.z3core.Z3_mk_and, args, ctx) if args else z3.BoolVal(True, ctx)
+
+
+def _not(a: Any, ctx: Any) -> Any:
+    return z3.BoolRef(z3.z3core.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
 
 
 class _Outside(Exception):
@@ -43,13 +62,13 @@ class _Outside(Exception):
 
 
 def _holds(op: int, a: int, b: int) -> bool:
-    return {z3.Z3_OP_EQ: a == b, z3.Z3_OP_LE: a <= b, z3.Z3_OP_LT: a < b,
+    return {_NE: a != b, z3.Z3_OP_EQ: a == b, z3.Z3_OP_LE: a <= b, z3.Z3_OP_LT: a < b,
             z3.Z3_OP_GE: a >= b, z3.Z3_OP_GT: a > b}[op]
 
 
 def _const_cmp(e: Any, ints: dict[int, Any]) -> tuple[int, int, int] | None:
     """``(const id, op, value)`` of ``x op n`` / ``n op x`` over an integer constant."""
-    if not z3.is_app(e) or e.decl().kind() not in _CMP or e.num_args() != 2:
+    if not z3.is_app(e) or e.decl().kind() not in _FLIP or e.num_args() != 2:
         return None
     a, b = e.arg(0), e.arg(1)
     if a.get_id() in ints and z3.is_int_value(b):
@@ -57,6 +76,19 @@ def _const_cmp(e: Any, ints: dict[int, Any]) -> tuple[int, int, int] | None:
     if b.get_id() in ints and z3.is_int_value(a):
         return b.get_id(), _FLIP[e.decl().kind()], a.as_long()
     return None
+
+
+def _pair_cmp(e: Any, ints: dict[int, Any]) -> tuple[int, list[int]] | None:
+    """``(op, const ids)`` of ``x op y`` or ``Distinct(x, y, ...)`` over integer constants."""
+    if not z3.is_app(e):
+        return None
+    op = e.decl().kind()
+    if op not in _CMP and op != z3.Z3_OP_DISTINCT:
+        return None
+    ids = [a.get_id() for a in e.children()]
+    if len(ids) < 2 or any(i not in ints for i in ids) or (op != z3.Z3_OP_DISTINCT and len(ids) != 2):
+        return None
+    return op, ids
 
 
 def _conjuncts(assertions: Sequence[Any]) -> list[Any]:
@@ -79,6 +111,8 @@ def _domains(assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[
         cmp = _const_cmp(e, ints)
         if cmp is not None:
             c, op, v = cmp
+            if op == _NE:
+                continue  # not a bound (the rewriting keeps it as a constraint)
             if op == z3.Z3_OP_EQ:
                 sets[c] = sets.get(c, {v}) & {v}
             elif op in (z3.Z3_OP_LE, z3.Z3_OP_LT):
@@ -116,10 +150,22 @@ def _rewrite(e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]],
     if got is not None:
         return got
     cmp = _const_cmp(e, ints)
+    pair = None if cmp is not None else _pair_cmp(e, ints)
+    ctx = e.ctx
     if cmp is not None:
         c, op, v = cmp
         lits = [b for val, b in onehot[c].items() if _holds(op, val, v)]
-        out = z3.BoolVal(False, e.ctx) if not lits else lits[0] if len(lits) == 1 else z3.Or(lits)
+        out = lits[0] if len(lits) == 1 else _or(lits, ctx)
+    elif pair is not None:
+        op, xs = pair
+        if op == z3.Z3_OP_DISTINCT:  # no value taken twice
+            out = _and([_or([_not(onehot[a][v], ctx), _not(onehot[b][v], ctx)], ctx)
+                        for i, a in enumerate(xs) for b in xs[i + 1:]
+                        for v in onehot[a] if v in onehot[b]], ctx)
+        else:  # x = a implies y takes one of the values b with a op b
+            a, b = xs
+            out = _and([_or([_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if _holds(op, v, w)]], ctx)
+                        for v, bit in onehot[a].items()], ctx)
     elif key in ints:
         raise _Outside("an integer constant outside a comparison with a number")
     elif z3.is_app(e) and e.num_args():
@@ -133,33 +179,36 @@ def _rewrite(e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]],
     return out
 
 
-def _lit(e: Any, var_of: dict[int, int]) -> int:
-    neg = z3.is_not(e)
-    if neg:
-        e = e.arg(0)
-    if not (z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED and z3.is_bool(e)):
-        raise _Outside("the tactics left a formula that is not a clause")
-    v = var_of.setdefault(e.get_id(), len(var_of) + 1)
-    return -v if neg else v
+def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[str, int]] | None:
+    """Clauses (DIMACS ints) and the map from Boolean constant names to variables, or None if unsat.
 
-
-def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[int, int]] | None:
-    """Clauses (DIMACS ints) and the map from Boolean constant ids to variables, or None if unsat."""
+    Read from Z3's own DIMACS text of the goal (one call, not one Python object per literal).
+    """
     goal = z3.Goal(ctx=assertions[0].ctx)
     goal.add(*assertions)
     res = z3.Then(*_TACTIC, ctx=goal.ctx)(goal)
     if len(res) != 1:
         raise _Outside("the tactics split the goal")
-    var_of: dict[int, int] = {}
-    clauses: list[list[int]] = []
-    for f in res[0]:
-        if z3.is_false(f):
-            return None
-        if z3.is_true(f):
-            continue
-        clauses.append([_lit(a, var_of) for a in f.children()] if z3.is_or(f) else [_lit(f, var_of)])
-    if res[0].inconsistent():
+    sub = res[0]
+    if sub.inconsistent():
         return None
+    if len(sub) == 0:
+        return [], {}
+    clauses: list[list[int]] = []
+    var_of: dict[str, int] = {}
+    for line in sub.dimacs().splitlines():
+        if not line or line.startswith("p "):
+            continue
+        if line.startswith("c "):
+            _, num, name = line.split(" ", 2)
+            var_of[name] = int(num)
+            continue
+        lits = [int(t) for t in line.split()]
+        if not lits or lits[-1] != 0:
+            raise _Outside("the tactics left a formula that is not a clause")
+        if len(lits) == 1:  # the empty clause: false
+            return None
+        clauses.append(lits[:-1])
     return clauses, var_of
 
 
@@ -187,8 +236,7 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
             bits = list(onehot[c].values())
             if not bits:
                 return []  # an empty domain: no solution
-            extra.append(z3.Or(bits))
-            extra += [z3.Or(z3.Not(a), z3.Not(b)) for i, a in enumerate(bits) for b in bits[i + 1:]]
+            extra.append(z3.Or(bits))  # at least one value; at most one: clauses below
         memo: dict[int, Any] = {}
         rewritten = [_rewrite(a, ints, onehot, memo) for a in assertions] + extra
         got = _cnf(rewritten)
@@ -197,18 +245,29 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
     if got is None:
         return []
     clauses, var_of = got
+    top = max((abs(x) for cl in clauses for x in cl), default=0)
+    top = max(top, max(var_of.values(), default=0))
+
+    def var(c: Any) -> int:
+        nonlocal top
+        name = c.decl().name()
+        if name not in var_of:  # a projected constant the CNF does not constrain
+            top += 1
+            var_of[name] = top
+        return var_of[name]
     # the projection: a Boolean constant, or an integer's one-hot literals
     proj: list[tuple[int, Any]] = []  # (kind, var or [(value, var)])
     for c, k in zip(consts, kinds):
         if k == z3.Z3_BOOL_SORT:
-            proj.append((0, var_of.setdefault(c.get_id(), len(var_of) + 1)))
+            proj.append((0, var(c)))
         else:
-            proj.append((1, [(v, var_of.setdefault(b.get_id(), len(var_of) + 1))
-                             for v, b in onehot[c.get_id()].items()]))
+            proj.append((1, [(v, var(b)) for v, b in onehot[c.get_id()].items()]))
+    for kind, p in proj:
+        if kind == 1:
+            lits = [v for _, v in p]
+            clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
     rows: list[list[Any]] = []
     with Glucose4(bootstrap_with=clauses) as sat:
-        n = len(var_of)
-        sat.add_clause([n, -n]) if n else None  # every projected variable is known to the solver
         while True:
             sat.conf_budget(CONFLICT_BUDGET)
             ok = sat.solve_limited()
