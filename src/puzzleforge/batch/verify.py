@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..core.family import build_params
 from ..core.puzzle import Puzzle, stamp
@@ -69,8 +70,10 @@ _CACHE: dict[str, Any] = {}
 
 
 def _family(record: dict[str, Any]) -> Any:
-    meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-    config = record.get("config") if isinstance(record.get("config"), dict) else {}
+    meta = record.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
+    config = record.get("config")
+    config = config if isinstance(config, dict) else {}
     key = f"{record.get('family')}|{config.get('source') or meta.get('source') or ''}"
     if key not in _CACHE:
         _CACHE[key] = family_for_record(record)

@@ -14,7 +14,7 @@ from typing import Any
 from ..core.errors import InvalidDescription
 from .engine import Compiled
 from .model import Model
-from .topology import Cell, ConcreteGrid, Edge
+from .topology import Cell, ConcreteGrid
 
 __all__ = ["Instance", "Genre", "Drawing", "parse_size", "split_tokens", "parse_header"]
 
@@ -52,12 +52,27 @@ class Drawing:
     vertex_dots: bool = False
 
 
+#: Largest side of any grid (rows and columns; the limit puzz.link URLs also have). Checked
+#: where a size is read, before any work (docs/limits.md).
+MAX_SIDE = 100
+
+
+def check_side(rows: int, cols: int, *, field_name: str = "size", line: int | None = None) -> None:
+    """Refuse a board with a side outside 1..MAX_SIDE before anything is built for it."""
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise InvalidDescription(f"size {rows}x{cols} is outside the grid limits",
+                                 field=field_name, line=line,
+                                 expected=f"1 to {MAX_SIDE} rows and columns (docs/limits.md)")
+
+
 def parse_size(text: str, *, field_name: str = "size") -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*(?:[xX×*]\s*(\d+))?\s*", str(text))
     if not m:
         raise InvalidDescription(f"size {text!r} is not RxC", field=field_name, expected="e.g. 6x6 or 9")
     r = int(m.group(1))
-    return r, int(m.group(2) or r)
+    c = int(m.group(2) or r)
+    check_side(r, c, field_name=field_name)
+    return r, c
 
 
 #: How people and models write shaded (1) and white (0) cells; all read as the canonical digit.
@@ -74,9 +89,10 @@ def split_tokens(line: str) -> list[str]:
 
 
 def parse_header(text: str, genre: str) -> tuple[dict, list[str]]:
-    """First line ``genre RxC key=value...`` -> (fields, other lines); lines starting with ";" are comments."""
-    lines = [l.rstrip("\n") for l in text.splitlines()]
-    lines = [l for l in lines if l.strip() and not l.lstrip().startswith(";")]
+    """First line ``genre RxC key=value...`` -> (fields, other lines); lines starting
+    with ";" are comments."""
+    lines = [line.rstrip("\n") for line in text.splitlines()]
+    lines = [line for line in lines if line.strip() and not line.lstrip().startswith(";")]
     if not lines:
         raise InvalidDescription("empty puzzle text", expected=f"a first line '{genre} RxC'")
     head = lines[0].split()
@@ -108,7 +124,7 @@ class Genre:
     max_size = 40
     default_size = (6, 6)
     answer_var = "x"
-    removable = ("given",)   # clue specs the generator may thin out
+    removable: tuple[str, ...] = ("given",)   # clue specs the generator may thin out
     remove_first: tuple = ()  # of those, specs whose clues are tried first (else one random order)
     puzzlink_name: str | None = None
 
@@ -211,7 +227,7 @@ class Genre:
         for i, row in enumerate(exp):
             other = got[i] if i < len(got) else []
             good += sum(1 for j, t in enumerate(row) if j < len(other) and other[j] == t)
-        if len(got) != len(exp) or any(len(a) != len(b) for a, b in zip(exp, got)):
+        if len(got) != len(exp) or any(len(a) != len(b) for a, b in zip(exp, got, strict=True)):
             good = min(good, total - 1)
         return good / total
 
