@@ -18,7 +18,7 @@ from puzzleforge.spec.satenum import enumerate_sat, sat_solutions
 def _brute(assertions, consts, doms):
     out = set()
     for vals in itertools.product(*doms):
-        pairs = [(c, z3.BoolVal(v) if z3.is_bool(c) else z3.IntVal(v)) for c, v in zip(consts, vals)]
+        pairs = [(c, z3.BoolVal(v) if z3.is_bool(c) else z3.IntVal(v)) for c, v in zip(consts, vals, strict=True)]
         if all(z3.is_true(z3.simplify(z3.substitute(a, *pairs))) for a in assertions):
             out.add(tuple(vals))
     return out
@@ -91,6 +91,13 @@ def test_outside_the_fragment_is_left_to_z3():
     assert enumerate_sat([x >= 0, x <= 3, y >= 0, y <= 3, x + y == 3], [x, y], kinds, None) is None
     # no upper bound: no finite domain
     assert enumerate_sat([x >= 0, y >= 0, y <= 1], [x, y], kinds, None) is None
+    # integer-valued Ifs of cardinality sums (40-guess's shape): left to Z3, or exact
+    a = z3.Bool("a")
+    cnts = [z3.Sum([z3.If(e == v, 1, 0) for e in (x, y)]) for v in range(3)]
+    asserts = [x >= 0, x <= 2, y >= 0, y <= 2,
+               z3.Or(a, z3.Sum([z3.If(c <= 1, c, 1) for c in cnts]) == 1)]
+    rows = enumerate_sat(asserts, [a, x, y], [z3.Z3_BOOL_SORT] + kinds, None)
+    assert rows is None or set(map(tuple, rows)) == _brute(asserts, [a, x, y], [[False, True], [0, 1, 2], [0, 1, 2]])
     r = z3.Real("r")
     assert enumerate_sat([r > 0], [r], [z3.Z3_REAL_SORT], None) is None
 

@@ -192,6 +192,10 @@ def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[str, int]] | 
     sub = res[0]
     if sub.inconsistent():
         return None
+    # arithmetic the tactics could not turn into Boolean structure (an integer-valued If,
+    # a product...) would be printed as an opaque variable: refuse instead
+    if not z3.Probe("is-propositional", ctx=goal.ctx)(sub):
+        raise _Outside("the tactics left arithmetic")
     if len(sub) == 0:
         return [], {}
     clauses: list[list[int]] = []
@@ -275,17 +279,16 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
                 return None  # undecided within the budget: Z3 decides instead
             if not ok:
                 return rows
-            model = sat.get_model()
-            value = (lambda v: v <= len(model) and model[v - 1] > 0)
+            true = {v for v in sat.get_model() if v > 0}
             row: list[Any] = []
             block: list[int] = []
             for kind, p in proj:
                 if kind == 0:
-                    t = value(p)
+                    t = p in true
                     row.append(t)
                     block.append(-p if t else p)
                 else:
-                    on = [(val, v) for val, v in p if value(v)]
+                    on = [(val, v) for val, v in p if v in true]
                     if len(on) != 1:  # the exactly-one clauses make this impossible
                         return None
                     row.append(on[0][0])
