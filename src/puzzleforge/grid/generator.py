@@ -25,8 +25,8 @@ __all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIE
 TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
 
 #: Layouts whose full clue set already grades above the tier (while none came out
-#: within reach after removal) before the generator stops early (e.g. an easy Kakurasu: its weighted sums never propagate to the
-#: end, and each attempt costs a second at 10x10).
+#: within reach after removal) before the generator stops early (e.g. an easy Kakurasu:
+#: its weighted sums never propagate to the end, and each attempt costs a second at 10x10).
 GIVE_UP_TOO_HARD = 8
 
 
@@ -110,6 +110,12 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
                       tier: str = "any", density: float | None = None,
                       attempts: int = 30) -> tuple[Instance, dict, float, Compiled]:
     """A unique puzzle of ``genre`` (instance, solution, difficulty, compiled rules)."""
+    refused = genre.tier_problem(tier, rows, cols, opts) if tier != "any" else None
+    if refused:
+        from ..core.errors import ConfigError
+
+        raise ConfigError(refused, field="difficulty",
+                          expected="another tier or size (docs/grid.md, Tiers)")
     reasons: dict[str, int] = {}
     shared = None
     for _ in range(attempts):
