@@ -17,7 +17,8 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["wall_alarm"]
 
@@ -37,7 +38,7 @@ class wall_alarm:
         self._outer: tuple[float, float] = (0.0, 0.0)
         self._start = 0.0
 
-    def __enter__(self) -> "wall_alarm":
+    def __enter__(self) -> wall_alarm:
         if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
             return self
         outer = signal.getitimer(signal.ITIMER_REAL)
