@@ -85,7 +85,8 @@ class _Progress:
 def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
               params: list[str], workers: Optional[int], backend: str, ray_address: Optional[str],
               fmt: str, resume: bool, timeout: Optional[float], chunk_size: Optional[int],
-              max_attempts: Optional[int], quiet: bool, audit: bool = False) -> None:
+              max_attempts: Optional[int], quiet: bool, audit: bool = False,
+              trust: bool = False) -> None:
     from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
     from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
     from ..core.errors import ConfigError
@@ -110,9 +111,10 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
     else:
         if n is None:
             raise ConfigError("how many puzzles?", field="-n", expected="-n N (N >= 1)")
-        resolve_family(target)  # a clear UnknownFamily error before anything starts
+        options = {"trust": True} if trust else {}
+        resolve_family(target, **options)  # a clear UnknownFamily error before anything starts
         job = BatchJob(components=(Component(ref=family_ref(target), count=n,
-                                             params=parse_param_pairs(params)),),
+                                             params=parse_param_pairs(params), options=options),),
                        seed=seed or 0, max_attempts=max_attempts or DEFAULT_MAX_ATTEMPTS,
                        timeout_per_item=timeout)
     if audit:
@@ -202,14 +204,18 @@ def register(app: typer.Typer) -> None:
         chunk_size: Optional[int] = typer.Option(None, "--chunk-size", min=1,
                                                  max=MAX_CHUNK_SIZE, help="Items per chunk."),
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", min=1,
-                                                   help="Attempts per item (default 4)."),
+                                                   help="Attempts per item, each with a new "
+                                                   "seed (default 4; spec files retry inside "
+                                                   "instead: --param attempts=N)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
         audit: bool = typer.Option(False, "--audit", help="Also run each family's exact "
                                    "audit while generating (slower)."),
+        trust: bool = typer.Option(False, "--trust", help="Spec files: allow their Python "
+                                   "operator files (customs/*.py), as `spec generate --trust`."),
     ) -> None:
         """Generate a dataset: N verified puzzles, deterministic for the seed."""
         _generate(family, n, seed, out, param, workers, backend, ray_address, fmt, resume,
-                  timeout, chunk_size, max_attempts, quiet, audit)
+                  timeout, chunk_size, max_attempts, quiet, audit, trust)
 
     @app.command("verify")
     @run_guarded
