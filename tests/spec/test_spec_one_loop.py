@@ -82,3 +82,23 @@ def test_a_spec_error_stops_the_run_and_leaves_nothing(tmp_path: Path) -> None:
     assert err.startswith("error (invalid spec): item 0: ") and "Traceback" not in err
     assert "field 'conditions.one_culprit.formula': expression failed: ZeroDivisionError" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml"]
+
+
+def test_records_with_the_earlier_id_still_verify(tmp_path: Path) -> None:
+    # a dataset made before ids hashed the spec's content: same puzzles, ids of
+    # (family, params, seed) alone; verify accepts them, and still refuses a wrong id
+    shutil.copy(VASE, tmp_path / "vase.yaml")
+    assert _run(tmp_path, "spec", "generate", "vase.yaml", "-n", "2", "--seed", "6", "--out",
+                "new.jsonl", "-q").returncode == 0
+    records = [json.loads(x) for x in (tmp_path / "new.jsonl").read_text().splitlines()]
+    for rec in records:
+        params = json.dumps(rec["params"], sort_keys=True, separators=(",", ":"))
+        text = f"puzzle/spec:vase/{params}/{rec['seed']}".encode()
+        rec["id"] = hashlib.blake2b(text, digest_size=10).hexdigest()
+    (tmp_path / "old.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    done = _run(tmp_path, "verify", "old.jsonl", "--no-audit")
+    assert done.returncode == 0 and "2/2 correct" in done.stdout.decode(), done.stdout
+    records[1]["id"] = "0" * 20
+    (tmp_path / "bad.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    done = _run(tmp_path, "verify", "bad.jsonl", "--no-audit")
+    assert done.returncode == 1 and f"id {'0' * 20} is not the id of" in done.stdout.decode()

@@ -15,7 +15,7 @@ import orjson
 from .errors import InvalidDescription
 from .seeding import stable_hash
 
-__all__ = ["Puzzle", "puzzle_id", "canonical_json", "RECORD_FIELDS", "stamp"]
+__all__ = ["Puzzle", "puzzle_id", "canonical_json", "RECORD_FIELDS", "stamp", "earlier_ids"]
 
 RECORD_FIELDS = (
     "id", "family", "question", "answer", "solution", "difficulty",
@@ -157,3 +157,14 @@ def stamp(puzzle: Puzzle, seed: int) -> Puzzle:
     else:
         puzzle.meta.setdefault("seed", seed)
     return puzzle
+
+
+def earlier_ids(puzzle: Puzzle) -> tuple[str, ...]:
+    """Ids the same puzzle had under an earlier rule, which ``verify`` still accepts.
+
+    Spec records made before ids hashed the spec's content (``meta.source_sha256``) carry
+    ``puzzle_id(family, params, seed)``; the puzzle itself is the same.
+    """
+    if _source_digest(puzzle.meta):
+        return (puzzle_id(puzzle.family, puzzle.params, puzzle.seed),)
+    return ()
