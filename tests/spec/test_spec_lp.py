@@ -143,12 +143,12 @@ def test_linear_forms_match_the_formula_and_refuse_overflow():
 
 
 def _generate(path: Path, count: int, seed: int, *, linear: bool) -> list[tuple[str, str]]:
-    saved = columnmode.ColumnMixin._linear_optimize
+    saved = lpmode.linear_optimize
     if not linear:  # the pure Z3 path: leave the mode at once
-        def to_z3(self, kind):
-            self._column_to_z3()
+        def to_z3(a, kind):
+            columnmode.to_z3(a)
             return False
-        columnmode.ColumnMixin._linear_optimize = to_z3
+        lpmode.linear_optimize = to_z3
     try:
         fam = load_spec_family(path)
         rng = make_rng(seed)
@@ -158,7 +158,7 @@ def _generate(path: Path, count: int, seed: int, *, linear: bool) -> list[tuple[
             out.append((p.question, p.answer))
         return out
     finally:
-        columnmode.ColumnMixin._linear_optimize = saved
+        lpmode.linear_optimize = saved
 
 
 def test_linearprog_puzzles_are_the_z3_paths():

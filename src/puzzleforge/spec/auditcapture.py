@@ -155,7 +155,7 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
 
     Runs in a fresh Z3 context of its own, freed when done.
     """
-    from .attempt import Attempt, _attempt_steps, fresh_z3_context
+    from .attempt import Attempt, fresh_z3_context, run_stages
     from .budget import WorkBudget
 
     spec = family.spec
@@ -165,7 +165,7 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
                     WorkBudget.for_seconds(seconds, time.monotonic() + 3600.0), {})
         a.capture = {}
         try:
-            result = _attempt_steps(a, spec)
+            result = run_stages(a)
             cap = a.capture
             if not cap:
                 return Problem("none")
@@ -178,7 +178,7 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
                 sols = a.env.get("_solutions") or []
                 return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
                                sorts, [_solution_values(s, consts, sorts) for s in sols],
-                               seed=a._z3_seed)
+                               seed=a.z3_seed)
             target = cap["target"]
             consts = _consts(list(cap["assertions"]) + [target])
             sorts = [_sort_name(c) for c in consts]
@@ -191,7 +191,7 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
             except ValueError:
                 sol = []
             return Problem("optimize", smt2, [str(c) for c in consts], sorts, sol,
-                           cap["direction"], value, needs_unique_optimum(spec), a._z3_seed)
+                           cap["direction"], value, needs_unique_optimum(spec), a.z3_seed)
         finally:
             a.env.clear()
             if a.rt is not None:

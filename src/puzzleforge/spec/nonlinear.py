@@ -85,14 +85,14 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
         return None
     budget = attempt.budget
     probe = z3.Solver()
-    probe.set("random_seed", attempt._z3_seed)
+    probe.set("random_seed", attempt.z3_seed)
     probe.add(assertions)
     if budget.run(probe, PROBE_MS) != z3.unknown:
         return None
     del probe
-    solver = _tactic_solver(attempt._z3_seed)
+    solver = _tactic_solver(attempt.z3_seed)
     solver.add(assertions)
-    bounded = _tactic_solver(attempt._z3_seed)
+    bounded = _tactic_solver(attempt.z3_seed)
     bounded.add(assertions)
     bound = 1 << BOUND_BITS
     for c in consts:
