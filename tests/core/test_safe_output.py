@@ -89,7 +89,9 @@ def test_spec_generate_replaces_the_file_only_when_complete(tmp_path: Path) -> N
     out = tmp_path / "o.jsonl"
     out.write_text("old\n")
     os.chmod(out, 0o640)
-    done = cli(tmp_path, "spec", "generate", str(BASE_SPEC), "-n", "2", "--out", "o.jsonl")
+    # base.yaml has one puzzle: --no-dedupe keeps the second copy (as spec generate did)
+    done = cli(tmp_path, "spec", "generate", str(BASE_SPEC), "-n", "2", "--out", "o.jsonl",
+               "--no-dedupe")
     assert done.returncode == 0, done.stderr
     assert out.read_text().count("\n") == 2 and '"family":"spec:base"' in out.read_text()
     assert oct(out.stat().st_mode & 0o777) == "0o640"

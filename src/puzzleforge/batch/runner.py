@@ -206,7 +206,8 @@ class _Run:
         raise GenerationFailed(
             f"family '{family.name}' produced no new puzzle in {bad} items in a row "
             "(all duplicates of earlier ones)",
-            hint="The parameter space looks exhausted: ask for fewer puzzles or widen the params")
+            hint="The parameter space looks exhausted: ask for fewer puzzles, widen the params, "
+                 "or keep duplicates (--no-dedupe)")
 
 
 def _clear_for_fresh_start(out: Path, fmt: str, journal: Path) -> None:

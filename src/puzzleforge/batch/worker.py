@@ -10,6 +10,7 @@ marked ``ends_run`` (core/errors.py) ends the item and tells the runner to stop.
 """
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -74,7 +75,15 @@ def _on_alarm(signum: int, frame: Any) -> None:  # noqa: ARG001 - signal handler
 
 
 def _family(ref: str, options: dict[str, Any]) -> Any:
-    key = ref + "|" + repr(sorted(options.items()))
+    # the working directory and the file's version are part of the key: a spec family
+    # records its file's path relative to the first (meta.source) and hashes its content,
+    # and one process may run several batches (from other folders, after an edit)
+    try:
+        st = os.stat(ref)
+        version = f"{st.st_mtime_ns}:{st.st_size}"
+    except OSError:  # a registered id or module:attribute, not a file
+        version = ""
+    key = "|".join((ref, repr(sorted(options.items())), os.getcwd(), version))
     family = _FAMILY_CACHE.get(key)
     if family is None:
         family = _FAMILY_CACHE[key] = load_family_ref(ref, options)

@@ -86,7 +86,7 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
               params: list[str], workers: Optional[int], backend: str, ray_address: Optional[str],
               fmt: str, resume: bool, timeout: Optional[float], chunk_size: Optional[int],
               max_attempts: Optional[int], quiet: bool, audit: bool = False,
-              trust: bool = False) -> None:
+              trust: bool = False, dedupe: bool = True) -> None:
     from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
     from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
     from ..core.errors import ConfigError
@@ -119,6 +119,8 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
                        timeout_per_item=timeout)
     if audit:
         job = dataclasses.replace(job, audit=True)
+    if not dedupe:
+        job = dataclasses.replace(job, dedupe=False)
     progress = _Progress(f"generate {Path(target).name}", job.total)
     try:
         summary = run_batch(
@@ -212,10 +214,13 @@ def register(app: typer.Typer) -> None:
                                    "audit while generating (slower)."),
         trust: bool = typer.Option(False, "--trust", help="Spec files: allow their Python "
                                    "operator files (customs/*.py), as `spec generate --trust`."),
+        no_dedupe: bool = typer.Option(False, "--no-dedupe", help="Keep puzzles whose question "
+                                       "repeats an earlier one (default: drop them and take "
+                                       "the next index)."),
     ) -> None:
         """Generate a dataset: N verified puzzles, deterministic for the seed."""
         _generate(family, n, seed, out, param, workers, backend, ray_address, fmt, resume,
-                  timeout, chunk_size, max_attempts, quiet, audit, trust)
+                  timeout, chunk_size, max_attempts, quiet, audit, trust, not no_dedupe)
 
     @app.command("verify")
     @run_guarded
