@@ -19,6 +19,7 @@ from fastapi.templating import Jinja2Templates
 from .datasets import DatasetStore, router as dataset_router
 from .errors import install_error_handlers
 from .jobs import JobStore
+from .workers import EngineWorkers
 from .sessions import SessionStore
 from .settings import WebSettings
 
@@ -160,16 +161,22 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     """Build the web app for ``settings`` (defaults: no data folder, safe limits)."""
     settings = settings or WebSettings()
     jobs = JobStore(settings.job_workers, settings.max_jobs)
+    workers = EngineWorkers(settings.engine_slots, settings.engine_seconds,
+                            settings.engine_memory_mb, settings.engine_queue_seconds,
+                            settings.engine_request_threads)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        workers.warm_up()
         yield
+        workers.shutdown()
         jobs.shutdown()
 
     app = FastAPI(title="puzzleforge", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
     app.state.settings = settings
     app.state.jobs = jobs
+    app.state.workers = workers
     app.state.datasets = DatasetStore(settings.max_datasets_open)
     app.state.sessions = SessionStore()
     templates = Jinja2Templates(directory=str(HERE / "templates"))

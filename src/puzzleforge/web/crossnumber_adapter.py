@@ -131,6 +131,12 @@ class CrossnumberSession:
         self.givens = {f"{r},{c}": str(v) for (r, c), v in model.grid.givens.items()}
         self.mapping = dict(sol.mapping)
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its file text and solve result (the parsed model holds compiled
+        closures): a session made in a worker process (web/workers.py) is rebuilt here by
+        parsing the text again, which the worker already did within the size limits."""
+        return (_restore_session, (self.token, self.text, self.result))
+
     def view(self) -> dict[str, Any]:
         m = self.model
         clues = []
@@ -207,6 +213,11 @@ class CrossnumberSession:
                   f"of {where}{said}, revealed from the solution")
         return {"kind": "step", "cell": key, "value": value, "reason": reason,
                 "used": keys, "clue": clue.name if clue is not None else None}
+
+
+def _restore_session(token: str, text: str, result: Any) -> "CrossnumberSession":
+    return CrossnumberSession(token, text, _api().parse_puzzle(text, file="puzzle.yaml"),
+                              result)
 
 
 def play_session(token: str, text: str, *, name: str, time_limit: float,
