@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import stat
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -375,6 +376,10 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         files = [out]
         if job.splits:
             files += list(write_split_jsonl(journal, out).values())
+        try:  # a replaced file keeps its permissions, as core.safeoutput's writers do
+            os.chmod(journal, stat.S_IMODE(os.stat(out).st_mode))
+        except FileNotFoundError:
+            pass
         os.replace(journal, out)
         fsync_dir(out.parent)
     summary.card = str(write_card(job, out, fmt, files, summary.per_component, summary.per_split))
