@@ -15,6 +15,7 @@ machine load) stops the run at its item: the records before it stay in the journ
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import os
@@ -152,7 +153,7 @@ class _Run:
             while commit_at in buffered and accepted < comp.count:
                 result = buffered.pop(commit_at)
                 commit_at += len(result.items)
-                lines = []
+                lines: list[str] = []
                 for item in result.items:
                     if accepted >= comp.count:
                         break
@@ -378,10 +379,8 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         files = [out]
         if job.splits:
             files += list(write_split_jsonl(journal, out).values())
-        try:  # a replaced file keeps its permissions, as core.safeoutput's writers do
+        with contextlib.suppress(FileNotFoundError):  # a replaced file keeps its permissions
             os.chmod(journal, stat.S_IMODE(os.stat(out).st_mode))
-        except FileNotFoundError:
-            pass
         os.replace(journal, out)
         fsync_dir(out.parent)
     summary.card = str(write_card(job, out, fmt, files, summary.per_component, summary.per_split))

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING
 
 import orjson
 import typer
@@ -33,7 +33,7 @@ __all__ = ["app", "generate_batch", "spec_job"]
 
 
 def spec_job(spec: str, n: int, seed: int, *, trust: bool, attempts: int, attempt_seconds: float,
-             max_seconds: float, dedupe: bool = True) -> "BatchJob":
+             max_seconds: float, dedupe: bool = True) -> BatchJob:
     """The BatchJob of ``spec generate`` (``generate SPEC --param ...`` builds the same one)."""
     from ..batch import BatchJob, Component
     from ..batch.job import family_ref
@@ -102,10 +102,10 @@ def generate(
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX,
                              help="Base seed, " + SEED_HELP + " (item i uses "
                                   "derive_seed(seed, family, i))."),
-    out: Optional[str] = typer.Option(None, "--out", "-o", help="Output JSONL file (default: stdout)."),
+    out: str | None = typer.Option(None, "--out", "-o", help="Output JSONL file (default: stdout)."),
     trust: bool = typer.Option(False, "--trust", help="Allow custom operators from .py files."),
-    config: Optional[str] = typer.Option(None, "--config", help="Replay configs from a .json/.jsonl file."),
-    use_spec_vars: Optional[List[str]] = typer.Option(
+    config: str | None = typer.Option(None, "--config", help="Replay configs from a .json/.jsonl file."),
+    use_spec_vars: list[str] | None = typer.Option(
         None, "--use-spec-vars", help="With --config: re-randomise these variables (repeatable)."),
     attempts: int = typer.Option(2000, "--attempts", min=1,
                                  help="Attempts (fresh randomness) per puzzle."),
