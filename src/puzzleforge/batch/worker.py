@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.alarm import wall_alarm
 from ..core.cputime import cpu_seconds
 from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.family import build_params
@@ -70,7 +71,7 @@ class _ItemTimeout(BaseException):
     ``except Exception`` cannot swallow it)."""
 
 
-def _on_alarm(signum: int, frame: Any) -> None:  # noqa: ARG001 - signal handler signature
+def _raise_timeout() -> None:
     raise _ItemTimeout()
 
 
@@ -126,19 +127,10 @@ def _reason(exc: BaseException) -> str:
 def _attempt(family: Any, params: Any, seed: int, timeout: float | None,
              use_alarm: bool) -> Any:
     if timeout and use_alarm:
-        # keep any timer the host process armed (pytest-timeout, a caller's own alarm)
-        outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
-        started = time.monotonic()
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, timeout)
-        try:
+        # core/alarm.py keeps any timer the host process armed (pytest-timeout, a
+        # caller's own alarm) and puts it back exactly
+        with wall_alarm(timeout, _raise_timeout):
             return stamp(family.generate(params, make_rng(seed)), seed)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            if outer_left > 0:
-                signal.setitimer(signal.ITIMER_REAL,
-                                 max(0.001, outer_left - (time.monotonic() - started)))
     started = time.monotonic()
     puzzle = stamp(family.generate(params, make_rng(seed)), seed)
     if timeout and time.monotonic() - started > timeout:

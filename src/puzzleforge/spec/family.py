@@ -11,14 +11,13 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
-import signal
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.alarm import wall_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
 from ..core.family import params_to_dict
@@ -122,44 +121,8 @@ def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
             f"by reason: {summary}", attempts=attempts, reasons=dict(reasons), file=path)
 
 
-class _Alarm:
-    """Interrupt pure-Python runaway evaluation after ``seconds`` (main thread only).
-
-    Part of the wall-clock safety net: pure-Python work (operators, selections) is not
-    counted by the Z3 work budget. Library code must not clobber a caller's timer: a
-    caller's SIGALRM handler and ITIMER_REAL are put back on exit, the timer with the
-    time it has left (an alarm the caller set for earlier than ours is left alone, and
-    then no alarm of ours is set at all).
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.active = False
-
-    def __enter__(self) -> "_Alarm":
-        if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-            caller = signal.getitimer(signal.ITIMER_REAL)
-            if caller[0] and caller[0] <= self.seconds:
-                return self  # the caller's own alarm comes first: leave it as it is
-            self.old = signal.signal(signal.SIGALRM, self._fire)
-            self.caller = caller
-            self.start = time.monotonic()
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-            self.active = True
-        return self
-
-    @staticmethod
-    def _fire(signum: int, frame: Any) -> None:
-        raise SafetyNetFired()
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.old)
-            left, interval = self.caller
-            if left:
-                left = max(1e-6, left - (time.monotonic() - self.start))
-                signal.setitimer(signal.ITIMER_REAL, left, interval)
+def _net_fired() -> None:
+    raise SafetyNetFired()
 
 
 def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
@@ -312,7 +275,10 @@ class SpecFamily:
             try:
                 if time.monotonic() > deadline:
                     raise SafetyNetFired()
-                with _Alarm(max(0.001, deadline - time.monotonic()) + 1.0):
+                # pure-Python runaway work (operators, selections) is not counted by the
+                # Z3 work budget: the wall-clock net stops it loudly (core/alarm.py keeps
+                # a caller's timer)
+                with wall_alarm(max(0.001, deadline - time.monotonic()) + 1.0, _net_fired):
                     result = run_attempt(self.spec, self.file_ops, sub, config=config,
                                          use_spec_vars=set(use_spec_vars),
                                          time_budget=params.attempt_seconds,

@@ -50,7 +50,15 @@ def below(score: float, tier: str) -> bool:
 
 #: (K, k, tier) -> why that tier cannot be generated at that size (measured with
 #: bench/zebra_tiers.py; filled in from its sweep).
-_UNREACHABLE: dict[tuple[int, int, str], str] = {}
+_SMALL = ("a {K}x{k} grid ({cells} cells) rarely has a minimal clue set that needs 5 "
+          "refutations on average; measured with bench/zebra_tiers.py: {seen}")
+_UNREACHABLE: dict[tuple[int, int, str], str] = {
+    (3, 3, "expert"): _SMALL.format(K=3, k=3, cells=27, seen="1 of 15 seeds in 40 attempts"),
+    (4, 3, "expert"): _SMALL.format(K=4, k=3, cells=54, seen="10 of 15 seeds in 40 attempts"),
+    (3, 4, "expert"): _SMALL.format(K=3, k=4, cells=48,
+                                    seen="up to 32 of the 40 attempts, too close to "
+                                         "promise every seed"),
+}
 
 
 def unreachable(K: int, k: int, tier: str | None, style: str = "native") -> str | None:
