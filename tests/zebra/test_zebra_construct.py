@@ -103,3 +103,13 @@ def test_an_unreachable_tier_is_refused_up_front() -> None:
     result = CliRunner().invoke(app, ["generate", "-K", "3", "-k", "3", "--difficulty", "expert"])
     assert result.exit_code != 0
     assert "is refused" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("tier", ["medium", "hard"])
+def test_8x8_middle_tiers_are_refused_before_any_work(tier: str) -> None:
+    """At 8x8 the middle bands were not reached in a whole attempt budget: refused, not tried."""
+    from puzzleforge.core.errors import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        puzzleforge.generate("zebra", seed=0, K=8, k=8, difficulty=tier)
+    assert f"difficulty='{tier}' at K=8, k=8 is refused" in str(err.value)
