@@ -4,10 +4,13 @@ Why here and not in the runner: the same function runs in a local pool process, 
 task and inline (1 worker), so every backend produces the very same bytes. Families are
 rebuilt from their ref once per process and cached. Each attempt gets a wall-clock budget
 (SIGALRM, main thread only); an attempt that exceeds it, raises, or whose stored answer
-does not verify is retried with the next derived seed and counted by reason.
+does not verify is retried with the next derived seed and counted by reason (unless the
+family retries inside its own ``generate``: ``retries_itself``, spec files). An error
+marked ``ends_run`` (core/errors.py) ends the item and tells the runner to stop.
 """
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -50,6 +53,8 @@ class ItemResult:
     qkey: int = 0                    # dedupe key (canonical question hash)
     rejects: dict[str, int] = field(default_factory=dict)
     error: str = ""                  # last failure message when line is None
+    stop: str = ""                   # an error that ends the run (PuzzleForgeError.ends_run)
+    stop_kind: str = ""              # its kind ("invalid spec", "generation failed", ...)
 
 
 @dataclass
@@ -71,7 +76,15 @@ def _raise_timeout() -> None:
 
 
 def _family(ref: str, options: dict[str, Any]) -> Any:
-    key = ref + "|" + repr(sorted(options.items()))
+    # the working directory and the file's version are part of the key: a spec family
+    # records its file's path relative to the first (meta.source) and hashes its content,
+    # and one process may run several batches (from other folders, after an edit)
+    try:
+        st = os.stat(ref)
+        version = f"{st.st_mtime_ns}:{st.st_size}"
+    except OSError:  # a registered id or module:attribute, not a file
+        version = ""
+    key = "|".join((ref, repr(sorted(options.items())), os.getcwd(), version))
     family = _FAMILY_CACHE.get(key)
     if family is None:
         family = _FAMILY_CACHE[key] = load_family_ref(ref, options)
@@ -131,7 +144,9 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int,
     comp = task.component
     rejects: dict[str, int] = {}
     error = ""
-    for attempt in range(task.max_attempts):
+    # a family that retries inside generate (spec files) is never retried with another seed
+    attempts = 1 if getattr(family, "retries_itself", False) else task.max_attempts
+    for attempt in range(attempts):
         seed = derive_seed(task.base_seed, family.name, index, attempt)
         try:
             puzzle = _attempt(family, params, seed, task.timeout, use_alarm)
@@ -145,6 +160,9 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int,
             reason = _reason(exc)
             rejects[reason] = rejects.get(reason, 0) + 1
             error = f"{type(exc).__name__}: {exc}"
+            if getattr(exc, "ends_run", False):  # no later item can do better: stop the run
+                return ItemResult(index, None, 0, rejects, error, stop=str(exc),
+                                  stop_kind=str(getattr(exc, "kind", "")))
             continue
         try:
             score = float(family.verify(puzzle, puzzle.answer))

@@ -30,6 +30,7 @@ from .outcome import UNDECIDED
 from .schema import Spec, load_spec
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
+           "SpecExpressionError",
            "score_answer", "DIFFICULTY_DOC", "UNDECIDED_LIMIT", "stop_if_undecided"]
 
 #: Wall-clock safety net of an audit's config replay (a check, not generation).
@@ -79,8 +80,10 @@ class SafetyNetFailed(GenerationFailed):
     """The wall-clock safety net (``max_seconds``) fired: no puzzle, and it says why.
 
     Why not retry with the next seed: the puzzle that would come out then depends on
-    machine load, which the determinism contract forbids.
+    machine load, which the determinism contract forbids (a batch stops at it).
     """
+
+    ends_run = True
 
 
 class UndecidedSpec(GenerationFailed):
@@ -88,8 +91,20 @@ class UndecidedSpec(GenerationFailed):
 
     Why stop the spec: a puzzle is emitted only with a proof that its answer is unique;
     a spec whose checks stay undecided would otherwise retry at the full work budget
-    per attempt and still emit nothing.
+    per attempt and still emit nothing (a batch stops at it: no later item would fare better).
     """
+
+    ends_run = True
+
+
+class SpecExpressionError(InvalidSpec):
+    """An expression of the spec failed on most attempts: a spec error, not bad luck.
+
+    Why its own class: every item of a run would fail the same way, so a batch stops at
+    the first one and shows this error (file, field, YAML line) instead of retrying.
+    """
+
+    ends_run = True
 
 
 def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
@@ -195,6 +210,10 @@ class SpecFamily:
 
     Params = SpecParams
     difficulty_doc = DIFFICULTY_DOC
+    #: ``generate`` retries rejected attempts itself (``Params.attempts``, one wall-clock
+    #: net per puzzle), so a batch never retries an item with another seed: a record's
+    #: seed is always its item's, and its id never depends on a retry count.
+    retries_itself = True
 
     def __init__(self, path: str | Path, trust: bool = False, *, spec: Spec | None = None) -> None:
         self.path = str(path)
@@ -304,7 +323,7 @@ class SpecFamily:
             if attempts >= 5 and count * 2 >= sum(reasons.values()):
                 exc = failures[top]
                 code = exc.code
-                raise InvalidSpec(
+                raise SpecExpressionError(
                     f"expression failed: {type(exc.exc).__name__}: {exc.exc} (in: {' '.join(code.source.split())[:200]})",
                     file=self.path, field=code.where, line=code.line,
                     expected="an expression that evaluates for the spec's variables and symbols "
