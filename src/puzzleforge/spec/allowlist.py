@@ -31,7 +31,8 @@ import math
 import random
 import re
 import statistics
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import z3
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
+from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = ["FORMATS", "infer_format", "choice_format", "format_sentence", "question_with_format",
            "score_part", "score_answer", "parse_number"]

@@ -21,7 +21,8 @@ excluded, and it answered unsat (unknown there is ``uniqueness undecided``).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .outcome import Rejection
 

@@ -39,12 +39,13 @@ from .budget import WorkBudget
 from .columnmode import assertion_count as _assertion_count
 from .conditions import build_conditions
 from .configcodec import NOT_REPLAYABLE, NotReplayable, decode_config, decode_value, encode_value
-from .model import PRECHECK_COST_KEY, add_assertion as _add_assertion
-from .operators import Runtime, Z3_EXPORTS
+from .model import PRECHECK_COST_KEY
+from .model import add_assertion as _add_assertion
+from .operators import Z3_EXPORTS, Runtime
 from .outcome import ExprFailure, Rejection, ev
 from .questions import ask_queries, problem_text
 from .safe import SAFE_BUILTINS, compile_expr
-from .sampling import sample_variables, sample_symbols
+from .sampling import sample_symbols, sample_variables
 from .schema import Spec
 from .solving import solve
 

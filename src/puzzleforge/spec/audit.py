@@ -32,8 +32,16 @@ from typing import Any
 import z3
 
 from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as audit.X
-    OBJECTIVE, REPLAY_NET_SECONDS, REPLAY_SECONDS, Problem, _consts, _literal, _z3_value, capture_config,
-    capture_problem)
+    OBJECTIVE,
+    REPLAY_NET_SECONDS,
+    REPLAY_SECONDS,
+    Problem,
+    _consts,
+    _literal,
+    _z3_value,
+    capture_config,
+    capture_problem,
+)
 
 __all__ = ["Problem", "AuditOutcome", "capture_problem", "capture_config", "audit_problem", "audit_puzzle",
            "STATUSES", "DEFAULT_SECONDS"]

@@ -28,18 +28,28 @@ Z3 (nonlinear, LIA, FD)    spec/operators.py ``Z3_EXPORTS`` (Z3's own operators)
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import z3
 
 from . import columnmode, lpmode, optimum
 from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS
-from .fastz3 import add_block, collect_consts, const_ids, is_lia, is_nonlinear_int, is_nonlinear_real, read_model
+from .fastz3 import (
+    add_block,
+    collect_consts,
+    const_ids,
+    is_lia,
+    is_nonlinear_int,
+    is_nonlinear_real,
+    read_model,
+)
 from .finite import FiniteWalk, compile_finite, walk_finite
 from .model import finite_optimum, finite_sols
 from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
-from .operators import SolModel, solution_order_key as _order_key, z3_to_py
+from .operators import SolModel, z3_to_py
+from .operators import solution_order_key as _order_key
 from .outcome import Rejection, undecided
 from .satenum import sat_solutions
 
@@ -88,7 +98,7 @@ class _FallBack(Exception):
 
 
 # ---- enumeration: all solutions ------------------------------------------------------------
-def project(a: "Attempt", assertions: list) -> Projection:
+def project(a: Attempt, assertions: list) -> Projection:
     """The constants of ``assertions`` among the symbols' (every one gets a value, with
     model completion where Z3 eliminated it, so the set is the complete projected
     solution set whatever models Z3 returns)."""
@@ -104,7 +114,7 @@ def project(a: "Attempt", assertions: list) -> Projection:
     return Projection(assertions, consts, kinds, walk, int_only and is_lia(assertions), int_only)
 
 
-def _finite_z3(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
+def _finite_z3(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
     a.check_time()
     if p.walk is not None:
         res = p.walk.evaluate(limit)
@@ -118,21 +128,21 @@ def _finite_z3(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel]
     return finite_sols(prob, p.consts, prob.rows)
 
 
-def _sat(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
+def _sat(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
     if not p.int_only:
         return None
     a.check_time()
     return sat_solutions(p.assertions, p.consts, p.kinds, limit)
 
 
-def _nonlinear(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
+def _nonlinear(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
     if p.linear:
         return None
     return enumerate_nonlinear(a, p.assertions, limit, p.consts, p.kinds)
 
 
 def _z3_logic(logic: str | None) -> Callable[..., Any]:
-    def run(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
+    def run(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
         if logic is not None and not p.linear:
             return None
         later = LATER_RESERVE_MS if not p.linear and p.int_only else None
@@ -166,7 +176,7 @@ ENUMERATE: tuple[Backend, ...] = (
 )
 
 
-def enumerate_solutions(a: "Attempt", assertions: list | None, limit: int | None) -> list[SolModel]:
+def enumerate_solutions(a: Attempt, assertions: list | None, limit: int | None) -> list[SolModel]:
     """All solutions of the model (the term model first when there is one, else ``assertions``)."""
     if assertions is None:  # the attempt's own model: the term backend may decide it
         sols = columnmode.enumerate_terms(a, limit)
@@ -183,7 +193,7 @@ def enumerate_solutions(a: "Attempt", assertions: list | None, limit: int | None
     raise Rejection("solver gave up", "no solver decided the constraints")
 
 
-def _enumerate_z3(a: "Attempt", p: Projection, limit: int | None, logic: str | None,
+def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | None,
                   first_timeout: int | None, later_reserve: int | None) -> list[SolModel]:
     """Model after model, each blocked on the projection, until unsat (or a rejection)."""
     consts, kinds = p.consts, p.kinds
@@ -234,7 +244,7 @@ def _enumerate_z3(a: "Attempt", p: Projection, limit: int | None, logic: str | N
 
 
 # ---- optimisation ----------------------------------------------------------------------------
-def optimize_terms(a: "Attempt", kind: str) -> bool:
+def optimize_terms(a: Attempt, kind: str) -> bool:
     """The term model's optimum backends, in order; False once the Z3 model is made instead.
 
     * exact LP (spec/lpmode.py): every symbol Real, every condition and the objective
@@ -251,7 +261,7 @@ def optimize_terms(a: "Attempt", kind: str) -> bool:
     return columnmode.optimize_terms(a, kind)
 
 
-def optimize_z3(a: "Attempt", target: Any, kind: str) -> None:
+def optimize_z3(a: Attempt, target: Any, kind: str) -> None:
     """The Z3 model's optimum backends, in order (spec/optimum.py holds the Z3 steps):
 
     * finite: an Int objective over Bool/Int constants that spec/finite.py evaluates;
@@ -270,7 +280,7 @@ def optimize_z3(a: "Attempt", target: Any, kind: str) -> None:
     optimum.optimize_with_z3(a, target, kind)
 
 
-def _optimize_finite(a: "Attempt", target: Any, kind: str) -> bool:
+def _optimize_finite(a: Attempt, target: Any, kind: str) -> bool:
     """Optimum by exhaustive evaluation (spec/finite.py); False when it does not apply."""
     a.check_time()
     consts = a.sym_consts if a.sym_consts else collect_consts(list(a.assertions) + [target])
@@ -283,7 +293,7 @@ def _optimize_finite(a: "Attempt", target: Any, kind: str) -> bool:
     return True
 
 
-def budget_rate(a: "Attempt") -> None:
+def budget_rate(a: Attempt) -> None:
     """Nonlinear problems keep a wall-clock share per check (spec/budget.py).
 
     Decided on the Z3 assertions present when solving starts. An attempt still in the

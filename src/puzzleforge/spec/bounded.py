@@ -14,8 +14,9 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import Any, Callable, Iterable
+from typing import Any
 
 __all__ = ["ExprError", "MAX_SEQUENCE", "MAX_EXPONENT", "MAX_INT_BITS", "MAX_FORMAT_WIDTH",
            "safe_pow", "safe_mul", "safe_lshift", "safe_mod", "safe_add", "safe_range",

@@ -115,7 +115,7 @@ class WorkBudget:
         self.clocked = clocked
 
     @classmethod
-    def for_seconds(cls, seconds: float, net_deadline: float | None = None) -> "WorkBudget":
+    def for_seconds(cls, seconds: float, net_deadline: float | None = None) -> WorkBudget:
         """The budget of ``seconds`` of idle-machine Z3 work (``attempt_seconds``)."""
         return cls(units(seconds * 1000), net_deadline)
 

@@ -22,15 +22,26 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
+from . import operators
 from .fastint import FastInt
 from .finite import compile_terms
-from .model import add_assertion, finite_optimum, finite_sols, precheck
-from . import operators
 from .linear import LIN_DISPATCH, Lin, _union, lin_build_system, rows_of
+from .model import add_assertion, finite_optimum, finite_sols, precheck
 from .operators import Z3_EXPORTS
 from .outcome import Rejection, ev
 from .safe import SAFE_BUILTINS, SafeCode
-from .terms import BOOL, DISPATCH, INT, Builder, Fallback, Term, col_distinct, col_if, col_sum, global_names
+from .terms import (
+    BOOL,
+    DISPATCH,
+    INT,
+    Builder,
+    Fallback,
+    Term,
+    col_distinct,
+    col_if,
+    col_sum,
+    global_names,
+)
 
 if TYPE_CHECKING:
     from .attempt import Attempt
@@ -138,7 +149,7 @@ def _sort_kind(c: Any) -> int:
     return c.sort().kind() if kind is None else kind
 
 
-def column_start(a: "Attempt") -> None:
+def column_start(a: Attempt) -> None:
     """Enter the mode when the attempt can only end on the finite path or Z3."""
     a.col = None
     spec = a.spec
@@ -172,12 +183,12 @@ def column_start(a: "Attempt") -> None:
     a.col = st
 
 
-def column_solved(a: "Attempt") -> None:
+def column_solved(a: Attempt) -> None:
     """Count an attempt the mode decided (the trial rule in ``column_start``)."""
     a.cache[_STATS_KEY][1] += 1
 
 
-def assertion_count(a: "Attempt") -> int:
+def assertion_count(a: Attempt) -> int:
     """Number of assertions (the Term roots while in the mode)."""
     st = a.col
     return len(st.roots) if st is not None else len(a.assertions)
@@ -185,7 +196,7 @@ def assertion_count(a: "Attempt") -> int:
 
 # ---- evaluation ------------------------------------------------------------------
 
-def _swaps(a: "Attempt", code: Any, st: _State) -> tuple[dict[str, Any], list[str]]:
+def _swaps(a: Attempt, code: Any, st: _State) -> tuple[dict[str, Any], list[str]]:
     """Names to rebind for a Term evaluation, and all names read; Fallback if ineligible."""
     env = a.env
     swaps: dict[str, Any] = {}
@@ -228,7 +239,7 @@ def _swaps(a: "Attempt", code: Any, st: _State) -> tuple[dict[str, Any], list[st
     return swaps, names
 
 
-def term_eval(a: "Attempt", code: SafeCode) -> tuple[Any, dict]:
+def term_eval(a: Attempt, code: SafeCode) -> tuple[Any, dict]:
     """``code`` evaluated over Terms, and the values its names had (for a Z3 replay)."""
     st = a.col
     env = a.env
@@ -266,7 +277,7 @@ def _term_roots(st: _State, value: Any, out: list) -> None:
         raise Fallback("not a Boolean term")
 
 
-def condition_formula(a: "Attempt", code: SafeCode) -> None:
+def condition_formula(a: Attempt, code: SafeCode) -> None:
     """Add one condition formula's assertions (as Terms in the mode, else Z3 terms)."""
     st = a.col
     if st is not None:
@@ -283,7 +294,7 @@ def condition_formula(a: "Attempt", code: SafeCode) -> None:
     add_assertion(a, ev(code, a.env), code)
 
 
-def column_abandon(a: "Attempt") -> None:
+def column_abandon(a: Attempt) -> None:
     """Leave the mode: the formulas evaluated so far are evaluated again, with Z3."""
     st = a.col
     if st is None:
@@ -295,7 +306,7 @@ def column_abandon(a: "Attempt") -> None:
             add_assertion(a, ev(code, env), code)
 
 
-def to_z3(a: "Attempt") -> None:
+def to_z3(a: Attempt) -> None:
     """Abandon the mode at solving time: Z3 assertions, and the pre-check they skipped."""
     column_abandon(a)
     precheck(a)
@@ -309,7 +320,7 @@ def _projection(st: _State, consts: list) -> tuple[dict[int, int], list[int]]:
 
 # ---- solving ---------------------------------------------------------------------
 
-def optimize_terms(a: "Attempt", kind: str) -> bool:
+def optimize_terms(a: Attempt, kind: str) -> bool:
     """The optimum over Terms on the finite path; False (Z3 assertions made) otherwise."""
     st = a.col
     if st is None:
@@ -337,7 +348,7 @@ def optimize_terms(a: "Attempt", kind: str) -> bool:
     return True
 
 
-def enumerate_terms(a: "Attempt", limit: int | None) -> list | None:
+def enumerate_terms(a: Attempt, limit: int | None) -> list | None:
     """All solutions over Terms on the finite path; None (Z3 assertions made) otherwise."""
     st = a.col
     if st is None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["build_conditions"]
 
 
-def build_conditions(a: "Attempt") -> None:
+def build_conditions(a: Attempt) -> None:
     """Every condition: its text, its drawn values, and its formula into the model."""
     env = a.env
     column_start(a)

@@ -14,11 +14,10 @@ counted and skipped, never guessed.
 """
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from .symbols import SymbolDict
-
-import ast
 
 __all__ = ["encode_value", "decode_value", "decode_config", "parse_index", "NotReplayable",
            "NOT_REPLAYABLE"]

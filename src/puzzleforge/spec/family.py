@@ -22,10 +22,11 @@ from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
-from .operators import bind_trusted_module
-from .answers import question_with_format, score_answer as _score_by_format
+from .answers import question_with_format
+from .answers import score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import SafetyNetFired
+from .operators import bind_trusted_module
 from .outcome import UNDECIDED
 from .schema import Spec, load_spec
 

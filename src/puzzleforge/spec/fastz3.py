@@ -7,8 +7,9 @@ C API directly on the raw ASTs, with explicit reference counting.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import z3
 from z3 import z3core as zc

@@ -18,15 +18,16 @@ evaluates that list over the assignment space.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import z3
 from z3 import z3core as zc
 
-from .z3raw import unchecked as _raw
 from .finitekernel import _CONST, _LIT, _NUM, Unsupported
 from .finitespace import MAX_ASSIGNMENTS, FiniteProblem, _evaluate
 from .z3raw import RAW, ptr
+from .z3raw import unchecked as _raw
 
 __all__ = ["FiniteProblem", "FiniteWalk", "compile_finite", "compile_terms", "walk_finite", "MAX_ASSIGNMENTS"]
 

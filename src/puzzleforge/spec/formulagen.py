@@ -11,8 +11,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .mathexpr import (_CMP_LATEX, _CMP_OPS, _FORM_LANE, _GENERATED_FORMS_MAX, GENERATED_FORMS,
-                       GENERATED_LATEX, _remember, _serialize)
+from .mathexpr import (
+    _CMP_LATEX,
+    _CMP_OPS,
+    _FORM_LANE,
+    _GENERATED_FORMS_MAX,
+    GENERATED_FORMS,
+    GENERATED_LATEX,
+    _remember,
+    _serialize,
+)
 
 __all__ = ["generate_formulas"]
 

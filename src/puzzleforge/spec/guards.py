@@ -12,10 +12,10 @@ The cost is one dictionary lookup per attribute read (bench/spec_throughput.py).
 """
 from __future__ import annotations
 
-import string
-from typing import Any, Callable
-
 import _string  # the standard library's own format-field parser (string.Formatter uses it)
+import string
+from collections.abc import Callable
+from typing import Any
 
 from .allowlist import ATTRIBUTES, ModuleView
 from .bounded import METHOD_WRAPPERS, ExprError, check_format_spec

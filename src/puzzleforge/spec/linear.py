@@ -48,7 +48,7 @@ class Lin:
         self.pos = pos  # a leaf's position in the coefficient vector
 
     # ---- arithmetic (ArithRef's operators) ----
-    def _plus(self, o: Any, sign: int, reflected: bool) -> "Lin":
+    def _plus(self, o: Any, sign: int, reflected: bool) -> Lin:
         t = type(o)
         if t is Lin:
             if reflected:  # o - self
@@ -61,33 +61,33 @@ class Lin:
             return Lin(self.coef, self.const + sign * o, self.seen)
         raise Fallback(f"{t.__name__} in a linear form")
 
-    def __add__(self, o: Any) -> "Lin":
+    def __add__(self, o: Any) -> Lin:
         return self._plus(o, 1, False)
 
-    def __radd__(self, o: Any) -> "Lin":
+    def __radd__(self, o: Any) -> Lin:
         return self._plus(o, 1, False)
 
-    def __sub__(self, o: Any) -> "Lin":
+    def __sub__(self, o: Any) -> Lin:
         return self._plus(o, -1, False)
 
-    def __rsub__(self, o: Any) -> "Lin":
+    def __rsub__(self, o: Any) -> Lin:
         return self._plus(o, -1, True)
 
-    def __mul__(self, o: Any) -> "Lin":
+    def __mul__(self, o: Any) -> Lin:
         if type(o) is int:
             return Lin(tuple(a * o for a in self.coef), self.const * o, self.seen)
         raise Fallback("product with an unknown or a non-integer")
 
     __rmul__ = __mul__
 
-    def __neg__(self) -> "Lin":
+    def __neg__(self) -> Lin:
         return Lin(tuple(-a for a in self.coef), -self.const, self.seen)
 
-    def __pos__(self) -> "Lin":
+    def __pos__(self) -> Lin:
         return self
 
     # ---- comparisons: a row ``coef . x (<=|<|==) rhs`` ----
-    def _cmp(self, o: Any, kind: str, flip: bool) -> "Atom":
+    def _cmp(self, o: Any, kind: str, flip: bool) -> Atom:
         if type(o) is int:  # d = self - o, without making it
             if flip:  # d >= 0  <=>  -d <= 0
                 return Atom(tuple(map(neg, self.coef)), self.const - o, kind, self.seen)
@@ -99,19 +99,19 @@ class Lin:
             return Atom(tuple(map(neg, d.coef)), d.const, kind, d.seen)
         return Atom(d.coef, -d.const, kind, d.seen)
 
-    def __le__(self, o: Any) -> "Atom":
+    def __le__(self, o: Any) -> Atom:
         return self._cmp(o, "le", False)
 
-    def __lt__(self, o: Any) -> "Atom":
+    def __lt__(self, o: Any) -> Atom:
         return self._cmp(o, "lt", False)
 
-    def __ge__(self, o: Any) -> "Atom":
+    def __ge__(self, o: Any) -> Atom:
         return self._cmp(o, "le", True)
 
-    def __gt__(self, o: Any) -> "Atom":
+    def __gt__(self, o: Any) -> Atom:
         return self._cmp(o, "lt", True)
 
-    def __eq__(self, o: Any) -> "Atom":  # type: ignore[override]
+    def __eq__(self, o: Any) -> Atom:  # type: ignore[override]
         return self._cmp(o, "eq", False)
 
     def __ne__(self, o: Any) -> Any:  # type: ignore[override]

@@ -27,11 +27,11 @@ Rows are integer vectors; the objective is an integer vector (maximised).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from math import lcm
 from operator import mul
-from fractions import Fraction
-from typing import Sequence
 
 from .intlinalg import _rank, _solve, _solve_units, _split_solve
 

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
+from .argmax import multiple_optima, needs_unique_optimum
+from .columnmode import column_solved, term_eval, to_z3
 from .linear import Lin, _union
 from .lp import solve_lp
 from .operators import SolModel
-from .argmax import multiple_optima, needs_unique_optimum
-from .columnmode import column_solved, term_eval, to_z3
 from .outcome import Rejection
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["linear_optimize", "decimal_float"]
 
 
-def linear_optimize(a: "Attempt", kind: str) -> bool:
+def linear_optimize(a: Attempt, kind: str) -> bool:
     """Decide the optimum over linear rows; False (Z3 assertions made) when not certified."""
     st = a.col
     try:

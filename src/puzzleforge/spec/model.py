@@ -68,7 +68,7 @@ def _flatten_assertions(value: Any, out: list) -> None:
         raise TypeError(f"condition evaluates to {type(value).__name__}, not a Z3 Boolean or list of them")
 
 
-def add_assertion(a: "Attempt", value: Any, code: SafeCode) -> None:
+def add_assertion(a: Attempt, value: Any, code: SafeCode) -> None:
     """Add a condition formula's value (a Boolean, a Z3 Boolean or nested lists of them)."""
     try:
         _flatten_assertions(value, a.assertions)
@@ -76,7 +76,7 @@ def add_assertion(a: "Attempt", value: Any, code: SafeCode) -> None:
         raise ExprFailure(code, exc) from None
 
 
-def precheck(a: "Attempt") -> None:
+def precheck(a: Attempt) -> None:
     """Reject at once an attempt whose constraints contradict each other.
 
     Why: in several specs (29-dining2, 19-hobby, 8-stone, 58-sugar...) most random
@@ -142,7 +142,7 @@ def finite_sols(prob: Any, consts: list, rows: Any) -> list[SolModel]:
     return [SolModel(dict(zip(ids, vals)), cmap) for vals in zip(*prob.row_values(rows))]
 
 
-def finite_optimum(a: "Attempt", prob: Any, objv: Any, consts: list, kind: str, ctx: Any) -> None:
+def finite_optimum(a: Attempt, prob: Any, objv: Any, consts: list, kind: str, ctx: Any) -> None:
     """_value and _solutions from an exhaustive evaluation (or a rejection).
 
     Same outcome as the Z3 backends: the optimum, ``multiple optima`` when two

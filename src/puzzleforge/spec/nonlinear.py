@@ -26,8 +26,9 @@ from typing import Any
 import z3
 
 from .fastz3 import add_block, read_model
-from .solmodel import SolModel, solution_order_key as _order_key
 from .outcome import Rejection, undecided
+from .solmodel import SolModel
+from .solmodel import solution_order_key as _order_key
 from .termwalk import walk_terms
 
 __all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]

@@ -12,9 +12,10 @@ from __future__ import annotations
 import itertools
 import random
 import threading
+from collections.abc import Callable
 from collections.abc import Iterable as _Iterable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import z3
 
@@ -23,10 +24,24 @@ from .allowlist import MODULE_VIEWS, z3_table
 from .bounded import ITERTOOLS_BOUNDED
 from .fastz3 import FAST_EXPORTS
 from .pureops import (  # noqa: F401 - event_count and _flatten_syms: read as operators.X (columnmode)
-    MAX_OPERATOR_ITEMS, OperatorError, _bounded, _flatten_syms, build_system, event_count,
-    find_always_TF_combined_events, find_always_TF_events, gen_event_count_condition,
-    gen_multi_event_count_condition, generate_var_names, get_TF_events_for_each_solution,
-    get_value, get_var_name, make_expr, to_hashable, to_unique)
+    MAX_OPERATOR_ITEMS,
+    OperatorError,
+    _bounded,
+    _flatten_syms,
+    build_system,
+    event_count,
+    find_always_TF_combined_events,
+    find_always_TF_events,
+    gen_event_count_condition,
+    gen_multi_event_count_condition,
+    generate_var_names,
+    get_TF_events_for_each_solution,
+    get_value,
+    get_var_name,
+    make_expr,
+    to_hashable,
+    to_unique,
+)
 from .solmodel import SolModel, solution_order_key, z3_to_py
 from .wordlists import WORD_LISTS
 

@@ -56,7 +56,7 @@ def number(e: Any) -> Fraction | None:
     return None
 
 
-def optimize_with_z3(a: "Attempt", target: Any, kind: str) -> None:
+def optimize_with_z3(a: Attempt, target: Any, kind: str) -> None:
     """The optimum by Z3's Optimize (any objective Z3 accepts)."""
     opt = z3.Optimize()
     opt.add(a.assertions)
@@ -76,7 +76,7 @@ def optimize_with_z3(a: "Attempt", target: Any, kind: str) -> None:
     finish_optimum(a, model, value, target, opt)
 
 
-def descend(a: "Attempt", target: Any, kind: str, max_steps: int = 500) -> tuple | None:
+def descend(a: Attempt, target: Any, kind: str, max_steps: int = 500) -> tuple | None:
     """Optimise an integer objective by strict improvement with one incremental solver.
 
     Why: Z3's Optimize can stall for seconds on piecewise objectives built from nested
@@ -102,7 +102,7 @@ def descend(a: "Attempt", target: Any, kind: str, max_steps: int = 500) -> tuple
     return None
 
 
-def finish_optimum(a: "Attempt", model: Any, value: Any, target: Any, holder: Any = None) -> None:
+def finish_optimum(a: Attempt, model: Any, value: Any, target: Any, holder: Any = None) -> None:
     """Store _value and one optimal configuration as _solutions.
 
     Several optimal configurations are a rejection (``multiple optima``) when the spec
@@ -144,7 +144,7 @@ def finish_optimum(a: "Attempt", model: Any, value: Any, target: Any, holder: An
     a.env["_solutions"] = sol
 
 
-def _canonical_optimum(a: "Attempt", consts: list, target: Any, value: Any) -> SolModel:
+def _canonical_optimum(a: Attempt, consts: list, target: Any, value: Any) -> SolModel:
     """One optimal configuration that depends only on the attempt, not on context state.
 
     Why a fresh context: Z3's choice among several models depends on the terms its

@@ -3,8 +3,17 @@ sampling.py (variables, symbols, conditions), solving.py (solver, enumeration, o
 and questions.py (queries, options, text)."""
 from __future__ import annotations
 
-from .attempt import (Attempt, AttemptResult, ExprFailure, Rejection, decode_value, encode_value, ev,
-                      fresh_z3_context, run_attempt)
+from .attempt import (
+                      Attempt,
+                      AttemptResult,
+                      ExprFailure,
+                      Rejection,
+                      decode_value,
+                      encode_value,
+                      ev,
+                      fresh_z3_context,
+                      run_attempt,
+)
 
 __all__ = ["Attempt", "run_attempt", "fresh_z3_context", "Rejection", "ExprFailure", "AttemptResult", "ev",
            "encode_value", "decode_value"]

@@ -8,8 +8,8 @@ table a spec's expressions see.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import z3
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["ask_queries", "problem_text"]
 
 
-def ask_queries(a: "Attempt") -> list[dict]:
+def ask_queries(a: Attempt) -> list[dict]:
     """Answer every query; sets ``a.answers`` and returns one detail dict per query."""
     env = a.env
     queries_text = ""
@@ -61,7 +61,7 @@ def ask_queries(a: "Attempt") -> list[dict]:
     a.answers = answers
     return details
 
-def _valid(a: "Attempt", tpl: Any, opt: list, solutions: Any) -> bool:
+def _valid(a: Attempt, tpl: Any, opt: list, solutions: Any) -> bool:
     env = a.env
     env["_opt"] = opt
     sols = solutions if isinstance(solutions, list) else [solutions]
@@ -78,7 +78,7 @@ def _valid(a: "Attempt", tpl: Any, opt: list, solutions: Any) -> bool:
             return True
     return False
 
-def _options_for(a: "Attempt", tpl: Any, sources: list[list], count: int, want: bool) -> list:
+def _options_for(a: Attempt, tpl: Any, sources: list[list], count: int, want: bool) -> list:
     if count <= 0:
         return []
     solutions = a.env.get("_solutions", [])
@@ -89,7 +89,7 @@ def _options_for(a: "Attempt", tpl: Any, sources: list[list], count: int, want: 
     idx = select(a, tpl.selection, sources, count, option=True, accept=accept)
     return idx
 
-def _choice(a: "Attempt", name: str, q: dict) -> tuple[list, list, str]:
+def _choice(a: Attempt, name: str, q: dict) -> tuple[list, list, str]:
     env = a.env
     opt_num = q["opt_num"]
     env["opt_num"] = opt_num
@@ -170,7 +170,7 @@ def _choice(a: "Attempt", name: str, q: dict) -> tuple[list, list, str]:
         raise Rejection("option check failed", f"{name}: no correct option")
     return entries, texts, letters
 
-def problem_text(a: "Attempt") -> str:
+def problem_text(a: Attempt) -> str:
     """The problem text: the spec's ``desc`` template in the final namespace."""
     return str(ev(a.spec.desc, a.env))  # type: ignore[arg-type]
 

@@ -25,7 +25,7 @@ __all__ = ["sample_variables", "sample_symbols", "sources_of", "select", "values
 _MISSING = object()
 
 
-def sample_variables(a: "Attempt") -> None:
+def sample_variables(a: Attempt) -> None:
     """Every variable: replayed from the config, computed from its formula, or drawn."""
     for name, kind_code in a.spec.operators.items():
         kind, code = kind_code
@@ -67,7 +67,7 @@ def sample_variables(a: "Attempt") -> None:
         a.config[name] = encode_value(value)
 
 
-def _position(a: "Attempt", name: str, v: dict, value: Any) -> None:
+def _position(a: Attempt, name: str, v: dict, value: Any) -> None:
     """Where ``value`` sits in its domain (0..1), for the difficulty score."""
     try:
         if "lo" in v:
@@ -84,7 +84,7 @@ def _position(a: "Attempt", name: str, v: dict, value: Any) -> None:
 # ---- selections (also used by spec/questions.py for choice options) -----------------
 
 
-def sources_of(a: "Attempt", sel: Selection) -> list[list]:
+def sources_of(a: Attempt, sel: Selection) -> list[list]:
     """The selection's source lists, evaluated in the attempt's namespace."""
     out = []
     for code in sel.source:
@@ -93,7 +93,7 @@ def sources_of(a: "Attempt", sel: Selection) -> list[list]:
     return out
 
 
-def amounts_of(a: "Attempt", sel: Selection) -> list[int]:
+def amounts_of(a: Attempt, sel: Selection) -> list[int]:
     """How many items each source contributes per selected entry (1 each by default)."""
     if sel.amount is None:
         return [1] * len(sel.source)
@@ -107,7 +107,7 @@ def amounts_of(a: "Attempt", sel: Selection) -> list[int]:
     return out
 
 
-def select(a: "Attempt", sel: Selection, sources: list[list], domain: int, *, option: bool = False,
+def select(a: Attempt, sel: Selection, sources: list[list], domain: int, *, option: bool = False,
            accept: Any = None) -> list:
     """``domain`` entries drawn from ``sources`` with the attempt's generator (spec/selection.py)."""
     if domain <= 0:
@@ -133,7 +133,7 @@ def values_at(sources: list[list], item: list) -> list:
     return [[src[i] for i in idx] for src, idx in zip(sources, item)]
 
 
-def sample_symbols(a: "Attempt") -> None:
+def sample_symbols(a: Attempt) -> None:
     """Defined symbols (Z3 constants), derived symbols and dynamic symbol pools."""
     for name, s in a.spec.symbols.items():
         a.check_time()
@@ -202,7 +202,7 @@ def sample_symbols(a: "Attempt") -> None:
             a.rt.store(syms, {"desc": descs, "data": vals})
 
 
-def _render_sym_desc(a: "Attempt", code: SafeCode | None, parts: dict) -> Any:
+def _render_sym_desc(a: Attempt, code: SafeCode | None, parts: dict) -> Any:
     if code is None:
         return None
     env = a.env
@@ -223,7 +223,7 @@ def _render_sym_desc(a: "Attempt", code: SafeCode | None, parts: dict) -> Any:
                 env[key] = old
 
 
-def _derived(a: "Attempt", name: str, t: dict, syms: list, descs: list, vals: list, index: int,
+def _derived(a: Attempt, name: str, t: dict, syms: list, descs: list, vals: list, index: int,
              stored_pool: Any, domain: int | None = None) -> tuple[int, Any]:
     """Draw (or replay) one derived-symbol template's entries; (next index, its pool config)."""
     sel: Selection = t["selection"]

@@ -229,7 +229,7 @@ class _Dead(Exception):
 
 _TRUST_HINT = ("Specs you trust can run in this process with --trust (trust=True in the "
                "Python API)")
-_LIVE: "weakref.WeakSet[_Worker]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[_Worker] = weakref.WeakSet()
 _local = threading.local()
 
 

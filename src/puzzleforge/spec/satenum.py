@@ -21,7 +21,8 @@ same as Z3's enumeration gives; the caller sorts it into the same canonical orde
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import z3
 

@@ -17,8 +17,18 @@ from typing import Any
 from ..core.errors import InvalidSpec
 from ..core.yamlio import read_yaml_text
 from .safe import SAFE_BUILTINS, SafeCode
-from .schemafields import (RESERVED, Selection, _as_mapping, _check_fields, _check_static_range, _Ctx,
-                           _load_with_lines, _range_literal, _selection, _split_range)
+from .schemafields import (
+    RESERVED,
+    Selection,
+    _as_mapping,
+    _check_fields,
+    _check_static_range,
+    _Ctx,
+    _load_with_lines,
+    _range_literal,
+    _selection,
+    _split_range,
+)
 
 __all__ = ["Spec", "load_spec", "parse_spec_text", "Selection", "ChoiceTemplate"]
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Callable, Sequence
 from collections.abc import Sequence as _SequenceABC
-from typing import Any, Callable, Sequence
+from typing import Any
 
 __all__ = ["select_indices", "SelectionImpossible", "pool_size", "ENUMERATE_LIMIT", "as_config"]
 

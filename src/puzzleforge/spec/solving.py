@@ -13,7 +13,8 @@ import z3
 
 from .backends import budget_rate, enumerate_solutions, optimize_terms, optimize_z3
 from .configcodec import encode_value
-from .optimum import attained as _attained, number as _number  # noqa: F401 - tests import them here
+from .optimum import attained as _attained  # noqa: F401 - tests import them here
+from .optimum import number as _number  # noqa: F401 - tests import them here
 from .outcome import ExprFailure, Rejection, ev
 from .replaycheck import replayed_z3_seed
 from .z3calls import new_solver, to_sol, z3_check
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["solve"]
 
 
-def solve(a: "Attempt") -> None:
+def solve(a: Attempt) -> None:
     """Decide the attempt's model as its spec asks; a Rejection when it defines no puzzle."""
     spec = a.spec
     found, seed = a.from_config("_z3_seed")
@@ -46,7 +47,7 @@ def solve(a: "Attempt") -> None:
         a.cond_num = 0
 
 
-def _optimize(a: "Attempt") -> None:
+def _optimize(a: Attempt) -> None:
     env, opt = a.env, a.spec.optimize
     assert opt is not None
     kind = str(ev(opt["type"], env)).strip()
@@ -60,7 +61,7 @@ def _optimize(a: "Attempt") -> None:
     optimize_z3(a, target, kind)
 
 
-def _post_generation(a: "Attempt") -> None:
+def _post_generation(a: Attempt) -> None:
     """Z3's first model is the scenario ``_sol``; post variables and conditions follow."""
     spec, env = a.spec, a.env
     pg = spec.post_generation

@@ -8,8 +8,9 @@ for it). These classes reproduce exactly that surface.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from itertools import product
-from typing import Any, Callable
+from typing import Any
 
 import z3
 
@@ -83,7 +84,7 @@ class SymbolDict(dict):
                 dict.__setitem__(self, key, {a: make_z3_var(f"{name}_{kstr}_{a}", t)
                                              for a, t in zip(attr, types)})
 
-    def mapped(self, fn: Callable[[Any], Any]) -> "SymbolDict":
+    def mapped(self, fn: Callable[[Any], Any]) -> SymbolDict:
         """The same symbol with every constant replaced by ``fn(constant)`` (spec/terms.py)."""
         new = SymbolDict.__new__(SymbolDict)
         new._name, new._attr, new._dimension = self._name, self._attr, self._dimension
@@ -133,7 +134,7 @@ class SymbolDict(dict):
 class CondText(str):
     """A dynamic condition (or query) as its text, with the drawn values in ``.data``."""
 
-    def __new__(cls, desc: str = "", data: Any = None, domain: int = 0) -> "CondText":
+    def __new__(cls, desc: str = "", data: Any = None, domain: int = 0) -> CondText:
         inst = super().__new__(cls, desc)
         inst.data = data if data is not None else []
         inst.domain = domain

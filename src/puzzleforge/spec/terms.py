@@ -63,88 +63,88 @@ class Term:
     def _lift(self, other: Any, sort: str) -> int:
         return lift(self.b, other, sort)
 
-    def _arith(self, op: str, other: Any, reflected: bool) -> "Term":
+    def _arith(self, op: str, other: Any, reflected: bool) -> Term:
         if self.s is not INT:
             raise Fallback("arithmetic on a Boolean term")
         o = self._lift(other, INT)
         return Term(self.b, self.b.mk(op, (o, self.i) if reflected else (self.i, o)), INT)
 
-    def _cmp(self, op: str, other: Any) -> "Term":
+    def _cmp(self, op: str, other: Any) -> Term:
         if self.s is not INT:
             raise Fallback("ordering of a Boolean term")
         return Term(self.b, self.b.mk(op, (self.i, self._lift(other, INT))), BOOL)
 
     # ---- ArithRef ----
-    def __add__(self, o: Any) -> "Term":
+    def __add__(self, o: Any) -> Term:
         return self._arith("add", o, False)
 
-    def __radd__(self, o: Any) -> "Term":
+    def __radd__(self, o: Any) -> Term:
         return self._arith("add", o, True)
 
-    def __sub__(self, o: Any) -> "Term":
+    def __sub__(self, o: Any) -> Term:
         return self._arith("sub", o, False)
 
-    def __rsub__(self, o: Any) -> "Term":
+    def __rsub__(self, o: Any) -> Term:
         return self._arith("sub", o, True)
 
-    def __mul__(self, o: Any) -> "Term":
+    def __mul__(self, o: Any) -> Term:
         return self._arith("mul", o, False)
 
-    def __rmul__(self, o: Any) -> "Term":
+    def __rmul__(self, o: Any) -> Term:
         return self._arith("mul", o, True)
 
-    def __truediv__(self, o: Any) -> "Term":  # Z3_mk_div on Int sorts: integer division
+    def __truediv__(self, o: Any) -> Term:  # Z3_mk_div on Int sorts: integer division
         return self._arith("div", o, False)
 
-    def __rtruediv__(self, o: Any) -> "Term":
+    def __rtruediv__(self, o: Any) -> Term:
         return self._arith("div", o, True)
 
-    def __mod__(self, o: Any) -> "Term":
+    def __mod__(self, o: Any) -> Term:
         return self._arith("mod", o, False)
 
-    def __rmod__(self, o: Any) -> "Term":
+    def __rmod__(self, o: Any) -> Term:
         return self._arith("mod", o, True)
 
-    def __neg__(self) -> "Term":
+    def __neg__(self) -> Term:
         if self.s is not INT:
             raise Fallback("negation of a Boolean term")
         return Term(self.b, self.b.mk("neg", (self.i,)), INT)
 
-    def __pos__(self) -> "Term":
+    def __pos__(self) -> Term:
         if self.s is not INT:
             raise Fallback("unary plus of a Boolean term")
         return self
 
-    def __le__(self, o: Any) -> "Term":
+    def __le__(self, o: Any) -> Term:
         return self._cmp("le", o)
 
-    def __lt__(self, o: Any) -> "Term":
+    def __lt__(self, o: Any) -> Term:
         return self._cmp("lt", o)
 
-    def __ge__(self, o: Any) -> "Term":
+    def __ge__(self, o: Any) -> Term:
         return self._cmp("ge", o)
 
-    def __gt__(self, o: Any) -> "Term":
+    def __gt__(self, o: Any) -> Term:
         return self._cmp("gt", o)
 
     # ---- ExprRef ----
-    def __eq__(self, o: Any) -> "Term":  # type: ignore[override]
+    def __eq__(self, o: Any) -> Term:  # type: ignore[override]
         return Term(self.b, self.b.mk("eq", (self.i, self._lift(o, self.s))), BOOL)
 
-    def __ne__(self, o: Any) -> "Term":  # type: ignore[override]
+    def __ne__(self, o: Any) -> Term:  # type: ignore[override]
         return Term(self.b, self.b.mk("distinct", (self.i, self._lift(o, self.s))), BOOL)
 
     # ---- BoolRef ----
-    def __and__(self, o: Any) -> "Term":
+    def __and__(self, o: Any) -> Term:
         return col_and(self, o)
 
-    def __or__(self, o: Any) -> "Term":
+    def __or__(self, o: Any) -> Term:
         return col_or(self, o)
 
-    def __xor__(self, o: Any) -> "Term":
+    def __xor__(self, o: Any) -> Term:
         return col_xor(self, o)
 
-    def __invert__(self) -> "Term":
+    def __invert__(self) -> Term:
         return col_not(self)
 
     # ---- what Z3 answers differently, or not at all ----

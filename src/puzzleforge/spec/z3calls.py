@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["new_solver", "z3_check", "to_sol"]
 
 
-def new_solver(a: "Attempt") -> Any:
+def new_solver(a: Attempt) -> Any:
     """A solver for the attempt's Z3 model: QF_LIA when it is linear over Bool/Int constants."""
     kinds = {c.sort().kind() for c in a.sym_consts}
     linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT} and is_lia(a.assertions)
@@ -29,7 +29,7 @@ def new_solver(a: "Attempt") -> Any:
     return s
 
 
-def z3_check(a: "Attempt", solver: Any) -> Any:
+def z3_check(a: Attempt, solver: Any) -> Any:
     """``solver.check()`` within the attempt's budget; unknown is a rejection."""
     r = a.budget.run(solver)
     if r == z3.unknown:
