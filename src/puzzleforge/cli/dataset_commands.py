@@ -223,6 +223,9 @@ def register(app: typer.Typer) -> None:
             help="Wall-clock bound of each spec record's uniqueness audit (a fresh solver, no "
                  "work budget); a record it cannot decide in time is reported 'undecided', "
                  "never as a pass, and the command exits 1."),
+        trust: bool = typer.Option(False, "--trust", help="Allow the Python operator files "
+                                   "(customs/*.py) of the specs the records name, as `spec "
+                                   "generate --trust` did; only for specs you trust."),
     ) -> None:
         """Re-derive every record and check its answer; exit 1 if any is wrong or undecided."""
         from ..batch.verify import verify_file
@@ -236,7 +239,7 @@ def register(app: typer.Typer) -> None:
         progress = _Progress(f"verify {path.name}", 0, rejects=False)
         try:
             report = verify_file(path, workers=workers, audit=not no_audit,
-                                 audit_seconds=audit_seconds,
+                                 audit_seconds=audit_seconds, trust=trust,
                                  on_progress=lambda done: progress.update(
                                      done, rate=done / max(1e-9, time.monotonic() - progress.started)))
         finally:

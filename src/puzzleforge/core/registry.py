@@ -82,14 +82,17 @@ def resolve_family(name_or_path: str, **options: Any) -> Any:
     return get_family(name_or_path)
 
 
-def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
+def family_for_record(record: dict[str, Any] | Any, *, trust: bool = False,
+                      **options: Any) -> Any:
     """The family that produced a dataset record (or Puzzle).
 
     Registered ids resolve directly; file-defined families (spec files) are rebuilt from
     ``config["source"]`` or ``meta["source"]``, the path of the file that defines them
     (relative paths are read from the working directory). A record is data from anywhere,
     so the path is checked first (record_spec_path) and the spec is loaded untrusted
-    whatever ``options`` say: a record can never enable Python operator files.
+    unless the caller passes ``trust=True`` explicitly (``puzzleforge verify --trust``:
+    the person running it vouches for the spec files the dataset names, as with
+    ``spec generate --trust``). Nothing in a record or the environment grants trust.
     """
     get = record.get if isinstance(record, dict) else lambda k, d=None: getattr(record, k, d)
     name = str(get("family", ""))
@@ -99,8 +102,8 @@ def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
         holder = get(field, None)
         if isinstance(holder, dict) and holder.get("source"):
             path = record_spec_path(holder["source"], field=f"{field}.source", family=name)
-            options = {k: v for k, v in options.items() if k != "trust"}
-            family = _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=False, **options)
+            family = _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=trust is True,
+                                                                      **options)
             _check_digest(family, get("meta", None), path)
             return family
     raise UnknownFamily(f"record of unknown family '{name[:80]}' carries no config.source",
