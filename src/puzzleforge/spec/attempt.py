@@ -23,10 +23,9 @@ import z3
 
 from .budget import WorkBudget
 from .configcodec import NOT_REPLAYABLE, NotReplayable, decode_config, decode_value, encode_value
-from .heapreuse import keep_freed_heap
 from .operators import Runtime, Z3_EXPORTS
 from .outcome import ExprFailure, Rejection, ev
-from .questions import QuestionsMixin
+from .questions import ask_queries, problem_text
 from .safe import SAFE_BUILTINS, compile_expr
 from .sampling import PRECHECK_COST_KEY, SamplingMixin
 from .schema import Spec
@@ -51,7 +50,7 @@ class AttemptResult(dict):
 
 
 
-class Attempt(SamplingMixin, SolvingMixin, QuestionsMixin):
+class Attempt(SamplingMixin, SolvingMixin):
     """The state of one attempt: namespace, random generator, config, assertions, work budget."""
 
     def __init__(self, spec: Spec, file_ops: dict[str, Any], rng: random.Random,
@@ -150,15 +149,13 @@ class SpecZ3Contexts:
     is unique or re-derived in a fresh context, and the finite-domain path is exhaustive.
     The exception is ``post_generation``, whose scenario ``_sol`` *is* Z3's first model:
     such specs get a fresh context per call, so their puzzles stay a function of the seed.
-    One context per thread because Z3 contexts are not thread-safe. A process making
-    fresh contexts keeps freed heap memory for the next one (spec/heapreuse.py).
+    One context per thread because Z3 contexts are not thread-safe. (No allocator
+    tuning: library code leaves the process's malloc settings alone.)
     """
 
     def __init__(self, spec: Spec) -> None:
         self.fresh = spec.post_generation is not None
         self._local = threading.local()
-        if self.fresh:
-            keep_freed_heap()
 
     def use(self) -> installed_z3_context:
         if self.fresh:
@@ -197,11 +194,11 @@ def _attempt_steps(a: "Attempt", spec: Spec) -> AttemptResult:
     a.symbols()
     a.conditions()
     a.solve()
-    details = a.queries() if spec.queries else []
+    details = ask_queries(a) if spec.queries else []
     if not spec.queries:
         a.answers = []
         a.env["queries"] = ""
-    problem = a.problem()
+    problem = problem_text(a)
     sym_num, sym_types = 0, set()
     for name, s in spec.symbols.items():
         if s["kind"] == "defined":

@@ -21,7 +21,7 @@ from .schema import Selection
 from .selection import SelectionImpossible, as_config, select_indices
 from .symbols import CondText, SymbolDict
 
-__all__ = ["SamplingMixin", "PRECHECK_MS", "PRECHECK_COST_KEY"]
+__all__ = ["SamplingMixin", "PRECHECK_MS", "PRECHECK_COST_KEY", "sources_of", "select", "values_at"]
 
 _MISSING = object()
 
@@ -58,6 +58,56 @@ def _flatten_assertions(value: Any, out: list) -> None:
         raise TypeError(f"condition is a {value.sort()} expression, not a Boolean: {value}")
     else:
         raise TypeError(f"condition evaluates to {type(value).__name__}, not a Z3 Boolean or list of them")
+
+
+# ---- selections (also used by spec/questions.py for choice options) -----------------
+def sources_of(a: Any, sel: Selection) -> list[list]:
+    """The selection's source lists, evaluated in the attempt's namespace."""
+    out = []
+    for code in sel.source:
+        src = ev(code, a.env)
+        out.append(list(src.to_list()) if isinstance(src, SymbolDict) else list(src))
+    return out
+
+
+def amounts_of(a: Any, sel: Selection) -> list[int]:
+    """How many items each source contributes per selected entry (1 each by default)."""
+    if sel.amount is None:
+        return [1] * len(sel.source)
+    out = []
+    for code in sel.amount:
+        v = ev(code, a.env)
+        try:
+            out.append(int(v))
+        except (TypeError, ValueError) as exc:
+            raise ExprFailure(code, exc) from None
+    return out
+
+
+def select(a: Any, sel: Selection, sources: list[list], domain: int, *, option: bool = False,
+           accept: Any = None) -> list:
+    """``domain`` entries drawn from ``sources`` with the attempt's generator (spec/selection.py)."""
+    if domain <= 0:
+        return []
+    amounts = amounts_of(a, sel)
+    env = a.env
+
+    def resolve(code: SafeCode) -> Any:
+        return ev(code, env)
+
+    try:
+        return select_indices(
+            a.rng, [len(s) for s in sources], amounts, domain,
+            domain_cond=True if option else sel.domain_cond, dim=sel.dim, dim_cond=sel.dim_cond,
+            custom_cond=sel.custom_cond, order=sel.order, duplicate=sel.duplicate, resolve=resolve,
+            accept=accept)
+    except SelectionImpossible as exc:
+        raise Rejection("random selection impossible", str(exc)) from None
+
+
+def values_at(sources: list[list], item: list) -> list:
+    """The source values at one selected entry's indices."""
+    return [[src[i] for i in idx] for src, idx in zip(sources, item)]
 
 
 class SamplingMixin(ColumnMixin):
@@ -123,47 +173,13 @@ class SamplingMixin(ColumnMixin):
 
     # ---- selections ------------------------------------------------------------------
     def _sources(self, sel: Selection) -> list[list]:
-        out = []
-        for code in sel.source:
-            src = ev(code, self.env)
-            out.append(list(src.to_list()) if isinstance(src, SymbolDict) else list(src))
-        return out
-
-    def _amounts(self, sel: Selection) -> list[int]:
-        if sel.amount is None:
-            return [1] * len(sel.source)
-        out = []
-        for code in sel.amount:
-            a = ev(code, self.env)
-            try:
-                out.append(int(a))
-            except (TypeError, ValueError) as exc:
-                raise ExprFailure(code, exc) from None
-        return out
+        return sources_of(self, sel)
 
     def _select(self, sel: Selection, sources: list[list], domain: int, *, option: bool = False,
                 accept: Any = None) -> list:
-        if domain <= 0:
-            return []
-        amounts = self._amounts(sel)
-        env = self.env
+        return select(self, sel, sources, domain, option=option, accept=accept)
 
-        def resolve(code: SafeCode) -> Any:
-            return ev(code, env)
-
-        dup = sel.duplicate
-        order = sel.order
-        try:
-            return select_indices(
-                self.rng, [len(s) for s in sources], amounts, domain,
-                domain_cond=True if option else sel.domain_cond, dim=sel.dim, dim_cond=sel.dim_cond,
-                custom_cond=sel.custom_cond, order=order, duplicate=dup, resolve=resolve, accept=accept)
-        except SelectionImpossible as exc:
-            raise Rejection("random selection impossible", str(exc)) from None
-
-    @staticmethod
-    def _values(sources: list[list], item: list) -> list:
-        return [[src[i] for i in idx] for src, idx in zip(sources, item)]
+    _values = staticmethod(lambda sources, item: values_at(sources, item))
 
     # ---- symbols -------------------------------------------------------------------
     def symbols(self) -> None:

@@ -5,7 +5,6 @@ work budget and Z3 seed, and writes ``_solutions``/``_value``/``_sol`` into its 
 """
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 from typing import Any
 
@@ -76,7 +75,7 @@ class SolvingMixin:
     def _solver(self) -> Any:
         kinds = {c.sort().kind() for c in self.sym_consts}
         linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT} and is_lia(self.assertions)
-        s = z3.SolverFor("QF_LIA") if linear and os.environ.get("PUZZLEFORGE_SPEC_LIA", "1") == "1" else z3.Solver()
+        s = z3.SolverFor("QF_LIA") if linear else z3.Solver()
         s.set("random_seed", self._z3_seed)
         return s
 
