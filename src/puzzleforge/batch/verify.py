@@ -77,8 +77,9 @@ _CACHE: dict[str, Any] = {}
 
 
 def _source(record: dict[str, Any]) -> str:
-    meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-    config = record.get("config") if isinstance(record.get("config"), dict) else {}
+    meta, config = record.get("meta"), record.get("config")
+    meta = meta if isinstance(meta, dict) else {}
+    config = config if isinstance(config, dict) else {}
     return str(config.get("source") or meta.get("source") or "")
 
 
