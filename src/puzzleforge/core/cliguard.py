@@ -67,7 +67,7 @@ def report(exc: BaseException) -> int:
         traceback.print_exception(exc, file=sys.stderr)
     if isinstance(exc, PuzzleForgeError):
         typer.echo(f"error ({exc.kind}): {exc}", err=True)
-        return 2
+        return int(getattr(exc, "exit_code", 2))
     if isinstance(exc, UnicodeDecodeError):
         typer.echo(f"error (file): the input is not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} "
                    f"at position {exc.start}). Expected a UTF-8 text file.", err=True)

@@ -96,6 +96,11 @@ class PuzzleForgeError(Exception):
             text += f" {self.hint.rstrip('.')}."
         return text
 
+    def __reduce__(self) -> tuple:
+        """Pickle with every attribute (a worker process sends its error to the parent;
+        subclasses' own ``__init__`` arguments need not be replayed)."""
+        return (_restore_error, (type(self), str(self), dict(self.__dict__)))
+
     def with_location(self, *, file: str | None = None, field: str | None = None,
                       line: int | None = None) -> "PuzzleForgeError":
         """Return a copy of this error with missing location parts filled in."""
@@ -112,6 +117,14 @@ class PuzzleForgeError(Exception):
         for key, value in self.__dict__.items():
             new.__dict__.setdefault(key, value)
         return new
+
+
+def _restore_error(cls: type, text: str, state: dict) -> PuzzleForgeError:
+    """Rebuild a pickled ``PuzzleForgeError`` without calling its ``__init__``."""
+    new = cls.__new__(cls)
+    Exception.__init__(new, text)
+    new.__dict__.update(state)
+    return new
 
 
 class ConfigError(PuzzleForgeError):

@@ -136,8 +136,22 @@ def _compose(text: str, file: str | None) -> tuple[Any, dict[str, int]]:
 # ------------------------------------------------------------------ helpers
 
 
+#: Most values a variable domain or a cell-value set may hold (docs/limits.md): the solver
+#: keeps each domain as a set, so a larger one is refused before any work starts.
+MAX_DOMAIN_VALUES = 1_000_000
+#: Largest ``variables.max`` of a kind domain such as primes (the values are enumerated).
+MAX_KIND_MAX = 10 ** 8
+
+
+def _domain_too_large(what: str, size: int, file, fld, line) -> InvalidSpec:
+    return InvalidSpec(f"{what} holds {size} values, more than the {MAX_DOMAIN_VALUES:,} a "
+                       "domain may hold", file=file, field=fld, line=line,
+                       expected=f"at most {MAX_DOMAIN_VALUES:,} values (docs/limits.md)")
+
+
 def parse_range(value: Any, *, what: str, file, fld, line) -> list[int]:
-    """``0..16``, ``1-6``, ``[1, 3, 5]``, ``"2,4,6"`` -> sorted ints."""
+    """``0..16``, ``1-6``, ``[1, 3, 5]``, ``"2,4,6"`` -> sorted ints (at most
+    ``MAX_DOMAIN_VALUES`` of them)."""
     if isinstance(value, bool):
         raise InvalidSpec(f"{what}: {value!r} is not a set of numbers", file=file, field=fld,
                           line=line, expected="a range like 0..9 or 1-6, or a list of integers")
@@ -155,6 +169,8 @@ def parse_range(value: Any, *, what: str, file, fld, line) -> list[int]:
         if lo > hi:
             raise InvalidSpec(f"{what}: range {s} is empty", file=file, field=fld, line=line,
                               expected="lo..hi with lo <= hi")
+        if hi - lo + 1 > MAX_DOMAIN_VALUES:
+            raise _domain_too_large(f"{what}: range {s}", hi - lo + 1, file, fld, line)
         return list(range(lo, hi + 1))
     if re.fullmatch(r"[\d\s,]+", s):
         return sorted({int(x) for x in re.split(r"[\s,]+", s) if x})
@@ -427,10 +443,20 @@ def _variables(raw: Any, file, lines, grid: Grid) -> Variables:
                               expected="single letters such as A, B, C")
     dom_raw = raw.get("domain", "0..9")
     longest = max((e.length for e in grid.entries.values()), default=1)
-    vmax = int(raw.get("max", 10 ** longest))
     kind = nb.canonical_kind(str(dom_raw)) if isinstance(dom_raw, str) else None
     if kind is not None:
+        vmax = _kind_max(raw, min(10 ** longest, MAX_KIND_MAX), file, lines)
+        if nb.generate_cost(kind, 0, vmax) > MAX_DOMAIN_VALUES:
+            raise InvalidSpec(f"variables.domain {kind} up to {vmax} is too costly to list "
+                              f"(about {nb.generate_cost(kind, 0, vmax):,} steps)", file=file,
+                              field="variables.max",
+                              line=lines.get("variables.max", lines.get("variables.domain")),
+                              expected=f"a smaller max: at most {MAX_DOMAIN_VALUES:,} "
+                                       "steps to list the domain (docs/limits.md)")
         domain = list(nb.generate(kind, 0, vmax))
+        if len(domain) > MAX_DOMAIN_VALUES:
+            raise _domain_too_large(f"variables.domain {kind} up to {vmax}", len(domain), file,
+                                    "variables.max", lines.get("variables.max"))
     else:
         domain = parse_range(dom_raw, what="variables.domain", file=file,
                              fld="variables.domain", line=lines.get("variables.domain"))
@@ -448,6 +474,18 @@ def _variables(raw: Any, file, lines, grid: Grid) -> Variables:
                                   expected="a chain such as A < B < C of declared variables")
         order.append(parts)
     return Variables(names, domain, bool(raw.get("distinct", True)), order, str(dom_raw))
+
+
+def _kind_max(raw: dict, default: int, file, lines) -> int:
+    """``variables.max``: a whole number from 0 to ``MAX_KIND_MAX`` (checked before the
+    kind's values are enumerated, so ``max: 10**18`` is an error, not an endless loop)."""
+    value = raw.get("max", default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_KIND_MAX:
+        raise InvalidSpec(f"variables.max is {value!r}", file=file, field="variables.max",
+                          line=lines.get("variables.max"),
+                          expected=f"a whole number from 0 to {MAX_KIND_MAX:,} (10**8), the "
+                                   "largest value of a kind domain (docs/limits.md)")
+    return value
 
 
 def _clues(raw: Any, grid: Grid, variables: Variables, rules: Rules, file, lines) -> dict[str, Clue]:

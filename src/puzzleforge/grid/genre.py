@@ -52,12 +52,27 @@ class Drawing:
     vertex_dots: bool = False
 
 
+#: Largest side of any grid (rows and columns; the limit puzz.link URLs also have). Checked
+#: where a size is read, before any work (docs/limits.md).
+MAX_SIDE = 100
+
+
+def check_side(rows: int, cols: int, *, field_name: str = "size", line: int | None = None) -> None:
+    """Refuse a board with a side outside 1..MAX_SIDE before anything is built for it."""
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise InvalidDescription(f"size {rows}x{cols} is outside the grid limits",
+                                 field=field_name, line=line,
+                                 expected=f"1 to {MAX_SIDE} rows and columns (docs/limits.md)")
+
+
 def parse_size(text: str, *, field_name: str = "size") -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*(?:[xX×*]\s*(\d+))?\s*", str(text))
     if not m:
         raise InvalidDescription(f"size {text!r} is not RxC", field=field_name, expected="e.g. 6x6 or 9")
     r = int(m.group(1))
-    return r, int(m.group(2) or r)
+    c = int(m.group(2) or r)
+    check_side(r, c, field_name=field_name)
+    return r, c
 
 
 #: How people and models write shaded (1) and white (0) cells; all read as the canonical digit.

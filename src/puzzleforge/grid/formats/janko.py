@@ -51,14 +51,19 @@ class JankoDoc:
         """(rows, cols) from ``size`` or ``rows``/``cols``, else from the problem grid."""
         n = self.get_int("size")
         rows, cols = self.get_int("rows"), self.get_int("cols")
+        from ..genre import check_side
+
         if rows is not None or cols is not None:
+            check_side(rows or cols or 0, cols or rows or 0)
             return rows or cols or 0, cols or rows or 0
         if n is not None:
+            check_side(n, n)
             return n, n
         grid = self.sections.get("problem") or self.sections.get("solution") or self.sections.get("areas")
         if not grid:
             raise InvalidDescription("Janko text without size, rows/cols or a problem grid",
                                      expected="'size N' or 'rows R' and 'cols C' in the setup")
+        check_side(len(grid), len(grid[0]))
         return len(grid), len(grid[0])
 
 
