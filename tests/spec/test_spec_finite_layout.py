@@ -1,4 +1,4 @@
-"""The exhaustive evaluator's faster layout and walks (spec/finite.py, fastz3.py, z3raw.py).
+"""The exhaustive evaluator's faster layout and walks (spec/finite.py, finitespace.py, fastz3.py, z3raw.py).
 
 * grouped broadcast axes, shape-grouped sums and plain-Python scalar operators give the
   same rows, in the same order, as the one-axis-per-constant and flat layouts, and the
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import z3
 
-from puzzleforge.spec import fastz3, finite
+from puzzleforge.spec import fastz3, finitespace
 from puzzleforge.spec.fastz3 import collect_consts, const_ids
 from puzzleforge.spec.finite import compile_finite, walk_finite
 from puzzleforge.spec.z3raw import RAW, ast_at, ptr
@@ -87,7 +87,7 @@ def test_layouts_agree_with_each_other_and_with_z3(seed: int, monkeypatch) -> No
         for layout in LAYOUTS:
             with monkeypatch.context() as m:
                 for name, value in layout.items():
-                    m.setattr(finite, name, value)
+                    m.setattr(finitespace, name, value)
                 got.append(_rows(cons, proj))
         assert all(g == got[0] for g in got[1:]), f"layouts disagree (n={n})"
         rows, values = got[0]
@@ -100,7 +100,7 @@ def test_layouts_agree_with_each_other_and_with_z3(seed: int, monkeypatch) -> No
 
 def test_grouped_axes_keep_the_canonical_order() -> None:
     sizes = [3, 2, 3, 3, 2, 5]
-    finite_groups = finite._axis_groups(list(range(len(sizes))), sizes)
+    finite_groups = finitespace._axis_groups(list(range(len(sizes))), sizes)
     flat = [k for members, _ in finite_groups for k in members]
     assert flat == list(range(len(sizes)))  # consecutive, in order
     for members, size in finite_groups:
@@ -148,7 +148,7 @@ def test_division_leaving_the_16_bit_range_is_exact() -> None:
 def test_scalar_sums_beyond_the_narrow_type_are_exact(flat: int, monkeypatch) -> None:
     # a sum whose every node fits int16 but whose fixed terms add up to 60000 first
     # (the broadcast layout adds the scalar terms together before the array ones)
-    monkeypatch.setattr(finite, "_FLAT", flat)
+    monkeypatch.setattr(finitespace, "_FLAT", flat)
     ctx = z3.Context()
     a, b, z, y = z3.Ints("a b z y", ctx)
     cons = [a == 30000, b == 30000, z3.Or(z == -30000, z == -29999), z3.Or(y == 0, y == 1, y == 2),

@@ -16,7 +16,7 @@ import z3
 
 from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import make_rng
-from puzzleforge.spec import columnmode, lp, lpmode, mathexpr
+from puzzleforge.spec import columnmode, formulagen, intlinalg, lp, lpmode, mathexpr
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.linear import Fallback, _forms
 from puzzleforge.spec.solving import _attained, _number
@@ -109,8 +109,8 @@ def test_exact_solve_of_integer_systems():
         n = rng.randint(1, 6)
         mat = [[rng.randint(-6, 6) if rng.random() < 0.7 else 0 for _ in range(n)] for _ in range(n)]
         rhs = [rng.randint(-20, 20) for _ in range(n)]
-        got = lp._solve(mat, rhs)
-        ref = lp._solve_fraction(mat, rhs)
+        got = intlinalg._solve(mat, rhs)
+        ref = intlinalg._solve_fraction(mat, rhs)
         assert (got is None) == (ref is None)
         if got is not None:
             x = [Fraction(v, got[1]) for v in got[0]]
@@ -130,7 +130,7 @@ def test_linear_forms_match_the_formula_and_refuse_overflow():
     rng = random.Random(9)
     for _ in range(200):
         n = rng.randint(1, 4)
-        for text in mathexpr.generate_formulas(rng, 3, n, is_cond=False, allow_power=False):
+        for text in formulagen.generate_formulas(rng, 3, n, is_cond=False, allow_power=False):
             node = mathexpr.parse_formula(text, n)
             mathexpr.GENERATED_FORMS.clear()  # linearise the parse, not the generator's record
             kind, _, coef, seen = _forms([text], lambda: [node], n)[0]
@@ -143,12 +143,12 @@ def test_linear_forms_match_the_formula_and_refuse_overflow():
 
 
 def _generate(path: Path, count: int, seed: int, *, linear: bool) -> list[tuple[str, str]]:
-    saved = columnmode.ColumnMixin._linear_optimize
+    saved = lpmode.linear_optimize
     if not linear:  # the pure Z3 path: leave the mode at once
-        def to_z3(self, kind):
-            self._column_to_z3()
+        def to_z3(a, kind):
+            columnmode.to_z3(a)
             return False
-        columnmode.ColumnMixin._linear_optimize = to_z3
+        lpmode.linear_optimize = to_z3
     try:
         fam = load_spec_family(path)
         rng = make_rng(seed)
@@ -158,7 +158,7 @@ def _generate(path: Path, count: int, seed: int, *, linear: bool) -> list[tuple[
             out.append((p.question, p.answer))
         return out
     finally:
-        columnmode.ColumnMixin._linear_optimize = saved
+        lpmode.linear_optimize = saved
 
 
 def test_linearprog_puzzles_are_the_z3_paths():
@@ -324,7 +324,7 @@ def test_generated_first_seen_is_the_regex_order():
     for seed in range(400):
         rng = random.Random(seed)
         n = rng.randint(1, 12)
-        for text in mathexpr.generate_formulas(rng, 4, n, is_cond=seed % 2 == 0, allow_power=seed % 3 == 0):
+        for text in formulagen.generate_formulas(rng, 4, n, is_cond=seed % 2 == 0, allow_power=seed % 3 == 0):
             want = tuple(dict.fromkeys(int(m) for m in _VAR_TOKEN.findall(text)))
             assert _first_seen(text, n) == want, text
 
@@ -376,7 +376,7 @@ def test_linearprog_attempts_leave_no_cycles():
 
 
 def test_unit_row_substitution_solves_like_elimination():
-    # lp._solve_units (unit rows fix their columns first) against plain elimination
+    # intlinalg._solve_units (unit rows fix their columns first) against plain elimination
     rng = random.Random(77)
     for _ in range(3000):
         n = rng.randint(1, 6)
@@ -389,14 +389,14 @@ def test_unit_row_substitution_solves_like_elimination():
                 row = [rng.choice([0, 0, rng.randint(-9, 9)]) for _ in range(n)]
             mat.append(row)
         rhs = [rng.randint(-20, 20) for _ in range(n)]
-        a, b = lp._solve_units(mat, rhs), lp._solve(mat, rhs)
+        a, b = intlinalg._solve_units(mat, rhs), intlinalg._solve(mat, rhs)
         assert (a is None) == (b is None), (mat, rhs)
         if a is not None:
             assert a[1] > 0 and [Fraction(v, a[1]) for v in a[0]] == [Fraction(v, b[1]) for v in b[0]]
 
 
 def test_small_solves_are_the_elimination():
-    # lp._solve writes out 1x1 and 2x2 systems: the same numerators and denominator as
+    # intlinalg._solve writes out 1x1 and 2x2 systems: the same numerators and denominator as
     # the fraction-free elimination (each entry a minor; the denominator |det|)
     def bareiss(mat, rhs):
         n = len(mat)
@@ -419,6 +419,6 @@ def test_small_solves_are_the_elimination():
         n = rng.randint(1, 2)
         mat = [[rng.choice([0, rng.randint(-9, 9)]) for _ in range(n)] for _ in range(n)]
         rhs = [rng.randint(-30, 30) for _ in range(n)]
-        got = lp._solve(mat, rhs)
+        got = intlinalg._solve(mat, rhs)
         want = bareiss(mat, rhs)
         assert (got is None and want is None) or (list(got[0]), got[1]) == want, (mat, rhs)

@@ -10,7 +10,7 @@ import random
 import pytest
 import z3
 
-from puzzleforge.spec import mathexpr
+from puzzleforge.spec import formulagen, mathexpr
 from puzzleforge.spec.mathz3 import translate_real
 
 
@@ -32,7 +32,7 @@ def test_random_formulas_translate_to_the_same_terms(is_cond, allow_power):
     for n in (1, 2, 4, 6):
         zs = [z3.Real(f"v{i}") for i in range(n)]
         for _ in range(60):
-            texts = mathexpr.generate_formulas(rng, 4, n, is_cond=is_cond, allow_power=allow_power)
+            texts = formulagen.generate_formulas(rng, 4, n, is_cond=is_cond, allow_power=allow_power)
             nodes = [mathexpr.parse_formula(t, n) for t in texts]
             fast = translate_real(nodes, zs)
             assert fast is not None
@@ -81,8 +81,8 @@ def test_formula_generation_makes_the_same_draws_on_both_paths(is_cond, allow_po
     for seed in range(150):
         for n, num, depth in ((1, 1, 5), (3, 4, 5), (6, 6, 3), (2, 3, 0), (4, 3, 1), (5, 2, 2)):
             plain, sub = random.Random(seed), _Subclassed(seed)
-            a = mathexpr.generate_formulas(plain, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)
-            b = mathexpr.generate_formulas(sub, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)
+            a = formulagen.generate_formulas(plain, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)
+            b = formulagen.generate_formulas(sub, num, n, is_cond=is_cond, allow_power=allow_power, max_depth=depth)
             assert a == b
             assert plain.getstate() == sub.getstate()
 
@@ -97,7 +97,7 @@ def test_generated_forms_are_their_texts_linear_forms():
         for flags in ((True, True), (False, True), (True, False), (False, False)):
             for _ in range(40):
                 mathexpr.GENERATED_FORMS.clear()
-                for t in mathexpr.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1]):
+                for t in formulagen.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1]):
                     got = mathexpr.GENERATED_FORMS.get((t, n))
                     if got is None:
                         assert "Power" in t  # only a power has no linear form
@@ -114,7 +114,7 @@ def test_generated_texts_are_the_serialized_trees():
     for n in (1, 2, 6):
         for flags in ((True, True), (False, True), (True, False), (False, False)):
             for _ in range(60):
-                for t in mathexpr.generate_formulas(rng, 5, n, is_cond=flags[0], allow_power=flags[1]):
+                for t in formulagen.generate_formulas(rng, 5, n, is_cond=flags[0], allow_power=flags[1]):
                     assert t == mathexpr._serialize(mathexpr.parse_formula(t, n))
 
 
@@ -127,7 +127,7 @@ def test_generated_latex_templates_render_the_parse():
         for flags in ((True, True), (False, True), (True, False), (False, False)):
             for _ in range(40):
                 mathexpr.GENERATED_LATEX.clear()  # (a full record is cleared, then parsed)
-                texts = mathexpr.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1])
+                texts = formulagen.generate_formulas(rng, 4, n, is_cond=flags[0], allow_power=flags[1])
                 for t in texts:
                     want = mathexpr._latex(mathexpr.parse_formula(t, n), names)
                     assert mathexpr.GENERATED_LATEX[(t, n)].format(*names) == want

@@ -15,7 +15,7 @@ from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.spec import columnmode
 from puzzleforge.spec.family import load_spec_family
-from puzzleforge.spec.sampling import _PRECHECK_KEY, _PRECHECK_MIN, _PRECHECK_TRIAL, PRECHECK_COST_KEY
+from puzzleforge.spec.model import _PRECHECK_KEY, _PRECHECK_MIN, _PRECHECK_TRIAL, PRECHECK_COST_KEY
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "puzzleclone"
 

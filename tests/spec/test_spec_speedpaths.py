@@ -15,7 +15,7 @@ import pytest
 import z3
 
 from puzzleforge.core.seeding import derive_seed, make_rng
-from puzzleforge.spec import columnmode, solving
+from puzzleforge.spec import backends, columnmode, solving
 from puzzleforge.spec.attempt import installed_z3_context
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.fastz3 import collect_consts, const_ids
@@ -101,10 +101,10 @@ def test_finite_path_matches_z3_on_random_problems(seed: int) -> None:
 def test_broadcast_blocks_match_z3_on_random_problems(seed: int, monkeypatch) -> None:
     """The broadcast evaluation (trailing constants on axes, leading ones in blocks, freed
     intermediates) on spaces made small enough for the tests to reach every branch."""
-    from puzzleforge.spec import finite
-    monkeypatch.setattr(finite, "_FLAT", 0)
-    monkeypatch.setattr(finite, "BLOCK", 1 << (2 + seed % 4))
-    monkeypatch.setattr(finite, "CHUNK", 1 << (2 + seed % 3))
+    from puzzleforge.spec import finitespace
+    monkeypatch.setattr(finitespace, "_FLAT", 0)
+    monkeypatch.setattr(finitespace, "BLOCK", 1 << (2 + seed % 4))
+    monkeypatch.setattr(finitespace, "CHUNK", 1 << (2 + seed % 3))
     _check_random_problems(seed + 100)
 
 
@@ -157,35 +157,37 @@ def test_finite_path_refuses_what_it_cannot_model_exactly() -> None:
 def _capture(spec: Path, n: int, seed: int) -> list[tuple]:
     """(assertions, projection) of every enumeration made while generating ``n`` puzzles."""
     seen: list[tuple] = []
-    original = solving.SolvingMixin._enumerate_finite
+    original = backends.ENUMERATE
+    finite = original[0]
+    assert finite.name == "finite"
 
-    def spy(self, assertions, limit, consts, kinds):  # noqa: ANN001 - test hook
-        out = original(self, assertions, None, consts, kinds)
-        z3_sols = _z3_solutions(assertions, consts) if len(consts) <= 16 else None
-        seen.append((out, z3_sols, consts))
+    def spy(a, p, limit):  # noqa: ANN001 - test hook
+        out = finite.run(a, p, None)
+        z3_sols = _z3_solutions(p.assertions, p.consts) if len(p.consts) <= 16 else None
+        seen.append((out, z3_sols, p.consts))
         if out is not None and limit is not None and len(out) > limit:
             raise solving.Rejection("too many solutions", "test hook")
         return out
 
-    col_original = columnmode.ColumnMixin.column_enumerate
+    col_original = columnmode.enumerate_terms
 
-    def col_spy(self, limit):  # noqa: ANN001 - test hook
-        state = self._col
-        out = col_original(self, None)
+    def col_spy(a, limit):  # noqa: ANN001 - test hook
+        state = a.col
+        out = col_original(a, None)
         if out is not None:
             # the Python-built terms' answer against Z3 on the Z3 terms of the same formulas
-            self._col = state
-            self.column_abandon()
-            present = const_ids(self.assertions)
-            consts = [c for c in self.sym_consts if c.get_id() in present]
-            z3_sols = _z3_solutions(self.assertions, consts) if len(consts) <= 16 else None
+            a.col = state
+            columnmode.column_abandon(a)
+            present = const_ids(a.assertions)
+            consts = [c for c in a.sym_consts if c.get_id() in present]
+            z3_sols = _z3_solutions(a.assertions, consts) if len(consts) <= 16 else None
             seen.append((out, z3_sols, consts))
             if limit is not None and len(out) > limit:
                 raise solving.Rejection("too many solutions", "test hook")
         return out
 
-    solving.SolvingMixin._enumerate_finite = spy
-    columnmode.ColumnMixin.column_enumerate = col_spy
+    backends.ENUMERATE = (backends.Backend(finite.name, finite.applies, spy),) + original[1:]
+    columnmode.enumerate_terms = col_spy
     try:
         fam = load_spec_family(spec, trust=True)
         for i in range(n):
@@ -194,8 +196,8 @@ def _capture(spec: Path, n: int, seed: int) -> list[tuple]:
             except Exception:  # noqa: BLE001 - rejected attempts are fine here
                 pass
     finally:
-        solving.SolvingMixin._enumerate_finite = original
-        columnmode.ColumnMixin.column_enumerate = col_original
+        backends.ENUMERATE = original
+        columnmode.enumerate_terms = col_original
     return seen
 
 

@@ -1,4 +1,4 @@
-"""``SolvingMixin._to_sol`` (post-generation's ``_sol``) reads a model exactly as Z3's wrappers do.
+"""``z3calls.to_sol`` (post-generation's ``_sol``) reads a model exactly as Z3's wrappers do.
 
 Why: it reads the model through the C API for speed; the scenario ``_sol`` (and so every
 post-generation puzzle) depends on its values, their order and the constants it lists.
@@ -8,7 +8,7 @@ from __future__ import annotations
 import z3
 
 from puzzleforge.spec.operators import z3_to_py
-from puzzleforge.spec.solving import SolvingMixin
+from puzzleforge.spec.z3calls import to_sol
 
 
 def _wrapper_read(model: z3.ModelRef) -> tuple[dict, dict]:
@@ -31,7 +31,7 @@ def test_to_sol_matches_the_wrapper_reading() -> None:
     s.add(x > 5, y < -3, b, z3.Not(nb), r * 3 == 1, f(x) == 2, big == 2 ** 70 + x)
     assert s.check() == z3.sat
     model = s.model()
-    sol = SolvingMixin._to_sol(model)
+    sol = to_sol(model)
     values, consts = _wrapper_read(model)
     assert sol.values == values
     assert list(sol.values) == list(values)  # same order as model.decls()

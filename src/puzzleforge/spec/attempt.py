@@ -1,4 +1,20 @@
-"""One generation attempt of a spec: variables -> symbols -> conditions -> solve -> queries -> text.
+"""One generation attempt of a spec: plain state flowing through the pipeline's stages.
+
+::
+
+    spec (schema.py: loaded, validated, compiled once per family)
+      |
+      v
+    Attempt (this module: the state of one attempt, a dataclass)
+      |  1. sample_variables      sampling.py   variables (drawn, computed or replayed)
+      |  2. sample_symbols        sampling.py   symbols -> Z3 constants, derived symbols
+      |  3. build_conditions      conditions.py one constraint model: term model
+      |                                         (columnmode.py) or Z3 model (model.py)
+      |  4. solve                 solving.py    backends.py: one ordered list per question
+      |                                         (finite, exact LP, Z3 logics) decides it
+      |  5. ask_queries           questions.py  answers and options from the solutions
+      v
+    AttemptResult -> family.py (the record: Puzzle)
 
 Why an interpreter over the compiled spec (and not generated Python source like the
 original): every expression was compiled once by the whitelisting compiler when the spec
@@ -7,32 +23,33 @@ attempt, enumeration blocked on the symbols' constants, and every random draw fr
 attempt's ``random.Random``. A failure of the random parameters (no solution, too many,
 an assertion that does not hold, an impossible selection) is a ``Rejection`` with a
 reason; an expression that raises is an ``ExprFailure`` naming its field and YAML line.
-
-The steps live in mixins with one job each: ``sampling.py`` (variables, symbols,
-conditions), ``solving.py`` (solver, enumeration, optimize), ``questions.py`` (queries,
-options, text). ``Rejection``/``ExprFailure``/``ev`` are defined in ``outcome.py`` (no
-import cycle) and re-exported here.
+``Rejection``/``ExprFailure``/``ev`` are defined in ``outcome.py`` (no import cycle) and
+re-exported here.
 """
 from __future__ import annotations
 
 import random
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 import z3
 
 from .budget import WorkBudget
+from .columnmode import assertion_count as _assertion_count
+from .conditions import build_conditions
 from .configcodec import NOT_REPLAYABLE, NotReplayable, decode_config, decode_value, encode_value
+from .model import PRECHECK_COST_KEY, add_assertion as _add_assertion
 from .operators import Runtime, Z3_EXPORTS
 from .outcome import ExprFailure, Rejection, ev
 from .questions import ask_queries, problem_text
 from .safe import SAFE_BUILTINS, compile_expr
-from .sampling import PRECHECK_COST_KEY, SamplingMixin
+from .sampling import sample_variables, sample_symbols
 from .schema import Spec
-from .solving import SolvingMixin
+from .solving import solve
 
-__all__ = ["Attempt", "run_attempt", "fresh_z3_context", "installed_z3_context", "SpecZ3Contexts", "Rejection", "ExprFailure", "AttemptResult",
-           "ev", "encode_value", "decode_value"]
+__all__ = ["Attempt", "run_attempt", "run_stages", "fresh_z3_context", "installed_z3_context", "SpecZ3Contexts",
+           "Rejection", "ExprFailure", "AttemptResult", "ev", "encode_value", "decode_value"]
 
 
 _BASE_ENV: dict[str, Any] = {}
@@ -49,59 +66,81 @@ class AttemptResult(dict):
     """problem, answer, parameters, config, solution, answers (list per query)."""
 
 
+@dataclass(eq=False)
+class Attempt:
+    """The state of one attempt; the stages (module functions) read and extend it.
 
-class Attempt(SamplingMixin, SolvingMixin):
-    """The state of one attempt: namespace, random generator, config, assertions, work budget."""
+    The first seven fields are the inputs; the rest is what the stages build.
+    """
 
-    def __init__(self, spec: Spec, file_ops: dict[str, Any], rng: random.Random,
-                 config: dict | None, use_spec_vars: set[str], budget: WorkBudget,
-                 lambda_cache: dict) -> None:
-        self.spec = spec
-        self.rng = rng
-        self.replay = config
-        self._decoded: Any = None  # the replayed config as Python values (configcodec)
-        self.use_spec_vars = use_spec_vars
-        self.budget = budget
-        self.config: dict[str, Any] = {}
-        self.env: dict[str, Any] = _base_env()
-        self._lambda_cache = lambda_cache
-        self.rt = Runtime(rng, self.env, self._compile_lambda)
+    spec: Spec
+    file_ops: dict[str, Any]
+    rng: random.Random
+    #: the config being replayed (None when generating)
+    replay: dict | None
+    #: variables taken from the spec, not from the replayed config
+    use_spec_vars: set[str]
+    budget: WorkBudget
+    #: the family's per-spec cache: compiled lambdas, trial statistics of the speed paths
+    cache: dict
+    env: dict[str, Any] = field(default_factory=_base_env)
+    rt: Any = None
+    config: dict[str, Any] = field(default_factory=dict)
+    #: the Z3 model (spec/model.py); empty while the term model holds the conditions
+    assertions: list = field(default_factory=list)
+    #: the term model (spec/columnmode.py ``_State``), None outside it
+    col: Any = None
+    cond_text: str = ""
+    cond_num: int = 0
+    var_pos: dict[str, tuple[float, float]] = field(default_factory=dict)
+    sym_consts: list = field(default_factory=list)
+    z3_seed: int = 0
+    answers: list = field(default_factory=list)
+    #: spec/audit.py sets a dict here: the attempt then solves on the Z3 paths only and
+    #: records the problem it decided (assertions, projection, objective) in it
+    capture: dict | None = None
+    #: work units of this attempt's passed pre-check (spec/model.py), if one ran
+    precheck_units: int | None = None
+    #: the replayed config as Python values (configcodec), decoded on first use
+    decoded: Any = None
+
+    def __post_init__(self) -> None:
+        self.rt = Runtime(self.rng, self.env, self._compile_lambda)
         self.env.update(self.rt.table())
-        self.file_ops = file_ops
-        self.assertions: list = []
-        self.cond_text = ""
-        self.var_pos: dict[str, tuple[float, float]] = {}
-        self.sym_consts: list = []
-        #: spec/audit.py sets a dict here: the attempt then solves on the Z3 paths only and
-        #: records the problem it decided (assertions, projection, objective) in it
-        self.capture: dict | None = None
-        #: work units of this attempt's passed pre-check (spec/sampling.py), if one ran
-        self.precheck_units: int | None = None
         self.env["conditions"] = ""
         self.env["queries"] = ""
 
     def _compile_lambda(self, source: str) -> Any:
-        code = self._lambda_cache.get(source)
+        code = self.cache.get(source)
         if code is None:
             code = compile_expr(source, where="generate_random_list condition", file=self.spec.path)
-            self._lambda_cache[source] = code
+            self.cache[source] = code
         return ev(code, self.env)
 
     def check_time(self) -> None:
-        self.budget.check()  # spec/budget.py: deterministic work, wall clock only as safety net
+        """Reject when the work budget is used up (spec/budget.py; the clock is only a safety net)."""
+        self.budget.check()
 
     def from_config(self, key: str) -> tuple[bool, Any]:
+        """(True, value) when ``key`` is replayed from the config, else (False, None)."""
         if self.replay is None or key in self.use_spec_vars or key not in self.replay:
             return False, None
-        if self._decoded is None:
+        if self.decoded is None:
             # decoded once as a whole: jsonpickle's py/id back-references span the config
             try:
-                self._decoded = decode_config(self.replay)
+                self.decoded = decode_config(self.replay)
             except (NotReplayable, RecursionError) as exc:
                 raise Rejection(NOT_REPLAYABLE, str(exc)) from None
-            if not isinstance(self._decoded, dict):
+            if not isinstance(self.decoded, dict):
                 raise Rejection(NOT_REPLAYABLE, "the config is not a JSON object")
-        return True, self._decoded[key]
+        return True, self.decoded[key]
+
+    # the two model operations post-generation needs (spec/solving.py)
+    def add_assertion(self, value: Any, code: Any) -> None:
+        _add_assertion(self, value, code)
+
+    def assertion_count(self) -> int:
+        return _assertion_count(self)
 
 
 def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
@@ -174,10 +213,10 @@ def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
                 WorkBudget.for_seconds(time_budget, net_deadline),
                 lambda_cache if lambda_cache is not None else {})
     try:
-        return _attempt_steps(a, spec)
+        return run_stages(a)
     finally:
-        if a.precheck_units is not None:  # the pre-check's trial rule (spec/sampling.py)
-            cost = a._lambda_cache.setdefault(PRECHECK_COST_KEY, [0, 0])
+        if a.precheck_units is not None:  # the pre-check's trial rule (spec/model.py)
+            cost = a.cache.setdefault(PRECHECK_COST_KEY, [0, 0])
             cost[0] += a.precheck_units
             cost[1] += a.budget.used
         # break the env <-> runtime cycles now so the attempt's Z3 terms (and with the
@@ -186,14 +225,17 @@ def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
         a.rt.sym_config.clear()
         a.assertions.clear()
         a.sym_consts.clear()
+        a.col = None
         a.rt = None  # the runtime holds a bound method of the attempt: a cycle
 
 
-def _attempt_steps(a: "Attempt", spec: Spec) -> AttemptResult:
-    a.variables()
-    a.symbols()
-    a.conditions()
-    a.solve()
+def run_stages(a: Attempt) -> AttemptResult:
+    """The pipeline: sample -> model -> solve -> questions -> the result record."""
+    spec = a.spec
+    sample_variables(a)
+    sample_symbols(a)
+    build_conditions(a)
+    solve(a)
     details = ask_queries(a) if spec.queries else []
     if not spec.queries:
         a.answers = []
@@ -218,3 +260,8 @@ def _attempt_steps(a: "Attempt", spec: Spec) -> AttemptResult:
         config=a.config,
         var_pos=dict(a.var_pos),
     )
+
+
+def _attempt_steps(a: Attempt, spec: Spec) -> AttemptResult:
+    """``run_stages`` under its former name (spec/audit.py calls it)."""
+    return run_stages(a)

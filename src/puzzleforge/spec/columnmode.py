@@ -18,26 +18,31 @@ from __future__ import annotations
 
 import types
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
 from .fastint import FastInt
 from .finite import compile_terms
+from .model import add_assertion, finite_optimum, finite_sols, precheck
 from . import operators
 from .linear import LIN_DISPATCH, Lin, _union, lin_build_system, rows_of
-from .lpmode import LinearOptimizeMixin
 from .operators import Z3_EXPORTS
 from .outcome import Rejection, ev
 from .safe import SAFE_BUILTINS, SafeCode
 from .terms import BOOL, DISPATCH, INT, Builder, Fallback, Term, col_distinct, col_if, col_sum, global_names
 
-__all__ = ["ColumnMixin"]
+if TYPE_CHECKING:
+    from .attempt import Attempt
+
+__all__ = ["column_start", "condition_formula", "column_abandon", "to_z3", "term_eval", "column_solved",
+           "assertion_count", "optimize_terms", "enumerate_terms"]
 
 _MISSING = object()
 
 
 @contextmanager
+
 def _bound(env: dict, binds: dict):
     """``env`` with ``binds`` in place (``_MISSING``: name absent), restored afterwards."""
     saved = {n: env.get(n, _MISSING) for n in binds}
@@ -97,13 +102,13 @@ class _State:
         self.records: list[tuple[SafeCode, dict]] = []
         self.symbols = symbols
         self.derived = derived
-        self.leaves: dict[int, Term] = {}
+        self.leaves: dict[int, Any] = {}  # Term (finite) or Lin (linear)
         self.sorts: dict[int, str] = {}
         self.dicts: dict[str, Any] = {}
 
     def leaf(self, c: Any) -> Any:
         pid = c._pf_id
-        t = self.leaves.get(pid)
+        t: Any = self.leaves.get(pid)
         if t is None:
             if self.linear:
                 pos = self.index[pid]
@@ -133,227 +138,235 @@ def _sort_kind(c: Any) -> int:
     return c.sort().kind() if kind is None else kind
 
 
-class ColumnMixin(LinearOptimizeMixin):
-    """Term-built conditions and objective for the finite path (methods of ``Attempt``)."""
-
-    _col: _State | None = None
-
-    def column_start(self) -> None:
-        """Enter the mode when the attempt can only end on the finite path or Z3."""
-        self._col = None
-        spec = self.spec
-        if spec.post_generation is not None or not (spec.calc_solution or spec.optimize is not None):
-            return
-        if not self.sym_consts or self.capture is not None:  # an audit replay: Z3 terms
-            return
-        stats = self._lambda_cache.setdefault(_STATS_KEY, [0, 0])
-        if stats[0] >= _TRIAL and stats[1] == 0:
-            return
-        symbols = {n for n, s in spec.symbols.items() if s["kind"] == "defined"}
-        derived = set(spec.symbols) - symbols
-        if spec.optimize is not None and all(type(c) is z3.ArithRef and _sort_kind(c) == z3.Z3_REAL_SORT
-                                             for c in self.sym_consts):
-            st = _State(symbols, derived, linear=True)
-            st.index = {c._pf_id: i for i, c in enumerate(self.sym_consts)}
-            st.sorts = {c._pf_id: "real" for c in self.sym_consts}
-        else:
-            sorts: dict[int, str] = {}
-            for c in self.sym_consts:
-                t = type(c)
-                if t is z3.BoolRef:
-                    sorts[c._pf_id] = BOOL
-                elif (t is FastInt or t is z3.ArithRef) and _sort_kind(c) == z3.Z3_INT_SORT:
-                    sorts[c._pf_id] = INT
-                else:
-                    return
-            st = _State(symbols, derived)
-            st.sorts = sorts
-        stats[0] += 1
-        self._col = st
-
-    def _column_solved(self) -> None:
-        """Count an attempt the mode decided (the trial rule in ``column_start``)."""
-        self._lambda_cache[_STATS_KEY][1] += 1
-
-    def assertion_count(self) -> int:
-        """Number of assertions (the Term roots while in the mode)."""
-        st = self._col
-        return len(st.roots) if st is not None else len(self.assertions)
-
-    # ---- evaluation ------------------------------------------------------------------
-    def _swaps(self, code: Any, st: _State) -> tuple[dict[str, Any], list[str]]:
-        """Names to rebind for a Term evaluation, and all names read; Fallback if ineligible."""
-        env = self.env
-        swaps: dict[str, Any] = {}
-        names: list[str] = []
-        seen: set[Any] = set()
-        stack = [code]
-        while stack:
-            c = stack.pop()
-            if c in seen:
-                continue
-            seen.add(c)
-            for n in global_names(c):
-                names.append(n)
-                if n in st.symbols:
-                    d = st.dicts.get(n)
-                    if d is None:
-                        d = st.dicts[n] = env[n].mapped(st.leaf)
-                    swaps[n] = d
-                    continue
-                v = env.get(n, _MISSING)
-                if v is _MISSING:
-                    v = SAFE_BUILTINS.get(n, _MISSING)
-                    if v is _MISSING or not callable(v) or id(v) in _PURE_BUILTINS:
-                        continue
-                    raise Fallback(f"builtin {n}")
-                dispatch, ops = (LIN_DISPATCH, _LIN_OPERATORS) if st.linear else (DISPATCH, _OPERATORS)
-                if n in dispatch and v is _DISPATCH_ORIG[n]:
-                    swaps[n] = dispatch[n]
-                elif n in ops and v is ops[n][0]:
-                    swaps[n] = ops[n][1]
-                elif n == "_sym" or n in st.derived:
-                    swaps[n] = st.convert(v)
-                elif callable(v):
-                    if id(v) in _PURE_BUILTINS:
-                        continue
-                    if isinstance(v, types.FunctionType) and v.__code__.co_filename.startswith("<spec"):
-                        stack.append(v.__code__)  # a spec lambda: its names count too
-                        continue
-                    raise Fallback(f"function {n}")
-        return swaps, names
-
-    def _term_eval(self, code: SafeCode) -> tuple[Any, dict]:
-        """``code`` evaluated over Terms, and the values its names had (for a Z3 replay)."""
-        st = self._col
-        env = self.env
-        swaps, names = self._swaps(code.code, st)
-        binds = {n: env.get(n, _MISSING) for n in names}
-        saved = {n: binds[n] if n in binds else env.get(n, _MISSING) for n in swaps}
-        _assign(env, swaps)  # _bound(env, swaps) written out: three per attempt
-        try:
-            value = code.run(env)
-        except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
-            raise Fallback(str(exc)) from None
-        finally:
-            _assign(env, saved)
-        return value, binds
-
-    def _term_roots(self, value: Any, out: list) -> None:
-        # the shapes _flatten_assertions accepts, nothing else
-        if self._col.linear and not isinstance(value, (list, tuple)):
-            rows = rows_of(value, len(self._col.index))
-            if rows is None:
-                raise Fallback("not a linear constraint")
-            out.append(rows)  # one assertion: its rows
-            if not isinstance(value, bool):
-                self._col.seen = _union(self._col.seen, value.seen)
-            return
-        if isinstance(value, (list, tuple)):
-            for v in value:
-                self._term_roots(v, out)
-        elif isinstance(value, bool):
-            out.append(self._col.b.mk("lit", value))
-        elif type(value) is Term and value.s is BOOL and value.b is self._col.b:
-            out.append(value.i)
-        else:
-            raise Fallback("not a Boolean term")
-
-    def condition_formula(self, code: SafeCode) -> None:
-        """Add one condition formula's assertions (as Terms in the mode, else Z3 terms)."""
-        st = self._col
-        if st is not None:
-            try:
-                value, binds = self._term_eval(code)
-                roots: list[int] = []
-                self._term_roots(value, roots)
-            except Fallback:
-                self.column_abandon()
+def column_start(a: "Attempt") -> None:
+    """Enter the mode when the attempt can only end on the finite path or Z3."""
+    a.col = None
+    spec = a.spec
+    if spec.post_generation is not None or not (spec.calc_solution or spec.optimize is not None):
+        return
+    if not a.sym_consts or a.capture is not None:  # an audit replay: Z3 terms
+        return
+    stats = a.cache.setdefault(_STATS_KEY, [0, 0])
+    if stats[0] >= _TRIAL and stats[1] == 0:
+        return
+    symbols = {n for n, s in spec.symbols.items() if s["kind"] == "defined"}
+    derived = set(spec.symbols) - symbols
+    if spec.optimize is not None and all(type(c) is z3.ArithRef and _sort_kind(c) == z3.Z3_REAL_SORT
+                                         for c in a.sym_consts):
+        st = _State(symbols, derived, linear=True)
+        st.index = {c._pf_id: i for i, c in enumerate(a.sym_consts)}
+        st.sorts = {c._pf_id: "real" for c in a.sym_consts}
+    else:
+        sorts: dict[int, str] = {}
+        for c in a.sym_consts:
+            t = type(c)
+            if t is z3.BoolRef:
+                sorts[c._pf_id] = BOOL
+            elif (t is FastInt or t is z3.ArithRef) and _sort_kind(c) == z3.Z3_INT_SORT:
+                sorts[c._pf_id] = INT
             else:
-                st.roots.extend(roots)
-                st.records.append((code, binds))
                 return
-        self.add_assertion(ev(code, self.env), code)
+        st = _State(symbols, derived)
+        st.sorts = sorts
+    stats[0] += 1
+    a.col = st
 
-    def column_abandon(self) -> None:
-        """Leave the mode: the formulas evaluated so far are evaluated again, with Z3."""
-        st = self._col
-        if st is None:
-            return
-        self._col = None
-        env = self.env
-        for code, binds in st.records:
-            with _bound(env, binds):
-                self.add_assertion(ev(code, env), code)
 
-    def _column_to_z3(self) -> None:
-        """Abandon the mode at solving time: Z3 assertions, and the pre-check they skipped."""
-        self.column_abandon()
-        self.precheck()
+def column_solved(a: "Attempt") -> None:
+    """Count an attempt the mode decided (the trial rule in ``column_start``)."""
+    a.cache[_STATS_KEY][1] += 1
 
-    def _projection(self, st: _State, consts: list) -> tuple[dict[int, int], list[int]]:
-        index = {c._pf_id: i for i, c in enumerate(consts)}
-        kinds = [_SORT_KIND[st.sorts[c._pf_id]] for c in consts]
-        return index, kinds
 
-    # ---- solving ---------------------------------------------------------------------
-    def column_optimize(self, kind: str) -> bool:
-        """The optimum over Terms on the finite path; False (Z3 assertions made) otherwise."""
-        st = self._col
-        if st is None:
-            return False
-        if st.linear:
-            return self._linear_optimize(kind)  # spec/lpmode.py
-        try:
-            target, _ = self._term_eval(self.spec.optimize["formula"])
-        except Fallback:
-            target = None
-        if type(target) is not Term or target.s is not INT or target.b is not st.b:
-            self._column_to_z3()
-            return False
-        self.check_time()
-        consts = self.sym_consts
-        index, kinds = self._projection(st, consts)
-        res = compile_terms(st.b.nodes, st.roots, target.i, index, kinds)
-        if res is None:
-            self._column_to_z3()
-            return False
-        self._lambda_cache[_STATS_KEY][1] += 1
-        self._col = None  # done: no cycle through the attempt keeps the terms for the GC
-        prob, objv = res
-        self._finite_optimum(prob, objv, consts, kind, consts[0].ctx)
-        return True
+def assertion_count(a: "Attempt") -> int:
+    """Number of assertions (the Term roots while in the mode)."""
+    st = a.col
+    return len(st.roots) if st is not None else len(a.assertions)
 
-    def column_enumerate(self, limit: int | None) -> list | None:
-        """All solutions over Terms on the finite path; None (Z3 assertions made) otherwise."""
-        st = self._col
-        if st is None:
-            return None
-        nodes = st.b.nodes
-        present: set[int] = set()
-        seen: set[int] = set()
-        stack = list(st.roots)
-        while stack:
-            i = stack.pop()
-            if i in seen:
+
+# ---- evaluation ------------------------------------------------------------------
+
+def _swaps(a: "Attempt", code: Any, st: _State) -> tuple[dict[str, Any], list[str]]:
+    """Names to rebind for a Term evaluation, and all names read; Fallback if ineligible."""
+    env = a.env
+    swaps: dict[str, Any] = {}
+    names: list[str] = []
+    seen: set[Any] = set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        for n in global_names(c):
+            names.append(n)
+            if n in st.symbols:
+                d = st.dicts.get(n)
+                if d is None:
+                    d = st.dicts[n] = env[n].mapped(st.leaf)
+                swaps[n] = d
                 continue
-            seen.add(i)
-            op, args = nodes[i]
-            if op == "const":
-                present.add(args)
-            elif op != "num" and op != "lit":
-                stack.extend(args)
-        consts = [c for c in self.sym_consts if c._pf_id in present]
-        index, kinds = self._projection(st, consts)
-        self.check_time()
-        res = compile_terms(nodes, st.roots, None, index, kinds, limit=limit)
-        if res is None:
-            self._column_to_z3()
-            return None
-        self._lambda_cache[_STATS_KEY][1] += 1
-        self._col = None
-        prob, _ = res
-        if prob.too_many or (limit is not None and len(prob.rows) > limit):
-            raise Rejection("too many solutions", f"more than max_solution = {limit}")
-        return self._finite_sols(prob, consts, prob.rows)
+            v = env.get(n, _MISSING)
+            if v is _MISSING:
+                v = SAFE_BUILTINS.get(n, _MISSING)
+                if v is _MISSING or not callable(v) or id(v) in _PURE_BUILTINS:
+                    continue
+                raise Fallback(f"builtin {n}")
+            dispatch, ops = (LIN_DISPATCH, _LIN_OPERATORS) if st.linear else (DISPATCH, _OPERATORS)
+            if n in dispatch and v is _DISPATCH_ORIG[n]:
+                swaps[n] = dispatch[n]
+            elif n in ops and v is ops[n][0]:
+                swaps[n] = ops[n][1]
+            elif n == "_sym" or n in st.derived:
+                swaps[n] = st.convert(v)
+            elif callable(v):
+                if id(v) in _PURE_BUILTINS:
+                    continue
+                if isinstance(v, types.FunctionType) and v.__code__.co_filename.startswith("<spec"):
+                    stack.append(v.__code__)  # a spec lambda: its names count too
+                    continue
+                raise Fallback(f"function {n}")
+    return swaps, names
+
+
+def term_eval(a: "Attempt", code: SafeCode) -> tuple[Any, dict]:
+    """``code`` evaluated over Terms, and the values its names had (for a Z3 replay)."""
+    st = a.col
+    env = a.env
+    swaps, names = _swaps(a, code.code, st)
+    binds = {n: env.get(n, _MISSING) for n in names}
+    saved = {n: binds[n] if n in binds else env.get(n, _MISSING) for n in swaps}
+    _assign(env, swaps)  # _bound(env, swaps) written out: three per attempt
+    try:
+        value = code.run(env)
+    except Exception as exc:  # noqa: BLE001 - any error: Z3 decides (and reports it)
+        raise Fallback(str(exc)) from None
+    finally:
+        _assign(env, saved)
+    return value, binds
+
+
+def _term_roots(st: _State, value: Any, out: list) -> None:
+    # the shapes _flatten_assertions accepts, nothing else
+    if st.linear and not isinstance(value, (list, tuple)):
+        rows = rows_of(value, len(st.index))
+        if rows is None:
+            raise Fallback("not a linear constraint")
+        out.append(rows)  # one assertion: its rows
+        if not isinstance(value, bool):
+            st.seen = _union(st.seen, value.seen)
+        return
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            _term_roots(st, v, out)
+    elif isinstance(value, bool):
+        out.append(st.b.mk("lit", value))
+    elif type(value) is Term and value.s is BOOL and value.b is st.b:
+        out.append(value.i)
+    else:
+        raise Fallback("not a Boolean term")
+
+
+def condition_formula(a: "Attempt", code: SafeCode) -> None:
+    """Add one condition formula's assertions (as Terms in the mode, else Z3 terms)."""
+    st = a.col
+    if st is not None:
+        try:
+            value, binds = term_eval(a, code)
+            roots: list[int] = []
+            _term_roots(st, value, roots)
+        except Fallback:
+            column_abandon(a)
+        else:
+            st.roots.extend(roots)
+            st.records.append((code, binds))
+            return
+    add_assertion(a, ev(code, a.env), code)
+
+
+def column_abandon(a: "Attempt") -> None:
+    """Leave the mode: the formulas evaluated so far are evaluated again, with Z3."""
+    st = a.col
+    if st is None:
+        return
+    a.col = None
+    env = a.env
+    for code, binds in st.records:
+        with _bound(env, binds):
+            add_assertion(a, ev(code, env), code)
+
+
+def to_z3(a: "Attempt") -> None:
+    """Abandon the mode at solving time: Z3 assertions, and the pre-check they skipped."""
+    column_abandon(a)
+    precheck(a)
+
+
+def _projection(st: _State, consts: list) -> tuple[dict[int, int], list[int]]:
+    index = {c._pf_id: i for i, c in enumerate(consts)}
+    kinds = [_SORT_KIND[st.sorts[c._pf_id]] for c in consts]
+    return index, kinds
+
+
+# ---- solving ---------------------------------------------------------------------
+
+def optimize_terms(a: "Attempt", kind: str) -> bool:
+    """The optimum over Terms on the finite path; False (Z3 assertions made) otherwise."""
+    st = a.col
+    if st is None:
+        return False
+    if st.linear:  # spec/lpmode.py (spec/backends.py ``optimize_terms`` sends it there)
+        raise AssertionError("linear term models are optimised by spec/lpmode.py")
+    try:
+        target, _ = term_eval(a, a.spec.optimize["formula"])  # type: ignore[index]
+    except Fallback:
+        target = None
+    if type(target) is not Term or target.s is not INT or target.b is not st.b:
+        to_z3(a)
+        return False
+    a.check_time()
+    consts = a.sym_consts
+    index, kinds = _projection(st, consts)
+    res = compile_terms(st.b.nodes, st.roots, target.i, index, kinds)
+    if res is None:
+        to_z3(a)
+        return False
+    column_solved(a)
+    a.col = None  # done: no cycle through the attempt keeps the terms for the GC
+    prob, objv = res
+    finite_optimum(a, prob, objv, consts, kind, consts[0].ctx)
+    return True
+
+
+def enumerate_terms(a: "Attempt", limit: int | None) -> list | None:
+    """All solutions over Terms on the finite path; None (Z3 assertions made) otherwise."""
+    st = a.col
+    if st is None:
+        return None
+    nodes = st.b.nodes
+    present: set[int] = set()
+    seen: set[int] = set()
+    stack = list(st.roots)
+    while stack:
+        i = stack.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        op, args = nodes[i]
+        if op == "const":
+            present.add(args)
+        elif op != "num" and op != "lit":
+            stack.extend(args)
+    consts = [c for c in a.sym_consts if c._pf_id in present]
+    index, kinds = _projection(st, consts)
+    a.check_time()
+    res = compile_terms(nodes, st.roots, None, index, kinds, limit=limit)
+    if res is None:
+        to_z3(a)
+        return None
+    column_solved(a)
+    a.col = None
+    prob, _ = res
+    if prob.too_many or (limit is not None and len(prob.rows) > limit):
+        raise Rejection("too many solutions", f"more than max_solution = {limit}")
+    return finite_sols(prob, consts, prob.rows)
 

@@ -1,9 +1,9 @@
 """The numpy kernel of the finite path: every needed node's value over all assignments.
 
-Why a module of its own: spec/finite.py decides *whether* a problem is finite and lays
+Why a module of its own: spec/finitespace.py decides *whether* a problem is finite and lays
 out its assignment space; this part only computes node values (numpy arrays, or Python
 scalars for nodes fixed to one value), exactly, in the integer type whose safety
-``finite._static_bounds`` proved.
+``finitespace._static_bounds`` proved.
 """
 from __future__ import annotations
 

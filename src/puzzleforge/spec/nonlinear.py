@@ -26,8 +26,9 @@ from typing import Any
 import z3
 
 from .fastz3 import add_block, read_model
-from .operators import SolModel, solution_order_key as _order_key
+from .solmodel import SolModel, solution_order_key as _order_key
 from .outcome import Rejection, undecided
+from .termwalk import walk_terms
 
 __all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
 
@@ -56,25 +57,16 @@ def is_nonlinear_int(assertions: list, kinds: list) -> bool:
     or raises to a power of) an unknown by another."""
     if not assertions or not all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds):
         return False
-    seen: set[int] = set()
-    stack = list(assertions)
-    while stack:
-        e = stack.pop()
-        i = e.get_id()
-        if i in seen:
-            continue
-        seen.add(i)
+    for e in walk_terms(assertions, into_quantifiers=False):
         if not z3.is_app(e):
             continue
         kind = e.decl().kind()
-        args = e.children()
         if kind == z3.Z3_OP_POWER:
             return True
-        if kind == z3.Z3_OP_MUL and sum(1 for a in args if not _numeral(a)) >= 2:
+        if kind == z3.Z3_OP_MUL and sum(1 for a in e.children() if not _numeral(a)) >= 2:
             return True
-        if kind in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_DIV, z3.Z3_OP_REM) and not _numeral(args[1]):
+        if kind in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_DIV, z3.Z3_OP_REM) and not _numeral(e.arg(1)):
             return True
-        stack.extend(args)
     return False
 
 
@@ -93,14 +85,14 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
         return None
     budget = attempt.budget
     probe = z3.Solver()
-    probe.set("random_seed", attempt._z3_seed)
+    probe.set("random_seed", attempt.z3_seed)
     probe.add(assertions)
     if budget.run(probe, PROBE_MS) != z3.unknown:
         return None
     del probe
-    solver = _tactic_solver(attempt._z3_seed)
+    solver = _tactic_solver(attempt.z3_seed)
     solver.add(assertions)
-    bounded = _tactic_solver(attempt._z3_seed)
+    bounded = _tactic_solver(attempt.z3_seed)
     bounded.add(assertions)
     bound = 1 << BOUND_BITS
     for c in consts:

@@ -18,122 +18,20 @@ from typing import Any, Callable
 
 import z3
 
-from . import mathexpr
+from . import bounded, formulagen, mathexpr
 from .allowlist import MODULE_VIEWS, z3_table
-from . import bounded
 from .bounded import ITERTOOLS_BOUNDED
 from .fastz3 import FAST_EXPORTS
-from .guards import register_attributes
+from .pureops import (  # noqa: F401 - event_count and _flatten_syms: read as operators.X (columnmode)
+    MAX_OPERATOR_ITEMS, OperatorError, _bounded, _flatten_syms, build_system, event_count,
+    find_always_TF_combined_events, find_always_TF_events, gen_event_count_condition,
+    gen_multi_event_count_condition, generate_var_names, get_TF_events_for_each_solution,
+    get_value, get_var_name, make_expr, to_hashable, to_unique)
+from .solmodel import SolModel, solution_order_key, z3_to_py
 from .wordlists import WORD_LISTS
 
 __all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError",
            "bind_trusted_module", "solution_order_key"]
-
-
-class OperatorError(Exception):
-    """A built-in operator was called with arguments it cannot work with."""
-
-
-def z3_to_py(value: Any) -> Any:
-    """Python value of a Z3 numeral/boolean (floats for rationals, like the format)."""
-    if value is None:
-        return None
-    if z3.is_true(value):
-        return True
-    if z3.is_false(value):
-        return False
-    if z3.is_int_value(value):
-        return value.as_long()
-    if z3.is_rational_value(value):
-        text = value.as_decimal(10)
-        return float(text.rstrip("?"))
-    if z3.is_algebraic_value(value):
-        return float(value.approx(10).as_decimal(10).rstrip("?"))
-    return value
-
-
-def solution_order_key(value: Any) -> tuple:
-    """Sort key of one value in the canonical solution order (absent < numbers < others).
-
-    Why: every enumeration path (Z3, finite, nonlinear) sorts its solutions with this key,
-    so ``_solutions`` does not depend on the order in which a solver found them.
-    """
-    if value is None:
-        return (0,)
-    if isinstance(value, (bool, int, float)):
-        return (1, value)
-    return (2, str(value))
-
-
-class SolModel:
-    """One solution: Z3 constants -> Python values, with the ``ModelRef`` access style.
-
-    ``model[x]`` gives the value of constant ``x`` (or ``None`` when ``x`` does not occur
-    in the constraints, as with a Z3 model); ``evaluate(expr)`` evaluates any expression.
-    Values are plain Python so option formulas over thousands of solutions stay fast.
-    """
-
-    __slots__ = ("values", "consts", "_model")
-
-    def __init__(self, values: dict[int, Any], consts: dict[int, Any], model: Any = None) -> None:
-        self.values = values
-        self.consts = consts
-        self._model = model
-
-    def __getitem__(self, key: Any) -> Any:
-        try:
-            return self.values[key._pf_id]  # symbol constants carry their AST id (SymbolDict)
-        except (AttributeError, KeyError):
-            pass
-        try:
-            return self.values[key.get_id()]  # constants are keyed by their (hash-consed) AST id
-        except KeyError:
-            pass
-        except AttributeError:
-            raise KeyError(key) from None
-        if isinstance(key, z3.FuncDeclRef):
-            return self.values.get(key().get_id()) if key.arity() == 0 else None
-        if isinstance(key, z3.ExprRef) and not z3.is_const(key):
-            return self.evaluate(key)
-        return None
-
-    def __contains__(self, key: Any) -> bool:
-        return self[key] is not None
-
-    def __iter__(self):
-        return iter(self.consts.values())
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-    def evaluate(self, expr: Any, model_completion: bool = False) -> Any:
-        if not isinstance(expr, z3.ExprRef):
-            return expr
-        if expr.get_id() in self.values:
-            return self.values[expr.get_id()]
-        if self._model is not None:
-            return z3_to_py(self._model.evaluate(expr, model_completion=model_completion))
-        pairs = [(c, _py_to_z3(self.values[k], c)) for k, c in self.consts.items()]
-        return z3_to_py(z3.simplify(z3.substitute(expr, *pairs)))
-
-    eval = evaluate
-
-    def decls(self) -> list:
-        return [c.decl() for c in self.consts.values()]
-
-    def __repr__(self) -> str:
-        return "[" + ", ".join(f"{c} = {self.values[k]}" for k, c in self.consts.items()) + "]"
-
-
-register_attributes(SolModel, ("evaluate", "eval", "decls"))
-
-
-def _py_to_z3(value: Any, like: Any) -> Any:
-    if z3.is_bool(like):
-        return z3.BoolVal(bool(value))
-    if z3.is_int(like):
-        return z3.IntVal(int(value))
-    return z3.RealVal(value)
 
 
 #: The Z3 names a spec may use: an explicit table (spec/allowlist.py), never ``dir(z3)``
@@ -154,18 +52,8 @@ def _key(x: Any) -> Any:
     return x
 
 
-#: Largest count a spec operator builds in one call (letters, names, list sizes, groups).
-MAX_OPERATOR_ITEMS = 100_000
 #: Largest number of elements generate_random_list may draw in total before giving up.
 MAX_RANDOM_LIST_WORK = 50_000_000
-
-
-def _bounded(what: str, value: Any, limit: int = MAX_OPERATOR_ITEMS) -> int:
-    """``int(value)``, refusing counts above ``limit`` (an operator asked for 10**9 items)."""
-    n = int(value)
-    if n > limit:
-        raise OperatorError(f"{what}: {n} is too large (limit {limit})")
-    return n
 
 
 @lru_cache(maxsize=8)
@@ -194,14 +82,6 @@ def _faker_providers(locale: str) -> frozenset[str]:
 def _faker(locale: str) -> Any:
     from faker import Faker  # heavy import, first use only
     return Faker(locale)
-
-
-def _flatten_syms(events: Any) -> list:
-    if hasattr(events, "to_list") and callable(events.to_list):
-        return list(events.to_list())
-    if isinstance(events, dict):
-        return list(events.values())
-    return list(events)
 
 
 _ACTIVE = threading.local()
@@ -375,7 +255,7 @@ class Runtime:
         rng = self.rng
         for _ in range(min(200_000, max(1, MAX_RANDOM_LIST_WORK // size))):
             if ele_type == "int":
-                lst = [rng.randint(d[0], d[1]) for d in doms]
+                lst: list = [rng.randint(d[0], d[1]) for d in doms]
             elif ele_type == "float":
                 lst = [round(rng.uniform(d[0], d[1]), 2) for d in doms]
             else:
@@ -430,10 +310,10 @@ class Runtime:
 
     def generate_formulas(self, formula_num: int, vars_num: int, is_cond: bool = False,
                           allow_power: bool = True, max_depth: int = 5) -> list[str]:
-        return mathexpr.generate_formulas(self.rng, _bounded("generate_formulas", formula_num, 10_000),
-                                          _bounded("generate_formulas vars_num", vars_num, 1000),
-                                          is_cond, allow_power,
-                                          _bounded("generate_formulas max_depth", max_depth, 30))
+        return formulagen.generate_formulas(self.rng, _bounded("generate_formulas", formula_num, 10_000),
+                                            _bounded("generate_formulas vars_num", vars_num, 1000),
+                                            is_cond, allow_power,
+                                            _bounded("generate_formulas max_depth", max_depth, 30))
 
     def generate_formula(self, vars_num: int, is_cond: bool = False, allow_power: bool = True,
                          max_depth: int = 5) -> str:
@@ -451,7 +331,7 @@ class Runtime:
             return []
         if group_num <= len(combos):
             return self.rng.sample(combos, group_num)
-        out = []
+        out: list = []
         while len(out) < group_num:
             out.extend(self.rng.sample(combos, len(combos)))
         out = out[:group_num]
@@ -497,151 +377,6 @@ _COMBINATIONS = ITERTOOLS_BOUNDED["combinations"]
 def _reduce(*args: Any) -> Any:
     from functools import reduce
     return reduce(*args)
-
-
-
-
-def build_system(configs: Any, vars: Any, var_names: Any = None) -> dict:  # noqa: A002 - documented name
-    """Z3 expressions, side constraints and LaTeX of serialized formulas (documented signature)."""
-    return mathexpr.build_system(list(configs), vars, var_names)
-
-
-def get_value(sol: Any, vars: Any) -> Any:  # noqa: A002 - the documented keyword is ``vars``
-    """Value(s) of Z3 constant(s) ``vars`` in solution ``sol`` (lists map elementwise)."""
-    var = vars
-    if type(sol) is SolModel and hasattr(var, "_pf_id"):
-        return sol.values.get(var._pf_id)
-    if isinstance(var, (list, tuple)):
-        return [get_value(sol, item) for item in var]
-    if isinstance(var, dict) or hasattr(var, "to_list"):
-        return [get_value(sol, item) for item in list(var)]
-    if isinstance(sol, SolModel):
-        return sol[var]
-    if isinstance(sol, (list, tuple)) and sol and isinstance(sol[0], SolModel):
-        return sol[0][var]
-    if isinstance(sol, z3.ModelRef):
-        return z3_to_py(sol[var.decl()] if z3.is_const(var) else sol.evaluate(var))
-    raise OperatorError(f"get_value: {type(sol).__name__} is not a solution")
-
-
-def to_unique(l: Any) -> Any:  # noqa: E741 - the documented parameter name
-    """Remove duplicates, keeping the first occurrence (works on unhashable items too)."""
-    items = l
-    if not isinstance(items, (list, tuple)):
-        return items
-    out: list = []
-    seen: set = set()
-    for item in items:
-        k = to_hashable(item)
-        try:
-            if k in seen:
-                continue
-            seen.add(k)
-        except TypeError:
-            if item in out:
-                continue
-        out.append(item)
-    return out
-
-
-def to_hashable(element: Any) -> Any:
-    if isinstance(element, list):
-        return tuple(to_hashable(e) for e in element)
-    return element
-
-
-def gen_event_count_condition(events: Any, fact: str, num: int = 0) -> list:
-    """[at most / at least / exactly ``num`` of ``events`` true] or [Distinct(events)]."""
-    return event_count(_flatten_syms(events), fact, num, z3.Distinct, z3.Sum, z3.If)
-
-
-def event_count(evs: list, fact: str, num: int, distinct: Any, total: Any, ite: Any) -> list:
-    """The construction of gen_event_count_condition over given term primitives.
-
-    Why the primitives are parameters: spec/columnmode.py builds the very same terms over
-    its own Term objects (col_distinct, col_sum, col_if), node for node.
-    """
-    n = len(evs)
-    num = 0 if num <= 0 else min(num, n)
-    if fact == "distinct":
-        return [distinct(*evs)]
-    count = total([ite(v, 1, 0) for v in evs])
-    if fact == "most":
-        return [count <= num]
-    if fact == "least":
-        return [count >= num]
-    if fact == "equal":
-        return [count == num]
-    raise OperatorError(f"gen_event_count_condition: unknown fact '{fact}' "
-                        "(expected most, least, equal or distinct)")
-
-
-def gen_multi_event_count_condition(events: Any, op: str, target: Any) -> list:
-    """op 'wc': exactly target[i] groups of ``events`` have i true events."""
-    if op != "wc":
-        raise OperatorError(f"gen_multi_event_count_condition: unknown op '{op}'")
-    counts = [z3.Sum([z3.If(e, 1, 0) for e in group]) for group in events]
-    out = []
-    for i, required in enumerate(target):
-        if required < 0:
-            raise OperatorError(f"gen_multi_event_count_condition: negative target {required}")
-        if required:
-            out.append(z3.Sum([z3.If(c == i, 1, 0) for c in counts]) == required)
-    return out
-
-
-_MAKE_EXPR: dict[str, tuple[Callable, int | None]] = {}
-for _names, _fn, _arity in (
-    (("eq", "=="), lambda x, y: x == y, 2), (("neq", "!=", "ne"), lambda x, y: x != y, 2),
-    (("gt", ">"), lambda x, y: x > y, 2), (("ge", ">="), lambda x, y: x >= y, 2),
-    (("lt", "<"), lambda x, y: x < y, 2), (("le", "<="), lambda x, y: x <= y, 2),
-    (("and", "&&"), z3.And, None), (("or", "||"), z3.Or, None), (("not", "!"), z3.Not, 1),
-    (("implies", "=>"), z3.Implies, 2), (("add", "+"), lambda *a: z3.Sum(*a), None),
-    (("sub", "-"), lambda x, y: x - y, 2), (("mul", "*"), lambda x, y: x * y, 2),
-    (("div", "/"), lambda x, y: x / y, 2),
-):
-    for _n in _names:
-        _MAKE_EXPR[_n] = (_fn, _arity)
-
-
-def make_expr(op: str, *operands: Any) -> Any:
-    """Z3 expression for an operator name (eq/neq/gt/ge/lt/le, and/or/not/implies, add/sub/mul/div)."""
-    if op not in _MAKE_EXPR:
-        raise OperatorError(f"make_expr: unsupported operator '{op}'")
-    fn, arity = _MAKE_EXPR[op]
-    if arity is not None and len(operands) != arity:
-        raise OperatorError(f"make_expr: operator '{op}' takes {arity} operand(s)")
-    return fn(*operands)
-
-
-def get_TF_events_for_each_solution(events: Any, solutions: Any, require: bool = True) -> list:
-    evs = _flatten_syms(events)
-    return [[v for v in evs if model[v] == require or model[v] is None] for model in solutions]
-
-
-def find_always_TF_events(events: Any, solutions: Any, require: bool = True) -> tuple[list, list]:
-    yes, no = [], []
-    for e in _flatten_syms(events):
-        (yes if all(m[e] == require for m in solutions) else no).append(e)
-    return yes, no
-
-
-def find_always_TF_combined_events(events: Any, solutions: Any, require: bool = True, num: int = 2) -> list:
-    return [c for c in itertools.combinations(_flatten_syms(events), num)
-            if all(all(m[e] == require for e in c) for m in solutions)]
-
-
-def generate_var_names(n: int) -> list[str]:
-    n = _bounded("generate_var_names", n)
-    if n <= 3:
-        return ["x", "y", "z"][:n]
-    if n <= 11:
-        return ["p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"][:n]
-    return [f"x{i}" for i in range(1, n + 1)]
-
-
-def get_var_name(z3_var: Any) -> str:
-    return z3_var.decl().name()
 
 
 OPERATOR_NAMES: set[str] = set(Runtime(random.Random(0), {}, lambda s: None).table()) | set(Z3_EXPORTS)

@@ -172,5 +172,5 @@ def _choice(a: "Attempt", name: str, q: dict) -> tuple[list, list, str]:
 
 def problem_text(a: "Attempt") -> str:
     """The problem text: the spec's ``desc`` template in the final namespace."""
-    return str(ev(a.spec.desc, a.env))
+    return str(ev(a.spec.desc, a.env))  # type: ignore[arg-type]
 

@@ -1,0 +1,286 @@
+"""Stage 4b of an attempt: the ordered backend lists that decide a constraint model.
+
+Why one ordered list per question: a reader finds here, in one place, every way an
+attempt's constraints can be decided and the test that says when each applies. The
+first backend whose test passes and that reaches a decision wins; a backend that does
+not apply (or gives up without deciding) returns None and the next one is tried. Every
+backend returns the same answer (the complete projected solution set in canonical order,
+or the optimum); they differ only in speed. No backend that uses floating point decides
+anything: the exact LP certifies its optimum in rationals (spec/lp.py), the finite
+backends evaluate integers exhaustively, and Z3 is exact.
+
+The constraint model has two representations (spec/columnmode.py): the *term model*
+(Python-built terms, for finite-domain or linear Real problems, made while the
+conditions are evaluated) and the *Z3 model* (``a.assertions``). A term backend that
+cannot decide turns the term model into the Z3 model (the formulas are evaluated again
+as Z3 terms) before the Z3 backends run.
+
+Where each operator is evaluated, one place per backend:
+
+========================  ======================================================
+backend                    operator table
+========================  ======================================================
+finite (terms)             spec/terms.py ``DISPATCH`` -> spec/finite.py evaluator
+exact LP (terms)           spec/linear.py ``LIN_DISPATCH`` -> spec/lp.py
+finite (Z3 terms)          spec/finite.py ``_compile`` (Z3 AST walk) -> evaluator
+Z3 (nonlinear, LIA, FD)    spec/operators.py ``Z3_EXPORTS`` (Z3's own operators)
+========================  ======================================================
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+import z3
+
+from . import columnmode, lpmode, optimum
+from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS
+from .fastz3 import add_block, collect_consts, const_ids, is_lia, is_nonlinear_int, is_nonlinear_real, read_model
+from .finite import FiniteWalk, compile_finite, walk_finite
+from .model import finite_optimum, finite_sols
+from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
+from .operators import SolModel, solution_order_key as _order_key, z3_to_py
+from .outcome import Rejection, undecided
+
+if TYPE_CHECKING:
+    from .attempt import Attempt
+
+__all__ = ["Backend", "ENUMERATE", "Projection", "enumerate_solutions", "optimize_terms", "optimize_z3",
+           "budget_rate"]
+
+#: Work kept back from a nonlinear "one more?" check (it ends the attempt either way now:
+#: undecided is a rejection; the reserve only keeps such attempts from using the last
+#: units, so their cost stays what it was).
+LATER_RESERVE_MS = 1500
+#: Work slice of the first check of a Z3 logic that has a fallback after it.
+FIRST_CHECK_MS = 2000
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One way to decide a model: its name, when it applies (documented), the function."""
+
+    name: str
+    applies: str
+    run: Callable[..., Any]
+
+
+@dataclass
+class Projection:
+    """The Z3 model to enumerate, projected on the symbol constants that occur in it.
+
+    ``walk``: the finite evaluator's compiled form when spec/finite.py accepts the
+    assertions (found while looking for the constants that occur); ``linear``: every
+    constant Bool/Int and the arithmetic linear (QF_LIA); ``int_only``: Bool/Int only.
+    """
+
+    assertions: list
+    consts: list
+    kinds: list
+    walk: FiniteWalk | None
+    linear: bool
+    int_only: bool
+
+
+class _FallBack(Exception):
+    """The specialised Z3 logic could not decide; use the next backend."""
+
+
+# ---- enumeration: all solutions ------------------------------------------------------------
+def project(a: "Attempt", assertions: list) -> Projection:
+    """The constants of ``assertions`` among the symbols' (every one gets a value, with
+    model completion where Z3 eliminated it, so the set is the complete projected
+    solution set whatever models Z3 returns)."""
+    walk = walk_finite(assertions, a.sym_consts) if a.sym_consts else None
+    if walk is not None:
+        consts, kinds = walk.consts, walk.kinds
+    else:
+        present = const_ids(assertions)
+        consts = [c for c in a.sym_consts if c.get_id() in present] if a.sym_consts \
+            else collect_consts(assertions)
+        kinds = [c.sort().kind() for c in consts]
+    int_only = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds)
+    return Projection(assertions, consts, kinds, walk, int_only and is_lia(assertions), int_only)
+
+
+def _finite_z3(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
+    a.check_time()
+    if p.walk is not None:
+        res = p.walk.evaluate(limit)
+    else:
+        res = compile_finite(p.assertions, p.consts, p.kinds, limit=limit)
+    if res is None:
+        return None
+    prob, _ = res
+    if prob.too_many or (limit is not None and len(prob.rows) > limit):
+        raise Rejection("too many solutions", f"more than max_solution = {limit}")
+    return finite_sols(prob, p.consts, prob.rows)
+
+
+def _nonlinear(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
+    if p.linear:
+        return None
+    return enumerate_nonlinear(a, p.assertions, limit, p.consts, p.kinds)
+
+
+def _z3_logic(logic: str | None) -> Callable[..., Any]:
+    def run(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
+        if logic is not None and not p.linear:
+            return None
+        later = LATER_RESERVE_MS if not p.linear and p.int_only else None
+        try:
+            sols = _enumerate_z3(a, p, limit, logic, FIRST_CHECK_MS if logic else None, later)
+        except _FallBack:
+            return None
+        ids = [c.get_id() for c in p.consts]
+        sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
+        return sols
+    return run
+
+
+#: The backends that enumerate a Z3 model, in order (the term model's finite backend,
+#: ``columnmode.enumerate_terms``, runs before them: see ``enumerate_solutions``).
+ENUMERATE: tuple[Backend, ...] = (
+    Backend("finite", "every constant Bool/Int, every operator one spec/finite.py models, and each "
+            "Int bounded by the constraints to a domain small enough to evaluate exhaustively "
+            "(the compile itself is the test)", _finite_z3),
+    Backend("z3-nonlinear", "Bool/Int constants, a product, power or division of unknowns, and Z3's "
+            "default solver cannot decide the first check within nonlinear.PROBE_MS", _nonlinear),
+    Backend("z3-QF_LIA", "Bool/Int constants and linear arithmetic; gives way to the next backend "
+            "when its first check is undecided within FIRST_CHECK_MS", _z3_logic("QF_LIA")),
+    Backend("z3-QF_FD", "the same shape; bit-blasting decides some bounded instances QF_LIA does not",
+            _z3_logic("QF_FD")),
+    Backend("z3", "always (the general solver; undecided is a rejection, never a guess)", _z3_logic(None)),
+)
+
+
+def enumerate_solutions(a: "Attempt", assertions: list | None, limit: int | None) -> list[SolModel]:
+    """All solutions of the model (the term model first when there is one, else ``assertions``)."""
+    if assertions is None:  # the attempt's own model: the term backend may decide it
+        sols = columnmode.enumerate_terms(a, limit)
+        if sols is not None:
+            return sols
+        assertions = a.assertions
+    p = project(a, assertions)
+    if a.capture is not None:  # spec/audit.py re-checks this problem independently
+        a.capture.update(kind="enumerate", assertions=list(assertions), consts=list(p.consts), limit=limit)
+    for backend in ENUMERATE:
+        sols = backend.run(a, p, limit)
+        if sols is not None:
+            return sols
+    raise Rejection("solver gave up", "no solver decided the constraints")
+
+
+def _enumerate_z3(a: "Attempt", p: Projection, limit: int | None, logic: str | None,
+                  first_timeout: int | None, later_reserve: int | None) -> list[SolModel]:
+    """Model after model, each blocked on the projection, until unsat (or a rejection)."""
+    consts, kinds = p.consts, p.kinds
+    solver = z3.SolverFor(logic) if logic else z3.Solver()
+    solver.set("random_seed", a.z3_seed)
+    solver.add(p.assertions)
+    decl_asts = [c.decl().ast for c in consts]
+    const_asts = [c.as_ast() for c in consts]
+    ids = [c.get_id() for c in consts]
+    all_consts = dict(zip(ids, consts))
+    sols: list[SolModel] = []
+    while True:
+        a.check_time()
+        budget = a.budget.remaining_ms()
+        if first_timeout and not sols:
+            budget = min(budget, first_timeout)
+        if later_reserve is not None and sols:
+            budget = max(min(budget, LATER_CHECK_MS), budget - later_reserve)
+        r = a.budget.run(solver, budget)
+        if r == z3.unknown:
+            if logic and (first_timeout and not sols or not a.budget.exhausted):
+                if a.budget.remaining() > 0:
+                    raise _FallBack()
+            if sols:
+                # the original ends its enumeration here and keeps the puzzle; without the
+                # proof that no other solution exists there is no puzzle (issue 23)
+                raise undecided(f"Z3 could not decide whether a solution beyond the "
+                                f"{len(sols)} found exists ({solver.reason_unknown()})")
+            raise Rejection("time limit", "solver time budget exhausted")
+        if r != z3.sat:
+            break
+        model = solver.model()
+        values, raws = read_model(model, consts, decl_asts, kinds)
+        keep = []
+        if None in values:
+            for j, v in enumerate(values):
+                if v is None:
+                    e = model.eval(consts[j], model_completion=True)
+                    keep.append(e)  # holds the AST alive until the block is asserted
+                    raws[j] = e.as_ast()
+                    values[j] = z3_to_py(e)
+        sols.append(SolModel(dict(zip(ids, values)), all_consts, model))
+        if limit is not None and len(sols) > limit:
+            raise Rejection("too many solutions", f"more than max_solution = {limit}")
+        if not add_block(solver, const_asts, raws):
+            break
+    return sols
+
+
+# ---- optimisation ----------------------------------------------------------------------------
+def optimize_terms(a: "Attempt", kind: str) -> bool:
+    """The term model's optimum backends, in order; False once the Z3 model is made instead.
+
+    * exact LP (spec/lpmode.py): every symbol Real, every condition and the objective
+      linear (spec/linear.py rows); decides when spec/lp.py certifies the optimum in
+      rationals (and its uniqueness where the question needs it);
+    * finite (spec/columnmode.py): every symbol Bool/Int, an Int objective and domains
+      bounded by the constraints (spec/finite.py ``compile_terms`` is the test).
+    """
+    st = a.col
+    if st is None:
+        return False
+    if st.linear:
+        return lpmode.linear_optimize(a, kind)
+    return columnmode.optimize_terms(a, kind)
+
+
+def optimize_z3(a: "Attempt", target: Any, kind: str) -> None:
+    """The Z3 model's optimum backends, in order (spec/optimum.py holds the Z3 steps):
+
+    * finite: an Int objective over Bool/Int constants that spec/finite.py evaluates;
+    * descent: an Int objective; strict improvement with one incremental solver (at most
+      500 steps), then Z3's Optimize;
+    * Z3 Optimize: always (any objective Z3 accepts).
+    """
+    is_int = z3.is_expr(target) and z3.is_int(target)
+    if is_int and _optimize_finite(a, target, kind):
+        return
+    found = optimum.descend(a, target, kind) if is_int else None
+    if found is not None:
+        model, value = found
+        optimum.finish_optimum(a, model, value, target)
+        return
+    optimum.optimize_with_z3(a, target, kind)
+
+
+def _optimize_finite(a: "Attempt", target: Any, kind: str) -> bool:
+    """Optimum by exhaustive evaluation (spec/finite.py); False when it does not apply."""
+    a.check_time()
+    consts = a.sym_consts if a.sym_consts else collect_consts(list(a.assertions) + [target])
+    kinds = [c.sort().kind() for c in consts]
+    res = compile_finite(a.assertions, consts, kinds, objective=target)
+    if res is None:
+        return False
+    prob, objv = res
+    finite_optimum(a, prob, objv, consts, kind, target.ctx)
+    return True
+
+
+def budget_rate(a: "Attempt") -> None:
+    """Nonlinear problems keep a wall-clock share per check (spec/budget.py).
+
+    Decided on the Z3 assertions present when solving starts. An attempt still in the
+    term model has none; if it then falls back to Z3 it keeps the default rate.
+    """
+    if not a.assertions:
+        return
+    kinds = {c.sort().kind() for c in a.sym_consts}
+    if z3.Z3_REAL_SORT in kinds and is_nonlinear_real(a.assertions):
+        a.budget.use_rate(NONLINEAR_UNITS_PER_MS, clocked=True)  # spec/budget.py
+    elif z3.Z3_INT_SORT in kinds and is_nonlinear_int(a.assertions):
+        a.budget.use_rate(UNITS_PER_MS, clocked=True)

@@ -1,0 +1,154 @@
+"""Stage 3 of an attempt: the Z3 constraint model, its early contradiction check, finite solutions.
+
+The conditions stage (spec/conditions.py) builds the model either as Python terms
+(spec/columnmode.py, the *term model*) or as Z3 assertions (``a.assertions``, the *Z3
+model*); this module holds what belongs to the Z3 model: adding a formula's value as
+assertions, the finite-domain pre-check that rejects contradictory condition sets at
+once, and the solutions read off an exhaustive evaluation (both models' finite
+backends produce them, spec/finite.py).
+"""
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import z3
+
+from .argmax import multiple_optima, needs_unique_optimum
+from .budget import rlimit_count
+from .operators import SolModel
+from .outcome import ExprFailure, Rejection
+from .safe import SafeCode
+
+if TYPE_CHECKING:
+    from .attempt import Attempt
+
+__all__ = ["add_assertion", "precheck", "finite_sols", "finite_optimum", "PRECHECK_MS", "PRECHECK_COST_KEY"]
+
+#: Work slice (idle-machine ms of Z3 work, spec/budget.py) of the finite-domain pre-check.
+PRECHECK_MS = 2000
+#: After this many pre-checks of a spec without one contradiction found, stop pre-checking it.
+_PRECHECK_TRIAL = 40
+#: ... or after this many, if the pre-checks cost more work than all the solving they preceded.
+_PRECHECK_MIN = 5
+#: Key of the pre-check statistics in the family's per-spec cache (a tuple: never a source string).
+_PRECHECK_KEY = ("puzzleforge.spec.sampling", "precheck")
+#: Key of [work units of the passed pre-checks, work units of the attempts' solving after them].
+PRECHECK_COST_KEY = ("puzzleforge.spec.sampling", "precheck-cost")
+#: The pre-check's own Z3 context (one per thread): see ``precheck``.
+_PRIVATE = threading.local()
+
+
+def _precheck_context() -> Any:
+    ctx = getattr(_PRIVATE, "ctx", None)
+    if ctx is None:
+        ctx = _PRIVATE.ctx = z3.Context()
+    return ctx
+
+
+def _flatten_assertions(value: Any, out: list) -> None:
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            _flatten_assertions(v, out)
+    elif isinstance(value, bool):
+        out.append(z3.BoolVal(value))
+    elif isinstance(value, z3.BoolRef):
+        out.append(value)
+    elif isinstance(value, z3.ExprRef):
+        raise TypeError(f"condition is a {value.sort()} expression, not a Boolean: {value}")
+    else:
+        raise TypeError(f"condition evaluates to {type(value).__name__}, not a Z3 Boolean or list of them")
+
+
+def add_assertion(a: "Attempt", value: Any, code: SafeCode) -> None:
+    """Add a condition formula's value (a Boolean, a Z3 Boolean or nested lists of them)."""
+    try:
+        _flatten_assertions(value, a.assertions)
+    except TypeError as exc:
+        raise ExprFailure(code, exc) from None
+
+
+def precheck(a: "Attempt") -> None:
+    """Reject at once an attempt whose constraints contradict each other.
+
+    Why: in several specs (29-dining2, 19-hobby, 8-stone, 58-sugar...) most random
+    condition sets are jointly unsatisfiable, and the general path (QF_LIA first, then
+    the fallbacks) can spend a second or more proving it. Bit-blasting (Z3's QF_FD, a
+    SAT solver over the bounded integers) usually proves it in milliseconds (29-dining2:
+    ~20x faster). Only an unsat answer is used: every path of ``solve`` rejects such an
+    attempt with "no solution" anyway, so no accepted puzzle changes (the check draws
+    nothing from the attempt's random generator and its model is never used); "sat" or
+    "unknown" (unbounded integers, a slow instance, the time slice) falls through to the
+    normal solving. Specs that never solve (``calc_solution: false`` without
+    post_generation/optimize) are not checked, and a spec whose first checks found no
+    contradiction stops being checked (pure overhead there): after _PRECHECK_TRIAL
+    checks, or after _PRECHECK_MIN if the passed pre-checks cost more Z3 work units
+    than all the solving of their attempts (11-wine: a 65,000-unit pre-check before
+    about 10,000 units of solving, 40 times per process). Units, not the clock: like
+    the check counts, the decision depends on what the process pre-checked before (the
+    private context is shared), never on the machine's load. The attempt records its
+    part (``precheck_units``, added up by spec/attempt.py).
+
+    The check runs in a private Z3 context (the assertions are translated into it):
+    the family reuses its Z3 context across attempts, and terms a solver creates there
+    would shift which model Z3 returns later, so a pre-check in that context made a
+    puzzle depend on whether earlier attempts had switched the pre-check off.
+    """
+    spec = a.spec
+    if not a.assertions or not (spec.calc_solution or spec.post_generation is not None
+                                   or spec.optimize is not None):
+        return
+    stats = a.cache.setdefault(_PRECHECK_KEY, [0, 0])  # [checks, contradictions]
+    if stats[1] == 0 and stats[0] >= _PRECHECK_MIN:
+        cost = a.cache.get(PRECHECK_COST_KEY)
+        if stats[0] >= _PRECHECK_TRIAL or (cost is not None and cost[0] > cost[1]):
+            return
+    kinds = {c.sort().kind() for c in a.sym_consts}
+    if not kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT}:
+        return
+    if a.budget.remaining() <= 0:
+        return
+    ctx = _precheck_context()
+    solver = z3.SolverFor("QF_FD", ctx=ctx)
+    solver.set("random_seed", 0)
+    try:
+        solver.add([x.translate(ctx) for x in a.assertions])
+        before = rlimit_count(solver)
+        result = a.budget.run(solver, PRECHECK_MS, charge=False)  # spec/budget.py
+        spent = (rlimit_count(solver) - before) % (1 << 32)
+    except z3.Z3Exception:
+        return
+    stats[0] += 1
+    if result == z3.unsat:
+        stats[1] += 1
+        raise Rejection("no solution", "the constraints have no solution (finite-domain pre-check)")
+    a.precheck_units = spent
+
+
+def finite_sols(prob: Any, consts: list, rows: Any) -> list[SolModel]:
+    """Solutions (SolModel) from rows of an exhaustive evaluation (spec/finite.py)."""
+    if not prob.used:
+        return [SolModel({}, {}) for _ in range(len(rows))]
+    ids = [consts[c].get_id() for c in prob.used]
+    cmap = {i: consts[c] for i, c in zip(ids, prob.used)}
+    return [SolModel(dict(zip(ids, vals)), cmap) for vals in zip(*prob.row_values(rows))]
+
+
+def finite_optimum(a: "Attempt", prob: Any, objv: Any, consts: list, kind: str, ctx: Any) -> None:
+    """_value and _solutions from an exhaustive evaluation (or a rejection).
+
+    Same outcome as the Z3 backends: the optimum, ``multiple optima`` when two
+    assignments reach it and the question needs one (spec/argmax.py), ``no solution``
+    when nothing satisfies the constraints.
+    """
+    if not len(prob.rows):
+        raise Rejection("no solution", "the optimization constraints have no solution")
+    best = int(objv.max() if kind == "maximize" else objv.min())
+    hits = np.flatnonzero(objv == best)
+    if len(hits) > 1 and needs_unique_optimum(a.spec):
+        raise multiple_optima(best)
+    # several optima allowed: the rows are in canonical order, so hits[0] is the
+    # canonical optimal configuration
+    a.env["_value"] = z3.IntVal(best, ctx)
+    a.env["_solutions"] = finite_sols(prob, consts, prob.rows[hits])[0]
