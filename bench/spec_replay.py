@@ -158,6 +158,7 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=240.0, help="wall seconds per reference run")
     ap.add_argument("--cpu", type=float, default=120.0, help="CPU seconds for ours per spec")
     ap.add_argument("--json", default="", help="also write the rows here")
+    ap.add_argument("--keep", default="", help="keep the configs and outputs in this folder")
     args = ap.parse_args()
     if not REF_PY.exists() or not CORPUS.exists():
         sys.exit(f"needs {REF_PY} (see {REFERENCE}/REFERENCE.md) and {CORPUS}")
@@ -165,13 +166,14 @@ def main() -> None:
     if args.specs:
         want = set(args.specs.split(","))
         specs = [p for p in specs if p.stem in want]
-    tmp = Path(tempfile.mkdtemp(prefix="spec-replay-"))
+    tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="spec-replay-"))
+    tmp.mkdir(parents=True, exist_ok=True)
     ref_dir = tmp / "ref"
-    shutil.copytree(REFERENCE, ref_dir)
+    shutil.copytree(REFERENCE, ref_dir, dirs_exist_ok=True)
     (ref_dir / "temp").mkdir(exist_ok=True)
     (ref_dir / "output").mkdir(exist_ok=True)
     work = tmp / "work"
-    work.mkdir()
+    work.mkdir(exist_ok=True)
     rows = []
     print(f"{'spec':22} {'ref made':>8} {'ours replayed/agree':>20} {'ours made':>9} {'ref replayed/agree':>19}")
     for spec in specs:
@@ -195,7 +197,8 @@ def main() -> None:
                                                        sorted(reasons.items())))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
-    shutil.rmtree(tmp, ignore_errors=True)
+    if not args.keep:
+        shutil.rmtree(tmp, ignore_errors=True)
     os.sys.stdout.flush()
 
 
