@@ -10,12 +10,14 @@ independent source), never from the engine's own solver.
 Specs (tests/spec/data/unseen/): customs_lineup.yaml (+ customs/lineup.py: an operator
 file drawing from the global ``random`` module and building a constraint), knights_templates.yaml
 (derived symbols of several templates, ``total``, ``amount``, the ``vars`` alias),
-post_gen_pair.yaml (``post_generation`` vars and conditions, ``{post_gen_conditions}``).
+post_gen_pair.yaml (``post_generation`` vars and conditions, ``{post_gen_conditions}``),
+bakery_lp.yaml (``float`` symbols, ``optimize``, an exact rational answer from ``_value``).
 """
 from __future__ import annotations
 
 import itertools
 import json
+from fractions import Fraction
 import os
 import re
 import shutil
@@ -84,6 +86,23 @@ def _pair_answer(question: str) -> str:
              if x < y and x + y == total and x * y == product]
     assert len(pairs) == 1
     return str(pairs[0][1])
+
+
+def _bakery_answer(question: str) -> str:
+    """The LP optimum by its vertices: every intersection of two of the four lines."""
+    nums = [int(x) for x in re.findall(r"\d+", question)]
+    flour, hours, cf, ch, cp, bf, bh, bp = nums[:8]
+    lines = [(1, 0, 0), (0, 1, 0), (cf, bf, flour), (ch, bh, hours)]  # a*x + b*y = c
+    best = None
+    for (a1, b1, c1), (a2, b2, c2) in itertools.combinations(lines, 2):
+        det = a1 * b2 - a2 * b1
+        if det == 0:
+            continue
+        x, y = Fraction(c1 * b2 - c2 * b1, det), Fraction(a1 * c2 - a2 * c1, det)
+        if x >= 0 and y >= 0 and cf * x + bf * y <= flour and ch * x + bh * y <= hours:
+            value = cp * x + bp * y
+            best = value if best is None else max(best, value)
+    return str(best)
 
 
 # ---- customs/ under --trust ---------------------------------------------------------------
@@ -179,3 +198,17 @@ def test_post_generation_vars_and_conditions(tmp_path: Path) -> None:
     checked = _run(["verify", "p.jsonl", "--workers", "1"], tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.splitlines()[-2:] == ["8/8 correct in p.jsonl", "uniqueness audit: 8 pass"]
+
+
+def test_float_symbols_and_optimize(tmp_path: Path) -> None:
+    _copy(tmp_path, "bakery_lp.yaml")
+    made = _run(["spec", "generate", "bakery_lp.yaml", "-n", "8", "--seed", "4", "-o", "b.jsonl"],
+                tmp_path)
+    assert made.returncode == 0, made.stderr
+    records = _records(tmp_path / "b.jsonl")
+    for r in records:
+        assert r["answer"] == _bakery_answer(r["question"])
+    assert any("/" in r["answer"] for r in records)  # an exact rational, not a rounded float
+    checked = _run(["verify", "b.jsonl", "--workers", "1"], tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.splitlines()[-2:] == ["8/8 correct in b.jsonl", "uniqueness audit: 8 pass"]
