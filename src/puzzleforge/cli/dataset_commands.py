@@ -10,7 +10,7 @@ import dataclasses
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -57,8 +57,14 @@ class _Progress:
         if self.tty:
             if self._bar is None:
                 from rich.console import Console
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                           TimeElapsedColumn, TimeRemainingColumn)
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    Progress,
+                    TextColumn,
+                    TimeElapsedColumn,
+                    TimeRemainingColumn,
+                )
 
                 self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                                      MofNCompleteColumn(), TextColumn("{task.fields[rate]}/s"),
@@ -82,17 +88,16 @@ class _Progress:
             self._bar.stop()
 
 
-def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
-              params: list[str], workers: Optional[int], backend: str, ray_address: Optional[str],
-              fmt: str, resume: bool, timeout: Optional[float], chunk_size: Optional[int],
-              max_attempts: Optional[int], quiet: bool, audit: bool = False) -> None:
+def _generate(target: str, n: int | None, seed: int | None, out: Path,
+              params: list[str], workers: int | None, backend: str, ray_address: str | None,
+              fmt: str, resume: bool, timeout: float | None, chunk_size: int | None,
+              max_attempts: int | None, quiet: bool, audit: bool = False) -> None:
     from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
+    from ..batch.backends import default_workers
     from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
+    from ..batch.runner import check_run_options
     from ..core.errors import ConfigError
     from ..core.registry import resolve_family
-
-    from ..batch.backends import default_workers
-    from ..batch.runner import check_run_options
 
     if n is not None and n < 1:
         raise ConfigError(f"-n {n}", field="-n", expected="a count >= 1")
@@ -134,7 +139,7 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
         typer.echo(f"summary: {sidecar(out, 'summary.json')}")
 
 
-def _show(path: Path, index: int, record_id: Optional[str]) -> None:
+def _show(path: Path, index: int, record_id: str | None) -> None:
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
@@ -180,28 +185,28 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def generate_command(
         family: str = typer.Argument(..., help="Family id, spec .yaml file, or recipe .yaml."),
-        n: Optional[int] = typer.Option(None, "-n", "--count", min=1,
+        n: int | None = typer.Option(None, "-n", "--count", min=1,
                                         help="Number of puzzles (>= 1)."),
-        seed: Optional[int] = typer.Option(None, "--seed", min=SEED_MIN, max=SEED_MAX,
+        seed: int | None = typer.Option(None, "--seed", min=SEED_MIN, max=SEED_MAX,
                                            help="Run seed, a 64-bit integer (default 0, or the "
                                            "recipe's seed)."),
         out: Path = typer.Option(..., "--out", "-o", help="Output .jsonl file (or directory "
                                  "for --format parquet)."),
         param: list[str] = typer.Option([], "--param", "-p", help="Family parameter key=value "
                                         "(repeatable)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+        workers: int | None = typer.Option(None, "--workers", "-w", min=1,
                                               help="Processes (default and maximum: the cores "
                                               "this process may use)."),
         backend: str = typer.Option("local", "--backend", help="local or ray."),
-        ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster "
+        ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster "
                                                   "address ('auto'); default starts a local one."),
         fmt: str = typer.Option("jsonl", "--format", help="jsonl or parquet."),
         resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
-        timeout: Optional[float] = typer.Option(None, "--timeout-per-item", help="Seconds per "
+        timeout: float | None = typer.Option(None, "--timeout-per-item", help="Seconds per "
                                                 "attempt; slower attempts are retried."),
-        chunk_size: Optional[int] = typer.Option(None, "--chunk-size", min=1,
+        chunk_size: int | None = typer.Option(None, "--chunk-size", min=1,
                                                  max=MAX_CHUNK_SIZE, help="Items per chunk."),
-        max_attempts: Optional[int] = typer.Option(None, "--max-attempts", min=1,
+        max_attempts: int | None = typer.Option(None, "--max-attempts", min=1,
                                                    help="Attempts per item (default 4)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
         audit: bool = typer.Option(False, "--audit", help="Also run each family's exact "
@@ -215,7 +220,7 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def verify_command(
         path: Path = typer.Argument(..., help="Dataset (.jsonl, .parquet or a Parquet dir)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+        workers: int | None = typer.Option(None, "--workers", "-w", min=1,
                                               help="Processes (at most the cores)."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Skip the families' audits."),
         audit_seconds: float = typer.Option(
@@ -263,7 +268,7 @@ def register(app: typer.Typer) -> None:
     def show_command(
         path: Path = typer.Argument(..., help="Dataset file."),
         index: int = typer.Option(0, "--index", "-i", min=0, help="0-based record position."),
-        record_id: Optional[str] = typer.Option(None, "--id", help="Record id instead."),
+        record_id: str | None = typer.Option(None, "--id", help="Record id instead."),
     ) -> None:
         """Pretty-print one puzzle with its answer."""
         if not path.exists():
@@ -275,7 +280,7 @@ def register(app: typer.Typer) -> None:
     def score_command(
         dataset: Path = typer.Argument(..., help="Dataset the answers are for."),
         answers: Path = typer.Argument(..., help='JSONL of {"id": ..., "answer": ...}.'),
-        json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON "
+        json_out: Path | None = typer.Option(None, "--json", help="Where to write the JSON "
                                                 "report (default ANSWERS.scores.json; '-' "
                                                 "prints it)."),
     ) -> None:

@@ -12,7 +12,7 @@ recipe, which the batch layer recognises first); the loader for each suffix is n
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +58,7 @@ def _load(target: str) -> Any:
     return getattr(module, attribute)
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_family(name: str) -> Any:
     """The family registered under ``name`` (raises ``UnknownFamily`` naming the choices)."""
     target = FAMILIES.get(name)

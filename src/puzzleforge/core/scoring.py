@@ -6,7 +6,8 @@ the CLI and integrations score answers without needing the dataset builder;
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .extract import final_answer_candidates
 from .puzzle import Puzzle

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from ..core.errors import AmbiguousPuzzle, InvalidDescription, Unsatisfiable
-from .generator import generate_instance, grade
+from .generator import generate_instance
 from .genre import Genre, Instance, parse_size
 from .genres import genre_ids, get_genre
 from .hints import Hint, next_hint

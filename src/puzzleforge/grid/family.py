@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Optional
+from typing import Any
 
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, InvalidDescription
@@ -40,7 +40,7 @@ def _make_params(genre: Any) -> type:
     fields: list = [
         ("size", str, dataclasses.field(default=size)),
         ("difficulty", str, dataclasses.field(default="any")),
-        ("density", Optional[float], dataclasses.field(default=None)),
+        ("density", float | None, dataclasses.field(default=None)),
     ]
     fields += [(n, t, dataclasses.field(default=d)) for n, t, d in getattr(genre, "extra_params", ())]
 

@@ -13,13 +13,12 @@ by the cheaper level.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..core.errors import GenerationFailed
 from .engine import Compiled
 from .genre import Genre, Instance
-from .grading import entry_lits as _entry_lits
 from .grading import at_most, grade
+from .grading import entry_lits as _entry_lits
 
 __all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIERS", "tier_name", "in_tier"]
 
@@ -44,7 +43,7 @@ def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None =
     rng.shuffle(order)
     picks = []
     for idx in order[:max(4, int(len(order) * fraction))]:
-        options = [l for l in entries[idx] if abs(l) != comp.low.T]
+        options = [line for line in entries[idx] if abs(line) != comp.low.T]
         if len(options) >= 2:
             picks.append(rng.choice(options))
     chosen: list[int] = []

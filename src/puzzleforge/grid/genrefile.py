@@ -17,8 +17,9 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..core.errors import InvalidDescription
 from .genre import Genre

@@ -11,9 +11,10 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 from fastapi import APIRouter, File, Query, Request, UploadFile
@@ -299,8 +300,12 @@ def api_record(request: Request, token: str, index: int) -> dict[str, Any]:
 
 
 @router.get("/api/datasets/{token}/records/{index}/explain")
-def api_explain(request: Request, token: str, index: int) -> dict[str, Any]:
-    ds = _state(request).datasets.get(token)
+async def api_explain(request: Request, token: str, index: int) -> dict[str, Any]:
+    state = _state(request)
+    ds = state.datasets.get(token)
     if not 0 <= index < len(ds.records):
         raise WebError(f"no record {index}; the dataset has {len(ds.records)}", 404)
-    return {"index": index, "steps": explain(ds.records[index])}
+    # in a killable worker under a deadline: a stuck explanation must not pin the server
+    steps = await state.workers.run_async(explain, ds.records[index],
+                                          what="explaining this record")
+    return {"index": index, "steps": steps}

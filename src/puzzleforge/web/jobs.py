@@ -1,5 +1,8 @@
 """Background jobs with progress, so a page can show a bar while a puzzle is generated.
 
+The engine work of a job runs in a killable worker process (web/workers.py); the job
+thread only waits for it, at most the engine deadline.
+
 Why threads and polling: generation is CPU-bound but short (seconds); a small thread pool
 keeps the server responsive and a ``GET /api/jobs/{id}`` poll needs no websocket or
 extra asset. The number of jobs kept is bounded; the oldest finished ones are dropped.
@@ -9,9 +12,10 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .errors import WebError, error_payload
 

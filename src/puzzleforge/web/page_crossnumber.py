@@ -90,8 +90,9 @@ def solve(request: Request, body: SolveRequest) -> dict[str, Any]:
     name = body.name.replace("\\", "/").rsplit("/", 1)[-1] or "puzzle.yaml"
 
     def run(progress):
-        return ca.solve_text(body.text, name=name, time_limit=state.settings.solve_time_limit,
-                             progress=progress)
+        return state.workers.run(ca.solve_text, body.text, name=name,
+                                 time_limit=state.settings.solve_time_limit,
+                                 progress=progress, what="solving this cross-number")
 
     return state.jobs.submit("crossnumber", run).view()
 
@@ -103,9 +104,9 @@ def play(request: Request, body: SolveRequest) -> dict[str, Any]:
     token = new_token()
 
     def run(progress):
-        session = ca.play_session(token, text, name=name,
-                                  time_limit=state.settings.solve_time_limit,
-                                  progress=progress)
+        session = state.workers.run(ca.play_session, token, text, name=name,
+                                    time_limit=state.settings.solve_time_limit,
+                                    progress=progress, what="solving this cross-number")
         state.sessions.put(token, session)
         return session.view()
 
@@ -119,7 +120,8 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
     token = new_token()
 
     def run(progress):
-        session = ca.generate_session(token, size=body.size, seed=seed, progress=progress)
+        session = state.workers.run(ca.generate_session, token, size=body.size, seed=seed,
+                                    progress=progress, what="generating a cross-number")
         state.sessions.put(token, session)
         return {**session.view(), "seed": str(seed)}
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
+from . import engine_tasks
 from . import grid_adapter as ga
 from .errors import WebError
 from .sessions import new_token
@@ -65,9 +66,9 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
     token = new_token()
 
     def run(progress):
-        progress(0.1, f"generating a {body.genre} puzzle and checking it is unique")
-        session = ga.generate_session(token, genre=body.genre, size=body.size, seed=seed,
-                                      difficulty=body.difficulty)
+        session = state.workers.run(engine_tasks.grid_generate, token, genre=body.genre,
+                                    size=body.size, seed=seed, difficulty=body.difficulty,
+                                    progress=progress, what="generating a grid puzzle")
         state.sessions.put(token, session)
         return session.view()
 
@@ -75,10 +76,13 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
 
 
 @router.post("/api/grid/load")
-def load(request: Request, body: LoadRequest) -> dict[str, Any]:
+async def load(request: Request, body: LoadRequest) -> dict[str, Any]:
     state = request.app.state
     token = new_token()
-    session = ga.load_session(token, body.text, state.settings.solve_time_limit)
+    session = await state.workers.run_async(engine_tasks.grid_load,
+                                            token, body.text,
+                                            state.settings.solve_time_limit,
+                                            what="solving this grid puzzle")
     state.sessions.put(token, session)
     return session.view()
 

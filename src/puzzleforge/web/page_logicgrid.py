@@ -63,9 +63,10 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
     token = new_token()
 
     def run(progress):
-        session = za.generate_session(token, K=body.K, k=body.k,
-                                      difficulty=body.difficulty or None, lang=body.lang,
-                                      seed=seed, progress=progress)
+        session = state.workers.run(za.generate_session, token, K=body.K, k=body.k,
+                                    difficulty=body.difficulty or None, lang=body.lang,
+                                    seed=seed, progress=progress,
+                                    what="generating a logic grid")
         state.sessions.put(token, session)
         return session.view()
 

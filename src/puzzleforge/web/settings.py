@@ -28,4 +28,13 @@ class WebSettings:
     max_jobs: int = 32
     job_workers: int = 2
     solve_time_limit: float = 30.0
+    #: wall-clock and CPU seconds of one engine call (solve, generate, explain) in its
+    #: worker process (web/workers.py); past it the worker is killed and the answer is 503
+    engine_seconds: float = 120.0
+    engine_memory_mb: int = 4096
+    #: engine calls running at once (more wait up to ``engine_queue_seconds``, then 503)
+    engine_slots: int = 2
+    engine_queue_seconds: float = 10.0
+    #: request threads that may wait for engine calls (explain, paste a grid)
+    engine_request_threads: int = 8
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]", "testserver")

@@ -13,7 +13,8 @@ mirrored box. A cell is written ``(c1, i1, c2, i2)`` with ``c1 < c2``.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 __all__ = ["Contradiction", "Grid", "norm_cell", "UNKNOWN", "YES", "NO"]
 
