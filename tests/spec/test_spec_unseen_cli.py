@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import itertools
 import json
-from fractions import Fraction
 import os
 import re
 import shutil
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import puzzleforge
@@ -68,7 +68,7 @@ def _knights_answer(question: str) -> str:
     people = [s[0] for s in said]
     worlds = []
     for kinds in itertools.product([True, False], repeat=len(people)):
-        knight = dict(zip(people, kinds))
+        knight = dict(zip(people, kinds, strict=True))
         ok = True
         for speaker, a, kind, b in said:
             claim = knight[a] == knight[b] if b else knight[a] == (kind == "knight")
