@@ -140,14 +140,18 @@ def check_record(number: int, record: dict[str, Any], *, audit: bool = True,
                  audit_seconds: float = AUDIT_SECONDS, trust: bool = False) -> RecordCheck:
     """Every problem of one record (empty list: the record is right).
 
-    ``trust`` loads the record's spec with its Python operator files (``verify --trust``).
-    """
+    ``trust`` (``verify --trust``) loads the record's spec with its Python operator
+    files, or lets a record made from a grid genre file load that file (Python); without
+    it such a record stops the whole run with one TrustRequired paragraph rather than a
+    "cannot regenerate" line per record."""
     check = RecordCheck(number, str(record.get("id", "")), str(record.get("family", "")))
     try:
         family = _family(record, trust)
         stored = Puzzle.from_record(record)
         params = build_params(family.Params, stored.params, family=family.name)
         regenerated = stamp(family.generate(params, make_rng(stored.seed)), stored.seed)
+    except TrustRequired:
+        raise
     except Exception as exc:  # noqa: BLE001 - report, keep checking the other records
         check.problems.append(f"cannot regenerate: {type(exc).__name__}: {exc}")
         return check

@@ -20,6 +20,10 @@ from .errors import run_guarded
 
 __all__ = ["register", "parse_param_pairs"]
 
+TRUST_HELP = ("Load Python code the family or the records name: grid genre .py files, and "
+              "the customs/*.py operator files of spec .yaml files (as `spec generate "
+              "--trust`). Only for files you trust.")
+
 
 def parse_param_pairs(pairs: list[str]) -> dict[str, str]:
     """``["n=5", "backend=sat"]`` -> dict; a pair without '=' is a ConfigError."""
@@ -91,7 +95,8 @@ class _Progress:
 def _generate(target: str, n: int | None, seed: int | None, out: Path,
               params: list[str], workers: int | None, backend: str, ray_address: str | None,
               fmt: str, resume: bool, timeout: float | None, chunk_size: int | None,
-              max_attempts: int | None, quiet: bool, audit: bool = False) -> None:
+              max_attempts: int | None, quiet: bool, audit: bool = False,
+              trust: bool = False) -> None:
     from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
     from ..batch.backends import default_workers
     from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
@@ -115,9 +120,12 @@ def _generate(target: str, n: int | None, seed: int | None, out: Path,
     else:
         if n is None:
             raise ConfigError("how many puzzles?", field="-n", expected="-n N (N >= 1)")
-        resolve_family(target)  # a clear UnknownFamily error before anything starts
+        # a clear UnknownFamily / TrustRequired error before anything starts
+        options = {"trust": True} if trust else {}
+        resolve_family(target, **options)
         job = BatchJob(components=(Component(ref=family_ref(target), count=n,
-                                             params=parse_param_pairs(params)),),
+                                             params=parse_param_pairs(params),
+                                             options=options),),
                        seed=seed or 0, max_attempts=max_attempts or DEFAULT_MAX_ATTEMPTS,
                        timeout_per_item=timeout)
     if audit:
@@ -211,10 +219,11 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
         audit: bool = typer.Option(False, "--audit", help="Also run each family's exact "
                                    "audit while generating (slower)."),
+        trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:
         """Generate a dataset: N verified puzzles, deterministic for the seed."""
         _generate(family, n, seed, out, param, workers, backend, ray_address, fmt, resume,
-                  timeout, chunk_size, max_attempts, quiet, audit)
+                  timeout, chunk_size, max_attempts, quiet, audit, trust)
 
     @app.command("verify")
     @run_guarded
@@ -228,9 +237,7 @@ def register(app: typer.Typer) -> None:
             help="Wall-clock bound of each spec record's uniqueness audit (a fresh solver, no "
                  "work budget); a record it cannot decide in time is reported 'undecided', "
                  "never as a pass, and the command exits 1."),
-        trust: bool = typer.Option(False, "--trust", help="Allow the Python operator files "
-                                   "(customs/*.py) of the specs the records name, as `spec "
-                                   "generate --trust` did; only for specs you trust."),
+        trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:
         """Re-derive every record and check its answer; exit 1 if any is wrong or undecided."""
         from ..batch.verify import verify_file
@@ -283,6 +290,7 @@ def register(app: typer.Typer) -> None:
         json_out: Path | None = typer.Option(None, "--json", help="Where to write the JSON "
                                                 "report (default ANSWERS.scores.json; '-' "
                                                 "prints it)."),
+        trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:
         """Score a model's answers: accuracy and mean partial credit per family and tier."""
         from rich.console import Console
@@ -294,7 +302,7 @@ def register(app: typer.Typer) -> None:
         for p in (dataset, answers):
             if not p.exists():
                 raise FileNotFoundError(2, "No such file or directory", str(p))
-        report = score_file(dataset, answers)
+        report = score_file(dataset, answers, trust=trust)
         data = report.to_dict()
         table = Table(title=f"scores of {answers.name} on {dataset.name}")
         for col in ("group", "name", "n", "correct", "accuracy", "mean score"):

@@ -206,6 +206,26 @@ def smtlib_command(
             raise typer.Exit(1)
 
 
+@app.command("cnf")
+@run_guarded
+def cnf_command(
+    source: str = typer.Argument(..., help="instance file or URL"),
+    out: Path | None = typer.Option(None, "--out"),
+    genre_file: list[Path] = GENRE_FILE_OPTION,
+) -> None:
+    """Print the puzzle (rules + clues as unit clauses) as DIMACS CNF, with an answer map."""
+    _load_genre_files(genre_file)
+    from . import api
+    from .dimacs import to_dimacs
+
+    g, inst = api.parse_puzzle(_read(source))
+    text = to_dimacs(g, inst)
+    if out:
+        write_atomic(out, text)
+    else:
+        typer.echo(text, nl=False)
+
+
 @app.command("hint")
 @run_guarded
 def hint_command(source: str = typer.Argument(...),

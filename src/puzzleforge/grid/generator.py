@@ -25,8 +25,8 @@ __all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIE
 TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
 
 #: Layouts whose full clue set already grades above the tier (while none came out
-#: within reach after removal) before the generator stops early (e.g. an easy Kakurasu: its weighted sums never propagate to the
-#: end, and each attempt costs a second at 10x10).
+#: within reach after removal) before the generator stops early (e.g. an easy Kakurasu:
+#: its weighted sums never propagate to the end, and each attempt costs a second at 10x10).
 GIVE_UP_TOO_HARD = 8
 
 

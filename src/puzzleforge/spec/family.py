@@ -182,9 +182,9 @@ def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
             raise TrustRequired(
                 f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
                 field=f"custom_operator.{name}", line=line,
-                expected="--trust on `puzzleforge spec generate` or `puzzleforge verify` (or "
-                         "trust=True in the Python API) to allow Python operator files; "
-                         "score and the web app never trust a spec a dataset record names",
+                expected="--trust on `puzzleforge spec generate`, `generate`, `verify` or "
+                         "`score` (or trust=True in the Python API) to allow Python operator "
+                         "files; the web app never trusts a spec a dataset record names",
                 hint="Only pass --trust for specs you trust")
         path = _resolve_operator_file(spec, name, rel)
         mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)

@@ -139,7 +139,7 @@ class Engine:
         except Contradiction as exc:
             # what the refutation of a guess ends with: the deduction that failed
             self._close(rule, clues, used)
-            exc.active = {"rule": rule, "clues": list(clues),  # type: ignore[attr-defined]
+            exc.active = {"rule": rule, "clues": list(clues),
                           "used": [{"cell": list(c), "mark": m} for m, c in used],
                           "step": len(self.steps) - 1 if len(self.steps) > recorded else None}
             raise
