@@ -58,7 +58,7 @@ def genre_list() -> list[dict[str, Any]]:
     """The genres whose module is present, with their size rules, Unruly first."""
     out = []
     mod = _genres()
-    for gid in mod.GENRES:
+    for gid in mod.genre_ids():  # built-in, then genre files the server loaded (--trust)
         try:
             g = mod.get_genre(gid)
         except (ImportError, AttributeError):
@@ -69,6 +69,9 @@ def genre_list() -> list[dict[str, Any]]:
                     "rules": filled_rules(g, sample) + f" (for the default {rows}x{cols})",
                     "default_size": "{}x{}".format(*g.default_size), "even": bool(g.even),
                     "square": bool(g.square), "min": g.min_size,
+                    # tiers not offered at the default size, with the reason (greyed out)
+                    "refused": {t: why for t in ("easy", "medium", "hard")
+                                if (why := g.tier_problem(t, rows, cols, sample.opts))},
                     "max": min(g.max_size, MAX_SIDE)})
     out.sort(key=lambda item: item["id"] != "unruly")
     return out
