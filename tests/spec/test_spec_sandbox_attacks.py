@@ -406,9 +406,9 @@ def test_record_swapped_to_a_customs_spec_stops_verify_before_its_code_runs(
     one paragraph naming the dataset, the spec and its operator file; evil.py never runs."""
     _customs_spec(sandbox_dir)
     (sandbox_dir / "spec.yaml").write_text(BASE, encoding="utf-8")
-    made = CliRunner().invoke(app, ["spec", "generate", "spec.yaml", "-n", "2", "-o", "d.jsonl"])
+    made = CliRunner().invoke(app, ["spec", "generate", "spec.yaml", "-n", "1", "-o", "d.jsonl"])
     assert made.exit_code == 0, made.output
-    records = [json.loads(line) for line in (sandbox_dir / "d.jsonl").read_text().splitlines()]
+    records = [json.loads((sandbox_dir / "d.jsonl").read_text().splitlines()[0])] * 2
     for record in records:
         record["meta"]["source"] = "customs_spec.yaml"
     (sandbox_dir / "d.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records),
