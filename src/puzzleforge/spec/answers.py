@@ -127,7 +127,7 @@ def format_sentence(formats: Sequence[str], answers: Sequence[str], chinese: boo
             w += f"（保留{d}位小数）" if chinese else f" rounded to {d} decimal places"
         return w
 
-    parts = [one(f, a) for f, a in zip(formats, answers)]
+    parts = [one(f, a) for f, a in zip(formats, answers, strict=False)]
     if not parts:
         return ""
     if chinese:
@@ -244,7 +244,7 @@ def _legacy_open_score(expected: str, given: str) -> float:
     if e == g:
         return 1.0
     ep, gp = re.split(r"[,;]", e), re.split(r"[,;]", g)
-    if len(ep) == len(gp) and all(_same_number(a, b) or a == b for a, b in zip(ep, gp)):
+    if len(ep) == len(gp) and all(_same_number(a, b) or a == b for a, b in zip(ep, gp, strict=False)):
         return 1.0
     return 0.0
 

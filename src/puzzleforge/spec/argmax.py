@@ -20,6 +20,7 @@ excluded, and it answered unsat (unknown there is ``uniqueness undecided``).
 """
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -55,10 +56,8 @@ def argmax_matters(spec: Any) -> bool:
         raw = getattr(spec, "raw", None) or {}
         parts = [raw.get("queries"), raw.get("desc")]
         cached = any(CONFIG_NAMES.search(s) for s in _strings(parts))
-        try:
+        with contextlib.suppress(AttributeError):  # a frozen stand-in: recompute next time
             setattr(spec, _CACHE_ATTR, cached)
-        except AttributeError:  # a frozen stand-in: recompute next time
-            pass
     return cached
 
 

@@ -91,10 +91,10 @@ class _Fresh:
         return s.check()
 
     def eqs(self, values: list[tuple[str, str]]) -> list:
-        return [c == _z3_value(v, self.ctx) for c, v in zip(self.consts, values) if c is not None]
+        return [c == _z3_value(v, self.ctx) for c, v in zip(self.consts, values, strict=False) if c is not None]
 
     def differs(self, values: list[tuple[str, str]]) -> Any:
-        return z3.Or([c != _z3_value(v, self.ctx) for c, v in zip(self.consts, values) if c is not None]
+        return z3.Or([c != _z3_value(v, self.ctx) for c, v in zip(self.consts, values, strict=False) if c is not None]
                      + [z3.BoolVal(False, self.ctx)])
 
     def show(self, model: Any, consts: list) -> str:
@@ -154,7 +154,7 @@ def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
     stored = {tuple(sol) for sol in problem.solutions}
     seen: set = set()
     consts = [c for c in f.consts if c is not None]
-    sorts = [srt for c, srt in zip(f.consts, problem.sorts) if c is not None]
+    sorts = [srt for c, srt in zip(f.consts, problem.sorts, strict=False) if c is not None]
     s = f.solver()
     while True:
         r = f.check(s)
@@ -165,7 +165,7 @@ def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
         model = s.model()
         values = [model.eval(c, model_completion=True) for c in consts]
         try:
-            key = tuple(_literal(srt, v) for srt, v in zip(sorts, values))
+            key = tuple(_literal(srt, v) for srt, v in zip(sorts, values, strict=False))
         except ValueError:
             key = None
         if key not in stored:
@@ -174,7 +174,7 @@ def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
         seen.add(key)
         if len(seen) > n or not consts:
             break
-        s.add(z3.Or([c != v for c, v in zip(consts, values)]))
+        s.add(z3.Or([c != v for c, v in zip(consts, values, strict=False)]))
     if seen != stored:
         return AuditOutcome("wrong", f"{len(stored - seen)} stored solution(s) do not satisfy the "
                                      f"constraints")
@@ -337,10 +337,10 @@ def _brute(problem: Problem, f: _Fresh, limit: int) -> AuditOutcome | None:
     for combo in itertools.product(*domains):
         if time.monotonic() > f.deadline:
             return AuditOutcome("undecided", "brute force ran out of the audit's seconds", "brute")
-        pairs = list(zip(f.consts, combo))
+        pairs = list(zip(f.consts, combo, strict=False))
         if not z3.is_true(z3.simplify(z3.substitute(conj, *pairs) if pairs else conj)):
             continue
-        key = tuple(_literal(s, v) for s, v in zip(problem.sorts, combo))
+        key = tuple(_literal(s, v) for s, v in zip(problem.sorts, combo, strict=False))
         if objective is None:
             found.append((key, None))
         else:
@@ -392,7 +392,7 @@ def _count(domains: list) -> int:
 
 
 def _show_key(names: list[str], key: tuple) -> str:
-    return ", ".join(f"{n}={v[1]}" for n, v in zip(names, key))
+    return ", ".join(f"{n}={v[1]}" for n, v in zip(names, key, strict=False))
 
 
 def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method: str = "solver",

@@ -8,6 +8,7 @@ stored solutions (or the optimum) as exact ``(sort, text)`` values.
 """
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from dataclasses import dataclass, field
@@ -109,13 +110,11 @@ def _solution_values(sol: Any, consts: list, sorts: list[str]) -> list[tuple[str
     """A stored solution (SolModel) as exact values of ``consts`` (the model when it has one)."""
     model = getattr(sol, "_model", None)
     out = []
-    for c, sort in zip(consts, sorts):
+    for c, sort in zip(consts, sorts, strict=False):
         v = sol.values.get(c.get_id()) if hasattr(sol, "values") else None
         if model is not None and (sort == "real" or v is None):
-            try:
+            with contextlib.suppress(Exception):  # fall back to the Python value
                 v = model.evaluate(c, model_completion=True)
-            except Exception:  # noqa: BLE001 - fall back to the Python value
-                pass
         if v is None:
             raise ValueError(f"the stored solution has no value for {c}")
         out.append(_literal(sort, v))

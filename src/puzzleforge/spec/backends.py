@@ -203,7 +203,7 @@ def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | Non
     decl_asts = [c.decl().ast for c in consts]
     const_asts = [c.as_ast() for c in consts]
     ids = [c.get_id() for c in consts]
-    all_consts = dict(zip(ids, consts))
+    all_consts = dict(zip(ids, consts, strict=False))
     sols: list[SolModel] = []
     while True:
         a.check_time()
@@ -214,9 +214,9 @@ def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | Non
             budget = max(min(budget, LATER_CHECK_MS), budget - later_reserve)
         r = a.budget.run(solver, budget)
         if r == z3.unknown:
-            if logic and (first_timeout and not sols or not a.budget.exhausted):
-                if a.budget.remaining() > 0:
-                    raise _FallBack()
+            if (logic and (first_timeout and not sols or not a.budget.exhausted)
+                    and a.budget.remaining() > 0):
+                raise _FallBack()
             if sols:
                 # the original ends its enumeration here and keeps the puzzle; without the
                 # proof that no other solution exists there is no puzzle (issue 23)
@@ -235,7 +235,7 @@ def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | Non
                     keep.append(e)  # holds the AST alive until the block is asserted
                     raws[j] = e.as_ast()
                     values[j] = z3_to_py(e)
-        sols.append(SolModel(dict(zip(ids, values)), all_consts, model))
+        sols.append(SolModel(dict(zip(ids, values, strict=False)), all_consts, model))
         if limit is not None and len(sols) > limit:
             raise Rejection("too many solutions", f"more than max_solution = {limit}")
         if not add_block(solver, const_asts, raws):

@@ -42,5 +42,5 @@ def check(
     except GenerationFailed as exc:
         typer.echo(f"  no puzzle in {exc.attempts} attempts; rejections: "
                    + ", ".join(f"{k}: {v}" for k, v in sorted(exc.reasons.items(), key=lambda kv: -kv[1])))
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     typer.echo(f"  sample puzzle ok after {puzzle.meta['attempts']} attempt(s); answer: {puzzle.answer}")

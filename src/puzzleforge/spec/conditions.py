@@ -57,7 +57,7 @@ def build_conditions(a: Attempt) -> None:
         a.config[name] = {"domain": num, "pool": as_config(indices)}
         values = [values_at(sources, item) for item in indices]
         text = ""
-        for i, (item, v) in enumerate(zip(indices, values)):
+        for i, (item, v) in enumerate(zip(indices, values, strict=False)):
             env["_index"] = i
             env["_sym"] = v if c["has_amount"] else [x[0] for x in v]
             env["_ind"] = item if c["has_amount"] else [x[0] for x in item]

@@ -127,7 +127,7 @@ def decode_config(config: Any) -> Any:
                 conv = [_key(k) for k in keys]
                 if all(not isinstance(c, str) for c in conv):
                     # jsonpickle (keys=False) wrote non-string keys as their repr
-                    return dict(zip(conv, out_d.values()))
+                    return dict(zip(conv, out_d.values(), strict=False))
             return out_d
         return value
 

@@ -132,7 +132,7 @@ def read_model(model: Any, consts: Sequence[Any], decl_asts: Sequence[Any],
     m = model.model
     values: list = []
     raws: list = []
-    for d, kind in zip(decl_asts, sort_kinds):
+    for d, kind in zip(decl_asts, sort_kinds, strict=False):
         a = zc.Z3_model_get_const_interp(cref, m, d)
         if not a:
             values.append(None)
@@ -161,7 +161,7 @@ def add_block(solver: Any, const_asts: Sequence[Any], raws: Sequence[Any]) -> bo
     ctx = solver.ctx
     cref = ctx.ref()
     lits = []
-    for c, v in zip(const_asts, raws):
+    for c, v in zip(const_asts, raws, strict=False):
         if v is None:
             continue
         eq = zc.Z3_mk_eq(cref, c, v)

@@ -276,7 +276,7 @@ def compile_terms(bnodes: list[tuple], roots: Sequence[int], objective: int | No
                 raise Unsupported("a constant outside the projection")
             used.add(idx)
             ir: tuple = (_CONST, idx)
-        elif op == _NUM or op == _LIT:
+        elif op in (_NUM, _LIT):
             ir = (op, args)
         else:
             ir = (op, tuple([walk(a, depth + 1) for a in args]))

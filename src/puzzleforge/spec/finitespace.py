@@ -335,7 +335,7 @@ def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[
     bases: dict[int, Any] = {}
     strides: dict[int, int] = {}
     inner = total
-    for c, size in zip(used, sizes):
+    for c, size in zip(used, sizes, strict=False):
         inner //= max(1, size)
         bases[c] = _BOOL_BASE if kinds_l[c] == _BOOL else np.array(doms[c], dtype=itype)
         strides[c] = max(1, inner)

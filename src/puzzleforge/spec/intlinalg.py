@@ -28,7 +28,7 @@ def _rank(mat: list[list[int]], n: int) -> int:
         for r in range(rank + 1, len(rows)):
             f = rows[r][col]
             if f:
-                rows[r] = [x * pk - f * v for x, v in zip(rows[r], pivot)]
+                rows[r] = [x * pk - f * v for x, v in zip(rows[r], pivot, strict=False)]
         rank += 1
     return rank
 
@@ -84,12 +84,12 @@ def _split_solve(mat: list[list[int]], rhs: list[int], objective: Sequence[int],
     else:
         free_num, den, ynum, yden = [], 1, [], 1
     num = [0] * n
-    for j, v in zip(free, free_num):
+    for j, v in zip(free, free_num, strict=False):
         num[j] = v
     for j, v in fixed.items():
         num[j] = v * den
     ys = [0] * len(mat)
-    for r, v in zip(rest, ynum):
+    for r, v in zip(rest, ynum, strict=False):
         ys[r] = v
     for j, r in unit.items():  # objective_j = y_r * a_rj + sum over the other rows
         ys[r] = (objective[j] * yden - sum(ys[k] * mat[k][j] for k in rest)) * mat[r][j]
@@ -120,7 +120,7 @@ def _solve_units(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] 
     else:
         free_num, den = [], 1
     num = [0] * n
-    for j, v in zip(free, free_num):
+    for j, v in zip(free, free_num, strict=False):
         num[j] = v
     for j, v in fixed.items():
         num[j] = v * den
@@ -147,7 +147,7 @@ def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None
             if det > 0:
                 return [e * d - b * f, a * f - c * e], det
             return [b * f - e * d, c * e - a * f], -det
-    aug = [row[:] + [b] for row, b in zip(mat, rhs)]
+    aug = [row[:] + [b] for row, b in zip(mat, rhs, strict=False)]
     prev = 1
     for k in range(n):
         p = next((r for r in range(k, n) if aug[r][k]), None)
@@ -162,7 +162,7 @@ def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None
                 continue
             row = aug[r]
             f = row[k]
-            aug[r] = [(x * pk - f * y) // prev for x, y in zip(row, pivot)]
+            aug[r] = [(x * pk - f * y) // prev for x, y in zip(row, pivot, strict=False)]
         prev = pk
     den = prev
     num = [aug[r][n] for r in range(n)]
@@ -179,7 +179,7 @@ def _solve(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None
 def _solve_fraction(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
     """The same solve with Fractions (a safety net if the integer form does not apply)."""
     n = len(mat)
-    aug = [[Fraction(v) for v in row] + [Fraction(b)] for row, b in zip(mat, rhs)]
+    aug = [[Fraction(v) for v in row] + [Fraction(b)] for row, b in zip(mat, rhs, strict=False)]
     for k in range(n):
         p = next((r for r in range(k, n) if aug[r][k]), None)
         if p is None:
@@ -190,7 +190,7 @@ def _solve_fraction(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], in
         for r in range(n):
             if r != k and aug[r][k]:
                 f = aug[r][k]
-                aug[r] = [x - f * y for x, y in zip(aug[r], aug[k])]
+                aug[r] = [x - f * y for x, y in zip(aug[r], aug[k], strict=False)]
     xs = [aug[r][n] for r in range(n)]
     den = 1
     for x in xs:

@@ -52,8 +52,8 @@ class Lin:
         t = type(o)
         if t is Lin:
             if reflected:  # o - self
-                return Lin(tuple(b - a for a, b in zip(self.coef, o.coef)), o.const - self.const, _union(self.seen, o.seen))
-            return Lin(tuple(a + sign * b for a, b in zip(self.coef, o.coef)),
+                return Lin(tuple(b - a for a, b in zip(self.coef, o.coef, strict=False)), o.const - self.const, _union(self.seen, o.seen))
+            return Lin(tuple(a + sign * b for a, b in zip(self.coef, o.coef, strict=False)),
                        self.const + sign * o.const, _union(self.seen, o.seen))
         if t is int:
             if reflected and sign < 0:

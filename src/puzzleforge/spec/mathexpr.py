@@ -38,6 +38,36 @@ def _number(text: str) -> int | float:
         raise ValueError(f"'{text}' is not a number") from None
 
 
+def _build(part: Any, vars_num: int) -> tuple:
+    """One node of a parsed formula as a tuple; module-level (not a closure in parse_formula)
+    so the recursion makes no reference cycle to free."""
+    if not isinstance(part, list):
+        return ("Const", _number(part))
+    head = part[0] if part else ""
+    if head == "Var":
+        idx = int(part[1])
+        if not 0 <= idx < vars_num:
+            raise ValueError(f"variable index {idx} out of range for {vars_num} variables")
+        return ("Var", idx)
+    if head == "Const":
+        return ("Const", _number(part[1]))
+    if head in ("Add", "Sub", "Mul", "Div"):
+        if len(part) != 3:
+            raise ValueError(f"{head} takes two arguments")
+        return (head, _build(part[1], vars_num), _build(part[2], vars_num))
+    if head == "Power":
+        base = _build(part[1], vars_num)
+        exp = int(part[2])
+        if base[0] != "Var" or exp < 1:
+            raise ValueError("Power needs a variable base and a positive exponent")
+        return ("Power", base, exp)
+    if head == "Cmp":
+        if len(part) != 4 or part[1] not in _CMP_LATEX:
+            raise ValueError("Cmp takes an operator and two arguments")
+        return ("Cmp", part[1], _build(part[2], vars_num), _build(part[3], vars_num))
+    raise ValueError(f"unknown formula node '{head}'")
+
+
 def parse_formula(text: str, vars_num: int) -> tuple:
     """Parse serialized text into nested tuples: ('Var', i), ('Const', v), (op, a, b)..."""
     # the tokens of _TOKEN (parentheses, runs of other non-space characters) without the
@@ -61,36 +91,7 @@ def parse_formula(text: str, vars_num: int) -> tuple:
     if stack or len(cur) != 1:
         raise ValueError(f"malformed formula: {text}")
 
-    def build(part: Any) -> tuple:
-        if not isinstance(part, list):
-            return ("Const", _number(part))
-        head = part[0] if part else ""
-        if head == "Var":
-            idx = int(part[1])
-            if not 0 <= idx < vars_num:
-                raise ValueError(f"variable index {idx} out of range for {vars_num} variables")
-            return ("Var", idx)
-        if head == "Const":
-            return ("Const", _number(part[1]))
-        if head in ("Add", "Sub", "Mul", "Div"):
-            if len(part) != 3:
-                raise ValueError(f"{head} takes two arguments")
-            return (head, build(part[1]), build(part[2]))
-        if head == "Power":
-            base = build(part[1])
-            exp = int(part[2])
-            if base[0] != "Var" or exp < 1:
-                raise ValueError("Power needs a variable base and a positive exponent")
-            return ("Power", base, exp)
-        if head == "Cmp":
-            if len(part) != 4 or part[1] not in _CMP_LATEX:
-                raise ValueError("Cmp takes an operator and two arguments")
-            return ("Cmp", part[1], build(part[2]), build(part[3]))
-        raise ValueError(f"unknown formula node '{head}'")
-
-    tree = build(cur[0])
-    del build  # the recursive closure is a reference cycle: free it now, not at a GC pass
-    return tree
+    return _build(cur[0], vars_num)
 
 
 def _serialize(node: tuple) -> str:
@@ -305,7 +306,7 @@ def _z3_system(configs: list[str], zs: list, nodes: list[tuple]) -> tuple[list, 
         key = (tuple(str(c) for c in configs), tuple(v.get_id() for v in zs),
                id(zs[0].ctx) if zs else None)
     hit = _SYSTEMS.get(key) if key is not None else None
-    if hit is not None and all(a.eq(b) for a, b in zip(hit[0], zs)):
+    if hit is not None and all(a.eq(b) for a, b in zip(hit[0], zs, strict=False)):
         return list(hit[2]), list(hit[3])
     exprs, side = _translate(nodes, zs)
     if key is not None:

@@ -138,8 +138,8 @@ def finite_sols(prob: Any, consts: list, rows: Any) -> list[SolModel]:
     if not prob.used:
         return [SolModel({}, {}) for _ in range(len(rows))]
     ids = [consts[c].get_id() for c in prob.used]
-    cmap = {i: consts[c] for i, c in zip(ids, prob.used)}
-    return [SolModel(dict(zip(ids, vals)), cmap) for vals in zip(*prob.row_values(rows))]
+    cmap = {i: consts[c] for i, c in zip(ids, prob.used, strict=False)}
+    return [SolModel(dict(zip(ids, vals, strict=False)), cmap) for vals in zip(*prob.row_values(rows), strict=False)]
 
 
 def finite_optimum(a: Attempt, prob: Any, objv: Any, consts: list, kind: str, ctx: Any) -> None:

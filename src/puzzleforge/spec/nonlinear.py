@@ -102,14 +102,13 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
     decl_asts = [c.decl().ast for c in consts]
     const_asts = [c.as_ast() for c in consts]
     ids = [c.get_id() for c in consts]
-    all_consts = dict(zip(ids, consts))
+    all_consts = dict(zip(ids, consts, strict=False))
     sols: list[SolModel] = []
     while True:
         attempt.check_time()
         model = None
-        if sols:
-            if budget.run(bounded, BOUNDED_MS) == z3.sat:
-                model = bounded.model()
+        if sols and budget.run(bounded, BOUNDED_MS) == z3.sat:
+            model = bounded.model()
         if model is None:
             r = budget.run(solver, LATER_CHECK_MS if sols else None)
             if r == z3.unknown:
@@ -128,7 +127,7 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
                 keep.append(e)
                 raws[j] = e.as_ast()
                 values[j] = z3.is_true(e) if z3.is_bool(e) else e.as_long()
-        sols.append(SolModel(dict(zip(ids, values)), all_consts, model))
+        sols.append(SolModel(dict(zip(ids, values, strict=False)), all_consts, model))
         if limit is not None and len(sols) > limit:
             raise Rejection("too many solutions", f"more than max_solution = {limit}")
         if not add_block(solver, const_asts, raws) or not add_block(bounded, const_asts, raws):

@@ -307,7 +307,7 @@ class Runtime:
             raise OperatorError(f"generate_random_list_with_total: total {total} is outside "
                                 f"[{sum(los)}, {sum(his)}]")
         out = list(los)
-        room = [h - l for l, h in zip(los, his)]
+        room = [hi - lo for lo, hi in zip(los, his, strict=False)]
         left = _bounded("generate_random_list_with_total: total minus the minimums",
                         total - sum(los), 10_000_000)
         # each unit goes to a slot chosen with probability proportional to its free room

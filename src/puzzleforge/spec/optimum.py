@@ -121,7 +121,7 @@ def finish_optimum(a: Attempt, model: Any, value: Any, target: Any, holder: Any 
     # for one Z3 eliminated), so the check does not depend on which model Z3 returned
     consts = collect_consts(list(a.assertions) + [target])
     vals = [model.eval(c, model_completion=True) for c in consts]
-    sol = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals)},
+    sol = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals, strict=False)},
                    {c.get_id(): c for c in consts}, model)
     if holder is not None:
         check = holder
@@ -129,7 +129,7 @@ def finish_optimum(a: Attempt, model: Any, value: Any, target: Any, holder: Any 
         check = new_solver(a)
         check.add(a.assertions)
     check.add(target == value)
-    block = [c != v for c, v in zip(consts, vals)]
+    block = [c != v for c, v in zip(consts, vals, strict=False)]
     if block:
         check.add(z3.Or(block))
         r = a.budget.run(check)

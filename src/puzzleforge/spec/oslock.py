@@ -28,6 +28,7 @@ older kernels lack) raises ``LockDownFailed`` and the worker refuses to serve.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
@@ -128,10 +129,8 @@ def _python_dirs() -> list[str]:
 
     dirs = {os.path.dirname(os.__file__)}
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        try:
+        with contextlib.suppress(KeyError):
             dirs.add(sysconfig.get_path(key))
-        except KeyError:
-            pass
     dirs.update(p for p in sys.path if p and os.path.isdir(p))
     return sorted(dirs)
 

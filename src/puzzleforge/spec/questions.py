@@ -125,7 +125,7 @@ def _choice(a: Attempt, name: str, q: dict) -> tuple[list, list, str]:
                 n_t, [0, opt_num], opt_num - n_right, [[0, v] for v in pool_domain])
         except Exception as exc:  # noqa: BLE001
             raise Rejection("option generation failed", str(exc)) from None
-        right_split = [d - w for d, w in zip(pool_domain, wrong_split)]
+        right_split = [d - w for d, w in zip(pool_domain, wrong_split, strict=False)]
         rights, wrongs = [], []
         for i, t in enumerate(tpls):
             sources = sources_of(a, t.selection)

@@ -65,7 +65,7 @@ def check_replayed_variable(name: str, v: dict, value: Any, env: dict) -> None:
 def _same(a: Any, b: Any) -> bool:
     """Equal as JSON would store them (tuples and lists alike)."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=False))
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001 - exotic values compare unequal

@@ -130,7 +130,7 @@ def select(a: Attempt, sel: Selection, sources: list[list], domain: int, *, opti
 
 def values_at(sources: list[list], item: list) -> list:
     """The source values at one selected entry's indices."""
-    return [[src[i] for i in idx] for src, idx in zip(sources, item)]
+    return [[src[i] for i in idx] for src, idx in zip(sources, item, strict=False)]
 
 
 def sample_symbols(a: Attempt) -> None:
@@ -139,7 +139,7 @@ def sample_symbols(a: Attempt) -> None:
         a.check_time()
         if s["kind"] == "defined":
             srcs = []
-            for sname, code in zip(s["source_names"], s["source"]):
+            for sname, code in zip(s["source_names"], s["source"], strict=False):
                 val = ev(code, a.env)
                 srcs.append((sname, list(val.to_list()) if isinstance(val, SymbolDict) else list(val)))
             sym = SymbolDict(name, srcs, s["attr"], s["types"])

@@ -30,6 +30,7 @@ Design:
 from __future__ import annotations
 
 import atexit
+import contextlib
 import io
 import os
 import pickle
@@ -238,22 +239,16 @@ def _reap(proc: subprocess.Popen, owner: int, kill: bool = False) -> None:
     if os.getpid() != owner:
         return
     for f in (proc.stdin, proc.stdout):
-        try:
+        with contextlib.suppress(OSError):
             f.close()
-        except OSError:
-            pass
     if kill:
-        try:
+        with contextlib.suppress(OSError):
             proc.kill()
-        except OSError:
-            pass
     try:
         proc.wait(timeout=2.0)  # EOF on its stdin ends a healthy worker at once
     except subprocess.TimeoutExpired:
-        try:
+        with contextlib.suppress(OSError):
             proc.kill()
-        except OSError:
-            pass
         proc.wait()
 
 
@@ -270,10 +265,8 @@ def _after_fork_in_child() -> None:
     for w in list(_LIVE):
         w._finalizer.detach()
         for f in (w.proc.stdin, w.proc.stdout):
-            try:
+            with contextlib.suppress(OSError):
                 f.close()
-            except OSError:
-                pass
         w.proc.returncode = 0  # not ours to wait for
     _LIVE.clear()
     _local = threading.local()

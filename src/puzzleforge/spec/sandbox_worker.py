@@ -14,6 +14,7 @@ Frames on the pipes: 4-byte big-endian length, then a pickle.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import struct
@@ -84,10 +85,8 @@ def _warm_up() -> None:
     solver.set("timeout", 10_000)
     solver.add(z3.Int("x", ctx) > 0)
     solver.check()
-    try:
+    with contextlib.suppress(Exception):  # HiGHS missing: the specs that need it report it
         lp._highs()
-    except Exception:  # noqa: BLE001 - HiGHS missing: the specs that need it report it
-        pass
     try:
         from .wordlists import get_faker  # type: ignore[attr-defined]
 

@@ -171,7 +171,7 @@ def _rewrite(e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]],
         raise _Outside("an integer constant outside a comparison with a number")
     elif z3.is_app(e) and e.num_args():
         kids = [_rewrite(a, ints, onehot, memo) for a in e.children()]
-        out = e.decl()(*kids) if any(k is not a for k, a in zip(kids, e.children())) else e
+        out = e.decl()(*kids) if any(k is not a for k, a in zip(kids, e.children(), strict=False)) else e
     else:
         if z3.is_quantifier(e) or (z3.is_const(e) and not z3.is_bool(e) and not z3.is_int_value(e)):
             raise _Outside("a term this path does not encode")
@@ -231,7 +231,7 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
         return None
     try:
         ctx = consts[0].ctx
-        ints = {c.get_id(): c for c, k in zip(consts, kinds) if k == z3.Z3_INT_SORT}
+        ints = {c.get_id(): c for c, k in zip(consts, kinds, strict=False) if k == z3.Z3_INT_SORT}
         doms = _domains(assertions, ints)
         onehot: dict[int, dict[int, Any]] = {}
         extra: list[Any] = []
@@ -262,7 +262,7 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
         return var_of[name]
     # the projection: a Boolean constant, or an integer's one-hot literals
     proj: list[tuple[int, Any]] = []  # (kind, var or [(value, var)])
-    for c, k in zip(consts, kinds):
+    for c, k in zip(consts, kinds, strict=False):
         if k == z3.Z3_BOOL_SORT:
             proj.append((0, var(c)))
         else:
@@ -318,6 +318,6 @@ def sat_solutions(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
     if limit is not None and len(rows) > limit:
         raise Rejection("too many solutions", f"more than max_solution = {limit}")
     ids = [c.get_id() for c in consts]
-    all_consts = dict(zip(ids, consts))
+    all_consts = dict(zip(ids, consts, strict=False))
     rows.sort(key=lambda row: [solution_order_key(v) for v in row])
-    return [SolModel(dict(zip(ids, row)), all_consts) for row in rows]
+    return [SolModel(dict(zip(ids, row, strict=False)), all_consts) for row in rows]

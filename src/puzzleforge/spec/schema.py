@@ -155,7 +155,7 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
                 if desc is not None and not isinstance(desc, list):
                     raise ctx.error(p + ("desc",), "with attr, desc must be a list", "a list of strings")
                 tlist = list(types)
-            for i, t in enumerate(tlist):
+            for t in tlist:
                 tl = str(t).lower()
                 if tl not in ("int", "bool", "float", "real", "enum", "bitvec") and not (
                         tl.startswith("bv") and tl[2:].isdigit()):

@@ -94,7 +94,7 @@ class _Ctx:
 
     def expr(self, value: Any, path: tuple, *, check_names: bool = True,
              extra: set[str] | None = None) -> SafeCode:
-        if isinstance(value, bool) or isinstance(value, (int, float)):
+        if isinstance(value, (bool, int, float)):
             value = repr(value)
         if not isinstance(value, str):
             raise self.error(path, f"expected an expression string, got {type(value).__name__}",

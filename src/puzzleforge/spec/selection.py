@@ -193,11 +193,11 @@ def select_indices(
 
     def assemble(group_choice: list, extra_choice: list) -> list:
         cand = [[None] * ns for _ in range(dim)]
-        for g, combo in zip(groups, group_choice):
+        for g, combo in zip(groups, group_choice, strict=False):
             for k in range(dim):
                 for pos, j in enumerate(g):
                     cand[k][j] = combo[k][pos]
-        for j, per_dim in zip(extra, extra_choice):
+        for j, per_dim in zip(extra, extra_choice, strict=False):
             for k in range(dim):
                 cand[k][j] = per_dim[k]
         return cand
@@ -205,9 +205,7 @@ def select_indices(
     item_cache: dict[Any, bool] = {}
 
     def item_ok(cand: list) -> bool:
-        if not dim_ok(cand):
-            return False
-        return True
+        return dim_ok(cand)
 
     enumerated: Sequence | None = None
     if total <= ENUMERATE_LIMIT:

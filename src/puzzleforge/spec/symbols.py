@@ -82,7 +82,7 @@ class SymbolDict(dict):
                 dict.__setitem__(self, key, make_z3_var(f"{name}_{kstr}", types[0]))
             else:
                 dict.__setitem__(self, key, {a: make_z3_var(f"{name}_{kstr}_{a}", t)
-                                             for a, t in zip(attr, types)})
+                                             for a, t in zip(attr, types, strict=False)})
 
     def mapped(self, fn: Callable[[Any], Any]) -> SymbolDict:
         """The same symbol with every constant replaced by ``fn(constant)`` (spec/terms.py)."""
