@@ -19,8 +19,9 @@ processes agree on every item, and a training loop can shard by index. Items are
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from typing import Any, overload
 
 from .core.errors import ConfigError, GenerationFailed
 from .core.family import build_params
@@ -57,9 +58,15 @@ class ProceduralDataset:
     def __len__(self) -> int:
         return self.size
 
-    def __getitem__(self, index: int) -> dict[str, Any]:
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.size))]  # type: ignore[return-value]
+            return [self[i] for i in range(*index.indices(self.size))]
         if not isinstance(index, int):
             raise TypeError(f"dataset indices must be integers, not {type(index).__name__}")
         if index < 0:

@@ -121,17 +121,15 @@ def test_a_second_writer_on_the_same_output_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_generator_stuck_beyond_the_alarm_stops_the_run(tmp_path: Path, monkeypatch) -> None:
-    import time
-
+    # The error below is raised only by the runner's hard stop (the per-item alarm cannot
+    # interrupt the stuck generator). How long that takes is measured in bench/, not asserted.
     from puzzleforge.batch import runner
 
     monkeypatch.setattr(runner, "HARD_GRACE_SECONDS", 1.0)
     job = BatchJob(components=(Component(f"{FAKE}:stuck", 4, {"slow_seconds": 60.0}),), seed=0,
                    timeout_per_item=0.1, max_attempts=1)
-    started = time.monotonic()
     with pytest.raises(GenerationFailed, match="stuck in code the per-item timeout cannot"):
         run_batch(job, tmp_path / "s.jsonl", workers=2, chunk_size=1)
-    assert time.monotonic() - started < 30              # the stuck workers were terminated
 
 
 def test_audit_while_generating_rejects_and_retries(tmp_path: Path) -> None:

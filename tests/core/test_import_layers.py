@@ -9,7 +9,9 @@ Two rules (docs/architecture.md, "The contracts that hold it together"):
 - **No import cycles** among the imports that run when a module is imported (module
   level, including inside top-level ``if``/``try``; ``if TYPE_CHECKING:`` blocks are
   left out because they never run). An import inside a function runs later, on call,
-  and cannot deadlock or half-initialise a module, so it is not part of a cycle.
+  and cannot deadlock or half-initialise a module; cycles that close only through such
+  imports are checked against an explicit list of known ones, so no new one appears
+  (imports under ``if TYPE_CHECKING:`` never run and count for no cycle).
 - **Layers**, over every import including those inside functions: ``core`` imports no
   engine and no front end; an engine (spec, grid, zebra, crossnumber, builtin) imports
   core and itself only, never another engine, the CLI, the API, the web app, the
@@ -38,6 +40,7 @@ class ImportGraph:
     modules: dict[str, Path]
     at_import: dict[str, set[str]] = field(default_factory=dict)   # run on import
     anywhere: dict[str, set[str]] = field(default_factory=dict)    # incl. inside functions
+    runnable: dict[str, set[str]] = field(default_factory=dict)    # anywhere but TYPE_CHECKING
 
 
 def _module_name(src: Path, path: Path) -> str:
@@ -67,6 +70,19 @@ def _import_time_nodes(body: list[ast.stmt]):
                 yield from _import_time_nodes(block)
         elif isinstance(node, ast.ClassDef):      # a class body runs at import time
             yield from _import_time_nodes(node.body)
+
+
+def _run_time_nodes(tree: ast.AST):
+    """Every node that can run, at import or later on call: all of them but the bodies of
+    ``if TYPE_CHECKING:`` (annotations only; their ``else`` runs)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def _targets(graph: ImportGraph, module: str, is_package: bool, node: ast.AST) -> set[str]:
@@ -108,6 +124,8 @@ def build_graph(src: Path, package: str = ROOT) -> ImportGraph:
             *(_targets(graph, name, is_package, n) for n in _import_time_nodes(tree.body)))
         graph.anywhere[name] = set().union(
             *(_targets(graph, name, is_package, n) for n in ast.walk(tree)))
+        graph.runnable[name] = set().union(
+            *(_targets(graph, name, is_package, n) for n in _run_time_nodes(tree)))
     return graph
 
 
@@ -199,6 +217,28 @@ def test_no_import_cycles() -> None:
     assert cycles(GRAPH.at_import) == []
 
 
+# Cycles that close only through imports inside functions. They cannot half-initialise a
+# module, but they tangle what should be layers inside an engine. TEMPORARY (session 8):
+# the ones below were there when this check was added; remove an entry when its cycle is
+# broken (the test then asks for it). The spec engine is being restructured, so any cycle
+# within spec/ is tolerated until that lands; the lead removes SPEC_TOLERATED afterwards.
+KNOWN_FUNCTION_LEVEL_CYCLES = [
+    ["puzzleforge.grid.domains", "puzzleforge.grid.ir", "puzzleforge.grid.ir.aggregates",
+     "puzzleforge.grid.ir.binders", "puzzleforge.grid.ir.checks", "puzzleforge.grid.ir.logic",
+     "puzzleforge.grid.ir.nodes", "puzzleforge.grid.ir.refs", "puzzleforge.grid.ir.sets",
+     "puzzleforge.grid.model", "puzzleforge.grid.pretty", "puzzleforge.grid.primitives"],
+    ["puzzleforge.grid.formats.janko", "puzzleforge.grid.formats.janko_genres"],
+    ["puzzleforge.zebra.model", "puzzleforge.zebra.text", "puzzleforge.zebra.zebralogic"],
+]
+SPEC_TOLERATED = "puzzleforge.spec"
+
+
+def test_no_new_import_cycles_through_functions() -> None:
+    found = [c for c in cycles(GRAPH.runnable)
+             if not all(m == SPEC_TOLERATED or m.startswith(SPEC_TOLERATED + ".") for m in c)]
+    assert found == KNOWN_FUNCTION_LEVEL_CYCLES
+
+
 def test_engines_and_core_keep_their_layer() -> None:
     assert layer_violations(GRAPH) == []
 
@@ -227,6 +267,8 @@ def test_the_checker_finds_planted_violations(tmp_path: Path) -> None:
         "puzzleforge/zebra/text.py": "from .model import Model\n",
         "puzzleforge/zebra/clues.py": "from .model import Model\n",
         "puzzleforge/grid/__init__.py": "",
+        "puzzleforge/grid/early.py": "def f():\n    from . import late\n",
+        "puzzleforge/grid/late.py": "from . import early\n",
         "puzzleforge/grid/lazy.py": (
             "import importlib\n"
             "def h():\n    return importlib.import_module('puzzleforge.zebra.text')\n"),
@@ -234,6 +276,12 @@ def test_the_checker_finds_planted_violations(tmp_path: Path) -> None:
     graph = build_graph(src)
     # text <-> model runs at import; clues -> model is answered only under TYPE_CHECKING
     assert cycles(graph.at_import) == [["puzzleforge.zebra.model", "puzzleforge.zebra.text"]]
+    # early -> late runs only on call: a cycle of the function-level graph alone (the
+    # TYPE_CHECKING import of clues never runs, so clues is in no cycle)
+    assert cycles(graph.runnable) == [["puzzleforge.grid.early", "puzzleforge.grid.late"],
+                                      ["puzzleforge.zebra.model", "puzzleforge.zebra.text"]]
+    assert ["puzzleforge.zebra.clues", "puzzleforge.zebra.model",
+            "puzzleforge.zebra.text"] in cycles(graph.anywhere)   # the layer graph sees it
     assert layer_violations(graph) == [
         "puzzleforge.core.registry imports puzzleforge.zebra.model: "
         "an engine (core imports none)",

@@ -227,8 +227,10 @@ def test_crossnumber_play_check_hint_and_solution(api_client) -> None:
         if hint["kind"] != "step":
             break
         assert hint["value"] == expected[hint["cell"]] and hint["cell"] in hint["used"]
-        assert re.match(r"Row \d, column \d is \d: digit \d of \d of \d+ (Across|Down)",
-                        hint["reason"])
+        assert hint["cell"] not in values                   # never a cell already filled
+        r, c = (int(x) for x in hint["cell"].split(","))
+        assert hint["reason"].startswith(f"Row {r + 1}, column {c + 1} is {hint['value']}: ")
+        assert hint["method"] in ("clue", "propagation") and hint["clue"] in hint["reason"]
         values[hint["cell"]] = hint["value"]
     assert values == expected
     check = api_client.post(f"/api/crossnumber/{token}/check", json={"values": values}).json()

@@ -27,7 +27,7 @@ def test_bundled_puzzle_typed_to_solved(page, expect, save_screenshot) -> None:
     page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator("#cn-play")).to_be_visible()
     expect(page.locator("#cnp-across li")).not_to_have_count(0)
-    # a hint reveals one cell, names its entry and clue and highlights the entry's cells
+    # a hint fills one cell with the engine's reason and highlights its clue and cells
     page.get_by_role("button", name="Hint").click()
     expect(page.locator("#cnp-result")).to_contain_text(re.compile(r"Row \d, column \d is \d"))
     expect(page.locator("#cnp-grid td.hinted")).to_have_count(1)
@@ -83,6 +83,38 @@ def test_uploaded_puzzle_wrong_cell_flagged_then_revealed(page, expect, tmp_path
     page.get_by_role("button", name="Reveal solution").click()
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#cnp-result")).to_contain_text("Solved!")
+
+
+POWERPLAY_GIVENS = "givens: |\n  ..4..\n  ....4\n  4....\n"
+
+
+def test_hint_names_a_clue_and_a_reason_and_is_not_a_given(page, expect, tmp_path) -> None:
+    from puzzleforge.crossnumber.api import bundled_dir
+
+    # powerplay with three digits of its answer given; 2 Across (A7) is then a square
+    # ending in the given 4 of row 2, column 5: 64, so row 2, column 4 is 6
+    upload = tmp_path / "given.yaml"
+    text = (bundled_dir() / "powerplay.yaml").read_text(encoding="utf-8")
+    upload.write_text(text.replace("clues:\n", POWERPLAY_GIVENS + "clues:\n", 1),
+                      encoding="utf-8")
+    page.goto("/crossnumber")
+    page.set_input_files("#cn-file", str(upload))
+    expect(page.locator("#cn-status")).to_contain_text("Read given.yaml")
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(page.locator("#cn-play")).to_be_visible()
+    expect(page.locator("#cnp-grid td.given")).to_have_count(3)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#cnp-result")).to_have_text(
+        "Hint: Row 2, column 4 is 6: A7 is square with 2 digits: {16, 25, 36, 49, 64, 81}; "
+        "A7 must fit the digits possible in A7: A7: {16, 25, 36, 49, 64, 81} -> 64; "
+        "so cells r2c4 6.")
+    hinted = page.locator("#cnp-grid td.hinted")
+    expect(hinted).to_have_count(1)
+    expect(hinted).to_have_attribute("data-key", "1,3")
+    expect(hinted).not_to_have_class(re.compile(r"\bgiven\b"))
+    expect(hinted.locator("button")).to_have_attribute("aria-label", "row 2, column 4: 6")
+    expect(page.locator("#cnp-clues button.clue.current")).to_have_attribute("data-clue", "A7")
+    expect(page.locator("#cnp-grid td.used")).to_have_count(2)     # A7's two cells
 
 
 def test_generated_puzzle_solved_with_typed_digits(page, expect) -> None:

@@ -6,6 +6,7 @@ what makes the output byte-identical for 1 worker, W workers and Ray.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 from collections import deque
@@ -135,6 +136,7 @@ class LocalPoolBackend(Backend):
 
     def __init__(self, workers: int, preload: list[str] | None = None) -> None:
         self.workers = workers
+        ctx: multiprocessing.context.BaseContext
         try:
             ctx = multiprocessing.get_context("forkserver")
             # imported once in the fork server, so each worker starts with them loaded
@@ -226,10 +228,9 @@ class RayBackend(Backend):
     def close(self, cancel: bool = False) -> None:
         if cancel:
             for ref in self._refs:
-                try:
+                # best effort on shutdown: a task that already ended cannot be cancelled
+                with contextlib.suppress(Exception):  # noqa: BLE001
                     self._ray.cancel(ref, force=True)
-                except Exception:  # noqa: BLE001 - best effort on shutdown
-                    pass
         self._refs.clear()
         if self._owns:
             self._ray.shutdown()

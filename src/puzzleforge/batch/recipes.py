@@ -155,7 +155,7 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
                               expected="integer counts, or -n N with weights")
         counts = [int(s) for s in sizes]
     components = tuple(Component(ref=e[0], count=c, params=e[3], name=e[1], tier=e[2])
-                       for e, c in zip(entries, counts))
+                       for e, c in zip(entries, counts, strict=True))
     run_seed = seed if seed is not None else int(data.get("seed", 0))
     timeout = timeout_per_item if timeout_per_item is not None else data.get("timeout_per_item")
     return BatchJob(components=components, seed=run_seed, splits=tuple(splits),

@@ -13,13 +13,15 @@ of items stops with GenerationFailed naming the reasons instead of spinning.
 """
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import os
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import orjson
 
@@ -28,9 +30,9 @@ from ..core.cputime import cpu_seconds
 from ..core.errors import ConfigError, GenerationFailed, PuzzleForgeError
 from ..core.safeoutput import check_output_dir, check_output_path, fsync_dir, partial_path
 from .backends import Backend, check_backend, make_backend
+from .card import write_card
 from .job import BatchJob, normalised_params
 from .sinks import JsonlJournal, scan_journal, write_parquet, write_split_jsonl
-from .card import write_card
 from .summary import ProgressState, Summary, sidecar, write_json_atomic
 from .worker import ChunkResult, ChunkTask, question_key
 
@@ -90,8 +92,9 @@ class _Run:
             return
         workers = max(1, self.backend.workers)
         size = self.chunk_size or _auto_chunk(comp.count - have, workers)
-        task_base = dict(
-            component=comp.payload(), component_index=k, base_seed=self.job.component_seed(k),
+        task_base = ChunkTask(
+            indices=(), component=comp.payload(), component_index=k,
+            base_seed=self.job.component_seed(k),
             max_attempts=self.job.max_attempts, timeout=self.job.timeout_per_item,
             audit=self.job.audit,
             splits=tuple((s.name, s.fraction) for s in self.job.splits),
@@ -106,14 +109,15 @@ class _Run:
         submit_at = commit_at = next_index
         committed_items = accepted_now = 0
         consecutive_failed = consecutive_bad = 0
-        last_error, failure_reasons = "", {}
+        last_error = ""
+        failure_reasons: dict[str, int] = {}
         while accepted < comp.count:
             remaining = comp.count - accepted
             yield_rate = max(0.05, accepted_now / committed_items) if committed_items else 1.0
             while (in_flight < 2 * workers and len(buffered) < 4 * workers
                    and ((submit_at - commit_at) * yield_rate < remaining + size or in_flight == 0)):
                 indices = tuple(range(submit_at, submit_at + size))
-                mine[self.backend.submit(ChunkTask(indices=indices, **task_base))] = \
+                mine[self.backend.submit(dataclasses.replace(task_base, indices=indices))] = \
                     time.monotonic()
                 submit_at += size
                 in_flight += 1
@@ -263,10 +267,8 @@ def _output_lock(out: Path) -> Iterator[None]:
     try:
         yield
     finally:
-        try:
-            lock_path.unlink()      # while still holding it: no one else owns this inode
-        except FileNotFoundError:
-            pass
+        # while still holding it: no one else owns this inode
+        lock_path.unlink(missing_ok=True)
         fh.close()
 
 
@@ -278,7 +280,7 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
     journal = journal_path(out, fmt)
     job_file = sidecar(out, "job.json")
     fingerprint = job.fingerprint()
-    for entry, family in zip(fingerprint["components"], families):
+    for entry, family in zip(fingerprint["components"], families, strict=True):
         entry["params"] = normalised_params(family, entry["params"])  # "n=08" == "n=8"
     component_of = {c.name: k for k, c in enumerate(job.components)}
     finished = out if fmt == "jsonl" else None   # a completed JSONL output (journal renamed)

@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from ..core.errors import InvalidDescription
+from ..core.registry import family_for_record
 from ..dataset import score_answer
 from .sinks import iter_records
 
@@ -79,16 +80,23 @@ def _load_answers(path: Path) -> dict[str, str]:
     return answers
 
 
-def score_file(dataset: str | Path, answers: str | Path) -> ScoreReport:
-    """Score every record of ``dataset`` with the answer of the same id in ``answers``."""
+def score_file(dataset: str | Path, answers: str | Path, *, trust: bool = False) -> ScoreReport:
+    """Score every record of ``dataset`` with the answer of the same id in ``answers``
+    (``trust``: records made from a grid genre file may load it; it is Python)."""
     given = _load_answers(Path(answers))
     report = ScoreReport(str(dataset), str(answers))
     seen: set[str] = set()
+    families: dict[str, Any] = {}
     for _, record in iter_records(Path(dataset)):
         rid = str(record.get("id", ""))
         seen.add(rid)
         if rid in given:
-            score = score_answer(given[rid], record)
+            meta = record.get("meta")
+            source = meta.get("source") if isinstance(meta, dict) else None
+            key = f"{record.get('family')}|{source or ''}"
+            if key not in families:
+                families[key] = family_for_record(record, trust=trust)
+            score = score_answer(given[rid], record, family=families[key])
         else:
             report.missing += 1
             score = 0.0

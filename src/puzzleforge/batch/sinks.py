@@ -10,9 +10,10 @@ shard has the same schema and Hugging Face ``datasets`` loads them together.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import orjson
 
@@ -181,8 +182,8 @@ def _row(record: dict[str, Any]) -> dict[str, Any]:
 
 def record_from_row(row: dict[str, Any]) -> dict[str, Any]:
     """Undo ``_row``: a Parquet row back to the JSONL record shape."""
-    record = {k: row[k] for k in ("id", "family", "question", "answer", "difficulty", "seed")
-              if k in row}
+    record: dict[str, Any] = {k: row[k] for k in ("id", "family", "question", "answer",
+                                                  "difficulty", "seed") if k in row}
     for key in ("solution", "params", "config", "meta"):
         value = row.get(key)
         record[key] = orjson.loads(value) if isinstance(value, str) else value
@@ -274,7 +275,7 @@ def write_split_jsonl(journal: Path, out: Path | None = None) -> dict[str, Path]
         failed = exc
         raise
     finally:
-        for split, writer in writers.items():
+        for writer in writers.values():
             if failed is None:
                 writer.__exit__(None, None, None)
             else:

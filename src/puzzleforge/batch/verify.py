@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
+from ..core.errors import TrustRequired
 from ..core.family import build_params
 from ..core.puzzle import Puzzle, stamp
 from ..core.registry import family_for_record
@@ -68,12 +70,14 @@ class VerifyReport:
 _CACHE: dict[str, Any] = {}
 
 
-def _family(record: dict[str, Any]) -> Any:
-    meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
-    config = record.get("config") if isinstance(record.get("config"), dict) else {}
-    key = f"{record.get('family')}|{config.get('source') or meta.get('source') or ''}"
+def _family(record: dict[str, Any], trust: bool = False) -> Any:
+    meta = record.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
+    config = record.get("config")
+    config = config if isinstance(config, dict) else {}
+    key = f"{record.get('family')}|{config.get('source') or meta.get('source') or ''}|{trust}"
     if key not in _CACHE:
-        _CACHE[key] = family_for_record(record)
+        _CACHE[key] = family_for_record(record, trust=trust)
     return _CACHE[key]
 
 
@@ -82,14 +86,20 @@ AUDIT_SECONDS = 60.0
 
 
 def check_record(number: int, record: dict[str, Any], *, audit: bool = True,
-                 audit_seconds: float = AUDIT_SECONDS) -> RecordCheck:
-    """Every problem of one record (empty list: the record is right)."""
+                 audit_seconds: float = AUDIT_SECONDS, trust: bool = False) -> RecordCheck:
+    """Every problem of one record (empty list: the record is right).
+
+    ``trust`` (``verify --trust``) lets a record made from a grid genre file load that
+    file (Python); without it such a record stops the whole run with one TrustRequired
+    paragraph rather than a "cannot regenerate" line per record."""
     check = RecordCheck(number, str(record.get("id", "")), str(record.get("family", "")))
     try:
-        family = _family(record)
+        family = _family(record, trust)
         stored = Puzzle.from_record(record)
         params = build_params(family.Params, stored.params, family=family.name)
         regenerated = stamp(family.generate(params, make_rng(stored.seed)), stored.seed)
+    except TrustRequired:
+        raise
     except Exception as exc:  # noqa: BLE001 - report, keep checking the other records
         check.problems.append(f"cannot regenerate: {type(exc).__name__}: {exc}")
         return check
@@ -132,8 +142,9 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 def _check_chunk(chunk: list[tuple[int, dict[str, Any]]], audit: bool,
-                 audit_seconds: float = AUDIT_SECONDS) -> list[RecordCheck]:
-    return [check_record(n, r, audit=audit, audit_seconds=audit_seconds) for n, r in chunk]
+                 audit_seconds: float = AUDIT_SECONDS, trust: bool = False) -> list[RecordCheck]:
+    return [check_record(n, r, audit=audit, audit_seconds=audit_seconds, trust=trust)
+            for n, r in chunk]
 
 
 def _chunks(items: Iterator[tuple[int, dict[str, Any]]], size: int
@@ -150,7 +161,8 @@ def _chunks(items: Iterator[tuple[int, dict[str, Any]]], size: int
 
 def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = True,
                 chunk_size: int = 32, audit_seconds: float = AUDIT_SECONDS,
-                on_progress: Callable[[int], None] | None = None) -> VerifyReport:
+                on_progress: Callable[[int], None] | None = None,
+                trust: bool = False) -> VerifyReport:
     """Check every record of a JSONL file / Parquet file or directory."""
     report = VerifyReport(str(path))
     records = iter_records(Path(path))
@@ -170,14 +182,14 @@ def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = T
 
     if count <= 1:
         for chunk in _chunks(records, chunk_size):
-            take(_check_chunk(chunk, audit, audit_seconds))
+            take(_check_chunk(chunk, audit, audit_seconds, trust))
         return report
     ctx = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(max_workers=count, mp_context=ctx, initializer=die_with_parent,
                              initargs=(os.getpid(),)) as pool:
         pending = []
         for chunk in _chunks(records, chunk_size):
-            pending.append(pool.submit(_check_chunk, chunk, audit, audit_seconds))
+            pending.append(pool.submit(_check_chunk, chunk, audit, audit_seconds, trust))
             if len(pending) >= 4 * count:
                 take(pending.pop(0).result())
         for future in pending:

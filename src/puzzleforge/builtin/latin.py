@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.difficulty import DifficultyScale, apply_scale
@@ -105,7 +106,7 @@ def _random_square(inst: _Instance, rng: random.Random) -> Grid:
     return inst.solve(assumptions)
 
 
-def render_grid(grid: list[list[int | None]]) -> str:
+def render_grid(grid: Sequence[Sequence[int | None]]) -> str:
     return "\n".join(" ".join("." if v is None else str(v + 1) for v in row) for row in grid)
 
 
@@ -117,6 +118,11 @@ def parse_grid(text: str, n: int) -> list[list[int]] | None:
     return [[v - 1 for v in numbers[r * n:(r + 1) * n]] for r in range(n)]
 
 
+#: the Params class under a name the family's methods can annotate with (inside the class
+#: body ``Params`` is the class attribute the Family protocol asks for)
+LatinParams = Params
+
+
 class LatinFamily:
     name = "latin"
     Params = Params
@@ -126,7 +132,7 @@ class LatinFamily:
                       "hard < 35, expert from 35 empty cells.")
     difficulty_scale = DifficultyScale((0, 14, 22, 35, 64), "cells to fill")
 
-    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+    def generate(self, params: LatinParams, rng: random.Random) -> Puzzle:
         inst = _Instance(params.n, params.backend)
         try:
             solution = _random_square(inst, rng)

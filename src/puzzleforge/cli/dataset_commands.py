@@ -10,7 +10,7 @@ import dataclasses
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -19,6 +19,9 @@ from ..core.seeding import SEED_MAX, SEED_MIN
 from .errors import run_guarded
 
 __all__ = ["register", "parse_param_pairs"]
+
+TRUST_HELP = ("Load grid genre .py files (a family given as a .py file, or named by the "
+              "records): they are Python code. Only for files you trust.")
 
 
 def parse_param_pairs(pairs: list[str]) -> dict[str, str]:
@@ -57,8 +60,14 @@ class _Progress:
         if self.tty:
             if self._bar is None:
                 from rich.console import Console
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                           TimeElapsedColumn, TimeRemainingColumn)
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    Progress,
+                    TextColumn,
+                    TimeElapsedColumn,
+                    TimeRemainingColumn,
+                )
 
                 self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                                      MofNCompleteColumn(), TextColumn("{task.fields[rate]}/s"),
@@ -82,17 +91,17 @@ class _Progress:
             self._bar.stop()
 
 
-def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
-              params: list[str], workers: Optional[int], backend: str, ray_address: Optional[str],
-              fmt: str, resume: bool, timeout: Optional[float], chunk_size: Optional[int],
-              max_attempts: Optional[int], quiet: bool, audit: bool = False) -> None:
+def _generate(target: str, n: int | None, seed: int | None, out: Path,
+              params: list[str], workers: int | None, backend: str, ray_address: str | None,
+              fmt: str, resume: bool, timeout: float | None, chunk_size: int | None,
+              max_attempts: int | None, quiet: bool, audit: bool = False,
+              trust: bool = False) -> None:
     from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
+    from ..batch.backends import default_workers
     from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
+    from ..batch.runner import check_run_options
     from ..core.errors import ConfigError
     from ..core.registry import resolve_family
-
-    from ..batch.backends import default_workers
-    from ..batch.runner import check_run_options
 
     if n is not None and n < 1:
         raise ConfigError(f"-n {n}", field="-n", expected="a count >= 1")
@@ -110,9 +119,12 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
     else:
         if n is None:
             raise ConfigError("how many puzzles?", field="-n", expected="-n N (N >= 1)")
-        resolve_family(target)  # a clear UnknownFamily error before anything starts
+        # a clear UnknownFamily / TrustRequired error before anything starts
+        options = {"trust": True} if trust else {}
+        resolve_family(target, **options)
         job = BatchJob(components=(Component(ref=family_ref(target), count=n,
-                                             params=parse_param_pairs(params)),),
+                                             params=parse_param_pairs(params),
+                                             options=options),),
                        seed=seed or 0, max_attempts=max_attempts or DEFAULT_MAX_ATTEMPTS,
                        timeout_per_item=timeout)
     if audit:
@@ -134,7 +146,7 @@ def _generate(target: str, n: Optional[int], seed: Optional[int], out: Path,
         typer.echo(f"summary: {sidecar(out, 'summary.json')}")
 
 
-def _show(path: Path, index: int, record_id: Optional[str]) -> None:
+def _show(path: Path, index: int, record_id: str | None) -> None:
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
@@ -180,42 +192,43 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def generate_command(
         family: str = typer.Argument(..., help="Family id, spec .yaml file, or recipe .yaml."),
-        n: Optional[int] = typer.Option(None, "-n", "--count", min=1,
+        n: int | None = typer.Option(None, "-n", "--count", min=1,
                                         help="Number of puzzles (>= 1)."),
-        seed: Optional[int] = typer.Option(None, "--seed", min=SEED_MIN, max=SEED_MAX,
+        seed: int | None = typer.Option(None, "--seed", min=SEED_MIN, max=SEED_MAX,
                                            help="Run seed, a 64-bit integer (default 0, or the "
                                            "recipe's seed)."),
         out: Path = typer.Option(..., "--out", "-o", help="Output .jsonl file (or directory "
                                  "for --format parquet)."),
         param: list[str] = typer.Option([], "--param", "-p", help="Family parameter key=value "
                                         "(repeatable)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+        workers: int | None = typer.Option(None, "--workers", "-w", min=1,
                                               help="Processes (default and maximum: the cores "
                                               "this process may use)."),
         backend: str = typer.Option("local", "--backend", help="local or ray."),
-        ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster "
+        ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster "
                                                   "address ('auto'); default starts a local one."),
         fmt: str = typer.Option("jsonl", "--format", help="jsonl or parquet."),
         resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
-        timeout: Optional[float] = typer.Option(None, "--timeout-per-item", help="Seconds per "
+        timeout: float | None = typer.Option(None, "--timeout-per-item", help="Seconds per "
                                                 "attempt; slower attempts are retried."),
-        chunk_size: Optional[int] = typer.Option(None, "--chunk-size", min=1,
+        chunk_size: int | None = typer.Option(None, "--chunk-size", min=1,
                                                  max=MAX_CHUNK_SIZE, help="Items per chunk."),
-        max_attempts: Optional[int] = typer.Option(None, "--max-attempts", min=1,
+        max_attempts: int | None = typer.Option(None, "--max-attempts", min=1,
                                                    help="Attempts per item (default 4)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
         audit: bool = typer.Option(False, "--audit", help="Also run each family's exact "
                                    "audit while generating (slower)."),
+        trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:
         """Generate a dataset: N verified puzzles, deterministic for the seed."""
         _generate(family, n, seed, out, param, workers, backend, ray_address, fmt, resume,
-                  timeout, chunk_size, max_attempts, quiet, audit)
+                  timeout, chunk_size, max_attempts, quiet, audit, trust)
 
     @app.command("verify")
     @run_guarded
     def verify_command(
         path: Path = typer.Argument(..., help="Dataset (.jsonl, .parquet or a Parquet dir)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+        workers: int | None = typer.Option(None, "--workers", "-w", min=1,
                                               help="Processes (at most the cores)."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Skip the families' audits."),
         audit_seconds: float = typer.Option(
@@ -223,6 +236,7 @@ def register(app: typer.Typer) -> None:
             help="Wall-clock bound of each spec record's uniqueness audit (a fresh solver, no "
                  "work budget); a record it cannot decide in time is reported 'undecided', "
                  "never as a pass, and the command exits 1."),
+        trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:
         """Re-derive every record and check its answer; exit 1 if any is wrong or undecided."""
         from ..batch.verify import verify_file
@@ -236,7 +250,7 @@ def register(app: typer.Typer) -> None:
         progress = _Progress(f"verify {path.name}", 0, rejects=False)
         try:
             report = verify_file(path, workers=workers, audit=not no_audit,
-                                 audit_seconds=audit_seconds,
+                                 audit_seconds=audit_seconds, trust=trust,
                                  on_progress=lambda done: progress.update(
                                      done, rate=done / max(1e-9, time.monotonic() - progress.started)))
         finally:
@@ -260,7 +274,7 @@ def register(app: typer.Typer) -> None:
     def show_command(
         path: Path = typer.Argument(..., help="Dataset file."),
         index: int = typer.Option(0, "--index", "-i", min=0, help="0-based record position."),
-        record_id: Optional[str] = typer.Option(None, "--id", help="Record id instead."),
+        record_id: str | None = typer.Option(None, "--id", help="Record id instead."),
     ) -> None:
         """Pretty-print one puzzle with its answer."""
         if not path.exists():
@@ -272,9 +286,10 @@ def register(app: typer.Typer) -> None:
     def score_command(
         dataset: Path = typer.Argument(..., help="Dataset the answers are for."),
         answers: Path = typer.Argument(..., help='JSONL of {"id": ..., "answer": ...}.'),
-        json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON "
+        json_out: Path | None = typer.Option(None, "--json", help="Where to write the JSON "
                                                 "report (default ANSWERS.scores.json; '-' "
                                                 "prints it)."),
+        trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:
         """Score a model's answers: accuracy and mean partial credit per family and tier."""
         from rich.console import Console
@@ -286,7 +301,7 @@ def register(app: typer.Typer) -> None:
         for p in (dataset, answers):
             if not p.exists():
                 raise FileNotFoundError(2, "No such file or directory", str(p))
-        report = score_file(dataset, answers)
+        report = score_file(dataset, answers, trust=trust)
         data = report.to_dict()
         table = Table(title=f"scores of {answers.name} on {dataset.name}")
         for col in ("group", "name", "n", "correct", "accuracy", "mean score"):

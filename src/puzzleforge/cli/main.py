@@ -9,14 +9,23 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable, Optional
+from typing import Any
 
 import typer
 
 from ..core.cliguard import run_guarded
-from ..core.limits import (ENV_CPU, ENV_MEMORY, Limits, current_limits, limit_from_text,
-                           run_limited, set_limits)
+from ..core.errors import PuzzleForgeError
+from ..core.limits import (
+    ENV_CPU,
+    ENV_MEMORY,
+    Limits,
+    current_limits,
+    limit_from_text,
+    run_limited,
+    set_limits,
+)
 from .errors import set_debug
 
 __all__ = ["app", "main", "ENGINE_APPS", "COMMAND_MODULES"]
@@ -52,22 +61,22 @@ app = typer.Typer(
 )
 
 
-def _positive(value: Optional[float]) -> Optional[float]:
+def _positive(value: float | None) -> float | None:
     if value is not None:
         try:
             limit_from_text(str(value), "limit")
-        except Exception:
+        except PuzzleForgeError:
             raise typer.BadParameter(f"{value} is not a finite number > 0") from None
     return value
 
 
 @app.callback()
 def _root(debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
-          cpu_limit: Optional[float] = typer.Option(
+          cpu_limit: float | None = typer.Option(
               None, "--cpu-limit", callback=_positive,
               help=f"CPU seconds one grid/zebra/crossnumber command (per puzzle with -n) may "
                    f"use before it is stopped with exit status 4 (default 300, or {ENV_CPU})"),
-          memory_limit: Optional[int] = typer.Option(
+          memory_limit: int | None = typer.Option(
               None, "--memory-limit", min=64,
               help=f"MB of memory such a command may use (default 4096, or {ENV_MEMORY})"),
           ) -> None:
@@ -113,7 +122,7 @@ def _mount() -> None:
                 if info.callback is not None and not getattr(info.callback, "_bounded", False):
                     name = info.name or info.callback.__name__
                     info.callback = bounded(info.callback, f"{group} {name}")
-                    info.callback._bounded = True  # type: ignore[attr-defined]
+                    info.callback._bounded = True
         app.add_typer(sub, name=group)
 
 

@@ -7,6 +7,7 @@ the command so the rest of the CLI starts fast and works without the ``web`` ext
 from __future__ import annotations
 
 import errno
+import math
 import os
 import socket
 import sys
@@ -39,7 +40,7 @@ def register(app: typer.Typer) -> None:
             from ..web import WebSettings, create_app
         except ImportError as exc:
             raise fail(f"the web app needs FastAPI, uvicorn and Jinja2 ({exc.name} is "
-                       f"missing); {WEB_HINT}")
+                       f"missing); {WEB_HINT}") from exc
         if host not in ("127.0.0.1", "localhost", "::1"):
             typer.echo(f"warning: binding to {host} exposes the app beyond this machine", err=True)
         hosts = WebSettings().allowed_hosts
@@ -109,7 +110,7 @@ def serve_app(app: Any, sock: socket.socket) -> None:
             timer.start()
 
     config = uvicorn.Config(app, log_level="warning", server_header=False,
-                            timeout_graceful_shutdown=GRACE_SECONDS)
+                            timeout_graceful_shutdown=math.ceil(GRACE_SECONDS))
     server = _Server(config)
     code = 0
     try:

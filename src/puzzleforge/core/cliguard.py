@@ -12,7 +12,8 @@ import functools
 import os
 import sys
 import traceback
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import typer
 
@@ -33,7 +34,7 @@ def debug_enabled() -> bool:
     return _DEBUG["on"] or os.environ.get("PUZZLEFORGE_DEBUG") == "1"
 
 
-def fail(message: str, code: int = 2) -> "typer.Exit":
+def fail(message: str, code: int = 2) -> typer.Exit:
     """Print ``message`` as the error paragraph and return the Exit to raise."""
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
@@ -69,7 +70,8 @@ def report(exc: BaseException) -> int:
         typer.echo(f"error ({exc.kind}): {exc}", err=True)
         return int(getattr(exc, "exit_code", 2))
     if isinstance(exc, UnicodeDecodeError):
-        typer.echo(f"error (file): the input is not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} "
+        byte = exc.object[exc.start:exc.start + 1]
+        typer.echo(f"error (file): the input is not UTF-8 text (byte {byte!r} "
                    f"at position {exc.start}). Expected a UTF-8 text file.", err=True)
         return 2
     if isinstance(exc, MemoryError):

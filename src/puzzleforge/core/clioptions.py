@@ -10,7 +10,6 @@ In core because the engines' ``cli.py`` modules use them and must not import
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 import typer
 
@@ -21,14 +20,14 @@ __all__ = ["positive_seconds", "fraction", "SEED_MIN", "SEED_MAX", "SEED_HELP"]
 SEED_HELP = "a whole number from -2**63 to 2**63-1"
 
 
-def positive_seconds(value: Optional[float]) -> Optional[float]:
+def positive_seconds(value: float | None) -> float | None:
     """A finite number of seconds > 0 (None passes: the option was not given)."""
     if value is not None and not (math.isfinite(value) and value > 0):
         raise typer.BadParameter(f"{value} is not a finite number of seconds > 0")
     return value
 
 
-def fraction(value: Optional[float]) -> Optional[float]:
+def fraction(value: float | None) -> float | None:
     """A share from 0 to 1 (None passes)."""
     if value is not None and not (math.isfinite(value) and 0.0 <= value <= 1.0):
         raise typer.BadParameter(f"{value} is not a share from 0 to 1")

@@ -20,6 +20,7 @@ tier can be read back from ``difficulty`` alone in every family.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 __all__ = ["TIERS", "DifficultyScale", "tier_of_difficulty", "apply_scale"]
@@ -43,7 +44,7 @@ class DifficultyScale:
 
     def __post_init__(self) -> None:
         b = self.bounds
-        if len(b) != 5 or any(x > y for x, y in zip(b, b[1:])):
+        if len(b) != 5 or any(x > y for x, y in pairwise(b)):
             raise ValueError(f"difficulty bounds must be 5 non-decreasing numbers, not {b}")
 
     def tier(self, native: float) -> str:

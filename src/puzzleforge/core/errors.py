@@ -102,7 +102,7 @@ class PuzzleForgeError(Exception):
         return (_restore_error, (type(self), str(self), dict(self.__dict__)))
 
     def with_location(self, *, file: str | None = None, field: str | None = None,
-                      line: int | None = None) -> "PuzzleForgeError":
+                      line: int | None = None) -> PuzzleForgeError:
         """Return a copy of this error with missing location parts filled in."""
         new = self.__class__.__new__(self.__class__)
         PuzzleForgeError.__init__(
@@ -119,7 +119,7 @@ class PuzzleForgeError(Exception):
         return new
 
 
-def _restore_error(cls: type, text: str, state: dict) -> PuzzleForgeError:
+def _restore_error(cls: type[PuzzleForgeError], text: str, state: dict) -> PuzzleForgeError:
     """Rebuild a pickled ``PuzzleForgeError`` without calling its ``__init__``."""
     new = cls.__new__(cls)
     Exception.__init__(new, text)

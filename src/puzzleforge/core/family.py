@@ -10,7 +10,8 @@ import dataclasses
 import random
 import types
 import typing
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, runtime_checkable
 
 from .errors import ConfigError
 from .puzzle import Puzzle
@@ -184,8 +185,8 @@ def describe_params(params_cls: type) -> list[tuple[str, str, str]]:
     for f in dataclasses.fields(params_cls):
         if f.default is not dataclasses.MISSING:
             default = f.default
-        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            default = f.default_factory()  # type: ignore[misc]
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
         else:
             default = "required"
         rows.append((f.name, _type_name(hints.get(f.name)), repr(default)))

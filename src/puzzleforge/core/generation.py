@@ -7,7 +7,8 @@ them unchanged.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .family import build_params
 from .puzzle import Puzzle, stamp

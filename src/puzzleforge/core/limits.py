@@ -19,6 +19,7 @@ with the size maxima that are checked before any work starts.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
@@ -27,8 +28,9 @@ import resource
 import selectors
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any
 
 from .errors import PuzzleForgeError
 
@@ -69,7 +71,7 @@ class Limits:
     cpu_seconds: float = DEFAULT_CPU_SECONDS
     memory_mb: int | None = DEFAULT_MEMORY_MB
 
-    def scaled(self, factor: float) -> "Limits":
+    def scaled(self, factor: float) -> Limits:
         """The same limits with ``factor`` times the CPU seconds (``-n`` puzzles)."""
         return replace(self, cpu_seconds=self.cpu_seconds * max(1.0, factor))
 
@@ -157,10 +159,8 @@ def run_limited(fn: Callable[..., Any], *args: Any, limits: Limits | None = None
     forward = [(name, stream) for name, stream in (("stdout", sys.stdout), ("stderr", sys.stderr))
                if not _real_fd(stream)]
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     res_r, res_w = os.pipe()
     pipes = {name: os.pipe() for name, _ in forward}
     pid = os.fork()
@@ -184,10 +184,8 @@ def run_limited(fn: Callable[..., Any], *args: Any, limits: Limits | None = None
                 data = pickle.dumps(("err", RuntimeError(
                     f"the worker's {payload[0]} could not be sent back: {exc}")))
             for stream in (sys.stdout, sys.stderr):
-                try:
+                with contextlib.suppress(BaseException):  # noqa: BLE001 - a closed reader (| head)
                     stream.flush()
-                except BaseException:  # noqa: BLE001 - a closed reader (| head)
-                    pass
             with os.fdopen(res_w, "wb") as out:
                 out.write(data)
         except BaseException:  # noqa: BLE001

@@ -7,8 +7,9 @@ family-specific top-level fields (the spec engine keeps PuzzleClone's ``problem`
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import orjson
 
@@ -92,7 +93,7 @@ class Puzzle:
         return canonical_json(self.to_record())
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any], *, source: str | None = None) -> "Puzzle":
+    def from_record(cls, record: Mapping[str, Any], *, source: str | None = None) -> Puzzle:
         """Rebuild a Puzzle from a dataset record, naming what is missing if it is not one."""
         if not isinstance(record, Mapping):
             raise InvalidDescription("a puzzle record must be a JSON object", file=source,
@@ -119,7 +120,7 @@ class Puzzle:
         )
 
     @classmethod
-    def from_json(cls, line: str | bytes, *, source: str | None = None) -> "Puzzle":
+    def from_json(cls, line: str | bytes, *, source: str | None = None) -> Puzzle:
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError as exc:

@@ -7,18 +7,19 @@ its line here; tests/core/test_registry_lists.py checks the two agree). Contract
 loop over ``family_names()``.
 
 Paths are families too: a ``.yaml``/``.yml`` file is a PuzzleClone spec (or a batch
-recipe, which the batch layer recognises first); the loader for each suffix is named here.
+recipe, which the batch layer recognises first), a ``.py`` file a grid genre of one's own
+(loaded only with ``--trust``: it is Python); the loader for each suffix is named here.
 """
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .errors import UnknownFamily
 
-__all__ = ["FAMILIES", "PATH_LOADERS", "family_names", "get_family", "resolve_family",
+__all__ = ["FAMILIES", "PATH_LOADERS", "CODE_SUFFIXES", "family_names", "get_family", "resolve_family",
            "family_for_record", "record_spec_path"]
 
 #: Family id -> "module:attribute" of an object implementing ``core.family.Family``.
@@ -44,7 +45,12 @@ FAMILIES: dict[str, str] = {
 PATH_LOADERS: dict[str, str] = {
     ".yaml": "puzzleforge.spec.family:load_spec_family",
     ".yml": "puzzleforge.spec.family:load_spec_family",
+    # a grid genre file is Python: its loader refuses to run it without trust=True
+    ".py": "puzzleforge.grid.family:load_genre_file_family",
 }
+
+#: Suffixes of families that are code: a record naming one loads it only with --trust.
+CODE_SUFFIXES = frozenset({".py"})
 
 
 def family_names() -> list[str]:
@@ -58,7 +64,7 @@ def _load(target: str) -> Any:
     return getattr(module, attribute)
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_family(name: str) -> Any:
     """The family registered under ``name`` (raises ``UnknownFamily`` naming the choices)."""
     target = FAMILIES.get(name)
@@ -85,11 +91,14 @@ def resolve_family(name_or_path: str, **options: Any) -> Any:
 def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
     """The family that produced a dataset record (or Puzzle).
 
-    Registered ids resolve directly; file-defined families (spec files) are rebuilt from
-    ``config["source"]`` or ``meta["source"]``, the path of the file that defines them
-    (relative paths are read from the working directory). A record is data from anywhere,
-    so the path is checked first (record_spec_path) and the spec is loaded untrusted
-    whatever ``options`` say: a record can never enable Python operator files.
+    Registered ids resolve directly; file-defined families (spec files, grid genre files)
+    are rebuilt from ``config["source"]`` or ``meta["source"]``, the path of the file that
+    defines them (relative paths are read from the working directory). A record is data
+    from anywhere, so the path is checked first (record_spec_path) and a spec is loaded
+    untrusted whatever ``options`` say: a record can never enable Python operator files.
+    A grid genre file *is* Python: it is loaded only when the caller passes ``trust=True``
+    (``verify/score --trust``), after its sha256 matches the record's; otherwise
+    ``TrustRequired`` says which file the record names and why it is not loaded.
     """
     get = record.get if isinstance(record, dict) else lambda k, d=None: getattr(record, k, d)
     name = str(get("family", ""))
@@ -99,12 +108,39 @@ def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
         holder = get(field, None)
         if isinstance(holder, dict) and holder.get("source"):
             path = record_spec_path(holder["source"], field=f"{field}.source", family=name)
+            trusted = bool(options.get("trust"))
             options = {k: v for k, v in options.items() if k != "trust"}
+            if Path(path).suffix.lower() in CODE_SUFFIXES:
+                return _code_family(path, name, get("meta", None), trusted, field)
             family = _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=False, **options)
             _check_digest(family, get("meta", None), path)
             return family
     raise UnknownFamily(f"record of unknown family '{name[:80]}' carries no config.source",
                         expected="a registered family id or a record made from a spec file")
+
+
+def _code_family(path: str, name: str, meta: Any, trusted: bool, field: str) -> Any:
+    """The family of a record made from a code file (a grid genre .py): loaded only with
+    trust, and only when the file is the version the record was made from (checked before
+    the file runs)."""
+    import hashlib
+
+    from .errors import InvalidSpec, TrustRequired
+
+    if not trusted:
+        raise TrustRequired(
+            f"record of family '{name[:60]}' names the grid genre file {path} ({field}.source); a "
+            "genre file is Python code that runs when loaded, so verify, score and the web "
+            "app never load it on a record's say-so", file=path, field="--trust",
+            expected="--trust on the command if you trust that file")
+    want = meta.get("source_sha256") if isinstance(meta, dict) else None
+    have = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    if want and want != have:
+        raise InvalidSpec(f"the genre file {path} has changed since this record was made "
+                          f"(its sha256 is {have[:16]}..., the record names {str(want)[:16]}...)",
+                          field="meta.source_sha256",
+                          expected="the genre file the dataset was generated from, unchanged")
+    return _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=True)
 
 
 def _check_digest(family: Any, meta: Any, path: str) -> None:
@@ -133,15 +169,17 @@ def record_spec_path(source: Any, *, field: str = "meta.source", family: str = "
     from .yamlio import MAX_YAML_BYTES
 
     shown = repr(source)[:120]
-    expected = ("the path of an existing spec .yaml/.yml file, relative to the directory "
-                "the dataset was generated in (run verify/score from there)")
+    expected = ("the path of an existing spec .yaml/.yml file (or grid genre .py file), "
+                "relative to the directory the dataset was generated in (run verify/score "
+                "from there)")
     where = f"record of family '{family[:60]}'" if family else "record"
     if not isinstance(source, str) or not source.strip() or "\x00" in source:
         raise InvalidSpec(f"{where}: {field} {shown} is not a file path", field=field,
                           expected=expected)
     path = Path(source)
     if path.suffix.lower() not in PATH_LOADERS:
-        raise InvalidSpec(f"{where}: {field} {shown} is not a spec file (.yaml or .yml)",
+        raise InvalidSpec(f"{where}: {field} {shown} is not a spec file (.yaml or .yml) "
+                          "or a grid genre file (.py)",
                           field=field, expected=expected)
     try:
         info = path.stat()

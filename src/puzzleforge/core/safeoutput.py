@@ -19,6 +19,7 @@ files after a crash. Every writer now goes through here:
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -184,10 +185,8 @@ class AtomicOutput:
         try:
             fh.flush()
             os.fsync(fh.fileno())
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.chmod(self.partial, stat.S_IMODE(os.stat(self.path).st_mode))
-            except FileNotFoundError:
-                pass
             os.replace(self.partial, self.path)
         except BaseException:
             _unlink(self.partial)

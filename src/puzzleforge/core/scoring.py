@@ -6,7 +6,8 @@ the CLI and integrations score answers without needing the dataset builder;
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .extract import final_answer_candidates
 from .puzzle import Puzzle
@@ -27,14 +28,19 @@ def record_of(entry: Mapping[str, Any]) -> dict[str, Any]:
     return dict(entry)
 
 
-def score_answer(answer: str | None, entry: Mapping[str, Any]) -> float:
+def score_answer(answer: str | None, entry: Mapping[str, Any], *, trust: bool = False,
+                 family: Any = None) -> float:
     """Score a model's ``answer`` for a dataset item (or record): 1.0 right, 0.0 wrong,
-    partial credit where the family defines it. Never raises on a malformed answer."""
+    partial credit where the family defines it. Never raises on a malformed answer.
+
+    ``trust`` lets a record made from a grid genre file (Python) load it; ``family``
+    skips the look-up when the caller already holds the record's family."""
     if answer is None:
         return 0.0
     record = record_of(entry)
     puzzle = Puzzle.from_record(record)
-    family = family_for_record(record)
+    if family is None:
+        family = family_for_record(record, trust=trust)
     best = 0.0
     # a model's output wraps its answer; only the last marked answer (or, unmarked, the
     # whole text and its outer paragraphs) is tried, so an abandoned answer never counts

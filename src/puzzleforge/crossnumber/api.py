@@ -25,14 +25,18 @@ together. Everything here is pure (no printing, no files except ``load``).
 """
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from .answers import score_answer
+from .hints import Hint, next_hint
 from .model import Model, load_model, parse_model
-from .solver import SolveResult, Solution, solve
+from .solver import Solution, SolveResult, solve
 
 __all__ = ["parse_puzzle", "load_puzzle", "solve_puzzle", "render_solution", "render_question",
-           "solution_json", "answer_text", "list_puzzles", "bundled_dir", "check_answer"]
+           "solution_json", "answer_text", "list_puzzles", "bundled_dir", "check_answer",
+           "Hint", "next_hint"]
 
 
 def bundled_dir() -> Path:
@@ -80,10 +84,10 @@ def render_solution(model: Model, sol: Solution | None, *, show_numbers: bool = 
     for e in model.entries.values():
         starts.setdefault(e.cells[0], e.number)
     # a bar between two cells when no entry runs through both
-    joined_h = set()
-    joined_v = set()
+    joined_h: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    joined_v: set[tuple[tuple[int, int], tuple[int, int]]] = set()
     for e in model.entries.values():
-        for a, b in zip(e.cells, e.cells[1:]):
+        for a, b in pairwise(e.cells):
             (joined_h if e.direction == "across" else joined_v).add((a, b))
     lines = []
     for r in range(g.rows):
@@ -183,5 +187,4 @@ def solution_json(model: Model, result: SolveResult) -> dict[str, Any]:
 def check_answer(model: Model, sol: Solution, answer: Any) -> float:
     """Score an answer against a solution (see family.verify): 1.0 right, else the
     fraction of right cells (grid rows) or right entries (clue -> value)."""
-    from .family import score_answer
     return score_answer(model, sol, answer)

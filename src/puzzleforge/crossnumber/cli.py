@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -47,7 +46,7 @@ def solve_command(
     as_json: bool = typer.Option(False, "--json", help="solutions and steps as JSON"),
     time_limit: float = typer.Option(120.0, "--time-limit", callback=positive_seconds,
                                      help="seconds (> 0)"),
-    pdf: Optional[Path] = typer.Option(None, "--pdf", help="write a printable PDF sheet: the "
+    pdf: Path | None = typer.Option(None, "--pdf", help="write a printable PDF sheet: the "
                                        "puzzle, then its (first) solution"),
 ) -> None:
     """Solve a puzzle file: the grid, the solution count, optionally the steps."""
@@ -135,9 +134,9 @@ def generate_command(
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help=SEED_HELP),
     size: int = typer.Option(3, "--size", min=3, max=5,
                              help="grid side: 3, 4 or 5 (5 takes seconds)"),
-    out: Optional[Path] = typer.Option(None, "--out", help="write the puzzle file here"),
+    out: Path | None = typer.Option(None, "--out", help="write the puzzle file here"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
-    pdf: Optional[Path] = typer.Option(None, "--pdf", help="also write a printable PDF sheet "
+    pdf: Path | None = typer.Option(None, "--pdf", help="also write a printable PDF sheet "
                                        "(with a solution page when --solution is given)"),
 ) -> None:
     """Build a new small puzzle with a unique solution and print its puzzle file."""

@@ -7,8 +7,9 @@ a clue, a clue/entry link or a puzzle-wide rule means lives here, one class each
 from __future__ import annotations
 
 import math
-from itertools import product
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from itertools import pairwise, product
+from typing import TYPE_CHECKING, Any
 
 from . import expr as ex
 from . import kinds as nb
@@ -37,14 +38,14 @@ class Con:
     scope: list[Key]
     label: str = ""
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
         raise NotImplementedError
 
-    def check(self, s: "Solver", a: dict) -> bool:
+    def check(self, s: Solver, a: dict) -> bool:
         return True
 
 
-def range_for(s: "Solver", clue: Clue) -> tuple[int, int]:
+def range_for(s: Solver, clue: Clue) -> tuple[int, int]:
     lo_d = clue.cells
     hi_d = clue.cells
     if s.multi:
@@ -56,7 +57,7 @@ def range_for(s: "Solver", clue: Clue) -> tuple[int, int]:
 class ExprCon(Con):
     """A clue's value equals every side of an expression, or a relation holds."""
 
-    def __init__(self, s: "Solver", clue: Clue, part: Part) -> None:
+    def __init__(self, s: Solver, clue: Clue, part: Part) -> None:
         self.clue, self.part = clue, part
         self.self_key = ("c", clue.name)
         if part.kind == "value":
@@ -100,8 +101,8 @@ class ExprCon(Con):
             if not vals:
                 break
             if side.single is not None:
-                v = side.single(env)
-                vals = {v} & vals
+                one = side.single(env)
+                vals = {one} & vals if one is not None else set()
             else:
                 vals = {t for t in vals if any(True for _ in side.values(env, t, t, budget))}
         return vals
@@ -130,7 +131,7 @@ class ExprCon(Con):
                 return False
         return True
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
         doms = []
         for k in self.refs:
             d = s.get(dom, k)
@@ -142,16 +143,16 @@ class ExprCon(Con):
         if self.is_cond:
             if total > COMBO_LIMIT:
                 return
-            support = [set() for _ in doms]
+            support: list[set[Any]] = [set() for _ in doms]
             try:
                 for combo in product(*doms):
-                    env = dict(zip(self.names, combo))
+                    env = dict(zip(self.names, combo, strict=True))
                     if self._cond(env, budget):
                         for i, v in enumerate(combo):
                             support[i].add(v)
             except (ex.Unbounded, ex.BudgetExceeded):
                 return
-            for k, sup in zip(self.refs, support):
+            for k, sup in zip(self.refs, support, strict=True):
                 s.narrow(dom, k, sup, self, f"{self.label}")
             return
         own = s.get(dom, self.self_key)
@@ -161,18 +162,19 @@ class ExprCon(Con):
         tests = s.tests[self.clue.name]
         if own is not None and self.has_gen and len(own) * total <= CHECK_LIMIT:
             # few candidates: testing each one (bounds [t, t]) beats enumerating generators
-            new_own, support = self._check_mode(own, doms)
-            if new_own is None:
+            found = self._check_mode(own, doms)
+            if found is None:
                 return
-            for k, sup in zip(self.refs, support):
+            checked, support = found
+            for k, sup in zip(self.refs, support, strict=True):
                 s.narrow(dom, k, sup, self, f"{self.label}")
-            s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
+            s.narrow(dom, self.self_key, checked, self, f"{self.label}")
             return
         new_own: set[int] = set()
         support = [set() for _ in doms]
         try:
             for combo in product(*doms):
-                env = dict(zip(self.names, combo))
+                env = dict(zip(self.names, combo, strict=True))
                 vals = self._values(env, lo, hi, budget)
                 if own is not None:
                     vals &= own
@@ -185,22 +187,24 @@ class ExprCon(Con):
         except (ex.Unbounded, ex.BudgetExceeded):
             if own is None or len(own) * total > CHECK_LIMIT:
                 return
-            new_own, support = self._check_mode(own, doms)
-            if new_own is None:
+            found = self._check_mode(own, doms)
+            if found is None:
                 return
-        for k, sup in zip(self.refs, support):
+            new_own, support = found
+        for k, sup in zip(self.refs, support, strict=True):
             s.narrow(dom, k, sup, self, f"{self.label}")
         s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
 
-    def _check_mode(self, own, doms):
+    def _check_mode(self, own: frozenset[int], doms: list[list[Any]]
+                    ) -> tuple[set[int], list[set[Any]]] | None:
         """Per candidate value t: does the expression produce t (bounds [t, t])?"""
         budget = ex.Budget(BUDGET * 4)
         new_own: set[int] = set()
-        support = [set() for _ in doms]
+        support: list[set[Any]] = [set() for _ in doms]
         memo = self.memo
         try:
             for combo in product(*doms):
-                env = dict(zip(self.names, combo))
+                env = dict(zip(self.names, combo, strict=True))
                 for t in own:
                     if t in new_own and all(v in support[i] for i, v in enumerate(combo)):
                         continue
@@ -213,10 +217,10 @@ class ExprCon(Con):
                         for i, v in enumerate(combo):
                             support[i].add(v)
         except (ex.Unbounded, ex.BudgetExceeded):
-            return None, None
+            return None
         return new_own, support
 
-    def check(self, s: "Solver", a: dict) -> bool:
+    def check(self, s: Solver, a: dict) -> bool:
         env = {k[1]: a[k] for k in self.refs}
         budget = ex.Budget(BUDGET * 20)
         try:
@@ -231,7 +235,7 @@ class ExprCon(Con):
 class LinkCon(Con):
     """A clue's value is written in the cells of its entry (or of one candidate entry)."""
 
-    def __init__(self, s: "Solver", clue: Clue) -> None:
+    def __init__(self, s: Solver, clue: Clue) -> None:
         self.clue = clue
         self.key = ("c", clue.name)
         self.map_key = ("m", clue.name)
@@ -247,7 +251,7 @@ class LinkCon(Con):
         m = dom[self.map_key]
         return next(iter(m)) if len(m) == 1 else None
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
         e = self.entry_of(dom)
         d = s.get(dom, self.key)
         if d is None:
@@ -267,29 +271,29 @@ class LinkCon(Con):
         cells = s.model.entries[e].cells
         cd = [dom[("x", rc)] for rc in cells]
         keep = set()
-        support = [set() for _ in cells]
+        support: list[set[str]] = [set() for _ in cells]
         if not s.multi and self.clue.transform is None and not s.model.rules.leading_zeros:
             n = len(cells)
             for v in d:
                 t = str(v)
-                if len(t) == n and all(ch in c for ch, c in zip(t, cd)):
+                if len(t) == n and all(ch in c for ch, c in zip(t, cd, strict=True)):
                     keep.add(v)
                     for i, ch in enumerate(t):
                         support[i].add(ch)
-            d = ()
-        for v in d:
-            segs = s.segments(self.clue, v, cd)
-            if segs:
-                keep.add(v)
-                for seg in segs:
-                    for i, part in enumerate(seg):
-                        support[i].add(part)
+        else:
+            for v in d:
+                segs = s.segments(self.clue, v, cd)
+                if segs:
+                    keep.add(v)
+                    for seg in segs:
+                        for i, part in enumerate(seg):
+                            support[i].add(part)
         s.narrow(dom, self.key, keep, self, f"{self.clue.name} must fit the digits possible in {e}")
-        for rc, sup in zip(cells, support):
+        for rc, sup in zip(cells, support, strict=True):
             s.narrow(dom, ("x", rc), sup, self, f"{self.clue.name} is written in {e}")
 
-    def check(self, s: "Solver", a: dict) -> bool:
-        e = self.entry_of(a) if len(self.clue.candidates) == 1 else a[self.map_key]
+    def check(self, s: Solver, a: dict) -> bool:
+        e = self.clue.candidates[0] if len(self.clue.candidates) == 1 else a[self.map_key]
         text = "".join(a[("x", rc)] for rc in s.model.entries[e].cells)
         return text == s.entry_text(self.clue, a[self.key])
 
@@ -301,7 +305,7 @@ class AllDiff(Con):
         self.scope = keys
         self.label = label
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
         changed = True
         while changed:
             changed = False
@@ -323,7 +327,7 @@ class AllDiff(Con):
                     s.narrow(dom, k, new, self, f"{self.label}: {', '.join(taken)} already used")
                     changed = True
 
-    def check(self, s: "Solver", a: dict) -> bool:
+    def check(self, s: Solver, a: dict) -> bool:
         vals = [a[k] for k in self.scope]
         return len(vals) == len(set(vals))
 
@@ -357,7 +361,7 @@ class Matching(Con):
             return False
         return all(augment(k, set()) for k in keys)
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
         doms = {k: sorted(dom[k]) for k in self.scope}
         if not self._match(doms, None):
             raise Contradiction(self.label)
@@ -369,7 +373,7 @@ class Matching(Con):
                 s.narrow(dom, k, keep, self, f"{self.label}: no complete matching otherwise")
                 doms[k] = sorted(dom[k])
 
-    def check(self, s: "Solver", a: dict) -> bool:
+    def check(self, s: Solver, a: dict) -> bool:
         vals = [a[k] for k in self.scope]
         return len(vals) == len(set(vals))
 
@@ -381,7 +385,7 @@ class Ordered(Con):
         self.scope = keys
         self.label = label
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
         lb = None
         for k in self.scope:
             d = dom.get(k)
@@ -401,25 +405,27 @@ class Ordered(Con):
                 d = dom[k]
             ub = max(d)
 
-    def check(self, s: "Solver", a: dict) -> bool:
+    def check(self, s: Solver, a: dict) -> bool:
         vals = [a[k] for k in self.scope]
-        return all(x < y for x, y in zip(vals, vals[1:]))
+        return all(x < y for x, y in pairwise(vals))
 
 
 class GridDigitSum(Con):
     """The sum of all digits in the grid equals a clue (or a fixed number)."""
 
-    def __init__(self, s: "Solver", target: Key | int) -> None:
+    def __init__(self, s: Solver, target: Key | int) -> None:
         self.target = target
         self.cells = [("x", rc) for rc in s.model.grid.cells()]
         self.scope = self.cells + ([target] if isinstance(target, tuple) else [])
         self.label = "sum of all digits in the grid"
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
+        t: frozenset[int] | set[int]
         if isinstance(self.target, tuple):
-            t = s.get(dom, self.target)
-            if t is None:
+            got = s.get(dom, self.target)
+            if got is None:
                 return
+            t = got
         else:
             t = {self.target}
         sums = [[nb.digits_sum(int(v)) for v in dom[c]] for c in self.cells]
@@ -433,14 +439,14 @@ class GridDigitSum(Con):
         tmin, tmax = min(t), max(t)
         if smin > tmax or smax < tmin:
             raise Contradiction("digit sum out of range")
-        for c, lo_c, hi_c in zip(self.cells, mins, maxs):
+        for c, lo_c, hi_c in zip(self.cells, mins, maxs, strict=True):
             d = dom[c]
             keep = {v for v in d if smin - lo_c + nb.digits_sum(int(v)) <= tmax
                     and smax - hi_c + nb.digits_sum(int(v)) >= tmin}
             if len(keep) < len(d):
                 s.narrow(dom, c, keep, self, "the grid digit sum")
 
-    def check(self, s: "Solver", a: dict) -> bool:
+    def check(self, s: Solver, a: dict) -> bool:
         total = sum(nb.digits_sum(int(a[c])) for c in self.cells)
         t = a[self.target] if isinstance(self.target, tuple) else self.target
         return total == t
@@ -449,12 +455,12 @@ class GridDigitSum(Con):
 class ValuesOnce(Con):
     """Each listed cell value occurs exactly once in the grid (e.g. 10..16 in No 21)."""
 
-    def __init__(self, s: "Solver", values: list[int]) -> None:
+    def __init__(self, s: Solver, values: list[int]) -> None:
         self.values = [str(v) for v in values]
         self.scope = [("x", rc) for rc in s.model.grid.cells()]
         self.label = "each of " + ", ".join(self.values) + " occurs exactly once"
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
         for v in self.values:
             holders = [c for c in self.scope if v in dom[c]]
             if not holders:
@@ -469,7 +475,7 @@ class ValuesOnce(Con):
             elif len(holders) == 1:
                 s.narrow(dom, holders[0], {v}, self, f"only this cell can hold {v}")
 
-    def check(self, s: "Solver", a: dict) -> bool:
+    def check(self, s: Solver, a: dict) -> bool:
         vals = [a[c] for c in self.scope]
         return all(vals.count(v) == 1 for v in self.values)
 
@@ -477,13 +483,13 @@ class ValuesOnce(Con):
 class FinalCheck(Con):
     """Whole-solution rules checked only at the leaves (reversed pair, hooks)."""
 
-    def __init__(self, fn: Callable[["Solver", dict], bool], label: str) -> None:
+    def __init__(self, fn: Callable[[Solver, dict], bool], label: str) -> None:
         self.fn, self.label, self.scope = fn, label, []
 
-    def propagate(self, s: "Solver", dom: dict) -> None:
+    def propagate(self, s: Solver, dom: dict) -> None:
         return
 
-    def check(self, s: "Solver", a: dict) -> bool:
+    def check(self, s: Solver, a: dict) -> bool:
         return self.fn(s, a)
 
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from ..core.errors import InvalidSpec
 from . import kinds as nb
@@ -111,7 +111,7 @@ def to_text(n: Node) -> str:
         return f"${n.value}(" + ", ".join(to_text(a) for a in n.args) + ")"
     if n.op == "cmp":
         parts = [to_text(n.args[0])]
-        for o, a in zip(n.ops, n.args[1:]):
+        for o, a in zip(n.ops, n.args[1:], strict=True):
             parts += [o, to_text(a)]
         return " ".join(parts)
     return "(" + to_text(n.args[0]) + f" {n.op} " + to_text(n.args[1]) + ")"
@@ -144,7 +144,7 @@ def _tokenize(text: str, clues: set[str], variables: set[str], field_name: str |
             raise _syntax(text, i, f"unexpected character {text[i]!r}",
                           "a number, a variable, a clue name, an operator or a parenthesis",
                           field_name, file, line)
-        start = m.start(m.lastgroup)
+        start = m.start(m.lastgroup or 0)
         if m.group("num"):
             toks.append(_Tok("num", m.group("num"), start))
         elif m.group("gen"):
@@ -516,6 +516,7 @@ class _Compiler:
         op, nt = n.op, self.nt
         if op == "num":
             v = n.value
+            assert isinstance(v, int)  # the tokenizer makes every number an int
             return lambda env: v
         if op in ("var", "clue"):
             key = n.value
@@ -551,7 +552,7 @@ class _Compiler:
             return one
         op, nt = n.op, self.nt
         if op == "gen":
-            kind = n.value
+            kind = str(n.value)  # a number kind's name, e.g. "prime"
 
             def gen(env, lo, hi, budget):
                 if hi is None:
@@ -672,9 +673,9 @@ class _Compiler:
                 if gen_is_left:
                     if other <= 0:
                         return None
-                    lo1 = None if lo is None or lo <= 0 else nb.iroot(lo - 1, other) + 1
-                    hi1 = None if hi is None or hi < 0 else nb.iroot(hi, other)
-                    return lo1, hi1
+                    root_lo = None if lo is None or lo <= 0 else nb.iroot(lo - 1, other) + 1
+                    root_hi = None if hi is None or hi < 0 else nb.iroot(hi, other)
+                    return root_lo, root_hi
                 if other >= 2 and hi is not None and hi >= 1:
                     return 0, int(math.log(hi, other)) + 1
                 if other in (0, 1):
@@ -687,11 +688,11 @@ class _Compiler:
                 # one target: try its divisors instead of enumerating both sides
                 for d in nb.divisors(lo):
                     budget.spend()
-                    if any(True for _ in ma(env, d, d, budget)) and \
-                            any(True for _ in mb(env, lo // d, lo // d, budget)):
-                        if emit(d, lo // d, lo, hi) is not None:
-                            yield lo
-                            return
+                    if (any(True for _ in ma(env, d, d, budget))
+                            and any(True for _ in mb(env, lo // d, lo // d, budget))
+                            and emit(d, lo // d, lo, hi) is not None):
+                        yield lo
+                        return
                 return
             if ga and gb:
                 if op not in ("+", "*") or hi is None:
@@ -734,7 +735,7 @@ def _rev(x: int, nt: bool) -> int | None:
     return nb.reverse_int(x)
 
 
-def _unary_fn(op: str, name, nt: bool) -> Callable[[int], "int | None"]:
+def _unary_fn(op: str, name, nt: bool) -> Callable[[int], int | None]:
     if op == "neg":
         return lambda x: -x
     if op == "sqrt":
@@ -763,14 +764,14 @@ def _unary_fn(op: str, name, nt: bool) -> Callable[[int], "int | None"]:
     return table[name]
 
 
-def _binary_fn(op: str, nt: bool) -> Callable[[int, int], "int | None"]:
+def _binary_fn(op: str, nt: bool) -> Callable[[int, int], int | None]:
     def chk(f):
         if not nt:
             return f
 
         def g(x, y):
             v = f(x, y)
-            return None if v is None or v == x or v == y else v
+            return None if v is None or v in (x, y) else v
         return g
     if op == "+":
         return chk(lambda x, y: x + y)

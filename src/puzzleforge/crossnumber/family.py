@@ -10,9 +10,7 @@ cells (grid answers) or right entries (mappings).
 """
 from __future__ import annotations
 
-import json
 import random
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed, InvalidDescription
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
+from .answers import parse_answer, score_answer, score_solution_data
 
 __all__ = ["Params", "CrossNumberFamily", "family", "score_answer", "parse_answer"]
 
@@ -56,75 +55,9 @@ class Params:
                               expected="valid crossnumber parameters")
 
 
-def parse_answer(answer: Any) -> tuple[str, Any]:
-    """('rows', [[cell, ...], ...]) or ('values', {clue: int}) or ('none', None)."""
-    if isinstance(answer, dict):
-        try:
-            return "values", {str(k).upper(): int(v) for k, v in answer.items()}
-        except (TypeError, ValueError):
-            return "none", None
-    text = str(answer or "").strip()
-    if not text:
-        return "none", None
-    if text.startswith("{"):
-        try:
-            data = json.loads(text)
-            if isinstance(data, dict):
-                return parse_answer(data)
-        except ValueError:
-            pass
-    pairs = re.findall(r"\b([AD]\d+)\s*[:=]\s*(\d+)", text, flags=re.I)
-    if pairs:
-        return "values", {k.upper(): int(v) for k, v in pairs}
-    rows = []
-    for line in text.splitlines():
-        line = line.strip().strip("|").strip()
-        if not line or set(line) <= set("+-|:"):
-            continue
-        if re.search(r"\s", line):
-            cells = [c for c in re.split(r"[\s|]+", line) if c]
-        else:
-            cells = list(line)
-        rows.append(cells)
-    return ("rows", rows) if rows else ("none", None)
-
-
-def score_answer(model_or_none: Any, sol: Any, answer: Any) -> float:
-    """Score against a Solution object (used by api.check_answer)."""
-    data = {"rows": sol.rows(model_or_none, " ") if model_or_none.rules.cell_values is not None
-            else sol.rows(model_or_none), "values": sol.values,
-            "multi": model_or_none.rules.cell_values is not None}
-    return _score(data, answer)
-
-
-def _rows_cells(rows: list[str], multi: bool) -> list[list[str]]:
-    return [r.split() if multi else list(r) for r in rows]
-
-
-def _score(data: dict[str, Any], answer: Any) -> float:
-    kind, got = parse_answer(answer)
-    if kind == "none":
-        return 0.0
-    if kind == "values":
-        want = data["values"]
-        right = sum(1 for k, v in want.items() if got.get(k) == v)
-        return right / len(want) if want else 0.0
-    want_rows = _rows_cells(data["rows"], data.get("multi", False))
-    cells = [(r, c) for r, row in enumerate(want_rows) for c, ch in enumerate(row) if ch != "#"]
-    right = 0
-    for r, c in cells:
-        if r < len(got):
-            row = [x for x in got[r]]
-            if len(row) == len(want_rows[r]) and row[c] == want_rows[r][c]:
-                right += 1
-            elif len(row) != len(want_rows[r]):
-                # tolerate answers that omit '#' blocks
-                white = [x for x in want_rows[r] if x != "#"]
-                if len(row) == len(white):
-                    idx = sum(1 for x in want_rows[r][:c] if x != "#")
-                    if row[idx] == want_rows[r][c]:
-                        right += 1
-    return right / len(cells) if cells else 0.0
+#: the Params class under a name the family's methods can annotate with (inside the class
+#: body ``Params`` is the class attribute the Family protocol asks for)
+CrossNumberParams = Params
 
 
 class CrossNumberFamily:
@@ -137,7 +70,7 @@ class CrossNumberFamily:
                       "expert from 10.")
     difficulty_scale = DifficultyScale((0.0, 2.0, 5.0, 10.0, 30.0), "search decisions + clues/10")
 
-    def capacity(self, params: Params) -> int | None:
+    def capacity(self, params: CrossNumberParams) -> int | None:
         """At most one distinct puzzle per file in file mode; generated puzzles are unbounded."""
         params.validate()
         if params.mode != "file":
@@ -145,7 +78,7 @@ class CrossNumberFamily:
         from . import api
         return len(api.list_puzzles(params.source or None))
 
-    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+    def generate(self, params: CrossNumberParams, rng: random.Random) -> Puzzle:
         params.validate()
         if params.mode == "generate":
             from .generate import generate_puzzle
@@ -190,7 +123,7 @@ class CrossNumberFamily:
         raise GenerationFailed("no puzzle file with a unique solution", attempts=len(order),
                                reasons=reasons)
 
-    def _puzzle(self, params: Params, model: Any, result: Any, *, source: str | None,
+    def _puzzle(self, params: CrossNumberParams, model: Any, result: Any, *, source: str | None,
                 text: str | None) -> Puzzle:
         from . import api
         sol = result.solutions[0]
@@ -245,15 +178,16 @@ class CrossNumberFamily:
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         try:
             sol = puzzle.solution
-            best = _score(sol, answer)
+            best = score_solution_data(sol, answer)
             for alt in sol.get("alternatives") or []:
-                best = max(best, _score({**alt, "multi": sol.get("multi", False)}, answer))
+                best = max(best, score_solution_data({**alt, "multi": sol.get("multi", False)}, answer))
             return best
-        except Exception:  # verify never raises on a malformed answer
+        except Exception:  # noqa: BLE001 - verify never raises on a malformed answer
             return 0.0
 
     def audit(self, puzzle: Puzzle) -> list[str]:
-        """Re-solve the puzzle (from its file or stored text): exactly one solution, the stored one."""
+        """Re-solve the puzzle (from its file or stored text): exactly one solution, the
+        stored one."""
         from . import api
         try:
             if puzzle.meta.get("puzzle_file"):

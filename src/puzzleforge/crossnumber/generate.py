@@ -130,7 +130,7 @@ def generate_puzzle(rng: random.Random, *, size: int = 3,
         raise ConfigError(f"size {size!r} has no grid templates", field="size",
                           expected=f"one of {', '.join(map(str, sorted(TEMPLATES)))}")
     reasons: dict[str, int] = {}
-    for attempt in range(max_attempts):
+    for _attempt in range(max_attempts):
         rows = rng.choice(TEMPLATES[size])
         grid = parse_block_grid(rows)
         cells = _fill(rng, rows, grid)

@@ -66,13 +66,13 @@ def parse_block_grid(lines: list[str], *, file: str | None = None,
     Spaces between cells are allowed (``. . #``)."""
     rows = [ln.replace(" ", "") for ln in lines]
     width = len(rows[0])
-    for i, r in enumerate(rows):
-        if len(r) != width:
-            raise InvalidSpec(f"grid row {i + 1} has {len(r)} cells but row 1 has {width}: "
+    for i, text in enumerate(rows):
+        if len(text) != width:
+            raise InvalidSpec(f"grid row {i + 1} has {len(text)} cells but row 1 has {width}: "
                               "the grid is not rectangular", file=file, field="grid",
                               line=None if line is None else line + 1 + i,
                               expected=f"every row {width} cells wide")
-        bad = re.search(r"[^.#0-9]", r)
+        bad = re.search(r"[^.#0-9]", text)
         if bad:
             raise InvalidSpec(f"grid row {i + 1} has the character {bad.group()!r}",
                               file=file, field="grid",
@@ -207,9 +207,9 @@ def parse_barred_grid(lines: list[str], *, file: str | None = None,
                               f"{entries[name].cells[0][1] + 1})",
                               "each entry number used once per direction")
                 entries[name] = Entry(name, d, n, tuple(cells))
-    starts = {e.cells[0] for e in entries.values()}
+    first_cells = {e.cells[0] for e in entries.values()}
     for (r, c), n in sorted(numbers.items()):
-        if (r, c) not in starts:
+        if (r, c) not in first_cells:
             raise err(2 * r + 1, f"row {r + 1}, column {c + 1} is numbered {n} but no entry "
                       "starts there (an orphan number: the cell has a bar-free neighbour on its "
                       "left and above, or bars on its right and below)",

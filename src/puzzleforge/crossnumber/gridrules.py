@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ..core.errors import InvalidSpec
 from . import expr as ex
+from .ranges import parse_range
 
 __all__ = ["GridRule", "COUNT_NAMES", "parse_grid_rules", "digit_counts"]
 
@@ -39,10 +41,13 @@ class GridRule:
     ops: tuple[str, ...]
 
     def holds(self, env: dict[str, int]) -> bool:
-        vals = [s.single(env) if s.single is not None else None for s in self.sides]
-        if any(v is None for v in vals):
-            return False
-        return all(ex.compare(op, a, b) for op, a, b in zip(self.ops, vals, vals[1:]))
+        vals: list[int] = []
+        for side in self.sides:
+            v = side.single(env) if side.single is not None else None
+            if v is None:
+                return False
+            vals.append(v)
+        return all(ex.compare(op, a, b) for op, (a, b) in zip(self.ops, pairwise(vals), strict=True))
 
 
 def digit_counts(cells: list[str]) -> dict[str, int]:
@@ -57,7 +62,6 @@ def parse_grid_rules(raw: Any, *, clues: list[str], variables: list[str], file: 
     """``rules.grid`` (a rule or a list of rules) -> GridRules; bad rules raise InvalidSpec
     naming the rule's own YAML line (``lines``: dotted field path -> line)."""
     line = lines.get("rules.grid")
-    from .model import parse_range
 
     items = [raw] if isinstance(raw, str) else raw
     if not isinstance(items, list):

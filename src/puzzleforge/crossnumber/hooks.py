@@ -7,7 +7,8 @@ returns whether to keep it.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["HOOKS"]
 

@@ -9,10 +9,10 @@ can ask for exactly the values a sub-expression may take (the seed's "range limi
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from functools import lru_cache
-from itertools import permutations
+from collections.abc import Callable, Iterator
+from functools import cache, lru_cache
+from itertools import pairwise, permutations
 from math import isqrt
-from typing import Callable, Iterator
 
 __all__ = ["KINDS", "is_prime", "digits_sum", "digits_product", "reverse_int", "jumbles",
            "persistence", "iroot", "is_power", "generate", "kind_test", "factorial"]
@@ -83,10 +83,7 @@ def is_triangular(n: int) -> bool:
 
 def is_square_pyramidal(n: int) -> bool:
     k = iroot(3 * n, 3)
-    for m in (k - 1, k, k + 1):
-        if m >= 0 and m * (m + 1) * (2 * m + 1) // 6 == n:
-            return True
-    return False
+    return any(m >= 0 and m * (m + 1) * (2 * m + 1) // 6 == n for m in (k - 1, k, k + 1))
 
 
 def _sequence(first: int, second: int, hi: int) -> list[int]:
@@ -96,12 +93,12 @@ def _sequence(first: int, second: int, hi: int) -> list[int]:
     return seq
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fib_set() -> frozenset[int]:
     return frozenset(_sequence(0, 1, 10 ** 30))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lucas_set() -> frozenset[int]:
     return frozenset(_sequence(2, 1, 10 ** 30))
 
@@ -154,7 +151,7 @@ def is_palindrome(n: int) -> bool:
 _SQ = {str(d): d * d for d in range(10)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _happy_small(n: int) -> bool:
     seen = set()
     while n != 1 and n not in seen:
@@ -192,18 +189,18 @@ def is_lucky(n: int) -> bool:
 
 def ascending(n: int) -> bool:
     s = str(n)
-    return all(a < b for a, b in zip(s, s[1:]))
+    return all(a < b for a, b in pairwise(s))
 
 
 def descending(n: int) -> bool:
     s = str(n)
-    return all(a > b for a, b in zip(s, s[1:]))
+    return all(a > b for a, b in pairwise(s))
 
 
 def consecutive(n: int) -> bool:
     """Digits are consecutive (in some order), e.g. 4253."""
     d = sorted(int(c) for c in str(n))
-    return all(b == a + 1 for a, b in zip(d, d[1:]))
+    return all(b == a + 1 for a, b in pairwise(d))
 
 
 @lru_cache(maxsize=65536)
@@ -252,10 +249,7 @@ def distinct_prime_product(n: int, count: int) -> bool:
 
 def is_sum_consecutive_squares(n: int) -> bool:
     k = isqrt(max(0, (n - 1) // 2))
-    for m in (k - 1, k, k + 1):
-        if m >= 0 and m * m + (m + 1) * (m + 1) == n:
-            return True
-    return False
+    return any(m >= 0 and m * m + (m + 1) * (m + 1) == n for m in (k - 1, k, k + 1))
 
 
 def factorial(n: int) -> int:

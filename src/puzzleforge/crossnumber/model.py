@@ -19,6 +19,7 @@ from ..core.yamlio import load_yaml_node, read_yaml_text
 from . import expr as ex
 from . import kinds as nb
 from .grid import Entry, Grid, parse_grid
+from .ranges import MAX_DOMAIN_VALUES, domain_too_large, parse_range
 
 __all__ = ["Part", "Clue", "Variables", "Rules", "Model", "load_model", "parse_model",
            "parse_range"]
@@ -100,10 +101,7 @@ class Model:
         return all(c.entry is not None for c in self.clues.values())
 
     def cell_domain(self) -> list[str]:
-        if self.rules.cell_values is not None:
-            vals = self.rules.cell_values
-        else:
-            vals = self.rules.digits
+        vals = self.rules.cell_values if self.rules.cell_values is not None else self.rules.digits
         return [str(v) for v in vals if v >= 10 or v in self.rules.digits]
 
 
@@ -136,46 +134,8 @@ def _compose(text: str, file: str | None) -> tuple[Any, dict[str, int]]:
 # ------------------------------------------------------------------ helpers
 
 
-#: Most values a variable domain or a cell-value set may hold (docs/limits.md): the solver
-#: keeps each domain as a set, so a larger one is refused before any work starts.
-MAX_DOMAIN_VALUES = 1_000_000
 #: Largest ``variables.max`` of a kind domain such as primes (the values are enumerated).
 MAX_KIND_MAX = 10 ** 8
-
-
-def _domain_too_large(what: str, size: int, file, fld, line) -> InvalidSpec:
-    return InvalidSpec(f"{what} holds {size} values, more than the {MAX_DOMAIN_VALUES:,} a "
-                       "domain may hold", file=file, field=fld, line=line,
-                       expected=f"at most {MAX_DOMAIN_VALUES:,} values (docs/limits.md)")
-
-
-def parse_range(value: Any, *, what: str, file, fld, line) -> list[int]:
-    """``0..16``, ``1-6``, ``[1, 3, 5]``, ``"2,4,6"`` -> sorted ints (at most
-    ``MAX_DOMAIN_VALUES`` of them)."""
-    if isinstance(value, bool):
-        raise InvalidSpec(f"{what}: {value!r} is not a set of numbers", file=file, field=fld,
-                          line=line, expected="a range like 0..9 or 1-6, or a list of integers")
-    if isinstance(value, int):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        out = []
-        for v in value:
-            out.extend(parse_range(v, what=what, file=file, fld=fld, line=line))
-        return sorted(set(out))
-    s = str(value).strip()
-    m = re.fullmatch(r"(-?\d+)\s*(?:\.\.|-|to)\s*(-?\d+)", s)
-    if m:
-        lo, hi = int(m.group(1)), int(m.group(2))
-        if lo > hi:
-            raise InvalidSpec(f"{what}: range {s} is empty", file=file, field=fld, line=line,
-                              expected="lo..hi with lo <= hi")
-        if hi - lo + 1 > MAX_DOMAIN_VALUES:
-            raise _domain_too_large(f"{what}: range {s}", hi - lo + 1, file, fld, line)
-        return list(range(lo, hi + 1))
-    if re.fullmatch(r"[\d\s,]+", s):
-        return sorted({int(x) for x in re.split(r"[\s,]+", s) if x})
-    raise InvalidSpec(f"{what}: cannot read {s!r} as numbers", file=file, field=fld, line=line,
-                      expected="a range like 0..9 or 1-6, or a list of integers")
 
 
 class _ClueParser:
@@ -232,9 +192,9 @@ class _ClueParser:
             n = int(m.group(1))
             key = f"product{n}primes"
             if key not in nb.KINDS:
-                nb.KINDS[key] = (lambda v, n=n: nb.distinct_prime_product(v, n),
-                                 nb._gen_filter(lambda v, n=n: nb.distinct_prime_product(v, n)),
-                                 True)
+                def test(v: int, n: int = n) -> bool:
+                    return nb.distinct_prime_product(v, n)
+                nb.KINDS[key] = (test, nb._gen_filter(test), True)
             return [Part("type", item, number_kind=key)]
         if re.fullmatch(r"(?:the )?sum of (?:all )?(?:the )?digits(?: in the (?:grid|puzzle))?"
                         r"|grid digit sum|#sumdigits", low):
@@ -455,7 +415,7 @@ def _variables(raw: Any, file, lines, grid: Grid) -> Variables:
                                        "steps to list the domain (docs/limits.md)")
         domain = list(nb.generate(kind, 0, vmax))
         if len(domain) > MAX_DOMAIN_VALUES:
-            raise _domain_too_large(f"variables.domain {kind} up to {vmax}", len(domain), file,
+            raise domain_too_large(f"variables.domain {kind} up to {vmax}", len(domain), file,
                                     "variables.max", lines.get("variables.max"))
     else:
         domain = parse_range(dom_raw, what="variables.domain", file=file,
@@ -489,7 +449,7 @@ def _kind_max(raw: dict, default: int, file, lines) -> int:
 
 
 def _clues(raw: Any, grid: Grid, variables: Variables, rules: Rules, file, lines) -> dict[str, Clue]:
-    items: list[tuple[str, str, Any, int | None, str | None, str, Any]] = []
+    items: list[tuple[str, str, Any, int, str | None, str, Any]] = []
     # (name, direction, text, cells, fixed entry, field path, raw item)
     if isinstance(raw, dict) and set(raw) <= {"across", "down"} and raw:
         for d in ("across", "down"):
@@ -536,7 +496,7 @@ def _clues(raw: Any, grid: Grid, variables: Variables, rules: Rules, file, lines
                           line=lines.get("clues"), expected="unique clue labels")
     parser = _ClueParser(names, variables.names, rules, file)
     out: dict[str, Clue] = {}
-    for name, d, text, cells, entry, fld, it in items:
+    for name, d, text, cells, entry, fld, _item in items:
         line = lines.get(fld)
         parts = parser.parse(name, text, fld, line)
         if entry is None:

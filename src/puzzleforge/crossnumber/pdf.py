@@ -7,6 +7,7 @@ page print the same sheet. fpdf2 and the bundled DejaVu fonts, as the other shee
 """
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from .model import Model
@@ -24,8 +25,8 @@ def _grid(pdf: Any, model: Model, cells: dict | None, x0: float, y0: float,
     numbers: dict[tuple[int, int], int] = {}
     joined: set[tuple] = set()
     for e in model.entries.values():
-        numbers.setdefault(tuple(e.cells[0]), e.number)
-        for a, b in zip(e.cells, e.cells[1:]):
+        numbers.setdefault((e.cells[0][0], e.cells[0][1]), e.number)
+        for a, b in pairwise(e.cells):
             joined.add((tuple(a), tuple(b)))
     for r in range(g.rows):
         for c in range(g.cols):

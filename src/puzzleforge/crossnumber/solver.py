@@ -19,13 +19,25 @@ import math
 import random
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from . import kinds as nb
-from .constraints import (AllDiff, Con, Contradiction, ExprCon, FinalCheck, GridDigitSum,
-                          LinkCon, Matching, Ordered, ValuesOnce, range_for)
+from .constraints import (
+    AllDiff,
+    Con,
+    Contradiction,
+    ExprCon,
+    FinalCheck,
+    GridDigitSum,
+    LinkCon,
+    Matching,
+    Ordered,
+    ValuesOnce,
+    range_for,
+)
 from .model import Clue, Model
 from .steps import StepLog, summarize
 
@@ -85,7 +97,7 @@ class Solver:
 
     def __init__(self, model: Model, *, log_steps: bool = True,
                  fixed: dict[tuple[int, int], str] | None = None,
-                 rng: "random.Random | None" = None) -> None:
+                 rng: random.Random | None = None) -> None:
         self.model = model
         self.fixed = dict(fixed or {})
         self.rng = rng
@@ -149,7 +161,7 @@ class Solver:
             for line in _lines(m, kind):
                 self.cons.append(AllDiff([("x", rc) for rc in line], f"no repeated digit in {kind}"))
         if m.rules.reversed_pair:
-            def rev_pair(s: "Solver", a: dict) -> bool:
+            def rev_pair(s: Solver, a: dict) -> bool:
                 vals = [a[("c", c)] for c in s.model.clues]
                 pool = set(vals)
                 return any(nb.reverse_int(v) in pool and nb.reverse_int(v) != v for v in vals)
@@ -157,7 +169,7 @@ class Solver:
         if m.rules.grid:
             from .gridrules import digit_counts
 
-            def grid_rules(s: "Solver", a: dict) -> bool:
+            def grid_rules(s: Solver, a: dict) -> bool:
                 mm = s.model
                 env = digit_counts([a[("x", rc)] for rc in mm.grid.cells()])
                 env.update({c: a[("c", c)] for c in mm.clues})
@@ -167,9 +179,7 @@ class Solver:
         if m.rules.hooks:
             from .hooks import HOOKS
             for h, args in m.rules.hooks:
-                fn = HOOKS[h]
-                self.cons.append(FinalCheck(
-                    lambda s, a, fn=fn, args=args: fn(s.model, s.solution_from(a), **args), h))
+                self.cons.append(FinalCheck(_hook_check(HOOKS[h], args), h))
 
     def initial_domains(self) -> dict:
         m = self.model
@@ -210,9 +220,10 @@ class Solver:
         if best is None:
             return None
         if best[0] > KIND_CELLS_LIMIT and len(c.candidates) == 1:
-            n = math.prod(len(dom[("x", rc)]) for rc in self.model.entries[c.entry].cells)
+            entry = c.candidates[0]
+            n = math.prod(len(dom[("x", rc)]) for rc in self.model.entries[entry].cells)
             if n <= KIND_CELLS_LIMIT:  # cheaper to list the cells' numbers and test them
-                return self._from_cells(dom, c, c.entry, KIND_CELLS_LIMIT)
+                return self._from_cells(dom, c, entry, KIND_CELLS_LIMIT)
         tests = self.tests[c.name]
         return {v for v in nb.generate(best[1], lo, hi) if all(t(v) for t in tests)}
 
@@ -285,6 +296,48 @@ class Solver:
             self.queued.discard(id(con))
             con.propagate(self, dom)
 
+    def fixpoint(self) -> dict:
+        """The starting domains narrowed by every constraint until nothing changes (the
+        root of the search; raises ``Contradiction`` when that already proves no solution)."""
+        dom = self.initial_domains()
+        for con in self.cons:
+            self.queued.add(id(con))
+            self.queue.append(con)
+        self.propagate(dom)
+        return dom
+
+    def propagate_only(self, dom: dict, cons: list[Con], changed: Key | None = None) -> StepLog:
+        """Narrow ``dom`` in place with ``cons`` alone, to their own fixpoint, and return
+        the steps they took (the hint engine asks "what does this clue force by itself?").
+        With ``changed``, ``dom`` was at that fixpoint but for this key, so only the
+        constraints watching it start (as in search). Raises ``Contradiction`` like
+        ``propagate``."""
+        saved = self.watch, self.log, self.depth
+        self.watch = {}
+        for con in cons:
+            for k in con.scope:
+                self.watch.setdefault(k, []).append(con)
+        self.log = StepLog(enabled=True)
+        self.depth = 0
+        self.queue.clear()
+        self.queued.clear()
+        for con in cons if changed is None else self.watch.get(changed, []):
+            self.queued.add(id(con))
+            self.queue.append(con)
+        try:
+            self.propagate(dom)
+            return self.log
+        finally:
+            self.watch, self.log, self.depth = saved
+            self.queue.clear()
+            self.queued.clear()
+
+    def clue_constraints(self, clue: str) -> list[Con]:
+        """The constraints one clue brings: its expression parts and its link to its cells."""
+        mine = self.model.clues[clue]
+        return [c for c in self.cons if getattr(c, "clue", None) is mine
+                or (isinstance(c, GridDigitSum) and c.target == ("c", clue))]
+
     # -- cells ----------------------------------------------------------
     def entry_text(self, clue: Clue, v: int) -> str:
         s = str(v)
@@ -300,12 +353,12 @@ class Solver:
         if not self.multi:
             if len(s) != n:
                 return []
-            for ch, d in zip(s, cds):
+            for ch, d in zip(s, cds, strict=True):
                 if ch not in d:
                     return []
             return [tuple(s)]
         return [seg for seg in self._splits(s, n)
-                if all(p in d for p, d in zip(seg, cds))]
+                if all(p in d for p, d in zip(seg, cds, strict=True))]
 
     def _splits(self, s: str, n: int) -> list[tuple[str, ...]]:
         """Every way to cut s into n valid cell values (cached: independent of domains)."""
@@ -339,7 +392,7 @@ class Solver:
             return bool(self.segments(clue, v, cds))
         s = self.entry_text(clue, v)
         for seg in self._splits(s, len(cds)):
-            for p, d in zip(seg, cds):
+            for p, d in zip(seg, cds, strict=True):
                 if p not in d:
                     break
             else:
@@ -357,11 +410,7 @@ class Solver:
         self.limit = limit
         self.depth = 0
         try:
-            dom = self.initial_domains()
-            for con in self.cons:
-                self.queued.add(id(con))
-                self.queue.append(con)
-            self.propagate(dom)
+            dom = self.fixpoint()
         except Contradiction as e:
             self.log.add("contradiction", "", f"no solution: {e}", {})
             self.queue.clear()
@@ -477,6 +526,13 @@ class Solver:
                         mapping=mapping)
 
 
+def _hook_check(fn: Callable[..., bool], args: dict[str, Any]) -> Callable[[Solver, dict], bool]:
+    """A puzzle hook as a whole-solution check (``args`` are the file's hook arguments)."""
+    def check(s: Solver, a: dict) -> bool:
+        return fn(s.model, s.solution_from(a), **args)
+    return check
+
+
 def _lines(m: Model, kind: str) -> list[list[tuple[int, int]]]:
     g = m.grid
     if kind == "rows":
@@ -508,7 +564,7 @@ def _len_text(s: Solver, c: Clue) -> str:
 
 def solve(model: Model, *, limit: int = 10, time_limit: float = 60.0,
           log_steps: bool = True, fixed: dict[tuple[int, int], str] | None = None,
-          rng: "random.Random | None" = None, node_limit: int | None = None) -> SolveResult:
+          rng: random.Random | None = None, node_limit: int | None = None) -> SolveResult:
     """Solve a model; every solution up to ``limit`` (``complete`` says the count is exact).
     ``fixed`` pins cells (row, col) -> text, e.g. to check a proposed grid; ``rng`` tries
     values in random order (the generator uses it to fill grids)."""

@@ -10,8 +10,9 @@ a proof that there is no solution ends with the contradiction that closes it. Th
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 __all__ = ["Step", "StepLog", "summarize"]
 

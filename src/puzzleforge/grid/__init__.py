@@ -7,11 +7,37 @@ incremental SAT session (clues as assumptions) or printed as SMT-LIB 2. Genres l
 """
 from .domains import Bool, DSLError, Enum, Int
 from .ir import (
-    Add, And, BoolConst, Const, CountTrue, Div, EnumConst, Eq, Exists, ForAll, Ge, Gt, If,
-    Implies, IntConst, Le, Lt, Mul, Ne, Not, Or, Param, Range, Sub, Sum, Var, exists, forall,
+    Add,
+    And,
+    BoolConst,
+    Const,
+    CountTrue,
+    Div,
+    EnumConst,
+    Eq,
+    Exists,
+    ForAll,
+    Ge,
+    Gt,
+    If,
+    Implies,
+    IntConst,
+    Le,
+    Lt,
+    Mul,
+    Ne,
+    Not,
+    Or,
+    Param,
+    Range,
+    Sub,
+    Sum,
+    Var,
+    exists,
+    forall,
 )
-from .primitives import connected, islands, runs_match, single_loop
 from .model import ClueSpec, Grid, Model, all_different, balanced, exactly_k_true, no_triples
+from .primitives import connected, islands, runs_match, single_loop
 from .topology import Cell, Edge, Line, Vertex
 
 __all__ = [

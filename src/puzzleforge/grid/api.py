@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from ..core.errors import AmbiguousPuzzle, InvalidDescription, Unsatisfiable
-from .generator import generate_instance, grade
+from .generator import generate_instance
 from .genre import Genre, Instance, parse_size
 from .genres import genre_ids, get_genre
 from .hints import Hint, next_hint
@@ -56,7 +56,9 @@ def parse_puzzle(text: str) -> tuple[Genre, Instance]:
         return get_genre(inst.genre), inst
     if stripped.startswith(("http://", "https://")) or "?" in stripped.split("\n")[0] and "/" in stripped:
         return from_url(stripped)
-    words = stripped.split()
+    # the genre is the first word of the first line that is not a ';' comment
+    body = [ln for ln in stripped.splitlines() if ln.strip() and not ln.lstrip().startswith(";")]
+    words = body[0].split() if body else []
     if not words:
         raise InvalidDescription("empty puzzle text", expected="'<genre> RxC' then the grid")
     gid = words[0].lower()

@@ -6,7 +6,6 @@ starts fast.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -77,11 +76,11 @@ def generate_command(
     size: str = typer.Option("", "--size", help="RxC, e.g. 10x10 (default: the genre's)"),
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help=SEED_HELP),
     difficulty: str = typer.Option("any", "--difficulty", help="any, easy, medium, hard"),
-    density: Optional[float] = typer.Option(None, "--density", callback=fraction,
+    density: float | None = typer.Option(None, "--density", callback=fraction,
                                             help="target share of clues kept, 0 to 1"),
-    out: Optional[Path] = typer.Option(None, "--out", help="write the instance text here"),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="also write an SVG picture"),
-    pdf: Optional[Path] = typer.Option(None, "--pdf", help="also write a printable PDF sheet "
+    out: Path | None = typer.Option(None, "--out", help="write the instance text here"),
+    svg: Path | None = typer.Option(None, "--svg", help="also write an SVG picture"),
+    pdf: Path | None = typer.Option(None, "--pdf", help="also write a printable PDF sheet "
                                        "(with a solution page when --solution is given)"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
     fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
@@ -128,12 +127,12 @@ def generate_command(
 def solve_command(
     source: str = typer.Argument(..., help="instance file, '-' for stdin, or a puzz.link URL"),
     limit: int = typer.Option(2, "--count", min=1, help="count solutions up to this many (>= 1)"),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="write the solved picture"),
-    pdf: Optional[Path] = typer.Option(None, "--pdf", help="write a printable PDF sheet: the "
+    svg: Path | None = typer.Option(None, "--svg", help="write the solved picture"),
+    pdf: Path | None = typer.Option(None, "--pdf", help="write a printable PDF sheet: the "
                                        "puzzle, then its (first) solution"),
     forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
     fmt: str = typer.Option("auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"),
-    genre: Optional[str] = typer.Option(None, "--genre", help="genre of a Janko text without a known 'puzzle' name"),
+    genre: str | None = typer.Option(None, "--genre", help="genre of a Janko text without a known 'puzzle' name"),
     genre_file: list[Path] = GENRE_FILE_OPTION,
 ) -> None:
     """Solve a puzzle, report whether the solution is unique, print it."""
@@ -182,7 +181,7 @@ def rules_command(genre: str = typer.Argument(...),
 @run_guarded
 def smtlib_command(
     source: str = typer.Argument(..., help="instance file or URL"),
-    out: Optional[Path] = typer.Option(None, "--out"),
+    out: Path | None = typer.Option(None, "--out"),
     check: bool = typer.Option(False, "--check", help="solve it with Z3 and compare with SAT"),
     genre_file: list[Path] = GENRE_FILE_OPTION,
 ) -> None:
@@ -205,6 +204,26 @@ def smtlib_command(
         typer.echo(f"; z3 and SAT agree: {same}", err=True)
         if not same:
             raise typer.Exit(1)
+
+
+@app.command("cnf")
+@run_guarded
+def cnf_command(
+    source: str = typer.Argument(..., help="instance file or URL"),
+    out: Path | None = typer.Option(None, "--out"),
+    genre_file: list[Path] = GENRE_FILE_OPTION,
+) -> None:
+    """Print the puzzle (rules + clues as unit clauses) as DIMACS CNF, with an answer map."""
+    _load_genre_files(genre_file)
+    from . import api
+    from .dimacs import to_dimacs
+
+    g, inst = api.parse_puzzle(_read(source))
+    text = to_dimacs(g, inst)
+    if out:
+        write_atomic(out, text)
+    else:
+        typer.echo(text, nl=False)
 
 
 @app.command("hint")

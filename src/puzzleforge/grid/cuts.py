@@ -8,7 +8,8 @@ cuts name the selector / presence literals they rely on), so cuts stay in the se
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .topology import Cell
 
@@ -33,7 +34,7 @@ def lazy_cuts(lazy: list, grid: Any, truth: Truth, new_var: Callable[[], int]) -
 
 def conn_cuts(items: list, truth: Truth) -> list[list[int]]:
     lit = dict(items)
-    on = {e for e, l in items if truth(l)}
+    on = {e for e, lit in items if truth(lit)}
     comps = _components(on, lambda c: [n for n in _adj(c) if n in on])
     if len(comps) <= 1:
         return []
@@ -56,7 +57,7 @@ def island_cuts(sels: dict, pres: dict, items: list, truth: Truth) -> list[list[
     Every cut names the clue selectors / presence literals it relies on, so it stays
     valid for any other clue set (the cuts are kept in the session)."""
     lit = dict(items)
-    on = {e for e, l in items if truth(l)}
+    on = {e for e, lit in items if truth(lit)}
     out = []
     for comp in _components(on, lambda c: [n for n in _adj(c) if n in on]):
         border = sorted({n for c in comp for n in _adj(c) if n in lit and n not in comp})
@@ -70,7 +71,7 @@ def island_cuts(sels: dict, pres: dict, items: list, truth: Truth) -> list[list[
             out.append([-pres[clues[0]], -pres[clues[1]]] + [-lit[x] for x in path])
             continue
         p = clues[0]
-        v = next(v for v, l in sels[p].items() if truth(l))
+        v = next(v for v, lit in sels[p].items() if truth(lit))
         if len(comp) < v:
             out.append(whole + [-sels[p][v]])
         elif len(comp) > v:
@@ -82,7 +83,7 @@ def island_cuts(sels: dict, pres: dict, items: list, truth: Truth) -> list[list[
 def loop_cuts(grid: Any, nodes: str, items: list, truth: Truth,
               new_var: Callable[[], int]) -> list[list[int]]:
     ends = (grid.edge_vertices if nodes == "vertices" else grid.edge_cells)
-    on = [(e, l) for e, l in items if truth(l)]
+    on = [(e, lit) for e, lit in items if truth(lit)]
     parent: dict = {}
 
     def find(x: Any) -> Any:
@@ -95,8 +96,8 @@ def loop_cuts(grid: Any, nodes: str, items: list, truth: Truth,
         a, b = ends(e)
         parent[find(a)] = find(b)
     groups: dict = {}
-    for e, l in on:
-        groups.setdefault(find(ends(e)[0]), []).append(l)
+    for e, lit in on:
+        groups.setdefault(find(ends(e)[0]), []).append(lit)
     if len(groups) <= 1:
         return []
     out = []
@@ -104,10 +105,10 @@ def loop_cuts(grid: Any, nodes: str, items: list, truth: Truth,
         comp = groups[key]
         inside = set(comp)
         a = new_var()
-        out.append([a] + [-l for l in comp])
-        for _, l in items:
-            if l not in inside:
-                out.append([-a, -l])
+        out.append([a] + [-lit for lit in comp])
+        for _, lit in items:
+            if lit not in inside:
+                out.append([-a, -lit])
     return out
 
 

@@ -112,7 +112,7 @@ class Int(Domain):
         if isinstance(lo, int) and isinstance(hi, int) and hi < lo:
             raise DSLError(f"Int({lo}, {hi}) is empty", expected="lo <= hi")
 
-    def resolved(self, resolve: Any) -> "Int":
+    def resolved(self, resolve: Any) -> Int:
         """This range with symbolic bounds (Param expressions) evaluated by ``resolve``."""
         lo = resolve(self.lo) if not isinstance(self.lo, int) else self.lo
         hi = self.hi if self.hi is None or isinstance(self.hi, int) else resolve(self.hi)

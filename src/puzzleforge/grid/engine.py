@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import copy
 import time
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..core.errors import InvalidDescription, SolverTimeout
 from ..core.solver import open_session
+from ..core.solver.session import Session
 from .cuts import lazy_cuts
 from .ground import Grounder
 from .lower import Lowering
@@ -25,7 +27,7 @@ Solution = dict  # var name -> {entity: value}
 
 #: Lowered rule sets without instance data, keyed by (rules, params, encodings): the
 #: grounding and CNF are built once per size; every Compiled still gets a fresh session.
-_LOWERED: dict = {}
+_LOWERED: dict[tuple[Any, ...], tuple[Grounder, list[tuple], Lowering, int]] = {}
 
 
 class Compiled:
@@ -79,19 +81,19 @@ class Compiled:
         for var in self.low.answer_vars:
             for e in self.grounder.instances(var):
                 self.answer.append((var.name, e, self.low.var_lit(var, e), self.grounder.domain(var)))
-        proj = []
+        proj: list[int] = []
         for _, _, rep, _ in self.answer:
             proj.extend([rep] if isinstance(rep, int) else rep.eq.values())
-        self.answer_lits = sorted({abs(l) for l in proj if abs(l) != self.low.T})
-        lazy_lits = {abs(l) for item in self.low.lazy for _, l in item[-1]}
+        self.answer_lits = sorted({abs(lit) for lit in proj if abs(lit) != self.low.T})
+        lazy_lits = {abs(lit) for item in self.low.lazy for _, lit in item[-1]}
         for item in self.low.lazy:
             if item[0] == "islands":
-                lazy_lits |= {abs(l) for d in item[2].values() for l in d.values()}
-                lazy_lits |= {abs(l) for l in item[3].values()}
+                lazy_lits |= {abs(lit) for d in item[2].values() for lit in d.values()}
+                lazy_lits |= {abs(lit) for lit in item[3].values()}
         self.project = sorted(set(self.answer_lits) | lazy_lits)
         self.solves = 0
         self.cuts = 0
-        self._grading = None
+        self._grading: Session | None = None
 
     # -- clues ------------------------------------------------------------------------
     def _selector_tables(self) -> dict:
@@ -142,6 +144,7 @@ class Compiled:
             if not res.sat:
                 return None
             model = res.model
+            assert model is not None  # a satisfiable answer carries its model
             cuts = self._cuts(model)
             if not cuts:
                 return model
@@ -157,10 +160,11 @@ class Compiled:
     def decode(self, model: dict) -> Solution:
         sol: Solution = {}
         for name, e, rep, _ in self.answer:
+            value: Any
             if isinstance(rep, int):
                 value = self._truth(model, rep)
             else:
-                value = next((v for v, l in rep.eq.items() if self._truth(model, l)), None)
+                value = next((v for v, lit in rep.eq.items() if self._truth(model, lit)), None)
             sol.setdefault(name, {})[e] = value
         return sol
 
@@ -173,7 +177,7 @@ class Compiled:
                 out.append(rep if v else -rep)
             else:
                 out.append(rep.eq[v])
-        return [l for l in out if abs(l) != self.low.T]
+        return [lit for lit in out if abs(lit) != self.low.T]
 
     def solve(self, clues: dict | None = None, *, extra: Iterable[int] = (),
               time_limit: float | None = None) -> Solution | None:
@@ -184,7 +188,7 @@ class Compiled:
     def block_solution(self, sol: Solution) -> int:
         """Activation literal of "differs from ``sol``" (assume it to exclude ``sol``)."""
         act = self.low.new()
-        self.session.add_clause([-act] + [-l for l in self.solution_lits(sol)])
+        self.session.add_clause([-act] + [-lit for lit in self.solution_lits(sol)])
         return act
 
     def retire(self, act: int) -> None:
@@ -195,7 +199,7 @@ class Compiled:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         base = self.assumptions(clues)
         act = self.low.new()
-        found = []
+        found: list[Solution] = []
         try:
             while len(found) < limit:
                 model = self._check(base + [act], deadline)
@@ -203,7 +207,7 @@ class Compiled:
                     break
                 sol = self.decode(model)
                 found.append(sol)
-                self.session.add_clause([-act] + [-l for l in self.solution_lits(sol)])
+                self.session.add_clause([-act] + [-lit for lit in self.solution_lits(sol)])
         finally:
             self.retire(act)
         return found
@@ -277,11 +281,11 @@ class Compiled:
     def answer_decided(self, lits: set[int]) -> float:
         """Fraction of answer entries fixed by a set of implied literals."""
         done = 0
-        for _, _, rep, dom in self.answer:
+        for _, _, rep, _dom in self.answer:
             if isinstance(rep, int):
                 done += rep in lits or -rep in lits or abs(rep) == self.low.T
             else:
-                done += any(l in lits or l == self.low.T for l in rep.eq.values())
+                done += any(lit in lits or lit == self.low.T for lit in rep.eq.values())
         return done / max(1, len(self.answer))
 
     # -- lazy graph rules ---------------------------------------------------------------

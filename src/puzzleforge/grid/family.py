@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Optional
+from pathlib import Path
+from typing import Any
 
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, InvalidDescription
@@ -18,7 +19,7 @@ from .generator import TIERS
 from .genres import GENRES
 
 #: One family per built-in genre, named as in ``genres.GENRES`` (the one list of genres).
-__all__ = ["GridFamily", *GENRES]
+__all__ = ["GridFamily", *GENRES]  # load_genre_file_family: reached through the registry
 
 GENERATOR_VERSION = "grid-2"  # 2: k-star Star Battle, clue-only Nonogram, graph-aware grades
 
@@ -40,7 +41,7 @@ def _make_params(genre: Any) -> type:
     fields: list = [
         ("size", str, dataclasses.field(default=size)),
         ("difficulty", str, dataclasses.field(default="any")),
-        ("density", Optional[float], dataclasses.field(default=None)),
+        ("density", float | None, dataclasses.field(default=None)),
     ]
     fields += [(n, t, dataclasses.field(default=d)) for n, t, d in getattr(genre, "extra_params", ())]
 
@@ -72,13 +73,27 @@ class GridFamily:
 
     difficulty_doc = DIFFICULTY_DOC
 
-    def __init__(self, genre_id: str) -> None:
+    def __init__(self, genre_id: str, *, source: str | None = None) -> None:
         from .genres import get_genre
 
         self.genre = get_genre(genre_id)
         self.name = genre_id
         self.summary = self.genre.summary
         self.Params = _make_params(self.genre)
+        #: For a genre loaded from a file: the file (its path as given) and what its
+        #: records carry to find it again (meta.source, meta.source_sha256).
+        self.source = source
+        self._provenance: dict = {}
+        if source is not None:
+            from .genrefile import file_sha256, portable_path
+
+            self._provenance = {"source": portable_path(source), "source_sha256": file_sha256(source)}
+
+    def __reduce__(self) -> Any:
+        # workers rebuild a file genre by loading the file again: the parent had --trust
+        if self.source is not None:
+            return (load_genre_file_family, (str(Path(self.source).resolve()), True))
+        return (GridFamily, (self.name,))
 
     def generate(self, params: Any, rng: random.Random) -> Puzzle:
         from .generator import generate_instance
@@ -99,7 +114,8 @@ class GridFamily:
             solution={"instance": text, "grid": answer.splitlines()},
             difficulty=diff, params=params_to_dict(params), seed=0,
             meta={"generator": GENERATOR_VERSION, "backend": comp.session.backend,
-                  "clues": inst.clue_count(), "solver_calls": comp.solves, "genre": g.id}),
+                  "clues": inst.clue_count(), "solver_calls": comp.solves, "genre": g.id,
+                  **self._provenance}),
             GRID_SCALE)
 
     def verify(self, puzzle: Any, answer: str) -> float:
@@ -138,6 +154,26 @@ class GridFamily:
         if self.genre.score(expected, got) != 1.0:
             return ["stored answer differs from the solver's solution"]
         return []
+
+
+def load_genre_file_family(path: str | Path, trust: bool = False, **options: Any) -> GridFamily:
+    """The family of a genre file (``registry.PATH_LOADERS`` for ``.py``).
+
+    A genre file is Python and runs as Python, so it is loaded only with ``trust``: the
+    caller's ``--trust`` (``puzzleforge generate/verify/score --trust``), never a record's
+    say-so. Without it this raises ``TrustRequired`` before the file is even read.
+    """
+    from ..core.errors import TrustRequired
+    from .genrefile import load_genre_file
+
+    if not trust:
+        raise TrustRequired(
+            f"{path} is a grid genre file: Python code that runs as Python when loaded, so "
+            "it is loaded only when you pass --trust", file=str(path), field="--trust",
+            expected="--trust on the command (generate, verify, score) if you trust this file",
+            hint="Only pass --trust for genre files you trust")
+    genre = load_genre_file(path)
+    return GridFamily(genre.id, source=str(path))
 
 
 def _lazy(genre_id: str) -> GridFamily:

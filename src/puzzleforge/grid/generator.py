@@ -13,21 +13,20 @@ by the cheaper level.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..core.errors import GenerationFailed
 from .engine import Compiled
 from .genre import Genre, Instance
-from .grading import entry_lits as _entry_lits
 from .grading import at_most, grade
+from .grading import entry_lits as _entry_lits
 
 __all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIERS", "tier_name", "in_tier"]
 
 TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
 
 #: Layouts whose full clue set already grades above the tier (while none came out
-#: within reach after removal) before the generator stops early (e.g. an easy Kakurasu: its weighted sums never propagate to the
-#: end, and each attempt costs a second at 10x10).
+#: within reach after removal) before the generator stops early (e.g. an easy Kakurasu:
+#: its weighted sums never propagate to the end, and each attempt costs a second at 10x10).
 GIVE_UP_TOO_HARD = 8
 
 
@@ -44,7 +43,7 @@ def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None =
     rng.shuffle(order)
     picks = []
     for idx in order[:max(4, int(len(order) * fraction))]:
-        options = [l for l in entries[idx] if abs(l) != comp.low.T]
+        options = [line for line in entries[idx] if abs(line) != comp.low.T]
         if len(options) >= 2:
             picks.append(rng.choice(options))
     chosen: list[int] = []

@@ -14,7 +14,7 @@ from typing import Any
 from ..core.errors import InvalidDescription
 from .engine import Compiled
 from .model import Model
-from .topology import Cell, ConcreteGrid, Edge
+from .topology import Cell, ConcreteGrid
 
 __all__ = ["Instance", "Genre", "Drawing", "parse_size", "split_tokens", "parse_header"]
 
@@ -89,9 +89,10 @@ def split_tokens(line: str) -> list[str]:
 
 
 def parse_header(text: str, genre: str) -> tuple[dict, list[str]]:
-    """First line ``genre RxC key=value...`` -> (fields, other lines); lines starting with ";" are comments."""
-    lines = [l.rstrip("\n") for l in text.splitlines()]
-    lines = [l for l in lines if l.strip() and not l.lstrip().startswith(";")]
+    """First line ``genre RxC key=value...`` -> (fields, other lines); lines starting
+    with ";" are comments."""
+    lines = [line.rstrip("\n") for line in text.splitlines()]
+    lines = [line for line in lines if line.strip() and not line.lstrip().startswith(";")]
     if not lines:
         raise InvalidDescription("empty puzzle text", expected=f"a first line '{genre} RxC'")
     head = lines[0].split()
@@ -123,7 +124,7 @@ class Genre:
     max_size = 40
     default_size = (6, 6)
     answer_var = "x"
-    removable = ("given",)   # clue specs the generator may thin out
+    removable: tuple[str, ...] = ("given",)   # clue specs the generator may thin out
     remove_first: tuple = ()  # of those, specs whose clues are tried first (else one random order)
     puzzlink_name: str | None = None
 
@@ -226,7 +227,7 @@ class Genre:
         for i, row in enumerate(exp):
             other = got[i] if i < len(got) else []
             good += sum(1 for j, t in enumerate(row) if j < len(other) and other[j] == t)
-        if len(got) != len(exp) or any(len(a) != len(b) for a, b in zip(exp, got)):
+        if len(got) != len(exp) or any(len(a) != len(b) for a, b in zip(exp, got, strict=True)):
             good = min(good, total - 1)
         return good / total
 

@@ -3,8 +3,9 @@
 Why a file and a flag: a setter writes a genre as one ``Genre`` subclass (rules in the DSL,
 text format, drawing) in a ``.py`` file and uses it at once with ``--genre-file``, without
 editing the package. A genre file is Python and runs as Python: it is loaded only when the
-user names it on the command line (the flag is the consent, as running ``python file.py``
-is); nothing loads one from a dataset record or an uploaded file.
+user names it on the command line (``--genre-file``: the flag is the consent, as running
+``python file.py`` is) or passes ``--trust`` (datasets: ``grid.family.load_genre_file_family``;
+the web app started with ``serve --trust``); a dataset record alone never loads one.
 
 What is checked on load, each failure a one-paragraph error naming the file: it exists and
 ends in ``.py``; it imports; it defines exactly one ``Genre`` subclass (or names one as
@@ -17,14 +18,15 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..core.errors import InvalidDescription
 from .genre import Genre
 from .genres import GENRES, register_genre
 
-__all__ = ["load_genre_file", "load_genre_files"]
+__all__ = ["load_genre_file", "load_genre_files", "file_sha256", "portable_path"]
 
 _REQUIRED = ("build_rules", "parse", "format", "drawing")
 
@@ -60,6 +62,25 @@ def load_genre_file(path: str | Path) -> Genre:
                     "an id of your own (a lowercase word not in `puzzleforge grid genres`)")
     register_genre(genre, str(path))
     return genre
+
+
+def file_sha256(path: str | Path) -> str:
+    """The file's sha256 (a record names the version of the genre file it was made from)."""
+    import hashlib
+
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def portable_path(path: str | Path) -> str:
+    """``path`` relative to the working directory (absolute only across drives), as spec
+    records name their spec file: a dataset stays valid when the checkout moves."""
+    import os
+
+    resolved = Path(path).resolve()
+    try:
+        return os.path.relpath(resolved, Path.cwd())
+    except ValueError:  # another drive (Windows)
+        return str(resolved)
 
 
 def load_genre_files(paths: Iterable[str | Path]) -> list[Genre]:

@@ -33,8 +33,8 @@ Graph deductions (sound, each a human step of the genre):
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable
-
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["grade", "closure", "entry_lits", "at_most"]
 
@@ -46,7 +46,7 @@ def entry_lits(comp: Any) -> list[list[int]]:
         if isinstance(rep, int):
             out.append([rep, -rep])
         else:
-            out.append([l for _, l in sorted(rep.eq.items(), key=lambda kv: repr(kv[0]))])
+            out.append([lit for _, lit in sorted(rep.eq.items(), key=lambda kv: repr(kv[0]))])
     return out
 
 
@@ -62,10 +62,10 @@ def closure(comp: Any, assumptions: list[int]) -> tuple[bool, set[int]]:
         new = _graph_step(comp, lits)
         if new is None:
             return False, lits
-        new = sorted({l for l in new if l not in lits}, key=lambda l: (abs(l), l))
+        new = sorted({lit for lit in new if lit not in lits}, key=lambda lit: (abs(lit), lit))
         if not new:
             return True, lits
-        if any(-l in lits for l in new):
+        if any(-lit in lits for lit in new):
             return False, lits
         derived += new
 
@@ -94,7 +94,7 @@ def grade(comp: Any, assumptions: list[int], max_rounds: int = 50) -> float:
     # follows from them again by the same closure, and short assumption lists keep each
     # probe cheap (a 10x10 Skyscrapers has a thousand value literals).
     learned: list[int] = []
-    entries = [l for group in entry_lits(comp) for l in group if abs(l) != comp.low.T]
+    entries = [lit for group in entry_lits(comp) for lit in group if abs(lit) != comp.low.T]
     for _ in range(max_rounds):
         changed = False
         for lit in entries:
@@ -121,12 +121,12 @@ def _graph_step(comp: Any, lits: set[int]) -> list[int] | None:
     """New literals implied by the lazy graph rules under ``lits``; None = contradiction."""
     T = comp.low.T
 
-    def val(l: int) -> bool | None:
-        if abs(l) == T:
-            return l > 0
-        if l in lits:
+    def val(lit: int) -> bool | None:
+        if abs(lit) == T:
+            return lit > 0
+        if lit in lits:
             return True
-        if -l in lits:
+        if -lit in lits:
             return False
         return None
 
@@ -156,11 +156,11 @@ def _plain(item: tuple) -> tuple:
     if hit is None:
         if len(_PLAIN) >= 32:
             _PLAIN.pop(next(iter(_PLAIN)))
-        items = [((e.r, e.c), l) for e, l in item[-1]]
+        items = [((e.r, e.c), lit) for e, lit in item[-1]]
         sels = pres = None
         if item[0] == "islands":
             sels = {(e.r, e.c): d for e, d in item[2].items()}
-            pres = {(e.r, e.c): l for e, l in item[3].items()}
+            pres = {(e.r, e.c): lit for e, lit in item[3].items()}
         hit = _PLAIN[key] = ((items, sels, pres), item)
     return hit[0]
 
@@ -191,10 +191,10 @@ def _pieces(nodes: set) -> list[set]:
 
 def _conn(items: list, val: Callable) -> list[int] | None:
     lit = dict(items)
-    on = {e for e, l in items if val(l) is True}
+    on = {e for e, lit in items if val(lit) is True}
     if not on:
         return []
-    open_ = {e for e, l in items if val(l) is None}
+    open_ = {e for e, lit in items if val(lit) is None}
     alive = on | open_
     pieces = [p for p in _pieces(alive) if p & on]
     if len(pieces) > 1:
@@ -240,21 +240,21 @@ def _cut_cells(nodes: set, marked: set) -> list:
         if parent is not None:
             low[parent] = min(low[parent], low[u])
             below[parent] += below[u]
-            if low[u] >= disc[parent] and below[u] > 0:
-                if total - below[u] - (1 if parent in marked else 0) > 0:
-                    cut.add(parent)
+            if (low[u] >= disc[parent] and below[u] > 0
+                    and total - below[u] - (1 if parent in marked else 0) > 0):
+                cut.add(parent)
     return sorted(cut - marked)
 
 
 def _islands(sels: dict, pres: dict, items: list, val: Callable) -> list[int] | None:
     lit = dict(items)
-    white = {e for e, l in items if val(l) is True}
-    open_ = {e for e, l in items if val(l) is None}
+    white = {e for e, lit in items if val(lit) is True}
+    open_ = {e for e, lit in items if val(lit) is None}
     clue: dict = {}
-    if any(val(l) is None for l in pres.values()):
+    if any(val(lit) is None for lit in pres.values()):
         return []  # clues not all settled (never in grading, where clues are assumptions)
-    for p, l in pres.items():
-        if val(l) is True:
+    for p, lit_ in pres.items():
+        if val(lit_) is True:
             vs = [v for v, s in sels[p].items() if val(s) is True]
             if vs:
                 clue[p] = vs[0]
@@ -333,7 +333,7 @@ def _loop(grid: Any, nodes: str, items: list, val: Callable) -> list[int] | None
             _LOOP_INDEX.pop(next(iter(_LOOP_INDEX)))
         _LOOP_INDEX[key] = (_loop_index(grid, nodes, items), grid, items)
     (pairs, count), _, _ = _LOOP_INDEX[key]
-    state = [val(l) for _, l in items]
+    state = [val(lit) for _, lit in items]
     if True not in state:
         return []
     parent = list(range(count))
@@ -345,7 +345,7 @@ def _loop(grid: Any, nodes: str, items: list, val: Callable) -> list[int] | None
         return x
 
     touched = set()
-    for (a, b), st in zip(pairs, state):
+    for (a, b), st in zip(pairs, state, strict=True):
         if st is True:
             touched.add(a)
             touched.add(b)
@@ -353,7 +353,7 @@ def _loop(grid: Any, nodes: str, items: list, val: Callable) -> list[int] | None
             if ra != rb:
                 parent[ra] = rb
     edges: dict = {}
-    for (a, _), st in zip(pairs, state):
+    for (a, _), st in zip(pairs, state, strict=True):
         if st is True:
             r = find(a)
             edges[r] = edges.get(r, 0) + 1
@@ -365,8 +365,8 @@ def _loop(grid: Any, nodes: str, items: list, val: Callable) -> list[int] | None
     if cycles and len(edges) > 1:
         return None
     if cycles:
-        return [-l for (_, l), st in zip(items, state) if st is None]
+        return [-lit for (_, lit), st in zip(items, state, strict=True) if st is None]
     if len(edges) < 2:
         return []
-    return [-l for ((_, l), (a, b), st) in zip(items, pairs, state)
+    return [-lit for ((_, lit), (a, b), st) in zip(items, pairs, state, strict=True)
             if st is None and a in touched and b in touched and find(a) == find(b)]

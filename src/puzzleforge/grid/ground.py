@@ -11,10 +11,11 @@ Ground nodes are tuples: ('c', value) | ('v', var, entity) | ('not', a) | ('and'
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from . import ir
-from .domains import Bool, DSLError, Domain, Enum, Int
+from .domains import Domain, DSLError, Int
 from .model import ClueRef, ClueRule, Model, data_out_of_range
 from .primitives import Connected, Islands, SingleLoop
 from .topology import Cell, ConcreteGrid, Edge, Line, Vertex
@@ -222,7 +223,7 @@ class Grounder:
             return g.col(self.const(s.args[0], env)).items
         if fn == "windows":
             k = self.const(s.args[0], env)
-            out = []
+            out: list[Any] = []
             for line in g.rows() + g.cols():
                 out.extend(g.windows(line.items, k, line.name))
             return tuple(out)

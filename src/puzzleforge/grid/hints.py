@@ -23,8 +23,9 @@ never hinted. Places are 1-based ("row 3, column 5") and values are named ("blac
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .grading import closure
 from .topology import Cell, Edge, Line, Vertex
@@ -75,7 +76,7 @@ def place_name(p: Any, rows: int = 0, cols: int = 0) -> str:
         return f"the corner at the top left of {place_name(Cell(p.r, p.c))}"
     if isinstance(p, Line):
         side = {"row": "row", "col": "column", "W": "row", "E": "row", "N": "column",
-                "S": "column"}.get(p.name[0])
+                "S": "column"}.get(p.name[0], "")
         # (names of lines are 0-based indices like cells)
         seen = {"W": " seen from the left", "E": " seen from the right", "N": " seen from the top",
                 "S": " seen from the bottom"}.get(p.name[0], "")
@@ -137,7 +138,7 @@ class _Board:
         rep = self.reps[key]
         if isinstance(rep, int):
             return True if rep in lits else False if -rep in lits else None
-        return next((v for v, l in rep.eq.items() if l in lits), None)
+        return next((v for v, lit in rep.eq.items() if lit in lits), None)
 
     def assumptions(self, items: Iterable[tuple], cells: Iterable[tuple]) -> list[int]:
         clues: dict = {}
@@ -220,6 +221,7 @@ def _local(board: _Board, forced: list, cells: list) -> Hint:
         rank = (len(items) + len(near), repr(key))
         if best is None or rank < best[0]:
             best = (rank, key, value, items, near)
+    assert best is not None  # found is never empty here
     _, key, value, items, near = best
     return Hint(key[0], key[1], value, _reason(board, key, value, items, near), "propagation",
                 clues=items, cells=near)

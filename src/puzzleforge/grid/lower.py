@@ -13,6 +13,7 @@ guarded ones (clue rules) falling back to the sequential counter.
 """
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from ..core.solver import VarPool
@@ -30,7 +31,7 @@ class IntRep:
 
     __slots__ = ("values", "eq", "_ge", "low")
 
-    def __init__(self, low: "Lowering", eq: dict) -> None:
+    def __init__(self, low: Lowering, eq: dict) -> None:
         self.low = low
         self.eq = eq
         try:
@@ -111,12 +112,12 @@ class Lowering:
     def emit(self, clause: list[int]) -> None:
         T = self.T
         out = []
-        for l in clause:
-            if l == T:
+        for lit in clause:
+            if lit == T:
                 return
-            if l == -T:
+            if lit == -T:
                 continue
-            out.append(l)
+            out.append(lit)
         if not out:
             out = [-T]
         self.clauses.append(out)
@@ -154,7 +155,7 @@ class Lowering:
         # order encoding: primary ge literals, equality literals derived
         vals = sorted(values)
         ge = {v: self.pool.id(("ge", key, v)) for v in vals[1:]}
-        for a, b in zip(vals[1:], vals[2:]):
+        for a, b in pairwise(vals[1:]):
             self.emit([-ge[b], ge[a]])
         eq = {}
         for i, v in enumerate(vals):
@@ -212,12 +213,12 @@ class Lowering:
             v = g[1]
             return self._const(int(v) if isinstance(v, bool) else v)
         if gtype(g) == "bool":
-            l = self.lit(g)
-            if l == self.T:
+            lit = self.lit(g)
+            if lit == self.T:
                 return self._const(1)
-            if l == -self.T:
+            if lit == -self.T:
                 return self._const(0)
-            return IntRep(self, {0: -l, 1: l})
+            return IntRep(self, {0: -lit, 1: lit})
         if tag == "v":
             return self.reps[(id(g[1]), g[2])]
         if tag == "add":
@@ -250,8 +251,8 @@ class Lowering:
 
     def _map(self, a: IntRep, f: Any) -> IntRep:
         groups: dict = {}
-        for v, l in a.eq.items():
-            groups.setdefault(f(v), []).append(l)
+        for v, lit in a.eq.items():
+            groups.setdefault(f(v), []).append(lit)
         eq = {}
         for z, lits in groups.items():
             if len(lits) == 1:
@@ -259,8 +260,8 @@ class Lowering:
             else:
                 r = self.new()
                 self.emit([-r] + lits)
-                for l in lits:
-                    self.emit([r, -l])
+                for lit in lits:
+                    self.emit([r, -lit])
                 eq[z] = r
         return IntRep(self, eq)
 
@@ -268,7 +269,7 @@ class Lowering:
         for x, y in ((a, b), (b, a)):
             k = x.const()
             if k is not None:
-                return IntRep(self, {v + k: l for v, l in y.eq.items()})
+                return IntRep(self, {v + k: lit for v, lit in y.eq.items()})
         values = sorted({x + y for x in a.eq for y in b.eq})
         eq = {z: self.new() for z in values}
         for x, lx in a.eq.items():
@@ -285,7 +286,7 @@ class Lowering:
         for x, y, swap in ((a, b, False), (b, a, True)):
             k = x.const()
             if k is not None:
-                return self._map(y, (lambda v: f(v, k)) if swap else (lambda v: f(k, v)))
+                return self._map(y, (lambda v, k=k: f(v, k)) if swap else (lambda v, k=k: f(k, v)))
         table: dict = {}
         for x, lx in a.eq.items():
             for y, ly in b.eq.items():
@@ -315,22 +316,24 @@ class Lowering:
         if tag == "and":
             lits = [self.lit(a) for a in g[1]]
             t = self.new()
-            for l in lits:
-                self.emit([-t, l])
-            self.emit([t] + [-l for l in lits])
+            for lit in lits:
+                self.emit([-t, lit])
+            self.emit([t] + [-lit for lit in lits])
         elif tag == "or":
             lits = [self.lit(a) for a in g[1]]
             t = self.new()
-            for l in lits:
-                self.emit([t, -l])
+            for lit in lits:
+                self.emit([t, -lit])
             self.emit([-t] + lits)
         elif tag == "cmp":
             t = self._cmp(g[1], g[2], g[3])
         elif tag == "ite":
             c, a, b = self.lit(g[1]), self.lit(g[2]), self.lit(g[3])
             t = self.new()
-            self.emit([-t, -c, a]); self.emit([-t, c, b])
-            self.emit([t, -c, -a]); self.emit([t, c, -b])
+            self.emit([-t, -c, a])
+            self.emit([-t, c, b])
+            self.emit([t, -c, -a])
+            self.emit([t, c, -b])
         elif tag == "given":
             t = self.present(g[1], g[2])
         else:
@@ -348,8 +351,10 @@ class Lowering:
                     same = (w == T) == (op == "Eq")
                     return u if same else -u
             t = self.new()
-            self.emit([-t, -x, y]); self.emit([-t, x, -y])
-            self.emit([t, x, y]); self.emit([t, -x, -y])
+            self.emit([-t, -x, y])
+            self.emit([-t, x, -y])
+            self.emit([t, x, y])
+            self.emit([t, -x, -y])
             return t if op == "Eq" else -t
         A, B = self.rep(a), self.rep(b)
         flip = {"Lt": "Gt", "Le": "Ge", "Gt": "Lt", "Ge": "Le", "Eq": "Eq", "Ne": "Ne"}
@@ -518,14 +523,14 @@ class Lowering:
             if op == "Eq":
                 clauses.append(list(lits))
         elif op == "Le" and k == n - 1:
-            clauses = [[-l for l in lits]]
+            clauses = [[-lit for lit in lits]]
         elif op == "Ge" and k == 1:
             clauses = [list(lits)]
         elif enc == "native" and not guard and 0 < k < n:
             if op in ("Le", "Eq"):
                 self._native_atmost(lits, k)
             if op in ("Ge", "Eq"):
-                self._native_atmost([-l for l in lits], n - k)
+                self._native_atmost([-lit for lit in lits], n - k)
             return
         elif enc == "native":
             clauses = {"Le": at_most_k, "Ge": at_least_k}.get(op, exactly_k)(lits, k, self.pool, "seqcounter")
@@ -541,14 +546,14 @@ class Lowering:
     def _native_atmost(self, lits: list[int], k: int) -> None:
         """Record ``at most k of lits`` natively (constant literals folded into k)."""
         T = self.T
-        k -= sum(1 for l in lits if l == T)
-        rest = [l for l in lits if abs(l) != T]
+        k -= sum(1 for lit in lits if lit == T)
+        rest = [lit for lit in lits if abs(lit) != T]
         if k < 0:
             self.emit([-T])
         elif k == 0:
-            for l in rest:
-                self.emit([-l])
-        elif k < len(rest) and len({abs(l) for l in rest}) == len(rest):
+            for lit in rest:
+                self.emit([-lit])
+        elif k < len(rest) and len({abs(lit) for lit in rest}) == len(rest):
             self.natives.append((rest, k))
         elif k < len(rest):  # a literal repeated (or with its negation): clauses count it right
             for c in at_most_k(rest, k, self.pool, "seqcounter"):
@@ -567,9 +572,9 @@ class Lowering:
             spec = g[1]
             items = [(e, self.lit(x)) for e, x in g[2]]
             values = self.g.clue_values(spec)
-            for e, l in items:  # a clue cell belongs to an island
+            for e, lit in items:  # a clue cell belongs to an island
                 if (spec.name, e, values[0]) in self.selectors or True:
-                    self.emit([l, -self.present(spec, e)])
+                    self.emit([lit, -self.present(spec, e)])
             sels = {e: {v: self.selector(spec, e, v) for v in values} for e, _ in items}
             self.lazy.append(("islands", spec, sels, self.presence_map(spec, [e for e, _ in items]), items))
             return
@@ -580,17 +585,17 @@ class Lowering:
         nodes, items = g[1], [(e, self.lit(x)) for e, x in g[2]]
         grid = next(iter(self.g._grids.values()))
         incid: dict = {}
-        for e, l in items:
+        for e, lit in items:
             ends = grid.edge_vertices(e) if nodes == "vertices" else grid.edge_cells(e)
             for v in ends:
-                incid.setdefault(v, []).append(l)
-        for v, lits in incid.items():  # degree 0 or 2
-            for i, l in enumerate(lits):
+                incid.setdefault(v, []).append(lit)
+        for lits in incid.values():  # degree 0 or 2
+            for i, lit in enumerate(lits):
                 others = lits[:i] + lits[i + 1:]
-                self.emit([-l] + others)
+                self.emit([-lit] + others)
             for i in range(len(lits)):
                 for j in range(i + 1, len(lits)):
                     for k in range(j + 1, len(lits)):
                         self.emit([-lits[i], -lits[j], -lits[k]])
-        self.emit([l for _, l in items])  # at least one edge
+        self.emit([lit for _, lit in items])  # at least one edge
         self.lazy.append(("loop", nodes, items))

@@ -7,16 +7,41 @@ Params are bound.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .domains import Bool, Domain, DSLError, Enum, Int
+from .domains import Domain, DSLError, Int
 from .ir import (
-    And, Binder, Card, Const, Div, EntityFn, Eq, Expr, ForAll, Exists, GridSet, Gt,
-    Lt, Node, Param, Quant, Aggregate, SetExpr, Sum, CountTrue, Var, VarRef,
-    _apply, _binder_name, _need, as_set, assert_no_pending, lift, short, walk, IndexIn,
+    Aggregate,
+    And,
+    Binder,
+    Card,
+    Const,
+    CountTrue,
+    Div,
+    EntityFn,
+    Eq,
+    Expr,
+    ForAll,
+    GridSet,
+    Gt,
+    Lt,
+    Node,
+    Param,
+    Quant,
+    SetExpr,
+    Sum,
+    Var,
+    VarRef,
+    _apply,
+    _binder_name,
+    _need,
+    as_set,
+    assert_no_pending,
+    lift,
+    short,
+    walk,
 )
-
 from .primitives import Connected, Islands, SingleLoop
 
 __all__ = ["Grid", "ClueSpec", "ClueRule", "Model", "balanced", "exactly_k_true",
@@ -124,7 +149,7 @@ class ClueSpec:
         self.name = name
         self.closed = closed
 
-    def rule(self, fn: Callable[[Any, Any], Any]) -> "ClueRule":
+    def rule(self, fn: Callable[[Any, Any], Any]) -> ClueRule:
         """``spec.rule(lambda place, value: constraint)``: what a clue at place means."""
         return ClueRule(self, fn)
 
@@ -212,7 +237,7 @@ class Model:
         self.rules: list[Expr] = []
         self.labels: list[str] = []
 
-    def add(self, rule: Any, label: str = "") -> "Model":
+    def add(self, rule: Any, label: str = "") -> Model:
         assert_no_pending("Model.add")
         if isinstance(rule, bool):
             raise DSLError(f"rule {len(self.rules) + 1} is the Python value {rule!r}",
@@ -227,7 +252,7 @@ class Model:
         self.labels.append(label or f"rule {len(self.rules)}")
         return self
 
-    def __iadd__(self, rule: Any) -> "Model":
+    def __iadd__(self, rule: Any) -> Model:
         return self.add(rule)
 
     # -- declarations --------------------------------------------------------------------

@@ -100,8 +100,8 @@ def draw_board(pdf: Any, d: Drawing, x0: float, y0: float, max_w: float, max_h: 
         if side in "NS":
             step = 0.6
             for j, tok in enumerate(toks):
-                r = (-0.5 - step * (len(toks) - 1 - j)) if side == "N" else d.rows + 0.5 + step * j
-                _centred(pdf, *xy(r, i + 0.5), tok, small)
+                row_at = (-0.5 - step * (len(toks) - 1 - j)) if side == "N" else d.rows + 0.5 + step * j
+                _centred(pdf, *xy(row_at, i + 0.5), tok, small)
         else:
             text = " ".join(toks)
             pdf.set_font("DejaVu", "", small)

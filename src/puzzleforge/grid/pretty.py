@@ -23,7 +23,8 @@ def pretty_set(s: Any) -> str:
         if s.fn == "sight":
             cell, b, body = s.args
             return f"sight({pretty_expr(cell)}, until {b.name}: {pretty_expr(body)})"
-        return f"{s.fn}({', '.join(pretty_expr(a) if isinstance(a, ir.Node) else repr(a) for a in s.args)})"
+        args = ", ".join(pretty_expr(a) if isinstance(a, ir.Node) else repr(a) for a in s.args)
+        return f"{s.fn}({args})"
     if isinstance(s, ir.Windows):
         return f"{pretty_set(s.base)}.windows({pretty_expr(s.k)})"
     if isinstance(s, ir.Union):
@@ -107,11 +108,13 @@ def pretty_expr(e: Any, prec: int = 0) -> str:
     if isinstance(e, Connected):
         return f"connected({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)})"
     if isinstance(e, SingleLoop):
-        return f"single_loop({e.binder.name} in {pretty_set(e.scope)} over {e.nodes}: {pretty_expr(e.body)})"
+        return (f"single_loop({e.binder.name} in {pretty_set(e.scope)} over {e.nodes}: "
+                f"{pretty_expr(e.body)})")
     from .primitives import Runs
 
     if isinstance(e, Runs):
-        return f"runs({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}) == {pretty_expr(e.pattern)}"
+        return (f"runs({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}) == "
+                f"{pretty_expr(e.pattern)}")
     if isinstance(e, Islands):
         return (f"islands({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}; "
                 f"one {e.spec.name} clue per island = its size)")
@@ -139,7 +142,7 @@ def pretty_model(model: Any) -> str:
     for s in model.clue_specs():
         closed = ", closed" if s.closed else ""
         lines.append(f"clues {s.name}: {s.domain!r} at {pretty_set(s.places)}{closed}")
-    for i, (rule, label) in enumerate(zip(model.rules, model.labels), 1):
+    for i, (rule, label) in enumerate(zip(model.rules, model.labels, strict=True), 1):
         lines.append(f"[{i}] {label}:")
         lines.append("    " + pretty_expr(rule))
     return "\n".join(lines)

@@ -96,7 +96,8 @@ def render_svg(d: Drawing, cell: int = 36) -> str:
             width, color = (3, "black") if _thick(d, e) else (1, grey)
             if e in d.edges and d.vertex_dots:
                 color = "#c00"
-            parts.append(f'<line x1="{x}" y1="{y}" x2="{x + cell}" y2="{y}" stroke="{color}" stroke-width="{width}"/>')
+            parts.append(f'<line x1="{x}" y1="{y}" x2="{x + cell}" y2="{y}" '
+                         f'stroke="{color}" stroke-width="{width}"/>')
     for r in range(d.rows):
         for c in range(d.cols + 1):
             e = Edge("v", r, c)
@@ -104,7 +105,8 @@ def render_svg(d: Drawing, cell: int = 36) -> str:
             width, color = (3, "black") if _thick(d, e) else (1, grey)
             if e in d.edges and d.vertex_dots:
                 color = "#c00"
-            parts.append(f'<line x1="{x}" y1="{y}" x2="{x}" y2="{y + cell}" stroke="{color}" stroke-width="{width}"/>')
+            parts.append(f'<line x1="{x}" y1="{y}" x2="{x}" y2="{y + cell}" '
+                         f'stroke="{color}" stroke-width="{width}"/>')
     if d.vertex_dots:
         for r in range(d.rows + 1):
             for c in range(d.cols + 1):
@@ -117,7 +119,8 @@ def render_svg(d: Drawing, cell: int = 36) -> str:
     for c, kind in sorted(d.circles.items()):
         x, y = xy(c.r + 0.5, c.c + 0.5)
         fill = "black" if kind == "black" else "white"
-        parts.append(f'<circle cx="{x}" cy="{y}" r="{cell * 0.33}" fill="{fill}" stroke="black" stroke-width="2"/>')
+        parts.append(f'<circle cx="{x}" cy="{y}" r="{cell * 0.33}" fill="{fill}" '
+                     'stroke="black" stroke-width="2"/>')
     for c, txt in sorted(d.text.items()):
         if d.links and txt in "│─└┘┌┐":
             continue  # the path is drawn as lines already

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .domains import DSLError, Enum, Int
 from .engine import Compiled
 from .ground import gtype
 
@@ -47,12 +48,15 @@ class _Printer:
     def var(self, var: Any, e: Any) -> str:
         name = smt_name(var.name, e)
         dom = self.comp.grounder.domain(var)
-        if dom.kind == "bool":
-            self.declare(name, "Bool")
-        elif dom.kind == "enum":
+        if isinstance(dom, Enum):
             self.declare(name, "Int", 0, len(dom.values) - 1)
-        else:
+        elif isinstance(dom, Int):
             self.declare(name, "Int", dom.lo, dom.hi)
+        elif dom.kind == "bool":
+            self.declare(name, "Bool")
+        else:
+            raise DSLError(f"variable {var.name} has a {dom.kind} domain",
+                           expected="a Bool, Enum or Int variable")
         return name
 
     @staticmethod
@@ -100,6 +104,7 @@ class _Printer:
         if "enum" in (gtype(a), gtype(b)):
             var_side = a if a[0] == "v" else b
             dom = self.comp.grounder.domain(var_side[1])
+            assert isinstance(dom, Enum)
 
             def t(x: tuple) -> str:
                 return str(dom.values.index(x[1])) if x[0] == "c" else self.term(x)
@@ -167,7 +172,7 @@ class _Printer:
                     continue
                 opts = " ".join(f"(and {member[d]} (= {rank[d]} (- {rank[e]} 1)))" for d in nbrs) or "false"
                 self.asserts.append(f"(assert (=> {t} (and (> {rank[e]} 0) (or {opts}))))")
-            for i, (p, v) in enumerate(clues):
+            for i, (_p, v) in enumerate(clues):
                 terms = " ".join(f"(ite (and {t} (= {owner[e]} {i})) 1 0)" for e, t in items)
                 self.asserts.append(f"(assert (= (+ 0 {terms}) {v}))")
             return
@@ -175,10 +180,10 @@ class _Printer:
             from .primitives import run_automaton
 
             L, delta = run_automaton(g[1])
-            cells = [self.term(x) for _, x in g[2]]
-            st = [self.fresh("st", 0, L) for _ in range(len(cells) + 1)]
+            bits = [self.term(x) for _, x in g[2]]
+            st = [self.fresh("st", 0, L) for _ in range(len(bits) + 1)]
             self.asserts.append(f"(assert (= {st[0]} 0))")
-            for i, x in enumerate(cells):
+            for i, x in enumerate(bits):
                 for j in range(L + 1):
                     for bit, cond in ((1, x), (0, f"(not {x})")):
                         k = delta(j, bit)
@@ -188,6 +193,7 @@ class _Printer:
             return
         if tag == "loop":
             grid = self.comp.grid
+            assert grid is not None  # a loop rule grounds over a board
             ends = grid.edge_vertices if g[1] == "vertices" else grid.edge_cells
             edges = [(e, self.term(x)) for e, x in g[2]]
             incid: dict = {}
@@ -195,7 +201,7 @@ class _Printer:
                 a, b = ends(e)
                 incid.setdefault(a, []).append((b, t))
                 incid.setdefault(b, []).append((a, t))
-            for node, lst in incid.items():
+            for _node, lst in incid.items():
                 deg = " ".join(f"(ite {t} 1 0)" for _, t in lst)
                 self.asserts.append(f"(assert (let ((d (+ 0 {deg}))) (or (= d 0) (= d 2))))")
             self.asserts.append(f"(assert (or {' '.join(t for _, t in edges)}))")

@@ -13,9 +13,10 @@ Params are bound, the grounder asks a ``ConcreteGrid`` for the actual entities. 
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, TypeVar
 
 __all__ = ["Cell", "Edge", "Vertex", "Line", "ConcreteGrid", "DIRECTIONS", "entity_kind"]
 
@@ -81,24 +82,47 @@ def entity_kind(value: Any) -> str:
     return "value"
 
 
+_T = TypeVar("_T")
+
+
+def _per_grid(method: Callable[[ConcreteGrid], _T]) -> Callable[[ConcreteGrid], _T]:
+    """Compute a board's entity set once and keep it on that board.
+
+    Why not ``functools.cache`` on the method: its table is process-wide and holds every board
+    ever asked for (a batch builds thousands); this cache lives and dies with its board.
+    """
+    name = method.__name__
+
+    @functools.wraps(method)
+    def cached(self: ConcreteGrid) -> _T:
+        try:
+            return self._sets[name]
+        except KeyError:
+            value = self._sets[name] = method(self)
+            return value
+
+    return cached
+
+
 class ConcreteGrid:
     """All entity sets of an ``nR`` x ``nC`` board (computed on demand, cached)."""
 
     def __init__(self, nR: int, nC: int) -> None:
         self.nR, self.nC = nR, nC
+        self._sets: dict[str, Any] = {}
 
     # -- basic sets ------------------------------------------------------------------
-    @lru_cache(maxsize=None)
+    @_per_grid
     def cells(self) -> tuple:
         return tuple(Cell(r, c) for r in range(self.nR) for c in range(self.nC))
 
-    @lru_cache(maxsize=None)
+    @_per_grid
     def edges(self) -> tuple:
         h = [Edge("h", r, c) for r in range(self.nR + 1) for c in range(self.nC)]
         v = [Edge("v", r, c) for r in range(self.nR) for c in range(self.nC + 1)]
         return tuple(h + v)
 
-    @lru_cache(maxsize=None)
+    @_per_grid
     def vertices(self) -> tuple:
         return tuple(Vertex(r, c) for r in range(self.nR + 1) for c in range(self.nC + 1))
 
@@ -116,15 +140,15 @@ class ConcreteGrid:
     def col(self, j: int) -> Line:
         return Line(("col", j), tuple(Cell(r, j) for r in range(self.nR)))
 
-    @lru_cache(maxsize=None)
+    @_per_grid
     def rows(self) -> tuple:
         return tuple(self.row(i) for i in range(self.nR))
 
-    @lru_cache(maxsize=None)
+    @_per_grid
     def cols(self) -> tuple:
         return tuple(self.col(j) for j in range(self.nC))
 
-    @lru_cache(maxsize=None)
+    @_per_grid
     def sight_lines(self) -> tuple:
         """Rows and columns seen from each side: ('W', i) reads row i left to right,
         ('E', i) right to left, ('N', j) column j top down, ('S', j) bottom up."""
@@ -187,11 +211,11 @@ class ConcreteGrid:
             return (Cell(e.r - 1, e.c), Cell(e.r, e.c))
         return (Cell(e.r, e.c - 1), Cell(e.r, e.c))
 
-    @lru_cache(maxsize=None)
+    @_per_grid
     def inner_edges(self) -> tuple:
         return tuple(e for e in self.edges() if all(self.has_cell(x) for x in self.edge_cells(e)))
 
-    @lru_cache(maxsize=None)
+    @_per_grid
     def outside_edges(self) -> tuple:
         return tuple(e for e in self.edges()
                      if sum(self.has_cell(x) for x in self.edge_cells(e)) == 1)

@@ -7,21 +7,23 @@ whose engine is missing are left out of the navigation rather than faked.
 from __future__ import annotations
 
 import importlib
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from .datasets import DatasetStore, router as dataset_router
+from .datasets import DatasetStore
+from .datasets import router as dataset_router
 from .errors import install_error_handlers
 from .jobs import JobStore
-from .workers import EngineWorkers
 from .sessions import SessionStore
 from .settings import WebSettings
+from .workers import EngineWorkers
 
 __all__ = ["create_app", "PAGES", "HERE"]
 
@@ -149,10 +151,8 @@ class _Guard:
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
 
-        try:
+        with suppress(_BodyTooLarge):
             await self.app(scope, counted_receive, send_with_headers)
-        except _BodyTooLarge:
-            pass
         if state["over"] and not state["started"]:
             await too_large(scope, receive, send)
 

@@ -9,6 +9,7 @@ from the browser is looked up in that listing, never joined to a path.
 from __future__ import annotations
 
 import importlib
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +67,12 @@ def example_text(name: str, limit: int) -> str:
 
 def _grid(model: Any) -> dict[str, Any]:
     g = model.grid
-    joined_h, joined_v, numbers = set(), set(), {}
+    joined_h: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    joined_v: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    numbers: dict[tuple[int, int], int] = {}
     for e in model.entries.values():
         numbers.setdefault(e.cells[0], e.number)
-        for a, b in zip(e.cells, e.cells[1:]):
+        for a, b in pairwise(e.cells):
             (joined_h if e.direction == "across" else joined_v).add((tuple(a), tuple(b)))
     cells = []
     for r in range(g.rows):
@@ -118,8 +121,8 @@ GENERATE_SIZES = (3, 4, 5)
 
 class CrossnumberSession:
     """A cross-number being played: the model, its unique solution (kept on the server) and
-    the player's cells keyed ``"r,c"``. Hints reveal one correct cell and name the clue
-    (and entry) it belongs to: the solver's log is a search trace, not a person's reason."""
+    the player's cells keyed ``"r,c"``. A hint is the engine's easiest deduction for an
+    empty cell, with its reason and the clue it starts from."""
 
     def __init__(self, token: str, text: str, model: Any, result: Any) -> None:
         self.token = token
@@ -179,43 +182,30 @@ class CrossnumberSession:
         return {"wrong": wrong, "filled": len(filled), "cells": len(self.cells),
                 "solved": solved}
 
-    def _clue_of(self, entry_name: str) -> Any:
-        for clue in self.model.clues.values():
-            if (clue.entry or self.mapping.get(clue.name)) == entry_name:
-                return clue
-        return None
-
     def hint(self, values: Any) -> dict[str, Any]:
-        """One correct cell: in the entry with the fewest empty cells (the one a solver
-        is closest to finishing), its first empty cell; with the clue it belongs to."""
+        """The easiest deduction for an empty cell now (``crossnumber.hints``: one clue by
+        itself, then every clue and rule, then the smallest case split, each said as such),
+        never a given or filled cell; its reason in words and the cells it reads."""
         status = self.check(values)
         if status["wrong"]:
             return {"kind": "wrong", "wrong": status["wrong"],
                     "message": f"{len(status['wrong'])} cell(s) are wrong; fix them first"}
         if status["solved"]:
             return {"kind": "solved", "message": "the puzzle is already solved"}
-        filled = {**self._read(values), **self.givens}
-        best = None
-        for name, entry in self.model.entries.items():
-            keys = [f"{r},{c}" for r, c in entry.cells]
-            empty = [k for k in keys if k not in filled]
-            if empty and (best is None or len(empty) < best[0]):
-                best = (len(empty), name, entry, keys, empty[0])
-        assert best is not None  # not solved, nothing wrong: some cell is empty
-        _, name, entry, keys, key = best
-        value = self.cells[key]
-        r, c = (int(x) for x in key.split(","))
-        position = keys.index(key) + 1
-        clue = self._clue_of(name)
-        where = f"{entry.number} {entry.direction.title()}"
-        said = f" (clue {clue.name}: {clue.text})" if clue is not None and clue.text else ""
-        reason = (f"Row {r + 1}, column {c + 1} is {value}: digit {position} of {len(keys)} "
-                  f"of {where}{said}, revealed from the solution")
-        return {"kind": "step", "cell": key, "value": value, "reason": reason,
-                "used": keys, "clue": clue.name if clue is not None else None}
+        filled = {}
+        for key, value in self._read(values).items():
+            if key not in self.givens:
+                r, c = (int(x) for x in key.split(","))
+                filled[(r, c)] = value
+        hint = _api().next_hint(self.model, filled, self.result.solutions[0])
+        assert hint is not None  # not solved, nothing wrong: some cell is empty
+        r, c = hint.cell
+        return {"kind": "step", "cell": f"{r},{c}", "value": hint.value, "reason": hint.reason,
+                "method": hint.method, "clue": hint.clue,
+                "used": [f"{ur},{uc}" for ur, uc in hint.used]}
 
 
-def _restore_session(token: str, text: str, result: Any) -> "CrossnumberSession":
+def _restore_session(token: str, text: str, result: Any) -> CrossnumberSession:
     return CrossnumberSession(token, text, _api().parse_puzzle(text, file="puzzle.yaml"),
                               result)
 

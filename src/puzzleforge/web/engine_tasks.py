@@ -6,7 +6,8 @@ used to run on threads.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import grid_adapter as ga
 

@@ -229,7 +229,7 @@ class GridSession:
             return {"kind": "solved", "message": "the puzzle is already solved"}
         read = {**self._read(values), **self.given_tokens()}
         known = {}
-        for name, e, rep, dom in self._answer():
+        for name, e, _rep, _dom in self._answer():
             token = read.get(_key(e))
             if token is not None:
                 known[(name, e)] = self.sol[name][e]

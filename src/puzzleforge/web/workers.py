@@ -20,7 +20,8 @@ import functools
 import multiprocessing
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..core.limits import Limits, _child_setup
 from .errors import WebError
@@ -165,10 +166,10 @@ class EngineWorkers:
         """``run`` from an async endpoint, on a thread of this object's own anyio
         CapacityLimiter (``request_threads``), so waiting engine requests never take the
         threads the server's other requests run on; 503 at once when all are waiting."""
+        import asyncio
+
         import anyio
         import anyio.to_thread
-
-        import asyncio
 
         loop = asyncio.get_running_loop()
         if self._limiter is None or self._limiter[0] is not loop:   # one per event loop

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..core.errors import ConfigError, GenerationFailed, InvalidAnswer
 
@@ -117,8 +118,8 @@ class ZebraSession:
                 "rating": self.puzzle.rating, "pdf": pdf_available()}
 
     # -- playing ----------------------------------------------------------------------
-    def _read_marks(self, marks: dict[str, str]) -> dict[tuple[int, int, int, int], str]:
-        if not isinstance(marks, dict):
+    def _read_marks(self, marks: Mapping[str, str]) -> dict[tuple[int, int, int, int], str]:
+        if not isinstance(marks, Mapping):
             raise InvalidAnswer("marks must be an object of cell -> 'x' or 'o'", field="marks")
         if len(marks) > self.K * self.K * self.k * self.k:
             raise InvalidAnswer("more marks than cells", field="marks")
@@ -135,7 +136,7 @@ class ZebraSession:
         return [(c1, i1, c2, i2) for c1 in range(K) for c2 in range(c1 + 1, K)
                 for i1 in range(k) for i2 in range(k)]
 
-    def check(self, marks: dict[str, str]) -> dict[str, Any]:
+    def check(self, marks: Mapping[str, str]) -> dict[str, Any]:
         """Which marks are wrong, how many cells are left, and whether it is solved."""
         read = self._read_marks(marks)
         wrong = sorted(cell_key(c) for c, m in read.items() if self.truth(c) != m)
@@ -199,7 +200,7 @@ class ZebraSession:
                    "itself, so they are not")
         return f"{placed} ({why})"
 
-    def hint(self, marks: dict[str, str]) -> dict[str, Any]:
+    def hint(self, marks: Mapping[str, str]) -> dict[str, Any]:
         """The engine's next deduction from the player's marks (wrong marks come first)."""
         status = self.check(marks)
         if status["wrong"]:
@@ -234,7 +235,7 @@ class ZebraSession:
             raise ConfigError(f"expected {self.K} categories", field="categories")
         problems: list[str] = []
         new = []
-        for c, (old, edit) in enumerate(zip(self.puzzle.categories, categories)):
+        for c, (old, edit) in enumerate(zip(self.puzzle.categories, categories, strict=True)):
             if not isinstance(edit, dict):
                 raise ConfigError("each category must be an object", field=f"categories.{c}")
             title = _clean(edit.get("title", old.title)) or old.title

@@ -33,7 +33,7 @@ def _fold(text: str) -> str:
 
 def _rows_from_json(data: Any) -> list[list[str]]:
     if isinstance(data, dict):
-        if "solution" in data and not ("rows" in data):
+        if "solution" in data and "rows" not in data:
             return _rows_from_json(data["solution"])
         if "rows" in data and isinstance(data["rows"], list):
             return [[str(x) for x in (r.values() if isinstance(r, dict) else r)]

@@ -30,7 +30,7 @@ def audit_zebra(zp: ZebraPuzzle) -> list[str]:
         checker.close()
     if not cert["unique"]:
         problems.append("the exact solver finds another solution")
-    for clue, needed in zip(zp.clues, cert["necessary"]):
+    for clue, needed in zip(zp.clues, cert["necessary"], strict=True):
         if not needed:
             problems.append(f"clue {clue.cid} is not necessary")
     out = Engine(zp.K, zp.k, zp.clues).run(guessing=True)

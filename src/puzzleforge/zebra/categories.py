@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..core.errors import ConfigError, GenerationFailed, InvalidDescription
 from ..core.yamlio import load_yaml
@@ -47,7 +48,7 @@ def weighted_choice(rng: random.Random, items: Sequence[Any], weights: Sequence[
         raise GenerationFailed("nothing to draw from (all weights are zero)")
     x = rng.random() * total
     acc = 0.0
-    for item, w in zip(items, weights):
+    for item, w in zip(items, weights, strict=True):
         acc += w
         if x < acc:
             return item
@@ -90,26 +91,26 @@ class Unit:
         ``lo``/``hi``/``integral`` may be passed when the caller checks many units)."""
         if not self.when:
             return True
-        lo = min(values) if lo is None else lo
-        hi = max(values) if hi is None else hi
+        low = min(values) if lo is None else lo
+        high = max(values) if hi is None else hi
         for name, arg in _parsed_conditions(self.when):
             if name == "int" and not (all(v.denominator == 1 for v in values)
                                       if integral is None else integral):
                 return False
-            if name == "pos" and lo <= 0:
+            if name == "pos" and low <= 0:
                 return False
-            if name == "neg" and hi >= 0:
+            if name == "neg" and high >= 0:
                 return False
-            if name == "lt" and hi >= arg:
+            if name == "lt" and arg is not None and high >= arg:
                 return False
-            if name == "gt" and lo <= arg:
+            if name == "gt" and arg is not None and low <= arg:
                 return False
             if name == "has" and arg not in values:
                 return False
         return True
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parsed_conditions(when: tuple[str, ...]) -> tuple[tuple[str, Fraction | None], ...]:
     """Conditions as (name, bound) pairs, parsed once per unit (draws call ``fits`` for
     every unit on every numerical category)."""
@@ -171,7 +172,7 @@ class Category:
         return out
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> "Category":
+    def from_dict(cls, raw: dict[str, Any]) -> Category:
         return cls(kind=raw["kind"], title=raw["title"], items=tuple(raw["items"]),
                    source=raw.get("source", ""), values=tuple(raw.get("values", ())),
                    template=raw.get("template", ""), relations=tuple(raw.get("relations", ())),
@@ -195,7 +196,7 @@ def parse_category_file(path: Path, key: str, klass: str) -> CategoryFile:
                                  expected="'# <positive number>'") from None
     title = path.stem.replace("_", " ")
     items, groups = [], []
-    for n, line in enumerate(lines[1:], start=2):
+    for _n, line in enumerate(lines[1:], start=2):
         text = line.strip()
         if not text:
             continue
@@ -214,7 +215,7 @@ def parse_category_file(path: Path, key: str, klass: str) -> CategoryFile:
                         groups=tuple(groups) if any(groups) else ())
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_database(lang: str = "en") -> Database:
     """Load (once per process) every list and unit of ``lang`` from the package data."""
     if lang not in LANGS:
@@ -233,7 +234,7 @@ def load_database(lang: str = "en") -> Database:
     ordinal = [parse_category_file(p, f"ordinal/{p.stem}", "ordinal")
                for p in sorted((root / "ordinal").glob("*.txt"))]
     units = []
-    for n, raw in enumerate(load_yaml((root / "units.yaml").read_text(encoding="utf-8"),
+    for _n, raw in enumerate(load_yaml((root / "units.yaml").read_text(encoding="utf-8"),
                                           file=str(root / "units.yaml"))):
         units.append(Unit(template=str(raw["template"]), weight=float(raw["weight"]),
                           when=tuple(str(w) for w in raw.get("when", [])),

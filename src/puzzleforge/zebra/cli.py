@@ -5,7 +5,6 @@ Heavy imports stay inside the commands so ``puzzleforge --help`` stays fast.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -16,8 +15,8 @@ app = typer.Typer(help="Logic-grid (zebra) puzzles.", no_args_is_help=True,
                   add_completion=False)
 
 
-def _params(K: int, k: int, lang: str, difficulty: Optional[str], question: str,
-            clues: Optional[str], style: str = "native") -> dict:
+def _params(K: int, k: int, lang: str, difficulty: str | None, question: str,
+            clues: str | None, style: str = "native") -> dict:
     out: dict = {"K": K, "k": k, "lang": lang, "question": question}
     if style != "native":
         out["style"] = style
@@ -38,13 +37,13 @@ def generate_cmd(
     K: int = typer.Option(3, "--K", "-K", help="Number of categories (3..8)."),
     k: int = typer.Option(4, "--k", "-k", help="Objects per category (3..8)."),
     lang: str = typer.Option("en", "--lang", help="en or pl."),
-    difficulty: Optional[str] = typer.Option(None, "--difficulty",
+    difficulty: str | None = typer.Option(None, "--difficulty",
                                              help="easy, medium, hard or expert."),
     question: str = typer.Option("grid", "--question", help="grid, cell or mc."),
     style: str = typer.Option("native", "--style",
                               help="native or zebralogic (houses 1..k in a row, K-1 "
                                    "characteristics, ZebraLogic clue kinds and fields)."),
-    clues: Optional[str] = typer.Option(None, "--clues", help="Comma list of clue kinds."),
+    clues: str | None = typer.Option(None, "--clues", help="Comma list of clue kinds."),
     fmt: str = typer.Option("text", "--format",
                             help="text, json (record), jsonl, or zebralogic (the ZebraLogic "
                                  "record alone, for --style zebralogic)."),
@@ -121,11 +120,11 @@ def pdf_cmd(
     K: int = typer.Option(3, "--K", "-K"),
     k: int = typer.Option(4, "--k", "-k"),
     lang: str = typer.Option("en", "--lang"),
-    difficulty: Optional[str] = typer.Option(None, "--difficulty"),
-    file: Optional[Path] = typer.Option(None, "--file", help="Render this record instead."),
-    solution: Optional[Path] = typer.Option(None, "--solution",
+    difficulty: str | None = typer.Option(None, "--difficulty"),
+    file: Path | None = typer.Option(None, "--file", help="Render this record instead."),
+    solution: Path | None = typer.Option(None, "--solution",
                                             help="Also write the step-by-step solution PDF."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the grid as SVG."),
+    svg: Path | None = typer.Option(None, "--svg", help="Also write the grid as SVG."),
 ) -> None:
     """Write a printable PDF sheet (and optionally the step-by-step solution PDF)."""
     from . import generate, load, pdf_solution, svg_grid
@@ -155,7 +154,7 @@ def pdf_cmd(
 @run_guarded
 def categories_cmd(
     lang: str = typer.Option("en", "--lang"),
-    find: Optional[str] = typer.Option(None, "--find", help="Where does this word occur?"),
+    find: str | None = typer.Option(None, "--find", help="Where does this word occur?"),
 ) -> None:
     """Statistics of the category databases (counts, sizes, weights, duplicates)."""
     from .stats import find_word, stats_lines

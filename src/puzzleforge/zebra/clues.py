@@ -23,10 +23,12 @@ categories list their objects ascending, so "left" means a smaller value.
 """
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .grid import NO, UNKNOWN, YES, Contradiction, Grid, norm_cell
 
@@ -124,7 +126,7 @@ def order_tuples(kind: str, k: int, *, values: Sequence[Fraction] | None = None,
     if kind == "arith":
         if values is None or d is None:
             raise ValueError("arith relation needs values and d")
-        out = []
+        out: list[tuple[int, ...]] = []
         for a in r:
             for b in r:
                 target = values[a] + d if oper == "+" else values[a] * d
@@ -145,6 +147,10 @@ class Clue:
 
     # -- semantics ---------------------------------------------------------------------
     def holds(self, sol: Solution) -> bool:
+        raise NotImplementedError
+
+    def watched_rows(self, K: int, k: int) -> list[int]:
+        """The grid rows whose change can make this clue deduce more (the engine's watch)."""
         raise NotImplementedError
 
     def propagate(self, g: Grid) -> None:
@@ -180,10 +186,8 @@ class Clue:
         cells = {atom_cell(a) for a in self.atoms()}
         g = Grid(K, k)
         g.log = [[]]
-        try:
+        with contextlib.suppress(Contradiction):
             self.propagate(g)
-        except Contradiction:
-            pass
         cells.update(cell for _, cell in g.log[0])
         return cells
 
@@ -356,6 +360,7 @@ class OrderClue(Clue):
             return
         if n == 2:
             sup = self._sup
+            assert sup is not None  # built with the relation's tables in __init__
             (ca, ia), (cb, ib) = objs
             while True:
                 da, db = g.row(ca, ia, cat), g.row(cb, ib, cat)
@@ -430,7 +435,7 @@ class OrderClue(Clue):
             if combo in allowed:
                 continue
             lits = []
-            for o, v in zip(self.objs, combo):
+            for o, v in zip(self.objs, combo, strict=True):
                 lit = atom(o, (self.cat, v))
                 lits.append((-lit) if not isinstance(lit, bool) else (not lit))
             clause = _clause(lits)

@@ -18,12 +18,13 @@ Rules (seeds/003, 2.1.7-2.1.11), applied to every box of the grid:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any
 
 from .clues import Clue
-from .grid import NO, YES, Contradiction, Grid, norm_cell
+from .grid import Contradiction, Grid, norm_cell
 
 __all__ = ["SolveOutcome", "Engine", "solve", "RULES"]
 
@@ -138,7 +139,7 @@ class Engine:
         except Contradiction as exc:
             # what the refutation of a guess ends with: the deduction that failed
             self._close(rule, clues, used)
-            exc.active = {"rule": rule, "clues": list(clues),  # type: ignore[attr-defined]
+            exc.active = {"rule": rule, "clues": list(clues),
                           "used": [{"cell": list(c), "mark": m} for m, c in used],
                           "step": len(self.steps) - 1 if len(self.steps) > recorded else None}
             raise
@@ -194,7 +195,7 @@ class Engine:
                     if j < 0:
                         continue
                     for c3 in range(K):
-                        if c3 == c1 or c3 == c2:
+                        if c3 in (c1, c2):
                             continue
                         a, b = g.row(c1, i, c3), g.row(c2, j, c3)
                         if a == b:

@@ -13,7 +13,8 @@ selector literal, so one incremental session answers "unique with this clue set?
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..core.solver import VarPool, exactly_one, open_session
 from .clues import Clue, Obj
@@ -40,8 +41,8 @@ class ExactChecker:
                     for i in range(k):
                         for j in range(k):
                             ab = self.var(c1, i, c2, j)
-                            for l in range(k):
-                                ac, bc = self.var(c1, i, c3, l), self.var(c2, j, c3, l)
+                            for line in range(k):
+                                ac, bc = self.var(c1, i, c3, line), self.var(c2, j, c3, line)
                                 clauses += [[-ab, -bc, ac], [-ab, -ac, bc], [-ac, -bc, ab]]
         self.session = open_session("sat", pool=self.pool)
         self.session.add_clauses(clauses)
@@ -114,7 +115,7 @@ class ExactChecker:
             out.append(sol)
         return out
 
-    def certify(self, keys: Sequence[int], sol: Sequence[Sequence[int]]) -> dict[str, object]:
+    def certify(self, keys: Sequence[int], sol: Sequence[Sequence[int]]) -> dict[str, Any]:
         """Uniqueness of ``sol`` and necessity of every clue, as recorded in metadata."""
         other = self.other_solution_exists(keys, sol)
         unique = other is False

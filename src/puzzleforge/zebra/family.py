@@ -6,8 +6,9 @@ FILE`` and ``zebra pdf`` must work from one dataset line, without regenerating.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, InvalidDescription
@@ -105,6 +106,11 @@ def to_puzzle(zp, params: Mapping[str, Any]) -> Puzzle:
                               params=params, seed=0, meta=meta, extra=extra), ZEBRA_SCALE)
 
 
+#: the Params class under a name the family's methods can annotate with (inside the class
+#: body ``Params`` is the class attribute the Family protocol asks for)
+ZebraParams = Params
+
+
 class ZebraFamily:
     name = "zebra"
     Params = Params
@@ -114,7 +120,7 @@ class ZebraFamily:
                       + "; ".join(f"{t}: {d}" for t, d in TIERS.items())
                       + ". Stars: <2 one, <5 two, <10 three, else four.")
 
-    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+    def generate(self, params: ZebraParams, rng: random.Random) -> Puzzle:
         from .generator import generate_puzzle
         zp = generate_puzzle(rng, K=params.K, k=params.k, lang=params.lang,
                              difficulty=params.difficulty, kinds=params.clues,

@@ -19,13 +19,24 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..core.errors import GenerationFailed
 from .categories import Category, draw_categories, weighted_choice
-from .clues import (POS_RELATIONS, ZEBRALOGIC_RELATIONS, Clue, EitherClue, GroupClue,
-                    IfThenClue, NotClue, OrderClue, PairClue, atoms_compatible,
-                    make_order_clue)
+from .clues import (
+    POS_RELATIONS,
+    ZEBRALOGIC_RELATIONS,
+    Clue,
+    EitherClue,
+    GroupClue,
+    IfThenClue,
+    NotClue,
+    OrderClue,
+    PairClue,
+    atoms_compatible,
+    make_order_clue,
+)
 from .engine import Engine
 from .exact import ExactChecker
 from .grid import Contradiction, Grid
@@ -254,7 +265,7 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
             return clues, True
         for _try in range(60):
             cand = drawer.draw("not")
-            if cand is not None and all(engine.g.state(*((cand.obj[0], cand.obj[1]) + o)) == 0
+            if isinstance(cand, NotClue) and all(engine.g.state(*((cand.obj[0], cand.obj[1]) + o)) == 0
                                         for o in cand.others):
                 break
         else:

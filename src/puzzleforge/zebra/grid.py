@@ -13,7 +13,8 @@ mirrored box. A cell is written ``(c1, i1, c2, i2)`` with ``c1 < c2``.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 __all__ = ["Contradiction", "Grid", "norm_cell", "UNKNOWN", "YES", "NO"]
 
@@ -25,11 +26,13 @@ class Contradiction(Exception):
 
     ``cells`` names the marks that clash, as ("x"/"o", cell) pairs, when a grid write
     finds the clash (a line left without options, a ● meeting an X): an explanation
-    traces a refutation back from them (``readable.refutation``)."""
+    traces a refutation back from them (``readable.refutation``). ``active`` is set by
+    the engine in explain mode: the deduction that failed (rule, clues, marks used)."""
 
     def __init__(self, message: str = "", cells: list | None = None) -> None:
         super().__init__(message)
         self.cells = list(cells or [])
+        self.active: dict[str, Any] | None = None
 
 
 def norm_cell(c1: int, i1: int, c2: int, i2: int) -> tuple[int, int, int, int]:

@@ -80,7 +80,7 @@ class ZebraPuzzle:
         return out
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> "ZebraPuzzle":
+    def from_dict(cls, raw: dict[str, Any]) -> ZebraPuzzle:
         cats = [Category.from_dict(c) for c in raw["categories"]]
         numeric = {c: cat.fractions() for c, cat in enumerate(cats) if cat.kind == "numerical"}
         clues = []

@@ -9,7 +9,9 @@ inside the package with its licence (fonts/LICENSE-DejaVu.txt).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 from ..core.pdfdoc import new_pdf
 from .layout import GridLayout
@@ -291,11 +293,17 @@ def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None
 def write_sheet(puzzle: Any, path: str | Path) -> None:
     """Write the PDF sheet of a ZebraPuzzle (or Puzzle / record) to ``path``."""
     from ..core.safeoutput import write_atomic
-    from . import load
-    write_atomic(path, sheet_bytes(load(puzzle)))
+    write_atomic(path, sheet_bytes(_zebra(puzzle)))
 
 
 def write_solution(puzzle: Any, path: str | Path) -> None:
     from ..core.safeoutput import write_atomic
-    from . import load
-    write_atomic(path, solution_bytes(load(puzzle)), option="--solution")
+    write_atomic(path, solution_bytes(_zebra(puzzle)), option="--solution")
+
+
+def _zebra(puzzle: Any) -> ZebraPuzzle:
+    """The ZebraPuzzle itself, or the one inside a Puzzle or record."""
+    if isinstance(puzzle, ZebraPuzzle):
+        return puzzle
+    from .family import zebra_of
+    return zebra_of(puzzle)

@@ -19,7 +19,8 @@ these.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["BOOKKEEPING", "readable_steps", "refutation"]
 
@@ -79,12 +80,12 @@ def refutation(chain: Sequence[dict[str, Any]], conflict: dict[str, Any] | None
         # nothing known about the clash: the whole chain is the story
         keep = set(range(len(chain)))
     while need:
-        n = producer.get(need.pop())
-        if n is None or n in keep:
+        made_by = producer.get(need.pop())
+        if made_by is None or made_by in keep:
             continue
-        keep.add(n)
-        need += [_key(m) for m in chain[n].get("used", [])]
-    root = {"follow": [], "marks": []}
+        keep.add(made_by)
+        need += [_key(m) for m in chain[made_by].get("used", [])]
+    root: dict[str, list[Any]] = {"follow": [], "marks": []}
     steps = _fold([chain[n] for n in sorted(keep)], root)
     return {"steps": steps, "assumption_follow": root["follow"],
             "failed": {"rule": conflict.get("rule"), "clues": conflict.get("clues", [])},

@@ -52,7 +52,7 @@ def stats_lines(lang: str) -> list[str]:
             lines.append(f"  {f.key:<40} {len(f.items):>4} {f.weight:>6g}")
     lines.append("")
     lines.append(f"numerical interpretations: {len(db.units)}")
-    lines.append(f"kind weights: " + ", ".join(f"{k} {v:g}" for k, v in db.kind_weights.items()))
+    lines.append("kind weights: " + ", ".join(f"{k} {v:g}" for k, v in db.kind_weights.items()))
     dups = duplicates(lang)
     lines.append("duplicates: " + ("; ".join(dups) if dups else "none found"))
     return lines

@@ -5,8 +5,8 @@ app can inline the result.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
-from typing import Mapping
 
 from .grid import NO, YES
 from .layout import GridLayout

@@ -8,12 +8,21 @@ names in the nominative ("**A** i **B** są parą", "obiekt **A**", comparisons 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from .categories import format_number, plural_form
-from .clues import (Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue, PairClue,
-                    atoms_compatible)
+from .clues import (
+    Clue,
+    EitherClue,
+    GroupClue,
+    IfThenClue,
+    NotClue,
+    OrderClue,
+    PairClue,
+    atoms_compatible,
+)
 from .model import ZebraPuzzle
 from .numerals import en_count, pl_count, pl_form
 
@@ -197,11 +206,11 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
             return (f"{head} obiekt {o[0]} stoi wcześniej niż obiekt {o[1]}, a obiekt "
                     f"{o[1]} wcześniej niż obiekt {o[2]}.")
         if rel == "arith":
-            d = _d_text(p, clue, "pl")
+            amount = _d_text(p, clue, "pl")
             if clue.oper == "+":
-                how = f"o {d} większa"
+                how = f"o {amount} większa"
             else:
-                how = f"{d} {pl_form(Fraction(clue.d), ('raz', 'razy', 'razy', 'raza'))} większa"
+                how = f"{amount} {pl_form(Fraction(clue.d), ('raz', 'razy', 'razy', 'raza'))} większa"
             return (f"{head} wartość w parze z obiektem {o[1]} jest {how} niż wartość "
                     f"w parze z obiektem {o[0]}.")
         if rel == "nextto":
@@ -250,7 +259,7 @@ def categories_text(p: ZebraPuzzle, *, plain: bool = False) -> list[str]:
     for cat in p.categories:
         mark = f" ({lab['ordered']})" if cat.ordered else ""
         if cat.groups:
-            names = [f"{_b(x, plain)} ({g})" for x, g in zip(cat.items, cat.groups)]
+            names = [f"{_b(x, plain)} ({g})" for x, g in zip(cat.items, cat.groups, strict=True)]
         else:
             names = [_b(x, plain) for x in cat.items]
         out.append(f"- {cat.title}{mark}: " + ", ".join(names))

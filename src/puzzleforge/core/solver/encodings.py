@@ -5,7 +5,7 @@ models against closed forms (binomial sums) independently of any solver session.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from pysat.card import CardEnc, EncType
 
@@ -55,11 +55,11 @@ def _card(kind: str, lits: Sequence[int], k: int, pool: VarPool, encoding: str) 
     if kind == "atmost" and k >= n:
         return []
     if kind == "atmost" and k == 0:
-        return [[-l] for l in lits]
+        return [[-lit] for lit in lits]
     if kind == "equals" and k == 0:
-        return [[-l] for l in lits]
+        return [[-lit] for lit in lits]
     if kind == "atleast" and k == n or kind == "equals" and k == n:
-        return [[l] for l in lits]
+        return [[lit] for lit in lits]
     if kind == "atleast" and k == 1:
         return [lits]
     if kind == "atmost" and k == 1 and n <= 6:

@@ -6,7 +6,7 @@ collide with named ones.
 """
 from __future__ import annotations
 
-from typing import Hashable, Iterable
+from collections.abc import Hashable, Iterable
 
 __all__ = ["VarPool"]
 

@@ -8,7 +8,7 @@ slices, so no work is lost. Kissat is refused: it aborts when clauses follow a s
 from __future__ import annotations
 
 import time
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from pysat.solvers import Solver
 
@@ -43,7 +43,7 @@ class SatSession(Session):
         if not self.native_cardinality:
             super().add_atmost(lits, k)
             return
-        lits = [int(l) for l in lits]
+        lits = [int(lit) for lit in lits]
         if 0 in lits:
             raise ValueError("literal 0 is not allowed in a cardinality constraint")
         self._note_vars(lits)
@@ -78,7 +78,7 @@ class SatSession(Session):
 
     def _model(self, variables: Iterable[int]) -> Model:
         raw = self._solver.get_model() or []
-        truth = {abs(l): l > 0 for l in raw}
+        truth = {abs(lit): lit > 0 for lit in raw}
         return {v: truth.get(v, False) for v in variables}
 
     def propagate(self, assumptions: Sequence[int] = ()) -> tuple[bool, list[int]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import BackendUnavailable
 from .pool import VarPool
@@ -45,7 +45,7 @@ class Session(ABC):
 
     # -- loading -----------------------------------------------------------------------
     def add_clause(self, clause: Clause) -> None:
-        clause = [int(l) for l in clause]
+        clause = [int(lit) for lit in clause]
         for lit in clause:
             if lit == 0:
                 raise ValueError("literal 0 is not allowed in a clause")
@@ -56,7 +56,7 @@ class Session(ABC):
     def add_clauses(self, clauses: Iterable[Clause]) -> None:
         """Bulk load (validation per clause at C speed, one backend call): grid rule sets
         hold tens of thousands of clauses and are loaded once per puzzle."""
-        batch = [[int(l) for l in clause] for clause in clauses]
+        batch = [[int(lit) for lit in clause] for clause in clauses]
         top = self.num_vars
         for clause in batch:
             if 0 in clause:
@@ -96,7 +96,7 @@ class Session(ABC):
         """
         from .encodings import at_most_k
 
-        lits = [int(l) for l in lits]
+        lits = [int(lit) for lit in lits]
         self._note_vars(lits)
         pool = self.pool
         if pool is None:
@@ -131,7 +131,7 @@ class Session(ABC):
     def close(self) -> None:
         self._closed = True
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         return self
 
     def __exit__(self, *exc: object) -> None:

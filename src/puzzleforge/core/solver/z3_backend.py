@@ -6,7 +6,7 @@ engine, whose formulas are Z3 terms over Int/Real/Bool symbols, drives Z3 itself
 from __future__ import annotations
 
 import time
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import z3
 
@@ -59,10 +59,10 @@ class Z3Session(Session):
         elif len(clause) == 1:
             self._solver.add(self._lit(clause[0]))
         else:
-            self._solver.add(z3.Or([self._lit(l) for l in clause]))
+            self._solver.add(z3.Or([self._lit(lit) for lit in clause]))
 
     def _check(self, assumptions: list[int], deadline: float | None) -> Status:
-        return _check_with_deadline(self._solver, deadline, [self._lit(l) for l in assumptions])
+        return _check_with_deadline(self._solver, deadline, [self._lit(lit) for lit in assumptions])
 
     def _model(self, variables: Iterable[int]) -> Model:
         m = self._solver.model()

@@ -69,7 +69,7 @@ class JankoDoc:
 
 def looks_like_janko(text: str) -> bool:
     """Cheap test used by format detection: a Janko layout marker near the start."""
-    head = [l.strip().lower() for l in text.strip().splitlines()[:60] if l.strip()]
+    head = [line.strip().lower() for line in text.strip().splitlines()[:60] if line.strip()]
     if not head:
         return False
     if "application/x-janko" in text[:200000].lower():
@@ -82,12 +82,12 @@ def read_doc(text: str) -> JankoDoc:
     m = _SCRIPT.search(text)
     if m:
         text = m.group(1)
-    lines = [l.strip() for l in text.replace("\r", "").split("\n")]
-    lines = [l for l in lines if l and not l.startswith(("#", ";", "//"))]
+    lines = [line.strip() for line in text.replace("\r", "").split("\n")]
+    lines = [line for line in lines if line and not line.startswith(("#", ";", "//"))]
     if not lines:
         raise InvalidDescription("empty Janko text", expected="'[setup]' or 'begin' then the puzzle data")
     doc = JankoDoc()
-    if any(re.fullmatch(r"\[[A-Za-z0-9_-]+\]", l) for l in lines):
+    if any(re.fullmatch(r"\[[A-Za-z0-9_-]+\]", line) for line in lines):
         _read_new(lines, doc)
     elif lines[0].lower() == "begin" or lines[0].split()[0].lower() in _FIELD_KEYS:
         _read_old(lines, doc)

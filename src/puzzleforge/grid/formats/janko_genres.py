@@ -368,7 +368,8 @@ def _w_skyscrapers(inst: Instance, doc: JankoDoc) -> None:
     n = inst.rows
     view = {line.name: v for line, v in inst.clues.get("view", {}).items()}
     g = inst.clues.get("given", {})
-    t = lambda side, i: str(view[(side, i)]) if (side, i) in view else "-"
+    def t(side, i):
+        return str(view[(side, i)]) if (side, i) in view else "-"
     doc.sections["problem"] = _cells_section(inst, lambda c: str(g[c]) if c in g else "-")
     doc.sections["clabels"] = [[t("N", j) for j in range(n)], [t("S", j) for j in range(n)]]
     doc.sections["rlabels"] = [[t("W", i) for i in range(n)], [t("E", i) for i in range(n)]]

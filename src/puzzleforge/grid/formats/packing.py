@@ -191,7 +191,7 @@ def dec_border(s: str, rows: int, cols: int) -> tuple[list, list, int]:
     if len(s) < cv + ch:
         raise InvalidDescription(f"puzz.link border data has {len(s)} of {cv + ch} characters "
                                  "(a truncated URL?)", expected=f"{cv + ch} characters")
-    bits = []
+    bits: list[int] = []
     for k, char in enumerate(s[:cv + ch]):
         try:
             v = int(char, 32)

@@ -33,13 +33,22 @@ list); those genres exchange Janko text (``formats.janko``) or our instance text
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ...core.errors import InvalidDescription
 from ..genre import Instance, concrete
 from ..topology import Cell
-from .packing import (UNKNOWN, dec_4cell, dec_border, dec_circle, dec_number16, enc_4cell, enc_border,
-                      enc_circle, enc_number16)
+from .packing import (
+    UNKNOWN,
+    dec_4cell,
+    dec_border,
+    dec_circle,
+    dec_number16,
+    enc_4cell,
+    enc_border,
+    enc_circle,
+    enc_number16,
+)
 
 __all__ = ["decode_url", "encode_url", "PUZZLINK_GENRES", "URL_NAME", "has_url"]
 
@@ -80,7 +89,7 @@ def _dec_numbers(genre: str, key: str) -> Callable:
     def dec(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
         vals, used = dec_number16(data, rows * cols)
         inst = Instance(genre, rows, cols)
-        inst.clues = {key: {c: v for c, v in zip(_cells(rows, cols), vals) if v is not None and v > 0}}
+        inst.clues = {key: {c: v for c, v in zip(_cells(rows, cols), vals, strict=True) if v is not None and v > 0}}
         return inst, used
     return dec
 
@@ -96,8 +105,8 @@ def _dec_lightup(rows: int, cols: int, extra: list, data: str) -> tuple[Instance
     vals, used = dec_4cell(data, rows * cols)
     cells = _cells(rows, cols)
     inst = Instance("lightup", rows, cols)
-    inst.data = {"wall": {c: v is not None for c, v in zip(cells, vals)}}
-    inst.clues = {"number": {c: v for c, v in zip(cells, vals) if v is not None and v >= 0}}
+    inst.data = {"wall": {c: v is not None for c, v in zip(cells, vals, strict=True)}}
+    inst.clues = {"number": {c: v for c, v in zip(cells, vals, strict=True) if v is not None and v >= 0}}
     return inst, used
 
 
@@ -109,7 +118,7 @@ def _enc_lightup(inst: Instance) -> str:
 def _dec_slither(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
     vals, used = dec_4cell(data, rows * cols)
     inst = Instance("slitherlink", rows, cols)
-    inst.clues = {"number": {c: v for c, v in zip(_cells(rows, cols), vals) if v is not None and 0 <= v <= 3}}
+    inst.clues = {"number": {c: v for c, v in zip(_cells(rows, cols), vals, strict=True) if v is not None and 0 <= v <= 3}}
     return inst, used
 
 
@@ -121,7 +130,7 @@ def _enc_slither(inst: Instance) -> str:
 def _dec_masyu(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
     vals, used = dec_circle(data, rows * cols)
     inst = Instance("masyu", rows, cols)
-    inst.clues = {"pearl": {c: ("W" if v == 1 else "B") for c, v in zip(_cells(rows, cols), vals) if v}}
+    inst.clues = {"pearl": {c: ("W" if v == 1 else "B") for c, v in zip(_cells(rows, cols), vals, strict=True) if v}}
     return inst, used
 
 
@@ -186,12 +195,12 @@ def _dec_skyscrapers(rows: int, cols: int, extra: list, data: str) -> tuple[Inst
     outside, used = dec_number16(data, len(sides))
     inst = Instance("skyscrapers", rows, cols)
     lines = {line.name: line for line in concrete(rows, cols).sight_lines()}
-    view = {lines[s]: v for s, v in zip(sides, _known(outside, "skyscrapers outside clue")) if v is not None and v > 0}
+    view = {lines[s]: v for s, v in zip(sides, _known(outside, "skyscrapers outside clue"), strict=True) if v is not None and v > 0}
     given = {}
     if used < len(data):
         vals, more = dec_number16(data[used:], rows * cols)
         used += more
-        given = {c: v for c, v in zip(_cells(rows, cols), vals) if v is not None and v > 0}
+        given = {c: v for c, v in zip(_cells(rows, cols), vals, strict=True) if v is not None and v > 0}
     inst.clues = {"given": given, "view": view}
     return inst, used
 

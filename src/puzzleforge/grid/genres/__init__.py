@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ...core.errors import UnknownFamily
@@ -45,7 +45,7 @@ def get_genre(name: str) -> Any:
     return _builtin_genre(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _builtin_genre(name: str) -> Any:
     target = GENRES.get(name)
     if target is None:

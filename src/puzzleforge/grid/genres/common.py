@@ -1,7 +1,8 @@
 """Shared text helpers for genres whose clues sit in cells."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...core.errors import InvalidDescription
 from ..genre import split_tokens

@@ -16,7 +16,8 @@ def latin_rules(name: str, var_name: str) -> tuple:
     grid = Grid(n, n)
     x = Int(1, n).over(grid.C, name=var_name)
     m = Model(name)
-    once = lambda S: forall(Range(1, n + 1), lambda v: S.count_true(lambda c: x[c] == v) == 1)
+    def once(S):
+        return forall(Range(1, n + 1), lambda v: S.count_true(lambda c: x[c] == v) == 1)
     m.add(forall(grid.rows, once), "rows hold each value once")
     m.add(forall(grid.cols, once), "columns hold each value once")
     given = ClueSpec(grid.C, Int(1, n), name="given")
@@ -42,8 +43,10 @@ class Futoshiki(Genre):
     def build_rules(self) -> Model:
         m, grid, digit, n = latin_rules("futoshiki", "digit")
         rel = ClueSpec(grid.inner_edges, Enum(("<", ">")), name="rel")
-        a = lambda e: digit[grid.edge_cell(e, 0)]
-        b = lambda e: digit[grid.edge_cell(e, 1)]
+        def a(e):
+            return digit[grid.edge_cell(e, 0)]
+        def b(e):
+            return digit[grid.edge_cell(e, 1)]
         m.add(rel.rule(lambda e, s: Implies(s == "<", a(e) < b(e)) & Implies(s == ">", a(e) > b(e))),
               "inequalities (before/above vs after/below)")
         return m
@@ -67,8 +70,8 @@ class Futoshiki(Genre):
         fields, lines = parse_header(text, self.id)
         n = fields["rows"]
         inst = Instance(self.id, n, fields["cols"])
-        raw = [l for l in text.splitlines()[1:] if not l.lstrip().startswith(";")]
-        raw = [l for l in raw if l.strip()]
+        raw = [line for line in text.splitlines()[1:] if not line.lstrip().startswith(";")]
+        raw = [line for line in raw if line.strip()]
         if len(raw) != 2 * n - 1:
             raise InvalidDescription(f"futoshiki body has {len(raw)} lines", expected=f"{2 * n - 1} "
                                      "lines: cell rows alternating with '^ v -' rows")

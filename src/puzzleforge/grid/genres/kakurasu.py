@@ -6,11 +6,9 @@ from typing import Any
 
 from ...core.errors import InvalidDescription
 from ..domains import Bool, Int
-from ..genre import Drawing, Genre, Instance, parse_header
+from ..genre import Drawing, Genre, Instance, concrete, parse_header
 from ..ir import Param
 from ..model import ClueSpec, Grid, Model
-from ..topology import Cell, Line
-from ..genre import concrete
 
 __all__ = ["Kakurasu"]
 

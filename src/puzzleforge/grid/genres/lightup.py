@@ -15,6 +15,16 @@ from .common import read_cells, write_cells
 __all__ = ["LightUp"]
 
 
+
+def _light_up_token(t: str) -> int:
+    """'#' a wall without a number (-1), '0'..'4' a numbered wall; anything else is an error
+    that ``read_cells`` reports with its place (KeyError, like an unknown token)."""
+    if t == "#":
+        return -1
+    if t in "01234":
+        return int(t)
+    raise KeyError(t)
+
 class LightUp(Genre):
     id = "lightup"
     title = "Light Up (Akari)"
@@ -92,8 +102,7 @@ class LightUp(Genre):
     def parse(self, text: str) -> Instance:
         fields, lines = parse_header(text, self.id)
         inst = Instance(self.id, fields["rows"], fields["cols"])
-        cells = read_cells(lines, inst.rows, inst.cols, lambda t: -1 if t == "#" else int(t) if t in "01234" else {}[t],
-                           genre=self.id)
+        cells = read_cells(lines, inst.rows, inst.cols, _light_up_token, genre=self.id)
         inst.data = {"wall": {c: c in cells for c in concrete(inst.rows, inst.cols).cells()}}
         inst.clues = {"number": {c: v for c, v in cells.items() if v >= 0}}
         return inst

@@ -8,9 +8,9 @@ from typing import Any
 from ..domains import Bool, Enum
 from ..genre import Drawing, Genre, Instance, concrete, parse_header
 from ..ir import And, Implies, Or, Param
-from ..primitives import single_loop
 from ..model import ClueSpec, Grid, Model
-from ..topology import Cell, Edge
+from ..primitives import single_loop
+from ..topology import Cell
 from .common import read_cells, write_cells
 
 __all__ = ["Masyu"]
@@ -43,9 +43,11 @@ class Masyu(Genre):
         link = Bool.over(grid.inner_edges, name="link")
         m = Model("masyu")
         m.add(single_loop(grid.inner_edges, link, nodes="cells"), "one loop through cell centres")
-        go = lambda c, d: link.get(grid.cell_edge(c, d), False)
+        def go(c, d):
+            return link.get(grid.cell_edge(c, d), False)
         step = {"N": (-1, 0), "S": (1, 0), "W": (0, -1), "E": (0, 1)}
-        nb = lambda c, d: grid.step(c, *step[d])
+        def nb(c, d):
+            return grid.step(c, *step[d])
         pearl = ClueSpec(grid.C, Enum(("W", "B")), name="pearl")
 
         def white(c: Any) -> Any:
@@ -71,16 +73,20 @@ class Masyu(Genre):
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
         pearls = {}
         step = {"N": (-1, 0), "S": (1, 0), "W": (0, -1), "E": (0, 1)}
+
+        def nbr(c: Cell, d: str) -> Cell:
+            return Cell(c.r + step[d][0], c.c + step[d][1])
+
         for c in concrete(inst.rows, inst.cols).cells():
             ds = self._dirs(inst, sol, c)
             if len(ds) != 2:
                 continue
             straight = ds in (frozenset("NS"), frozenset("EW"))
-            nbr = lambda d: Cell(c.r + step[d][0], c.c + step[d][1])
             if straight:
-                if any(self._dirs(inst, sol, nbr(d)) not in (frozenset("NS"), frozenset("EW")) for d in ds):
+                if any(self._dirs(inst, sol, nbr(c, d)) not in (frozenset("NS"), frozenset("EW"))
+                       for d in ds):
                     pearls[c] = "W"
-            elif all(d in self._dirs(inst, sol, nbr(d)) for d in ds):
+            elif all(d in self._dirs(inst, sol, nbr(c, d)) for d in ds):
                 pearls[c] = "B"
         return {"pearl": pearls}
 

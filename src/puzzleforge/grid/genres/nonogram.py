@@ -155,7 +155,8 @@ class Nonogram(Genre):
     def format(self, inst: Instance) -> str:
         g = concrete(inst.rows, inst.cols)
         runs = inst.data["runs"]
-        text = lambda t: " ".join(map(str, t)) if t else "-"
+        def text(t):
+            return " ".join(map(str, t)) if t else "-"
         out = [self.header(inst), "rows"] + [text(runs[g.row(i)]) for i in range(inst.rows)]
         out += ["cols"] + [text(runs[g.col(j)]) for j in range(inst.cols)]
         given = inst.clues.get("given", {})

@@ -8,8 +8,8 @@ from typing import Any
 from ..domains import Bool, Int
 from ..genre import Drawing, Genre, Instance, concrete, parse_header
 from ..ir import Param, forall
-from ..primitives import connected, islands
 from ..model import ClueSpec, Grid, Model
+from ..primitives import connected, islands
 from .common import is_connected, orthogonal_component, read_cells, write_cells
 
 __all__ = ["Nurikabe"]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from ...core.errors import InvalidDescription
 from ..domains import Int
-from ..genre import Drawing, Genre, Instance, parse_header, split_tokens
+from ..genre import Drawing, Genre, Instance, concrete, parse_header
 from ..model import ClueSpec, Model
-from ..topology import Cell, Line
+from ..topology import Cell
 from .futoshiki import latin_rules
-from ..genre import concrete
 
 __all__ = ["Skyscrapers"]
 
@@ -99,7 +98,8 @@ class Skyscrapers(Genre):
         n = inst.rows
         view = {line.name: v for line, v in inst.clues.get("view", {}).items()}
         g = inst.clues.get("given", {})
-        t = lambda side, i: str(view[(side, i)]) if (side, i) in view else "."
+        def t(side, i):
+            return str(view[(side, i)]) if (side, i) in view else "."
         out = [self.header(inst), "  " + " ".join(t("N", j) for j in range(n))]
         for r in range(n):
             cells = " ".join(str(g[Cell(r, c)]) if Cell(r, c) in g else "." for c in range(n))

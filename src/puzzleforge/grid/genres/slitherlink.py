@@ -7,8 +7,8 @@ from typing import Any
 from ..domains import Bool, Int
 from ..genre import Drawing, Genre, Instance, concrete, parse_header
 from ..ir import Or, Param, forall
-from ..primitives import single_loop
 from ..model import ClueSpec, Grid, Model
+from ..primitives import single_loop
 from ..topology import Cell, Edge
 from .common import read_cells, write_cells
 

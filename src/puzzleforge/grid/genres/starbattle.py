@@ -18,7 +18,6 @@ from typing import Any
 
 from ...core.errors import InvalidDescription
 from ..domains import Bool, Int
-from ..engine import Compiled
 from ..genre import Drawing, Genre, Instance, concrete, parse_header, split_tokens
 from ..ir import Const, Implies, Param, Range, forall
 from ..model import Grid, Model

@@ -25,7 +25,8 @@ class Sudoku(Genre):
     id = "sudoku"
     title = "Sudoku"
     summary = "Sudoku of any box size: each row, column and box holds 1..n once"
-    rules_doc = "Fill digits 1..n so that every row, every column and every bh x bw box holds each digit once."
+    rules_doc = ("Fill digits 1..n so that every row, every column and every bh x bw box holds "
+                 "each digit once.")
     square = True
     min_size = 4
     max_size = 25
@@ -51,7 +52,8 @@ class Sudoku(Genre):
         grid = Grid(n, n)
         digit = Int(1, n).over(grid.C, name="digit")
         m = Model("sudoku")
-        once = lambda S: forall(Range(1, n + 1), lambda v: S.count_true(lambda c: digit[c] == v) == 1)
+        def once(S):
+            return forall(Range(1, n + 1), lambda v: S.count_true(lambda c: digit[c] == v) == 1)
         m.add(forall(grid.rows, once), "rows hold each digit once")
         m.add(forall(grid.cols, once), "columns hold each digit once")
         m.add(forall(grid.boxes(bh, bw), once), "boxes hold each digit once")

@@ -2,17 +2,18 @@
 equal in a row. Written exactly as the seed's example rule set."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..domains import Bool
 from ..genre import Drawing, Genre, Instance, parse_header
 from ..ir import Param, forall
 from ..model import ClueSpec, Grid, Model, no_triples
-from ..topology import Cell
 from .common import read_cells, write_cells
 
 __all__ = ["Unruly", "binary_rules"]
 
 
-def binary_rules(name: str) -> tuple[Model, Grid, object, ClueSpec]:
+def binary_rules(name: str) -> tuple[Model, Grid, Any, ClueSpec]:
     nR, nC = Param("nR", int), Param("nC", int)
     grid = Grid(nR, nC)
     color = Bool.over(grid.C, name="color")

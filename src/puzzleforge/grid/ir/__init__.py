@@ -21,20 +21,55 @@ forall, exists), ``sets`` (entity sets, ``walk``). This package re-exports them 
 """
 from __future__ import annotations
 
+from .aggregates import (  # noqa: F401
+    Aggregate,
+    Card,
+    CountTrue,
+    Exists,
+    ForAll,
+    IndexIn,
+    Quant,
+    Sum,
+    _apply,
+    _binder_name,
+    exists,
+    forall,
+)
+from .binders import Attr, Binder, BinderSet, EntityFn, as_set
+from .checks import _need, assert_no_pending  # noqa: F401
+from .logic import (
+    Add,
+    And,
+    Arith,
+    Cmp,
+    Div,
+    Eq,
+    Ge,
+    Gt,
+    If,
+    Implies,
+    Le,
+    Lt,
+    Mul,
+    Ne,
+    Not,
+    Or,
+    Sub,
+)
+
 # nodes first: the other modules subclass its classes. Private helpers (_need, _apply,
 # _binder_name, assert_no_pending, short, walk) are re-exported for model.py and primitives.py.
 from .nodes import Expr, Node, SetExpr, short  # noqa: F401
-from .checks import _need, assert_no_pending  # noqa: F401
-from .binders import Attr, Binder, BinderSet, EntityFn, as_set
 from .refs import (
-    BoolConst, Const, ConstRef, EnumConst, IntConst, Param, Var, VarRef, lift,
-)
-from .logic import (
-    Add, And, Arith, Cmp, Div, Eq, Ge, Gt, If, Implies, Le, Lt, Mul, Ne, Not, Or, Sub,
-)
-from .aggregates import (  # noqa: F401
-    Aggregate, Card, CountTrue, Exists, ForAll, IndexIn, Quant, Sum, _apply, _binder_name,
-    exists, forall,
+    BoolConst,
+    Const,
+    ConstRef,
+    EnumConst,
+    IntConst,
+    Param,
+    Var,
+    VarRef,
+    lift,
 )
 from .sets import Before, Difference, GridSet, Range, Union, Windows, walk  # noqa: F401
 

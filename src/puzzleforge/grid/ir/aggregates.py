@@ -6,7 +6,8 @@ symbolic binder and checks what it returned (a rule, not a Python value).
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..domains import DSLError
 from .binders import Binder, as_set
@@ -26,6 +27,7 @@ def _binder_name(fn: Any, default: str) -> str:
 
 
 def _apply(fn: Any, binder: Binder, what: str, want: tuple) -> Expr:
+    body: Any  # whatever the user's lambda returns; checked below
     if isinstance(fn, Var):
         body = fn[binder]
     elif isinstance(fn, Expr):

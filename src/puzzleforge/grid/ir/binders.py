@@ -25,7 +25,7 @@ class Binder(Expr):
             self.kind = elem
 
     # a binder over lines (rows, windows...) is itself an entity set
-    def _set(self) -> "SetExpr":
+    def _set(self) -> SetExpr:
         if not self.elem.startswith("line"):
             raise DSLError(f"binder '{self.name}' ranges over {self.elem}s, not over sets",
                            expected="set operations on a row/column/window binder")
@@ -43,7 +43,7 @@ class Binder(Expr):
     def any(self, key: Any) -> Expr:
         return self._set().any(key)
 
-    def windows(self, k: Any) -> "SetExpr":
+    def windows(self, k: Any) -> SetExpr:
         return self._set().windows(k)
 
     def size(self) -> Expr:
@@ -52,7 +52,7 @@ class Binder(Expr):
     def index(self, e: Any) -> Expr:
         return self._set().index(e)
 
-    def before(self, e: Any) -> "SetExpr":
+    def before(self, e: Any) -> SetExpr:
         return self._set().before(e)
 
     @property

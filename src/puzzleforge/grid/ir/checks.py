@@ -11,7 +11,6 @@ import threading
 from ..domains import DSLError
 from .nodes import Expr, short
 
-
 _chain = threading.local()
 
 

@@ -5,7 +5,8 @@ Why apart: these are the typed operators; each constructor checks its operand ty
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..domains import DSLError, Enum
 from .checks import _chain, _check_pending, _need

@@ -45,72 +45,72 @@ class Expr(Node):
     __hash__ = object.__hash__
 
     # logical sugar ------------------------------------------------------------------
-    def __and__(self, other: Any) -> "Expr":
+    def __and__(self, other: Any) -> Expr:
         return SUGAR["And"](self, other)
 
-    def __rand__(self, other: Any) -> "Expr":
+    def __rand__(self, other: Any) -> Expr:
         return SUGAR["And"](other, self)
 
-    def __or__(self, other: Any) -> "Expr":
+    def __or__(self, other: Any) -> Expr:
         return SUGAR["Or"](self, other)
 
-    def __ror__(self, other: Any) -> "Expr":
+    def __ror__(self, other: Any) -> Expr:
         return SUGAR["Or"](other, self)
 
-    def __invert__(self) -> "Expr":
+    def __invert__(self) -> Expr:
         return SUGAR["Not"](self)
 
-    def __rshift__(self, other: Any) -> "Expr":
+    def __rshift__(self, other: Any) -> Expr:
         return SUGAR["Implies"](self, other)
 
     # comparisons ----------------------------------------------------------------------
-    def __eq__(self, other: Any) -> "Expr":  # type: ignore[override]
+    def __eq__(self, other: Any) -> Expr:  # type: ignore[override]
         return SUGAR["Eq"](self, other)
 
-    def __ne__(self, other: Any) -> "Expr":  # type: ignore[override]
+    def __ne__(self, other: Any) -> Expr:  # type: ignore[override]
         return SUGAR["Ne"](self, other)
 
-    def __lt__(self, other: Any) -> "Expr":
+    def __lt__(self, other: Any) -> Expr:
         return SUGAR["Lt"](self, other)
 
-    def __le__(self, other: Any) -> "Expr":
+    def __le__(self, other: Any) -> Expr:
         return SUGAR["Le"](self, other)
 
-    def __gt__(self, other: Any) -> "Expr":
+    def __gt__(self, other: Any) -> Expr:
         return SUGAR["Gt"](self, other)
 
-    def __ge__(self, other: Any) -> "Expr":
+    def __ge__(self, other: Any) -> Expr:
         return SUGAR["Ge"](self, other)
 
     # arithmetic -----------------------------------------------------------------------
-    def __add__(self, other: Any) -> "Expr":
+    def __add__(self, other: Any) -> Expr:
         return SUGAR["Add"](self, other)
 
-    def __radd__(self, other: Any) -> "Expr":
+    def __radd__(self, other: Any) -> Expr:
         return SUGAR["Add"](other, self)
 
-    def __sub__(self, other: Any) -> "Expr":
+    def __sub__(self, other: Any) -> Expr:
         return SUGAR["Sub"](self, other)
 
-    def __rsub__(self, other: Any) -> "Expr":
+    def __rsub__(self, other: Any) -> Expr:
         return SUGAR["Sub"](other, self)
 
-    def __mul__(self, other: Any) -> "Expr":
+    def __mul__(self, other: Any) -> Expr:
         return SUGAR["Mul"](self, other)
 
-    def __rmul__(self, other: Any) -> "Expr":
+    def __rmul__(self, other: Any) -> Expr:
         return SUGAR["Mul"](other, self)
 
-    def __floordiv__(self, other: Any) -> "Expr":
+    def __floordiv__(self, other: Any) -> Expr:
         return SUGAR["Div"](self, other)
 
-    def __rfloordiv__(self, other: Any) -> "Expr":
+    def __rfloordiv__(self, other: Any) -> Expr:
         return SUGAR["Div"](other, self)
 
-    def __truediv__(self, other: Any) -> "Expr":
+    def __truediv__(self, other: Any) -> Expr:
         return SUGAR["Div"](self, other)
 
-    def __neg__(self) -> "Expr":
+    def __neg__(self) -> Expr:
         return SUGAR["Sub"](0, self)
 
     def __bool__(self) -> bool:
@@ -152,7 +152,7 @@ class SetExpr(Node):
     def any(self, key: Any) -> Expr:
         return SUGAR["Exists"](self, key)
 
-    def windows(self, k: Any) -> "SetExpr":
+    def windows(self, k: Any) -> SetExpr:
         return SUGAR["Windows"](self, k)
 
     def size(self) -> Expr:
@@ -161,13 +161,13 @@ class SetExpr(Node):
     def index(self, e: Any) -> Expr:
         return SUGAR["IndexIn"](self, e)
 
-    def before(self, e: Any) -> "SetExpr":
+    def before(self, e: Any) -> SetExpr:
         return SUGAR["Before"](self, e)
 
-    def __or__(self, other: Any) -> "SetExpr":
+    def __or__(self, other: Any) -> SetExpr:
         return SUGAR["Union"](self, other)
 
-    def __sub__(self, other: Any) -> "SetExpr":
+    def __sub__(self, other: Any) -> SetExpr:
         return SUGAR["Difference"](self, other)
 
     def __len__(self) -> int:

@@ -5,6 +5,7 @@ scalar indexed, array used unindexed) happen here when the reference is written.
 """
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from ..domains import Bool, Domain, DSLError
@@ -55,11 +56,12 @@ def lift(value: Any, where: str = "") -> Expr:
 
 
 class Param(Expr):
-    """A symbolic integer (board size, box width...) resolved when a genre binds an instance (``Genre.bind``)."""
+    """A symbolic integer (board size, box width...) resolved when a genre binds an
+    instance (``Genre.bind``)."""
 
     type = "int"
 
-    def __init__(self, name: str, pytype: type = int) -> None:
+    def __init__(self, name: str, pytype: builtins.type = int) -> None:
         if pytype not in (int, bool):
             raise DSLError(f"Param '{name}' has type {pytype!r}", expected="int or bool")
         self.name = name
@@ -76,6 +78,8 @@ class Var(Expr):
     left out of uniqueness checks and answers).
     """
 
+    domain: Domain   # always set (an Expr in general may have none)
+
     def __init__(self, name: str, domain: Domain, *, over: Any = None, answer: bool = True) -> None:
         if not isinstance(domain, Domain):
             raise DSLError(f"Var '{name}': {domain!r} is not a domain", expected="Bool, Enum(...) or Int(lo, hi)")
@@ -85,20 +89,20 @@ class Var(Expr):
         self.answer = answer
         self.type = domain.kind
 
-    def ref(self) -> "VarRef":
+    def ref(self) -> VarRef:
         if self.over is not None:
             raise DSLError(f"Var '{self.name}' is an array over {self.over.elem}s; index it",
                            expected=f"{self.name}[x] with x a {self.over.elem}")
         return VarRef(self, None)
 
-    def __getitem__(self, index: Any) -> "VarRef":
+    def __getitem__(self, index: Any) -> VarRef:
         return VarRef(self, index)
 
-    def get(self, index: Any, default: Any = False) -> "VarRef":
+    def get(self, index: Any, default: Any = False) -> VarRef:
         """``var[index]``, or ``default`` where ``index`` is off the board / not in ``over``."""
         return VarRef(self, index, default=default)
 
-    def __call__(self, index: Any) -> "VarRef":
+    def __call__(self, index: Any) -> VarRef:
         return VarRef(self, index)
 
 
@@ -115,19 +119,19 @@ class Const(Var):
         super().__init__(name or "const", domain, over=over, answer=False)
         self.value = value
 
-    def ref(self) -> "VarRef":
+    def ref(self) -> VarRef:
         if self.over is not None:
             raise DSLError(f"Const '{self.name}' is an array over {self.over.elem}s; index it",
                            expected=f"{self.name}[x]")
         return ConstRef(self, None)
 
-    def __getitem__(self, index: Any) -> "VarRef":
+    def __getitem__(self, index: Any) -> VarRef:
         return ConstRef(self, index)
 
-    def get(self, index: Any, default: Any = False) -> "VarRef":
+    def get(self, index: Any, default: Any = False) -> VarRef:
         return ConstRef(self, index, default=default)
 
-    def __call__(self, index: Any) -> "VarRef":
+    def __call__(self, index: Any) -> VarRef:
         return ConstRef(self, index)
 
 

@@ -5,7 +5,8 @@ record what they mean and which kind of element they hold.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..domains import DSLError
 from .binders import EntityFn, as_set
