@@ -87,5 +87,15 @@ def test_generation_failure_is_reported_with_reasons() -> None:
     from puzzleforge.core.errors import GenerationFailed
 
     with pytest.raises(GenerationFailed) as err:
-        generate_instance(get_genre("unruly"), 6, 6, {}, random.Random(1), tier="hard", attempts=2)
-    assert err.value.reasons and "not hard" in next(iter(err.value.reasons))
+        generate_instance(get_genre("binairo"), 8, 8, {}, random.Random(1), tier="hard", attempts=2)
+    assert err.value.reasons == {"came out medium, not hard": 2}
+
+
+def test_a_tier_not_offered_at_a_size_is_refused_with_its_reason() -> None:
+    from puzzleforge.core.errors import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        generate_instance(get_genre("unruly"), 6, 6, {}, random.Random(1), tier="hard")
+    assert err.value.problem == (
+        "unruly is not offered as hard below 10x10 (6x6 asked): failed-literal probing solved "
+        "every minimal puzzle the generator made at these sizes, so none grades 3.x (search)")

@@ -120,12 +120,23 @@ def test_tier_is_met_and_regrades_the_same(genre: str, size: str, tier: str, see
     assert unique_in_fresh_solver(genre, inst, sol)
 
 
-def test_unreachable_tier_fails_with_reasons() -> None:
+def test_unreachable_tier_is_not_offered() -> None:
+    from puzzleforge.core.errors import ConfigError
+
     g = get_genre("starbattle")
-    with pytest.raises(GenerationFailed) as err:
+    with pytest.raises(ConfigError) as err:
         generate_instance(g, 6, 6, {"stars": 1}, random.Random(1), tier="hard", attempts=3)
-    assert "hard" in str(err.value)
-    assert any("not hard" in k for k in err.value.reasons)
+    assert err.value.problem == ("starbattle is not offered as hard with 1 star (6x6): "
+                                 "failed-literal probing solved every 1-star layout made")
+
+
+@pytest.mark.parametrize("size,tier", [("8x8", "easy"), ("8x8", "medium"), ("8x8", "hard")])
+def test_kakurasu_tiers_separate(size: str, tier: str) -> None:
+    """Line solving in the closure: Kakurasu reaches every tier at 8x8 (before, every
+    one graded 3.99)."""
+    inst, sol, diff = api.generate("kakurasu", size, 1, difficulty=tier)
+    assert tier_name(diff) == tier
+    assert unique_in_fresh_solver("kakurasu", inst, sol)
 
 
 # -- graph-aware grading ---------------------------------------------------------------

@@ -93,6 +93,8 @@ class Compiled:
         self.project = sorted(set(self.answer_lits) | lazy_lits)
         self.solves = 0
         self.cuts = 0
+        #: A genre's own deductions for the grading closure (``Genre.deductions``).
+        self.deduce: Any = None
         self._grading: Session | None = None
 
     # -- clues ------------------------------------------------------------------------

@@ -51,7 +51,12 @@ def _make_params(genre: Any) -> type:
         problems = []
         try:
             rows, cols = parse_size(self.size)
-            problems += genre.check_size(rows, cols, genre.opts_from_params(self, rows, cols))
+            opts = genre.opts_from_params(self, rows, cols)
+            problems += genre.check_size(rows, cols, opts)
+            if self.difficulty in TIERS and self.difficulty != "any":
+                refused = genre.tier_problem(self.difficulty, rows, cols, opts)
+                if refused:
+                    problems.append(refused)
         except Exception as exc:  # noqa: BLE001 - collected into one ConfigError
             problems.append(f"size {self.size!r}: {getattr(exc, 'problem', exc)}")
         if self.difficulty not in TIERS:

@@ -110,6 +110,12 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
                       tier: str = "any", density: float | None = None,
                       attempts: int = 30) -> tuple[Instance, dict, float, Compiled]:
     """A unique puzzle of ``genre`` (instance, solution, difficulty, compiled rules)."""
+    refused = genre.tier_problem(tier, rows, cols, opts) if tier != "any" else None
+    if refused:
+        from ..core.errors import ConfigError
+
+        raise ConfigError(refused, field="difficulty",
+                          expected="another tier or size (docs/grid.md, Tiers)")
     reasons: dict[str, int] = {}
     shared = None
     for _ in range(attempts):

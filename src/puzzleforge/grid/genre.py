@@ -143,7 +143,15 @@ class Genre:
         return {"nR": inst.rows, "nC": inst.cols}
 
     def compile(self, inst: Instance, **options: Any) -> Compiled:
-        return Compiled(self.rules, self.bind(inst), inst.data, **options)
+        comp = Compiled(self.rules, self.bind(inst), inst.data, **options)
+        comp.deduce = self.deductions(inst, comp)
+        return comp
+
+    def deductions(self, inst: Instance, comp: Compiled) -> Any:
+        """Optional: ``f(known literals) -> new literals`` (None = contradiction) that the
+        grading closure applies with unit propagation, for human steps the rule encoding
+        does not propagate (Kakurasu's line sums). Must be sound; default none."""
+        return None
 
     def check_size(self, rows: int, cols: int, opts: dict) -> list[str]:
         problems = []
@@ -154,6 +162,25 @@ class Genre:
         if not (self.min_size <= rows <= self.max_size and self.min_size <= cols <= self.max_size):
             problems.append(f"{self.id} sizes must lie in {self.min_size}..{self.max_size}, got {rows}x{cols}")
         return problems
+
+    #: Tiers the generator does not offer at some sizes: tier -> (smallest side, largest
+    #: side, why). Measured (bench/grid_genres_sweep.py, docs/grid.md "Tiers"): outside the
+    #: range the tier was never reached, so the CLI, the family and the web app refuse it at
+    #: once with the reason instead of failing after 30 attempts.
+    tier_sizes: dict = {}
+
+    def tier_problem(self, tier: str, rows: int, cols: int, opts: dict) -> str | None:
+        """Why ``tier`` is not offered at this size (None: it is offered)."""
+        limits = self.tier_sizes.get(tier)
+        if limits is None:
+            return None
+        lo, hi, why = limits
+        side = min(rows, cols)
+        if lo <= side <= hi:
+            return None
+        where = ("at any size" if lo > hi else f"below {lo}x{lo}" if side < lo
+                 else f"above {hi}x{hi}")
+        return f"{self.id} is not offered as {tier} {where} ({rows}x{cols} asked): {why}"
 
     answer_doc = "one line per row, one symbol per cell (1 = black/shaded, 0 = white)."
     extra_params: tuple = ()  # (name, type, default) added to the family's Params

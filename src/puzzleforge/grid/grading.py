@@ -14,6 +14,11 @@ Levels (the number before the point):
 The fraction after the point is the share of entries the cheaper level left open
 (x.99 = it decided nothing), so 2.10 is "probing, but propagation did 90%".
 
+A genre may add its own sound deductions to the closure (``Genre.deductions``, stored as
+``comp.deduce``): Kakurasu solves each line's weighted sum exactly (which cells every
+shading of the line that reaches its sum agrees on), the step a person starts with and
+which the CNF's adders hardly propagate.
+
 Graph deductions (sound, each a human step of the genre):
   connected(S):  the known members must lie in one piece of members-or-unknown cells
                  (else contradiction); unknown cells outside that piece are non-members;
@@ -53,15 +58,21 @@ def entry_lits(comp: Any) -> list[list[int]]:
 def closure(comp: Any, assumptions: list[int]) -> tuple[bool, set[int]]:
     """Unit propagation and graph deductions to a common fixpoint: (consistent, known)."""
     derived: list[int] = []
+    deduce = getattr(comp, "deduce", None)
     while True:
         ok, lits = comp.propagate(assumptions + derived)
         if not ok:
             return False, lits
-        if not comp.low.lazy:
+        if not comp.low.lazy and deduce is None:
             return True, lits
-        new = _graph_step(comp, lits)
+        new = _graph_step(comp, lits) if comp.low.lazy else []
         if new is None:
             return False, lits
+        if deduce is not None:  # a genre's own human steps (Kakurasu: line sums)
+            more = deduce(lits)
+            if more is None:
+                return False, lits
+            new = new + more
         new = sorted({lit for lit in new if lit not in lits}, key=lambda lit: (abs(lit), lit))
         if not new:
             return True, lits

@@ -69,6 +69,9 @@ def genre_list() -> list[dict[str, Any]]:
                     "rules": filled_rules(g, sample) + f" (for the default {rows}x{cols})",
                     "default_size": "{}x{}".format(*g.default_size), "even": bool(g.even),
                     "square": bool(g.square), "min": g.min_size,
+                    # tiers not offered at the default size, with the reason (greyed out)
+                    "refused": {t: why for t in ("easy", "medium", "hard")
+                                if (why := g.tier_problem(t, rows, cols, sample.opts))},
                     "max": min(g.max_size, MAX_SIDE)})
     out.sort(key=lambda item: item["id"] != "unruly")
     return out

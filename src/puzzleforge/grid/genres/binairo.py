@@ -11,6 +11,9 @@ __all__ = ["Binairo"]
 
 class Binairo(Unruly):
     id = "binairo"
+    tier_sizes = {
+        'hard': (8, 40, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search)'),
+    }
     title = "Binairo (Takuzu)"
     summary = "Binairo/Takuzu: 0/1 grid, balanced lines, no three alike, all rows and columns distinct"
     rules_doc = Unruly.rules_doc + " No two rows are equal and no two columns are equal."

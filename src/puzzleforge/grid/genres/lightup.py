@@ -27,6 +27,9 @@ def _light_up_token(t: str) -> int:
 
 class LightUp(Genre):
     id = "lightup"
+    tier_sizes = {
+        'hard': (99, 0, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search)'),
+    }
     title = "Light Up (Akari)"
     summary = "Light Up / Akari: light every white cell with non-facing bulbs"
     rules_doc = ("Place light bulbs in white cells. A bulb lights its cell and every cell in its "

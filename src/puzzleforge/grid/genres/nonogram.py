@@ -44,6 +44,10 @@ def line_runs(values: list[bool]) -> tuple:
 
 class Nonogram(Genre):
     id = "nonogram"
+    tier_sizes = {
+        'hard': (10, 40, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search)'),
+        'easy': (4, 8, 'from 10x10 the runs alone never propagated to the end'),
+    }
     title = "Nonogram"
     summary = "Nonogram: fill cells so every row and column shows its run lengths"
     rules_doc = ("Fill cells. The numbers of a row (column) give, in order, the lengths of the runs "

@@ -69,6 +69,19 @@ class StarBattle(Genre):
         k = int(getattr(params, "stars", 0) or 0)
         return {"stars": k or default_stars(rows)}
 
+    def tier_problem(self, tier: str, rows: int, cols: int, opts: dict) -> str | None:
+        """1-star puzzles never graded hard (probing places every star); with 2 or more
+        stars propagation alone (no region counting) never finished one, so no easy."""
+        k = int(opts.get("stars", 1))
+        if tier == "hard" and k < 2:
+            return (f"starbattle is not offered as hard with 1 star ({rows}x{cols}): "
+                    "failed-literal probing solved every 1-star layout made")
+        if tier == "easy" and k >= 2:
+            return (f"starbattle is not offered as easy with {k} stars ({rows}x{cols}): unit "
+                    "propagation alone (no region counting) never finished a layout with "
+                    "2 or more stars")
+        return None
+
     def check_size(self, rows: int, cols: int, opts: dict) -> list[str]:
         problems = super().check_size(rows, cols, opts)
         k = int(opts.get("stars", 1))

@@ -33,6 +33,9 @@ def binary_rules(name: str) -> tuple[Model, Grid, Any, ClueSpec]:
 
 class Unruly(Genre):
     id = "unruly"
+    tier_sizes = {
+        'hard': (10, 40, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search)'),
+    }
     title = "Unruly"
     summary = "Unruly: fill black/white, half of each row/column black, no three alike in a line"
     rules_doc = ("Colour every cell black (1) or white (0). Each row and column holds as many "

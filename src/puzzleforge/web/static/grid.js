@@ -509,6 +509,15 @@
   function showRules() {
     const opt = $("gp-genre").selectedOptions[0];
     if (opt) $("gp-rules").textContent = opt.dataset.rules || "";
+    // tiers the generator does not offer for this genre at its default size: greyed out,
+    // the reason as the option's tooltip (the server refuses them with the same words)
+    const refused = opt && opt.dataset.refused ? JSON.parse(opt.dataset.refused) : {};
+    const pick = $("gp-difficulty");
+    for (const o of pick.options) {
+      o.disabled = Object.prototype.hasOwnProperty.call(refused, o.value);
+      o.title = o.disabled ? refused[o.value] : "";
+    }
+    if (pick.selectedOptions[0] && pick.selectedOptions[0].disabled) pick.value = "any";
   }
   $("gp-genre").addEventListener("change", function () {
     const opt = $("gp-genre").selectedOptions[0];
