@@ -1,168 +1,311 @@
-"""Spec engine throughput: puzzles/s and peak memory per spec, one core, one process per spec.
+"""Spec throughput side by side: puzzleforge against the reference PuzzleClone, every corpus spec.
 
-Usage: python bench/spec_throughput.py [SPEC_OR_DIR ...] [-n N] [--seconds S] [--json]
+    .venv/bin/python bench/spec_throughput.py [--specs 1-hamburger,37-equation] [-n 6]
+        [--cpu 8] [--first-cpu 40] [--rounds 3] [--spec-budget 90] [--json rows.json]
 
-Each spec runs in a fresh process (so peak RSS is that spec's own): one warm-up puzzle
-(imports, Faker locale, first Z3 context), then N puzzles generated exactly like
-``puzzleforge spec generate`` (item seeds from derive_seed, a retry = a new derived seed),
-each checked with ``family.verify``. Reported: ms/puzzle (wall time per delivered puzzle,
-rejected attempts included), CPU ms/puzzle (``core.cputime.cpu_seconds``: the figure to trust on a
-machine shared with other work), puzzles/s, attempts/puzzle, peak RSS in MB, and the
-speed-up over the original tool's production-mode figures quoted in issue 3 where known
-(wall and CPU).
+For each spec, rounds alternate the two programs (ours then theirs, theirs then ours in the
+next round, ...), each run in a fresh child process on the same machine:
 
-The same puzzles are then made again without trust, i.e. in the locked-down worker
-process (spec/sandbox.py), in the same run: sandboxed ms/puzzle and CPU ms/puzzle (CPU of
-this process and the worker, core/cputime.py) and the sandbox's overhead per ``generate``
-call (CPU and wall). ``--no-sandbox`` skips that part. A spec with ``.py`` operators has
-no sandboxed figure (it needs --trust).
+- **ours**: this file's ``--worker`` mode, which makes puzzles exactly as ``puzzleforge spec
+  generate --trust --seed S`` does (item *i* from ``derive_seed(S, family, i, attempt)``, a
+  rejected attempt retries with the next attempt number) and prints one line per puzzle with
+  its own CPU time (``time.process_time``).
+- **theirs**: the reference's production mode (``translator.py -d SPEC -n N -o OUT``, continuous
+  retries) from a scratch copy, run as a separate program with its own venv (never imported;
+  see ../shared/reference/puzzleclone/REFERENCE.md). Its CPU time (user+sys from
+  ``/proc/PID/stat``) is read each time a new line appears in its output file.
+
+Both are measured the same way: the first puzzle is the warm-up (imports, Z3, Faker) and the
+rate is ``(puzzles after the first) / (CPU from the first puzzle's line to the last one's)``,
+puzzles per CPU-second. A run stops at ``-n`` puzzles after the warm-up or when ``--cpu``
+CPU-seconds have passed since the first puzzle (the first puzzle may take ``--first-cpu``).
+Peak memory is the child's ``ru_maxrss`` (from ``wait4``). The ratio per spec is the median
+over rounds of ours/theirs of the same round; further rounds run while the spec has used less
+than ``--spec-budget`` CPU-seconds in all. Printed: one row per spec, the geometric mean over
+the specs both programs generate, and, separately, the specs one side never generated in its
+first-puzzle allowance (reported as a bound, not in the geometric mean).
 """
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import os
+import shutil
+import signal
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ORIGINAL_MS = {"5-knapsack": 11, "38-linearprog": 41, "2-graduation": 250, "11-wine": 810}
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "puzzleclone"
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+if not SHARED.exists():
+    SHARED = Path("/work/shared")
+CORPUS = SHARED / "corpus" / "puzzleclone"
+REFERENCE = SHARED / "reference" / "puzzleclone"
+REF_PY = Path.home() / ".cache" / "pcref-venv" / "bin" / "python"
+TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _measure(fam, n: int, seconds: float) -> dict:
-    """Warm-up puzzle, then up to n puzzles: wall, CPU (with children), attempts, calls."""
-    from puzzleforge.core.cputime import cpu_seconds
+# ---------------------------------------------------------------- ours (child process)
+def worker(spec: str, n: int, seed: int, cpu_cap: float, first_cap: float, max_cap: float) -> None:
+    """Print one JSON line per puzzle: index, attempts used, process CPU seconds so far."""
+    sys.path.insert(0, str(ROOT / "src"))
     from puzzleforge.core.errors import GenerationFailed
     from puzzleforge.core.seeding import derive_seed, make_rng
-    from puzzleforge.spec.family import SpecParams
+    from puzzleforge.spec.family import SpecParams, load_spec_family
 
-    params = SpecParams(attempts=1, max_seconds=seconds)
-
-    def one(i: int, budget_end: float) -> int:
+    fam = load_spec_family(spec, trust=True)
+    params = SpecParams(attempts=1)
+    print(json.dumps({"start": time.process_time()}), flush=True)
+    first = None
+    for i in range(n + 1):
         attempt = 0
-        while time.monotonic() < budget_end:
+        while True:
+            now = time.process_time()
+            if first is None and now > first_cap:
+                return
+            if first is not None and now - first > (cpu_cap if i > 1 else max_cap):
+                return
             try:
-                p = fam.generate(params, make_rng(derive_seed(7, fam.name, i, attempt)))
+                fam.generate(params, make_rng(derive_seed(seed, fam.name, i, attempt)))
+                break
             except GenerationFailed:
                 attempt += 1
-                continue
-            assert fam.verify(p, p.answer) == 1.0
-            return attempt + 1
-        raise TimeoutError
+        cpu = time.process_time()
+        if first is None:
+            first = cpu
+        print(json.dumps({"i": i, "attempts": attempt + 1, "cpu": cpu}), flush=True)
 
+
+# ---------------------------------------------------------------- the parent: run and poll
+def _proc_cpu(pid: int) -> float | None:
+    """User+sys CPU seconds of a live process (all its threads) from /proc."""
     try:
-        one(10_000, time.monotonic() + seconds)  # warm-up (and the sandbox worker's start)
-    except TimeoutError:
-        return {"error": f"no puzzle in {seconds}s"}
-    start = time.monotonic()
-    cpu_start = cpu_seconds()  # the sandboxed worker's CPU included
-    done, attempts = 0, 0
-    end = start + seconds
-    for i in range(n):
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14, 15)
+
+
+def _count_lines(path: Path) -> int:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().count(b"\n")
+    except OSError:
+        return 0
+
+
+def run_child(cmd: list[str], cwd: Path, out: Path | None, n: int, cpu_cap: float,
+              first_cap: float, max_cap: float, wall_cap: float) -> dict:
+    """Run one measured child; returns CPU seconds at each puzzle line and its peak RSS.
+
+    ``out`` None: the child reports its own CPU per puzzle on stdout (ours); otherwise the
+    child writes one line per puzzle to ``out`` and its CPU is read from /proc when a line
+    appears (theirs).
+    """
+    stdout = subprocess.PIPE if out is None else subprocess.DEVNULL
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=stdout, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"},
+                            start_new_session=True)
+    marks: list[float] = []
+    attempts: list[int] = []
+    start_wall = time.monotonic()
+    rusage = None
+    killed = ""
+    if out is None:
+        assert proc.stdout is not None
+        os.set_blocking(proc.stdout.fileno(), False)
+        buf = b""
+    while True:
         try:
-            attempts += one(i, end)
-        except TimeoutError:
+            wpid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        except ChildProcessError:
             break
-        done += 1
-    return {"puzzles": done, "seconds": time.monotonic() - start, "cpu": cpu_seconds() - cpu_start,
-            "calls": attempts}
-
-
-def worker(spec: str, n: int, seconds: float, sandbox: bool = True) -> dict:
-    """In-process (trusted) figures, then the same puzzles sandboxed, in one process."""
-    import resource
-
-    from puzzleforge.core.errors import PuzzleForgeError
-    from puzzleforge.spec.family import load_spec_family
-
-    m = _measure(load_spec_family(spec, trust=True), n, seconds)
-    if "error" in m:
-        return {"spec": Path(spec).stem, "error": m["error"]}
-    done, elapsed, cpu, attempts = m["puzzles"], m["seconds"], m["cpu"], m["calls"]
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    out = {"spec": Path(spec).stem, "puzzles": done, "seconds": round(elapsed, 3),
-           "ms_per_puzzle": round(1000 * elapsed / done, 1) if done else None,
-           "cpu_ms_per_puzzle": round(1000 * cpu / done, 1) if done else None,
-           "puzzles_per_s": round(done / elapsed, 2) if elapsed else None,
-           "attempts_per_puzzle": round(attempts / done, 2) if done else None,
-           "peak_rss_mb": round(rss, 1)}
-    orig = ORIGINAL_MS.get(Path(spec).stem)
-    if orig and done:
-        out["original_ms"] = orig
-        out["speedup"] = round(orig / (1000 * elapsed / done), 1)
-        out["cpu_speedup"] = round(orig / max(1e-6, 1000 * cpu / done), 1)
-    if sandbox and done:
-        try:
-            s = _measure(load_spec_family(spec), done, seconds * 2)
-        except PuzzleForgeError as exc:  # .py operators need --trust: no sandboxed figure
-            s = {"error": str(exc)[:120]}
-        if "error" in s or s["puzzles"] != done:
-            out["sandbox_error"] = s.get("error", f"{s['puzzles']} of {done} puzzles")
+        if out is None:
+            chunk = proc.stdout.read() or b""  # type: ignore[union-attr]
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for ln in lines:
+                rec = json.loads(ln)
+                if "cpu" in rec:
+                    marks.append(rec["cpu"])
+                    attempts.append(rec["attempts"])
         else:
-            out["sandbox_ms_per_puzzle"] = round(1000 * s["seconds"] / done, 1)
-            out["sandbox_cpu_ms_per_puzzle"] = round(1000 * s["cpu"] / done, 1)
-            # the same seeds give the same attempts, so the calls are the same too
-            out["sandbox_cpu_ms_per_call"] = round(1000 * (s["cpu"] - cpu) / max(1, attempts), 2)
-            out["sandbox_wall_ms_per_call"] = round(
-                1000 * (s["seconds"] - elapsed) / max(1, attempts), 2)
-    return out
+            k = _count_lines(out)
+            if k > len(marks):
+                cpu = _proc_cpu(proc.pid)
+                if cpu is not None:
+                    marks += [cpu] * (k - len(marks))
+        if wpid:
+            rusage = ru
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            break
+        cpu = _proc_cpu(proc.pid) or 0.0
+        over = (len(marks) >= n + 1 or (not marks and cpu > first_cap + 2)
+                or (len(marks) >= 2 and cpu - marks[0] > cpu_cap + 0.5)
+                or (marks and cpu - marks[0] > max_cap + 2)
+                or time.monotonic() - start_wall > wall_cap)
+        if over and not killed:
+            killed = "done" if len(marks) >= n + 1 else "cap"
+            os.killpg(proc.pid, signal.SIGKILL)
+        time.sleep(0.004)
+    if rusage is None:
+        _, _, rusage = os.wait4(proc.pid, 0)
+    total_cpu = rusage.ru_utime + rusage.ru_stime
+    marks = marks[: n + 1]
+    puzzles = len(marks) - 1
+    rate = puzzles / (marks[-1] - marks[0]) if puzzles > 0 and marks[-1] > marks[0] else None
+    return {"lines": len(marks), "rate": rate, "first_cpu": marks[0] if marks else None,
+            "cpu": total_cpu, "rss_mb": rusage.ru_maxrss / 1024,
+            "attempts_per_puzzle": (sum(attempts[1:]) / puzzles) if attempts and puzzles > 0 else None}
+
+
+def ours(spec: Path, a: argparse.Namespace, work: Path) -> dict:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(spec), "-n", str(a.n),
+           "--seed", str(a.seed), "--cpu", str(a.cpu), "--first-cpu", str(a.first_cpu),
+           "--max-cpu", str(a.max_cpu)]
+    return run_child(cmd, work, None, a.n, a.cpu, a.first_cpu, a.max_cpu, a.wall)
+
+
+def theirs(spec: Path, a: argparse.Namespace, ref_dir: Path, k: int) -> dict:
+    out = ref_dir / "output" / f"{spec.stem}.{k}.jsonl"
+    out.unlink(missing_ok=True)
+    cmd = [str(REF_PY), "-W", "ignore", "translator.py", "-d", str(spec), "-n", str(a.n + 1),
+           "-o", str(out)]
+    return run_child(cmd, ref_dir, out, a.n, a.cpu, a.first_cpu, a.max_cpu, a.wall)
+
+
+# ---------------------------------------------------------------- report
+def _fmt_rate(r: float | None) -> str:
+    return "-" if r is None else (f"{r:9.2f}" if r < 1000 else f"{r:9.0f}")
+
+
+def summarise(spec: str, rounds: list[tuple[dict, dict]]) -> dict:
+    ours_rates = [o["rate"] for o, _ in rounds if o["rate"]]
+    their_rates = [t["rate"] for _, t in rounds if t["rate"]]
+    ratios = [o["rate"] / t["rate"] for o, t in rounds if o["rate"] and t["rate"]]
+    row = {"spec": spec, "rounds": len(rounds),
+           "ours_rate": statistics.median(ours_rates) if ours_rates else None,
+           "theirs_rate": statistics.median(their_rates) if their_rates else None,
+           "ratio": statistics.median(ratios) if ratios else None,
+           "ratios": [round(r, 2) for r in ratios],
+           "ours_rss_mb": max(o["rss_mb"] for o, _ in rounds),
+           "theirs_rss_mb": max(t["rss_mb"] for _, t in rounds),
+           "ours_att": next((o["attempts_per_puzzle"] for o, _ in rounds if o["attempts_per_puzzle"]), None),
+           "ours_first": [o["first_cpu"] for o, _ in rounds],
+           "theirs_first": [t["first_cpu"] for _, t in rounds],
+           "ours_cpu": sum(o["cpu"] for o, _ in rounds), "theirs_cpu": sum(t["cpu"] for _, t in rounds)}
+    if row["ratio"] is None:
+        # one side never made a puzzle (or only the warm-up one): a bound, not a ratio
+        o_made = max(o["lines"] for o, _ in rounds)
+        t_made = max(t["lines"] for _, t in rounds)
+        row["ours_made"], row["theirs_made"] = o_made, t_made
+        if row["ours_rate"] and t_made == 0:
+            row["bound"] = f">= {row['ours_rate'] * max(t['cpu'] for _, t in rounds):.0f}x (theirs: none in {max(t['cpu'] for _, t in rounds):.0f} CPU-s)"
+        elif row["theirs_rate"] and o_made == 0:
+            row["bound"] = f"<= {1 / (row['theirs_rate'] * max(o['cpu'] for o, _ in rounds)):.3f}x (ours: none)"
+        else:
+            row["bound"] = f"ours {o_made} puzzles, theirs {t_made} puzzles (no steady-state rate)"
+    return row
+
+
+def print_row(row: dict) -> None:
+    ratio = f"{row['ratio']:8.2f}x" if row["ratio"] else "        -"
+    mem = f"{row['ours_rss_mb']:6.0f} / {row['theirs_rss_mb']:6.0f} MB"
+    flag = ""
+    if row["ratio"] is not None and row["ratio"] < 1:
+        flag += "  SLOWER"
+    if row["ours_rss_mb"] > row["theirs_rss_mb"]:
+        flag += "  MORE-MEMORY"
+    att = f"{row['ours_att']:6.1f}" if row["ours_att"] else "     -"
+    print(f"{row['spec']:20} {_fmt_rate(row['ours_rate'])} {_fmt_rate(row['theirs_rate'])} {ratio} "
+          f"{str(row['ratios']):26} {att} {mem}{flag} {row.get('bound', '')}", flush=True)
 
 
 def main(argv: list[str]) -> int:
-    n, seconds, as_json, targets, sandbox = 20, 120.0, False, [], True
-    it = iter(argv)
-    for a in it:
-        if a == "-n":
-            n = int(next(it))
-        elif a == "--seconds":
-            seconds = float(next(it))
-        elif a == "--json":
-            as_json = True
-        elif a == "--no-sandbox":
-            sandbox = False
-        elif a == "--worker":
-            spec = next(it)
-            print(json.dumps(worker(spec, n, seconds, sandbox)))
-            return 0
-        else:
-            targets.append(a)
-    if not targets:
-        targets = [str(DEFAULT_DIR)]
-    specs: list[str] = []
-    for t in targets:
-        p = Path(t)
-        specs += sorted(str(x) for x in p.glob("*.yaml")) if p.is_dir() else [str(p)]
-    rows = []
-    for spec in specs:
-        cmd = [sys.executable, __file__, "-n", str(n), "--seconds", str(seconds),
-               *([] if sandbox else ["--no-sandbox"]), "--worker", spec]
-        res = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
-        try:
-            row = json.loads(res.stdout.strip().splitlines()[-1])
-        except (IndexError, json.JSONDecodeError):
-            row = {"spec": Path(spec).stem, "error": (res.stderr.strip().splitlines() or ["?"])[-1][:200]}
-        rows.append(row)
-        if as_json:
-            print(json.dumps(row), flush=True)
-        elif "error" in row:
-            print(f"{row['spec']:22s} ERROR {row['error']}", flush=True)
-        elif not row["puzzles"]:
-            print(f"{row['spec']:22s}   0 puzzles in {seconds:.0f} s after the warm-up puzzle  "
-                  f"{row['peak_rss_mb']:7.1f} MB", flush=True)
-        else:
-            extra = (f"  x{row['speedup']} (cpu x{row['cpu_speedup']}) vs original {row['original_ms']} ms"
-                     if "speedup" in row else "")
-            if "sandbox_ms_per_puzzle" in row:
-                extra += (f"  | sandboxed {row['sandbox_ms_per_puzzle']:9.1f} ms/puzzle cpu "
-                          f"{row['sandbox_cpu_ms_per_puzzle']:8.1f} ms ({row['sandbox_cpu_ms_per_call']:+.2f} "
-                          f"cpu ms/call)")
-            elif "sandbox_error" in row:
-                extra += f"  | sandboxed: {row['sandbox_error']}"
-            print(f"{row['spec']:22s} {row['puzzles']:3d} puzzles  {row['ms_per_puzzle']:9.1f} ms/puzzle  "
-                  f"cpu {row['cpu_ms_per_puzzle']:8.1f} ms  "
-                  f"{row['puzzles_per_s']:7.2f}/s  {row['attempts_per_puzzle']:6.2f} att/p  "
-                  f"{row['peak_rss_mb']:7.1f} MB{extra}", flush=True)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--specs", default="", help="comma-separated spec stems (default: all 46)")
+    ap.add_argument("-n", type=int, default=300, help="at most this many puzzles after the warm-up one, per run")
+    ap.add_argument("--cpu", type=float, default=3.0,
+                    help="a run stops after this many CPU-s past its first puzzle (once it has a second)")
+    ap.add_argument("--max-cpu", type=float, default=45.0,
+                    help="... and at this many CPU-s past its first puzzle in any case")
+    ap.add_argument("--first-cpu", type=float, default=40.0, help="CPU-s allowed for the first puzzle")
+    ap.add_argument("--wall", type=float, default=300.0, help="wall-clock cap per run (load safety)")
+    ap.add_argument("--rounds", type=int, default=3, help="at most this many interleaved rounds")
+    ap.add_argument("--spec-budget", type=float, default=30.0,
+                    help="another round only while both sides used less CPU-s than this in all")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="specs measured at once (CPU time is per process; the rounds of a spec stay interleaved)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", default="", help="also write the rows here")
+    ap.add_argument("--worker", default="", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.worker:
+        worker(a.worker, a.n, a.seed, a.cpu, a.first_cpu, a.max_cpu)
+        return 0
+    if not REF_PY.exists() or not CORPUS.exists():
+        sys.exit(f"needs {REF_PY} (see {REFERENCE}/REFERENCE.md) and {CORPUS}")
+    specs = sorted(CORPUS.glob("*.yaml"), key=lambda p: (int(p.stem.split("-")[0]), p.stem))
+    if a.specs:
+        want = set(a.specs.split(","))
+        specs = [p for p in specs if p.stem in want]
+    tmp = Path(tempfile.mkdtemp(prefix="spec-throughput-"))
+    ref_dir = tmp / "ref"
+    shutil.copytree(REFERENCE, ref_dir)
+    (ref_dir / "output").mkdir(exist_ok=True)
+    (ref_dir / "temp").mkdir(exist_ok=True)
+    print(f"-n {a.n} --cpu {a.cpu} --first-cpu {a.first_cpu} --rounds {a.rounds}; "
+          f"load {os.getloadavg()[0]:.1f}; rates in puzzles per CPU-second (median of rounds)")
+    print(f"{'spec':20} {'ours':>9} {'theirs':>9} {'ratio':>9} {'ratios per round':26} {'att/p':>6} "
+          f"{'peak RSS ours / theirs':>22}")
+    t0 = time.monotonic()
+
+    def measure(job: tuple[int, Path]) -> dict:
+        k0, spec = job
+        rounds: list[tuple[dict, dict]] = []
+        for k in range(a.rounds):
+            if k % 2 == 0:
+                o = ours(spec, a, tmp)
+                t = theirs(spec, a, ref_dir, k0 * 100 + k)
+            else:
+                t = theirs(spec, a, ref_dir, k0 * 100 + k)
+                o = ours(spec, a, tmp)
+            rounds.append((o, t))
+            used = max(sum(x["cpu"] for x, _ in rounds), sum(y["cpu"] for _, y in rounds))
+            if used > a.spec_budget or not (o["rate"] and t["rate"]):
+                break
+        row = summarise(spec.stem, rounds)
+        print_row(row)
+        return row
+
+    with ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        rows = list(pool.map(measure, enumerate(specs)))
+    print("\nin corpus order:")
+    for row in rows:
+        print_row(row)
+    both = [r for r in rows if r["ratio"]]
+    print(f"\n{len(both)} of {len(rows)} specs measured on both sides; "
+          f"load {os.getloadavg()[0]:.1f}; {time.monotonic() - t0:.0f} s wall")
+    if both:
+        geo = math.exp(sum(math.log(r["ratio"]) for r in both) / len(both))
+        slower = [r["spec"] for r in both if r["ratio"] < 1]
+        heavier = [r["spec"] for r in rows if r["ours_rss_mb"] > r["theirs_rss_mb"]]
+        print(f"geometric mean of the ratios: {geo:.2f}x over {len(both)} specs")
+        print(f"slower than the reference: {', '.join(slower) or 'none'}")
+        print(f"more peak memory than the reference: {', '.join(heavier) or 'none'}")
+    for r in rows:
+        if not r["ratio"]:
+            print(f"not in the mean: {r['spec']}: {r['bound']}")
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

@@ -32,6 +32,9 @@ def register(app: typer.Typer) -> None:
                                  help="Address to bind (default: this machine only)."),
         data: Path = typer.Option(Path("."), "--data",
                                   help="Folder whose .jsonl datasets the dataset page lists."),
+        trust: bool = typer.Option(False, "--trust", help="Let the grid page load grid "
+                                   "genre files (.py: Python code run on this server). "
+                                   "Only with files you trust."),
     ) -> None:
         """Run the local web app on http://127.0.0.1:PORT (assets are bundled; works offline)."""
         try:
@@ -47,7 +50,7 @@ def register(app: typer.Typer) -> None:
         if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
             hosts = hosts + (host,)  # a named address may be used in the Host header too
         settings = WebSettings(data_dir=data.resolve() if data.is_dir() else None,
-                               allowed_hosts=hosts)
+                               allowed_hosts=hosts, trust=trust)
         sock = bind_socket(host, port)   # a busy port is one clear line, before any URL
         typer.echo(f"puzzleforge web app on http://{'127.0.0.1' if host == 'localhost' else host}:{port}/"
                    "  (Ctrl-C stops it)")

@@ -27,7 +27,9 @@ Solution = dict  # var name -> {entity: value}
 
 #: Lowered rule sets without instance data, keyed by (rules, params, encodings): the
 #: grounding and CNF are built once per size; every Compiled still gets a fresh session.
-_LOWERED: dict[tuple[Any, ...], tuple[Grounder, list[tuple], Lowering, int]] = {}
+#: Each entry also holds its model: while cached, the model stays alive, so its ``id`` can
+#: never be reused by another model (an id of a freed object could otherwise hit a stale entry).
+_LOWERED: dict[tuple[Any, ...], tuple[Grounder, list[tuple], Lowering, int, Model]] = {}
 
 
 class Compiled:
@@ -54,12 +56,12 @@ class Compiled:
                 for place in grounder.resolve(spec.places, {}):
                     for v in grounder.clue_values(spec):
                         low.selector(spec, place, v)
-            hit = (grounder, constraints, low, low.pool.top)
+            hit = (grounder, constraints, low, low.pool.top, model)
             if key is not None:
                 if len(_LOWERED) >= 16:
                     _LOWERED.pop(next(iter(_LOWERED)))
                 _LOWERED[key] = hit
-        self.grounder, self.constraints, low0, top = hit
+        self.grounder, self.constraints, low0, top, _ = hit
         # Each instance gets its own copy of the lowering state (its pool hands out the same
         # fresh ids whatever ran before, so results never depend on history).
         self.low = copy.copy(low0)

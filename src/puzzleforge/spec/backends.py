@@ -41,6 +41,7 @@ from .model import finite_optimum, finite_sols
 from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
 from .operators import SolModel, solution_order_key as _order_key, z3_to_py
 from .outcome import Rejection, undecided
+from .satenum import sat_solutions
 
 if TYPE_CHECKING:
     from .attempt import Attempt
@@ -117,6 +118,13 @@ def _finite_z3(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel]
     return finite_sols(prob, p.consts, prob.rows)
 
 
+def _sat(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
+    if not p.int_only:
+        return None
+    a.check_time()
+    return sat_solutions(p.assertions, p.consts, p.kinds, limit)
+
+
 def _nonlinear(a: "Attempt", p: Projection, limit: int | None) -> list[SolModel] | None:
     if p.linear:
         return None
@@ -144,6 +152,10 @@ ENUMERATE: tuple[Backend, ...] = (
     Backend("finite", "every constant Bool/Int, every operator one spec/finite.py models, and each "
             "Int bounded by the constraints to a domain small enough to evaluate exhaustively "
             "(the compile itself is the test)", _finite_z3),
+    Backend("sat", "every constant Bool, or Int with at most satenum.MAX_DOMAIN values from top-level "
+            "bounds, each Int compared only with a number or another such Int (= != < <= > >= "
+            "Distinct), inside Boolean structure and cardinality sums (spec/satenum.py: CNF once, a "
+            "SAT solver enumerates with blocking clauses; a spent conflict budget passes on)", _sat),
     Backend("z3-nonlinear", "Bool/Int constants, a product, power or division of unknowns, and Z3's "
             "default solver cannot decide the first check within nonlinear.PROBE_MS", _nonlinear),
     Backend("z3-QF_LIA", "Bool/Int constants and linear arithmetic; gives way to the next backend "

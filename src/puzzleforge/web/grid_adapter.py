@@ -58,7 +58,7 @@ def genre_list() -> list[dict[str, Any]]:
     """The genres whose module is present, with their size rules, Unruly first."""
     out = []
     mod = _genres()
-    for gid in mod.GENRES:
+    for gid in mod.genre_ids():  # built-in, then genre files the server loaded (--trust)
         try:
             g = mod.get_genre(gid)
         except (ImportError, AttributeError):

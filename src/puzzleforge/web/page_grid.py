@@ -68,7 +68,8 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
     def run(progress):
         session = state.workers.run(engine_tasks.grid_generate, token, genre=body.genre,
                                     size=body.size, seed=seed, difficulty=body.difficulty,
-                                    progress=progress, what="generating a grid puzzle")
+                                    progress=progress, what="generating a grid puzzle",
+                                    genre_files=_genre_files(state))
         state.sessions.put(token, session)
         return session.view()
 
@@ -82,9 +83,50 @@ async def load(request: Request, body: LoadRequest) -> dict[str, Any]:
     session = await state.workers.run_async(engine_tasks.grid_load,
                                             token, body.text,
                                             state.settings.solve_time_limit,
+                                            _genre_files(state),
                                             what="solving this grid puzzle")
     state.sessions.put(token, session)
     return session.view()
+
+
+class GenreFileRequest(BaseModel):
+    name: str = Field(max_length=80)
+    text: str = Field(max_length=256 * 1024)
+
+
+def _genre_files(state: Any) -> tuple[str, ...]:
+    return tuple(getattr(state, "genre_files", ()))
+
+
+@router.post("/api/grid/genre-file")
+def genre_file(request: Request, body: GenreFileRequest) -> dict[str, Any]:
+    """Load a grid genre file (Python) sent by the page: only when the server was started
+    with ``puzzleforge serve --trust``. The file is written to a folder of this server's
+    own (never to a path the browser names) and loaded here and in the engine workers."""
+    state = request.app.state
+    if not state.settings.trust:
+        raise WebError("this server was started without --trust, so it does not load genre "
+                       "files: a genre file is Python code that runs on the server when "
+                       "loaded. Restart it with `puzzleforge serve --trust` to load genre "
+                       "files you trust, or use `puzzleforge grid ... --genre-file` on the "
+                       "command line", 403, field="text")
+    import re
+    import tempfile
+    from pathlib import Path
+
+    from ..grid.genrefile import load_genre_file
+
+    folder = getattr(state, "genre_dir", None)
+    if folder is None:
+        folder = state.genre_dir = tempfile.mkdtemp(prefix="puzzleforge-genres-")
+    stem = re.sub(r"[^0-9A-Za-z_]", "_", Path(body.name).stem)[:40] or "genre"
+    path = Path(folder) / f"{stem}_{len(_genre_files(state))}.py"
+    path.write_text(body.text, encoding="utf-8")
+    genre = load_genre_file(path)
+    state.genre_files = [*_genre_files(state), str(path)]
+    rows, cols = genre.default_size
+    return {"id": genre.id, "title": genre.title, "default_size": f"{rows}x{cols}",
+            "genres": ga.genre_list()}
 
 
 @router.post("/api/grid/{token}/check")

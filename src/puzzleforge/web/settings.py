@@ -38,3 +38,6 @@ class WebSettings:
     #: request threads that may wait for engine calls (explain, paste a grid)
     engine_request_threads: int = 8
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]", "testserver")
+    #: ``serve --trust``: the grid page may load grid genre files (Python code, run on the
+    #: server when loaded); without it every genre-file upload is refused with the reason
+    trust: bool = False

@@ -92,6 +92,9 @@ class Engine:
         self.implied: list[tuple[int, int, int, int]] = []
         #: the failed deduction of the last refuted hypothesis (explain mode)
         self.conflict: dict[str, Any] | None = None
+        #: cells excluded by refutation, in the order ``run`` found them (the generator
+        #: turns them into clues when it builds an easier puzzle, construct.py)
+        self.refuted: list[tuple[int, int, int, int]] = []
         if explain:
             self.g.log = []
 
@@ -464,6 +467,7 @@ class Engine:
                         continue
                     consistent.clear()
                     guesses += 1
+                    self.refuted.append(cell)
                     progress = True
                     if g.log is not None:
                         g.log.append([])

@@ -60,6 +60,12 @@ class Params:
         elif self.style == "zebralogic" and self.lang != "en":
             problems.append(f"style=zebralogic with lang={self.lang!r}; ZebraLogic is an "
                             "English benchmark, so the style is English only (lang=en)")
+        if not problems and self.difficulty is not None:
+            from .tiers import unreachable
+            why = unreachable(self.K, self.k, self.difficulty, self.style)
+            if why:
+                problems.append(f"difficulty={self.difficulty!r} at K={self.K}, k={self.k} "
+                                f"is refused: {why}")
         if self.max_attempts < 1:
             problems.append("max_attempts must be at least 1")
         if problems:

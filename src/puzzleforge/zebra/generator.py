@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.errors import GenerationFailed
+from ..core.errors import ConfigError, GenerationFailed
 from .categories import Category, draw_categories, weighted_choice
 from .clues import (
     POS_RELATIONS,
@@ -40,7 +40,8 @@ from .clues import (
 from .engine import Engine
 from .exact import ExactChecker
 from .grid import Contradiction, Grid
-from .model import ZebraPuzzle, stars_for
+from .model import ZebraPuzzle
+from .tiers import TIERS, rate, tier_of, unreachable
 
 __all__ = ["generate_puzzle", "CLUE_KINDS", "TIERS", "tier_of", "rate", "STYLES"]
 
@@ -49,25 +50,6 @@ STYLES = ("native", "zebralogic")
 
 #: Non-type-1 clue kinds a user can mix (type 1 is always used to finish).
 CLUE_KINDS = ("chain", "arith", "ifthen", "either", "nextto", "pos", "group")
-
-#: Difficulty tiers on the mean guessing score g (and the mean step count s).
-TIERS = {
-    "easy": "g = 0: solved by conciliation and clues alone, no guessing",
-    "medium": "0 < g < 2: a little guessing (one star)",
-    "hard": "2 <= g < 5: two stars",
-    "expert": "g >= 5: three or four stars",
-}
-
-
-def tier_of(score: float) -> str:
-    if score <= 0:
-        return "easy"
-    if score < 2:
-        return "medium"
-    if score < 5:
-        return "hard"
-    return "expert"
-
 
 class _Drawer:
     """Draws clues true on the hidden solution."""
@@ -284,32 +266,12 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
     return clues, engine.g.is_complete()
 
 
-#: Guesses allowed (deterministic order) while restricting towards a tier; None = any.
-TIER_BUDGET = {"easy": 0, "medium": 2, "hard": 7, "expert": None}
-
-
 def _engine_solves(K: int, k: int, clues: Sequence[Clue], guessing: bool,
                    budget: int | None = None) -> bool:
     if budget == 0:
         guessing = False
     out = Engine(K, k, clues).run(guessing=guessing, max_guesses=budget)
     return out.solved
-
-
-def rate(K: int, k: int, clues: Sequence[Clue], rng: random.Random, runs: int = 5) -> dict[str, Any]:
-    """Mean guessing count over ``runs`` solves with randomised box order (seeds/003)."""
-    guesses, steps = [], []
-    for _ in range(runs):
-        sub = random.Random(rng.getrandbits(32))
-        out = Engine(K, k, clues).run(guessing=True, rng=sub)
-        if not out.solved:
-            return {"solved": False}
-        guesses.append(out.guesses)
-        steps.append(out.step_count)
-    score = round(sum(guesses) / runs, 1)
-    return {"solved": True, "score": score, "guesses": guesses,
-            "steps": round(sum(steps) / runs, 1), "stars": stars_for(score),
-            "tier": tier_of(score)}
 
 
 def _restrict(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],
@@ -365,51 +327,38 @@ def _restrict(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[l
     return current
 
 
-TIER_ORDER = ["easy", "medium", "hard", "expert"]
-
-
 def _choose(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],
-            checker: ExactChecker, difficulty: str | None, reasons: dict[str, int],
-            samples: int = 6) -> tuple[list[Clue] | None, dict[str, Any]]:
-    """Restrict the clue list and rate it; with a target tier, try several restrictions
-    (the tier's guess budget first, then SAT-minimal sets from other removal orders)
-    and keep the first whose rating meets the tier. A quick single solve screens out
-    candidates more than one tier away before the 5-run rating."""
-    def note(reason: str) -> None:
-        reasons[reason] = reasons.get(reason, 0) + 1
+            checker: ExactChecker, reasons: dict[str, int]
+            ) -> tuple[list[Clue] | None, dict[str, Any]]:
+    """No tier asked: restrict the clue list by SAT and rate whatever it gives."""
+    final = _restrict(rng, K, k, clues, sol, checker, True)
+    rating = rate(K, k, final, rng)
+    if not rating.get("solved"):
+        reasons["engine failed to rate"] = reasons.get("engine failed to rate", 0) + 1
+        return None, rating
+    return final, rating
 
-    if difficulty is None:
-        final = _restrict(rng, K, k, clues, sol, checker, True)
-        rating = rate(K, k, final, rng)
-        if not rating.get("solved"):
-            note("engine failed to rate")
-            return None, rating
-        return final, rating
-    want = TIER_ORDER.index(difficulty)
-    seen: set[tuple[int, ...]] = set()
-    for n in range(samples):
-        budget = TIER_BUDGET.get(difficulty) if n == 0 else None
-        final = _restrict(rng, K, k, clues, sol, checker, True, budget)
-        key = tuple(sorted(id(c) for c in final))
-        if key in seen:
-            continue
-        seen.add(key)
-        keys = {id(c): m for m, c in enumerate(clues)}
-        if not checker.certify([keys[id(c)] for c in final], sol)["all_clues_necessary"]:
-            note("a clue is not necessary")
-            continue
-        quick = Engine(K, k, final).run(guessing=True)
-        if not quick.solved:
-            note("engine failed to solve")
-            continue
-        if abs(TIER_ORDER.index(tier_of(quick.guesses)) - want) > 1:
-            note(f"tier {tier_of(quick.guesses)} != {difficulty}")
-            continue
-        rating = rate(K, k, final, rng)
-        if rating.get("solved") and rating["tier"] == difficulty:
-            return final, rating
-        note(f"tier {rating.get('tier')} != {difficulty}")
-    return None, {}
+
+def _construct(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],
+               checker: ExactChecker, drawer: _Drawer, kinds: Sequence[str], difficulty: str,
+               reasons: dict[str, int]) -> tuple[list[Clue] | None, dict[str, Any]]:
+    """Build toward the tier from this attempt's clue pool (construct.py)."""
+    from .construct import Builder
+    builder = Builder(rng, K, k, sol, checker, clues, drawer, kinds)
+    final, rating, _work = builder.build(difficulty, max_moves=max_moves_for(K, k))
+    if final is None:
+        reasons[f"tier {rating.get('tier')} != {difficulty}"] = reasons.get(
+            f"tier {rating.get('tier')} != {difficulty}", 0) + 1
+        return None, {}
+    # the new clues joined the checker under the builder's keys; hand them back so the
+    # caller certifies the same objects
+    clues[:] = builder.alive
+    return final, rating
+
+
+def max_moves_for(K: int, k: int) -> int:
+    """Moves per attempt: enough to walk g from a minimal set's ~25 (6x6) to the band."""
+    return 8 + K * k // 3
 
 
 def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "en",
@@ -420,6 +369,11 @@ def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "
 
     ``style="zebralogic"``: category 0 is the houses 1..k, the other K-1 categories are
     categorical, and the clues are ZebraLogic's kinds (``zebralogic.py``)."""
+    why = unreachable(K, k, difficulty, style)
+    if why:
+        raise ConfigError(f"difficulty={difficulty!r} at K={K}, k={k} is refused: {why}",
+                          field="difficulty", expected="a tier this grid size reaches "
+                          "(docs/zebra.md, 'Difficulty and stars')")
     reasons: dict[str, int] = {}
     relations: Sequence[str] = tuple(sorted(POS_RELATIONS))
     if style == "zebralogic":
@@ -446,7 +400,11 @@ def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "
         try:
             for n, clue in enumerate(clues):
                 checker.add_clue(clue, n)
-            final, rating = _choose(rng, K, k, clues, sol, checker, difficulty, reasons)
+            if difficulty is None:
+                final, rating = _choose(rng, K, k, clues, sol, checker, reasons)
+            else:
+                final, rating = _construct(rng, K, k, clues, sol, checker, drawer, kinds,
+                                           difficulty, reasons)
             if final is None:
                 continue
             keys = {id(c): n for n, c in enumerate(clues)}

@@ -1,0 +1,322 @@
+"""Model enumeration by a SAT solver: finite-domain constraints with many solutions.
+
+Why: a spec whose symbols are Booleans, or integers that the constraints only compare with
+constants (``x == 3``, ``x < n``, ``Sum([x == i for x in xs]) > 0``), is a propositional
+problem. Enumerating its solutions through Z3 costs one incremental SMT check per model
+(0.4-20 ms, plus the Python side of reading the model and adding the blocking clause):
+thousands of models, or the ``max_solution + 1`` models that prove "too many solutions",
+take seconds. Here the constraints become CNF once (integers one-hot: ``x == v`` becomes a
+Boolean ``x=v`` with exactly one true per integer; Z3's own ``card2bv``/``bit-blast``/
+``tseitin-cnf`` tactics for the cardinality sums and the clause form), and a SAT solver
+(PySAT's MiniSat-based Glucose) enumerates the projected models with blocking clauses, each
+in microseconds.
+
+Exactness: nothing is approximated. The rewriting replaces each integer comparison by the
+disjunction of the domain values that satisfy it, over a domain read from top-level bounds
+of the constraints themselves, so every projected model of the CNF is a model of the
+constraints and back; Tseitin's auxiliary variables are never projected. The SAT solver
+decides each step completely (a conflict budget that runs out, or anything outside this
+fragment, returns None and the caller uses Z3 as before). The set of solutions is the
+same as Z3's enumeration gives; the caller sorts it into the same canonical order.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import z3
+
+__all__ = ["enumerate_sat", "sat_solutions"]
+
+#: Largest integer domain encoded one-hot (beyond it the encoding grows past its use).
+MAX_DOMAIN = 64
+#: SAT conflicts allowed per solver call before the caller falls back to Z3 (a count, so
+#: the outcome does not depend on machine load).
+CONFLICT_BUDGET = 200_000
+_TACTIC = ("simplify", "card2bv", "bit-blast", "tseitin-cnf")
+_CMP = {z3.Z3_OP_EQ, z3.Z3_OP_LE, z3.Z3_OP_LT, z3.Z3_OP_GE, z3.Z3_OP_GT}
+_NE = z3.Z3_OP_DISTINCT  # x != n (Z3 writes it as a two-argument distinct)
+_FLIP = {_NE: _NE, z3.Z3_OP_EQ: z3.Z3_OP_EQ, z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_LT: z3.Z3_OP_GT,
+         z3.Z3_OP_GE: z3.Z3_OP_LE, z3.Z3_OP_GT: z3.Z3_OP_LT}
+
+
+def _nary(fn: Any, args: list, ctx: Any) -> Any:
+    """``And``/``Or`` of Boolean terms through the C API (z3py's coercion costs ~20x more)."""
+    arr = (z3.Ast * len(args))(*[a.as_ast() for a in args])
+    return z3.BoolRef(fn(ctx.ref(), len(args), arr), ctx)
+
+
+def _or(args: list, ctx: Any) -> Any:
+    return _nary(z3.z3core.Z3_mk_or, args, ctx) if args else z3.BoolVal(False, ctx)
+
+
+def _and(args: list, ctx: Any) -> Any:
+    return _nary(z3.z3core.Z3_mk_and, args, ctx) if args else z3.BoolVal(True, ctx)
+
+
+def _not(a: Any, ctx: Any) -> Any:
+    return z3.BoolRef(z3.z3core.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
+
+
+class _Outside(Exception):
+    """The constraints are outside the fragment this path encodes exactly."""
+
+
+def _holds(op: int, a: int, b: int) -> bool:
+    return {_NE: a != b, z3.Z3_OP_EQ: a == b, z3.Z3_OP_LE: a <= b, z3.Z3_OP_LT: a < b,
+            z3.Z3_OP_GE: a >= b, z3.Z3_OP_GT: a > b}[op]
+
+
+def _const_cmp(e: Any, ints: dict[int, Any]) -> tuple[int, int, int] | None:
+    """``(const id, op, value)`` of ``x op n`` / ``n op x`` over an integer constant."""
+    if not z3.is_app(e) or e.decl().kind() not in _FLIP or e.num_args() != 2:
+        return None
+    a, b = e.arg(0), e.arg(1)
+    if a.get_id() in ints and z3.is_int_value(b):
+        return a.get_id(), e.decl().kind(), b.as_long()
+    if b.get_id() in ints and z3.is_int_value(a):
+        return b.get_id(), _FLIP[e.decl().kind()], a.as_long()
+    return None
+
+
+def _pair_cmp(e: Any, ints: dict[int, Any]) -> tuple[int, list[int]] | None:
+    """``(op, const ids)`` of ``x op y`` or ``Distinct(x, y, ...)`` over integer constants."""
+    if not z3.is_app(e):
+        return None
+    op = e.decl().kind()
+    if op not in _CMP and op != z3.Z3_OP_DISTINCT:
+        return None
+    ids = [a.get_id() for a in e.children()]
+    if len(ids) < 2 or any(i not in ints for i in ids) or (op != z3.Z3_OP_DISTINCT and len(ids) != 2):
+        return None
+    return op, ids
+
+
+def _conjuncts(assertions: Sequence[Any]) -> list[Any]:
+    out, stack = [], list(reversed(list(assertions)))
+    while stack:
+        e = stack.pop()
+        if z3.is_and(e):
+            stack.extend(reversed(e.children()))
+        else:
+            out.append(e)
+    return out
+
+
+def _domains(assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[int]]:
+    """Each integer constant's values from top-level bounds and value sets (else _Outside)."""
+    lo: dict[int, int] = {}
+    hi: dict[int, int] = {}
+    sets: dict[int, set[int]] = {}
+    for e in _conjuncts(assertions):
+        cmp = _const_cmp(e, ints)
+        if cmp is not None:
+            c, op, v = cmp
+            if op == _NE:
+                continue  # not a bound (the rewriting keeps it as a constraint)
+            if op == z3.Z3_OP_EQ:
+                sets[c] = sets.get(c, {v}) & {v}
+            elif op in (z3.Z3_OP_LE, z3.Z3_OP_LT):
+                hi[c] = min(hi.get(c, v), v if op == z3.Z3_OP_LE else v - 1)
+            else:
+                lo[c] = max(lo.get(c, v), v if op == z3.Z3_OP_GE else v + 1)
+        elif z3.is_or(e):
+            parts = [_const_cmp(a, ints) for a in e.children()]
+            if parts and all(p is not None and p[1] == z3.Z3_OP_EQ for p in parts) \
+                    and len({p[0] for p in parts if p}) == 1:
+                c = parts[0][0]  # type: ignore[index]
+                vs = {p[2] for p in parts if p}
+                sets[c] = sets[c] & vs if c in sets else vs
+    out: dict[int, list[int]] = {}
+    for c in ints:
+        if c in sets:
+            vals = sorted(v for v in sets[c] if lo.get(c, v) <= v <= hi.get(c, v))
+        elif c in lo and c in hi:
+            if hi[c] - lo[c] >= MAX_DOMAIN:
+                raise _Outside("integer domain too large")
+            vals = list(range(lo[c], hi[c] + 1))
+        else:
+            raise _Outside("integer constant without finite bounds")
+        if len(vals) > MAX_DOMAIN:
+            raise _Outside("integer domain too large")
+        out[c] = vals
+    return out
+
+
+def _rewrite(e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]],
+             memo: dict[int, Any]) -> Any:
+    """``e`` with each integer comparison replaced by its one-hot disjunction."""
+    key = e.get_id()
+    got = memo.get(key)
+    if got is not None:
+        return got
+    cmp = _const_cmp(e, ints)
+    pair = None if cmp is not None else _pair_cmp(e, ints)
+    ctx = e.ctx
+    if cmp is not None:
+        c, op, v = cmp
+        lits = [b for val, b in onehot[c].items() if _holds(op, val, v)]
+        out = lits[0] if len(lits) == 1 else _or(lits, ctx)
+    elif pair is not None:
+        op, xs = pair
+        if op == z3.Z3_OP_DISTINCT:  # no value taken twice
+            out = _and([_or([_not(onehot[a][v], ctx), _not(onehot[b][v], ctx)], ctx)
+                        for i, a in enumerate(xs) for b in xs[i + 1:]
+                        for v in onehot[a] if v in onehot[b]], ctx)
+        else:  # x = a implies y takes one of the values b with a op b
+            a, b = xs
+            out = _and([_or([_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if _holds(op, v, w)]], ctx)
+                        for v, bit in onehot[a].items()], ctx)
+    elif key in ints:
+        raise _Outside("an integer constant outside a comparison with a number")
+    elif z3.is_app(e) and e.num_args():
+        kids = [_rewrite(a, ints, onehot, memo) for a in e.children()]
+        out = e.decl()(*kids) if any(k is not a for k, a in zip(kids, e.children())) else e
+    else:
+        if z3.is_quantifier(e) or (z3.is_const(e) and not z3.is_bool(e) and not z3.is_int_value(e)):
+            raise _Outside("a term this path does not encode")
+        out = e
+    memo[key] = out
+    return out
+
+
+def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[str, int]] | None:
+    """Clauses (DIMACS ints) and the map from Boolean constant names to variables, or None if unsat.
+
+    Read from Z3's own DIMACS text of the goal (one call, not one Python object per literal).
+    """
+    goal = z3.Goal(ctx=assertions[0].ctx)
+    goal.add(*assertions)
+    res = z3.Then(*_TACTIC, ctx=goal.ctx)(goal)
+    if len(res) != 1:
+        raise _Outside("the tactics split the goal")
+    sub = res[0]
+    if sub.inconsistent():
+        return None
+    # arithmetic the tactics could not turn into Boolean structure (an integer-valued If,
+    # a product...) would be printed as an opaque variable: refuse instead
+    if not z3.Probe("is-propositional", ctx=goal.ctx)(sub):
+        raise _Outside("the tactics left arithmetic")
+    if len(sub) == 0:
+        return [], {}
+    clauses: list[list[int]] = []
+    var_of: dict[str, int] = {}
+    for line in sub.dimacs().splitlines():
+        if not line or line.startswith("p "):
+            continue
+        if line.startswith("c "):
+            _, num, name = line.split(" ", 2)
+            var_of[name] = int(num)
+            continue
+        lits = [int(t) for t in line.split()]
+        if not lits or lits[-1] != 0:
+            raise _Outside("the tactics left a formula that is not a clause")
+        if len(lits) == 1:  # the empty clause: false
+            return None
+        clauses.append(lits[:-1])
+    return clauses, var_of
+
+
+def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
+                  limit: int | None) -> list[list[Any]] | None:
+    """Every solution projected on ``consts`` as value rows (unordered), or None when outside.
+
+    More than ``limit`` solutions: the first ``limit + 1`` rows (the caller rejects).
+    """
+    if not assertions or not consts or any(k not in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds):
+        return None
+    try:
+        from pysat.solvers import Glucose4
+    except ImportError:  # pragma: no cover - python-sat is a dependency
+        return None
+    try:
+        ctx = consts[0].ctx
+        ints = {c.get_id(): c for c, k in zip(consts, kinds) if k == z3.Z3_INT_SORT}
+        doms = _domains(assertions, ints)
+        onehot: dict[int, dict[int, Any]] = {}
+        extra: list[Any] = []
+        for c, vals in doms.items():
+            name = ints[c].decl().name()
+            onehot[c] = {v: z3.Bool(f"{name}={v}#{c}", ctx) for v in vals}
+            bits = list(onehot[c].values())
+            if not bits:
+                return []  # an empty domain: no solution
+            extra.append(z3.Or(bits))  # at least one value; at most one: clauses below
+        memo: dict[int, Any] = {}
+        rewritten = [_rewrite(a, ints, onehot, memo) for a in assertions] + extra
+        got = _cnf(rewritten)
+    except (_Outside, z3.Z3Exception, RecursionError):
+        return None
+    if got is None:
+        return []
+    clauses, var_of = got
+    top = max((abs(x) for cl in clauses for x in cl), default=0)
+    top = max(top, max(var_of.values(), default=0))
+
+    def var(c: Any) -> int:
+        nonlocal top
+        name = c.decl().name()
+        if name not in var_of:  # a projected constant the CNF does not constrain
+            top += 1
+            var_of[name] = top
+        return var_of[name]
+    # the projection: a Boolean constant, or an integer's one-hot literals
+    proj: list[tuple[int, Any]] = []  # (kind, var or [(value, var)])
+    for c, k in zip(consts, kinds):
+        if k == z3.Z3_BOOL_SORT:
+            proj.append((0, var(c)))
+        else:
+            proj.append((1, [(v, var(b)) for v, b in onehot[c.get_id()].items()]))
+    for kind, p in proj:
+        if kind == 1:
+            lits = [v for _, v in p]
+            clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+    rows: list[list[Any]] = []
+    with Glucose4(bootstrap_with=clauses) as sat:
+        while True:
+            sat.conf_budget(CONFLICT_BUDGET)
+            ok = sat.solve_limited()
+            if ok is None:
+                return None  # undecided within the budget: Z3 decides instead
+            if not ok:
+                return rows
+            true = {v for v in sat.get_model() if v > 0}
+            row: list[Any] = []
+            block: list[int] = []
+            for kind, p in proj:
+                if kind == 0:
+                    t = p in true
+                    row.append(t)
+                    block.append(-p if t else p)
+                else:
+                    on = [(val, v) for val, v in p if v in true]
+                    if len(on) != 1:  # the exactly-one clauses make this impossible
+                        return None
+                    row.append(on[0][0])
+                    block.append(-on[0][1])
+            rows.append(row)
+            if limit is not None and len(rows) > limit:
+                return rows
+            if not block:
+                return rows
+            sat.add_clause(block)
+
+
+def sat_solutions(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
+                  limit: int | None) -> list[Any] | None:
+    """The solutions as ``SolModel`` in the canonical order (as the Z3 enumeration sorts them).
+
+    None when the constraints are outside this path; more than ``limit`` solutions raise
+    the "too many solutions" rejection, as the Z3 enumeration does.
+    """
+    from .operators import SolModel, solution_order_key
+    from .outcome import Rejection
+
+    rows = enumerate_sat(assertions, consts, kinds, limit)
+    if rows is None:
+        return None
+    if limit is not None and len(rows) > limit:
+        raise Rejection("too many solutions", f"more than max_solution = {limit}")
+    ids = [c.get_id() for c in consts]
+    all_consts = dict(zip(ids, consts))
+    rows.sort(key=lambda row: [solution_order_key(v) for v in row])
+    return [SolModel(dict(zip(ids, row)), all_consts) for row in rows]
