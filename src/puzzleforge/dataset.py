@@ -82,7 +82,9 @@ class ProceduralDataset:
     def puzzle(self, index: int) -> Puzzle:
         """The Puzzle behind item ``index`` (retries with the next derived seed, as batch does)."""
         reasons: dict[str, int] = {}
-        for attempt in range(_ATTEMPTS):
+        # a family that retries inside generate (spec files) gets one seed, as in a batch
+        attempts = 1 if getattr(self.family, "retries_itself", False) else _ATTEMPTS
+        for attempt in range(attempts):
             seed = derive_seed(self.seed, self.family.name, index, attempt)
             try:
                 puzzle = stamp(self.family.generate(self.params, make_rng(seed)), seed)
@@ -95,8 +97,8 @@ class ProceduralDataset:
             if attempt:
                 puzzle.meta["attempt"] = attempt
             return puzzle
-        raise GenerationFailed(f"item {index} of '{self.name}' failed {_ATTEMPTS} attempts: {last}",
-                               attempts=_ATTEMPTS, reasons=reasons)
+        raise GenerationFailed(f"item {index} of '{self.name}' failed {attempts} attempts: {last}",
+                               attempts=attempts, reasons=reasons)
 
     def _build(self, index: int) -> dict[str, Any]:
         record = self.puzzle(index).to_record()

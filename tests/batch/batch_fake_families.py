@@ -79,7 +79,26 @@ class Picky(Sometimes):
         return ["k is odd"] if puzzle.solution["k"] % 2 else []
 
 
+class LoadDependent(GenerationFailed):
+    """Stands for a wall-clock safety net that fired: which puzzle came next would depend
+    on machine load, so the run must stop here (``ends_run``)."""
+
+    ends_run = True
+
+
+class EndsRun(_Base):
+    """On a share (``slow_share``) of items, an error no later item may paper over."""
+
+    name = "ends_run"
+
+    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+        if rng.random() < params.slow_share:
+            raise LoadDependent("the safety net fired", reasons={"safety_net": 1})
+        return self.make(params, rng)
+
+
 always_fails = AlwaysFails()
+ends_run = EndsRun()
 picky = Picky()
 stuck = Stuck()
 sometimes_slow = Sometimes()

@@ -77,7 +77,10 @@ def test_spec_generate_that_fails_leaves_the_existing_file_untouched(tmp_path: P
     out.write_text("precious\n")
     done = cli(tmp_path, "spec", "generate", str(failing_spec(tmp_path)), "--attempts", "3",
                "-n", "2", "--out", "o.jsonl")
-    assert_clear_error(done, "2 of 2 puzzle(s) could not be generated")
+    # spec generate is the batch runner: a failed item is replaced by the next index, until
+    # 20 in a row failed; a run that wrote no record leaves no journal or job file either
+    assert_clear_error(done, "family 'spec:never' failed 20 items in a row (rejects: "
+                             "generation_failed 20")
     assert out.read_text() == "precious\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["never.yaml", "o.jsonl"]
 
@@ -86,11 +89,15 @@ def test_spec_generate_replaces_the_file_only_when_complete(tmp_path: Path) -> N
     out = tmp_path / "o.jsonl"
     out.write_text("old\n")
     os.chmod(out, 0o640)
-    done = cli(tmp_path, "spec", "generate", str(BASE_SPEC), "-n", "2", "--out", "o.jsonl")
+    # base.yaml has one puzzle: --no-dedupe keeps the second copy (as spec generate did)
+    done = cli(tmp_path, "spec", "generate", str(BASE_SPEC), "-n", "2", "--out", "o.jsonl",
+               "--no-dedupe")
     assert done.returncode == 0, done.stderr
     assert out.read_text().count("\n") == 2 and '"family":"spec:base"' in out.read_text()
     assert oct(out.stat().st_mode & 0o777) == "0o640"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl"]
+    # the batch runner's files beside it, as `puzzleforge generate` writes them
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "o.job.json", "o.jsonl",
+                                                          "o.summary.json"]
 
 
 def test_batch_run_that_fails_keeps_the_old_dataset_and_its_records_apart(tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ puzzles for every spec -- the rare ones (53-daughter: ~1 accepted attempt in 100
 included -- in a few minutes. The search itself is exercised by
 PUZZLEFORGE_SPEC_CORPUS_N=20 and bench/spec_corpus_sweep.py.
 
-The seeds are those of ``puzzleforge spec generate SPEC --seed 2026``: puzzle i's attempt a
-uses derive_seed(2026, family, i, a). Engine changes that alter which attempts succeed
+Puzzle i's attempt a uses its own seed, derive_seed(2026, family, i, a), so each recorded
+seed gives its puzzle in one attempt (the scheme ``spec generate`` used before it became
+the batch runner, whose spec items retry inside one seed's stream). Engine changes that alter which attempts succeed
 (solver choice, solution order, budgets) can make a recorded seed stale. Re-running this
 script is cheap: every recorded seed is replayed first (generate + config-replay audit)
 and kept if it still gives a puzzle; only a stale or missing one is searched again, from

@@ -22,7 +22,9 @@ def test_generate_writes_stamped_verified_records(tmp_path: Path) -> None:
     for i, rec in enumerate(recs):
         p = Puzzle.from_record(rec)
         assert rec["family"] == "spec:vase" and rec["question"].startswith(rec["problem"].rstrip("\n") + "\nAnswer format: ")
-        assert p.seed == derive_seed(9, "spec:vase", i, rec["meta"]["attempt"])
+        # one seed per item: the family retries inside generate (never a new seed per retry)
+        assert rec["meta"]["index"] == i and "attempt" not in rec["meta"]
+        assert p.seed == derive_seed(9, "spec:vase", i)
         assert "parameters" in rec and "config" in rec
     # the same command gives the same file
     out2 = tmp_path / "v2.jsonl"

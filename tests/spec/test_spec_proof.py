@@ -216,7 +216,7 @@ def test_audit_reports_undecided_as_undecided():
 def _records(tmp_path: Path, spec: Path, n: int) -> Path:
     out = tmp_path / "r.jsonl"
     r = CliRunner().invoke(app, ["spec", "generate", str(spec), "-n", str(n), "--seed", "4",
-                                 "--out", str(out), "-q"])
+                                 "--out", str(out), "-q", "--no-dedupe"])  # tiny spaces
     assert r.exit_code == 0, r.output
     return out
 

@@ -345,7 +345,8 @@ def test_verify_of_a_dataset_whose_spec_was_swapped_for_a_hostile_one(tmp_path: 
     """Through the real ``python -m puzzleforge``: generate, swap the spec, verify."""
     spec = tmp_path / "puzzle.yaml"
     spec.write_text(BASE, encoding="utf-8")
-    made = _run(["spec", "generate", "puzzle.yaml", "-n", "2", "-o", "data.jsonl"], tmp_path)
+    made = _run(["spec", "generate", "puzzle.yaml", "-n", "2", "-o", "data.jsonl", "--no-dedupe"],
+                tmp_path)  # the spec has one puzzle: keep its second copy
     assert made.returncode == 0, made.stderr
     records = [json.loads(x) for x in (tmp_path / "data.jsonl").read_text().splitlines()]
     assert [r["meta"]["source"] for r in records] == ["puzzle.yaml", "puzzle.yaml"]

@@ -87,3 +87,29 @@ def test_a_cut_short_rating_runs_the_same_solves() -> None:
             assert full["score"] >= above and cut["score"] >= above
         else:
             assert cut == full
+
+
+def test_an_unreachable_tier_is_refused_up_front() -> None:
+    """3x3 expert is refused before any work, with the reason, by the API and the CLI."""
+    from typer.testing import CliRunner
+
+    from puzzleforge.core.errors import ConfigError
+    from puzzleforge.zebra.cli import app
+
+    with pytest.raises(ConfigError) as err:
+        puzzleforge.generate("zebra", seed=0, K=3, k=3, difficulty="expert")
+    assert "difficulty='expert' at K=3, k=3 is refused" in str(err.value)
+    assert "27 cells" in str(err.value)
+    result = CliRunner().invoke(app, ["generate", "-K", "3", "-k", "3", "--difficulty", "expert"])
+    assert result.exit_code != 0
+    assert "is refused" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("tier", ["medium", "hard"])
+def test_8x8_middle_tiers_are_refused_before_any_work(tier: str) -> None:
+    """At 8x8 the middle bands were not reached in a whole attempt budget: refused, not tried."""
+    from puzzleforge.core.errors import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        puzzleforge.generate("zebra", seed=0, K=8, k=8, difficulty=tier)
+    assert f"difficulty='{tier}' at K=8, k=8 is refused" in str(err.value)

@@ -9,14 +9,18 @@ line, rebuilds the dedupe set and continues after the last committed index.
 
 Items whose every attempt failed, and duplicates (same canonical question), are replaced
 by continuing the index stream past N; a family that produces nothing new for a long run
-of items stops with GenerationFailed naming the reasons instead of spinning.
+of items stops with GenerationFailed naming the reasons instead of spinning. An error
+marked ``ends_run`` (a spec error, a wall-clock safety net whose outcome would depend on
+machine load) stops the run at its item: the records before it stay in the journal.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import os
 import shutil
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -49,6 +53,8 @@ HARD_GRACE_SECONDS = 60.0
 MAX_CHUNK_SIZE = 100_000
 
 ProgressCallback = Callable[[ProgressState], None]
+#: Called with each run of records once they are committed to the journal, in index order.
+RecordsCallback = Callable[[list[str]], None]
 
 
 def journal_path(out: Path, fmt: str) -> Path:
@@ -64,10 +70,12 @@ def _auto_chunk(total: int, workers: int) -> int:
 class _Run:
     def __init__(self, job: BatchJob, backend: Backend, journal: JsonlJournal,
                  summary: Summary, chunk_size: int | None,
-                 on_progress: ProgressCallback | None) -> None:
+                 on_progress: ProgressCallback | None,
+                 on_records: RecordsCallback | None = None) -> None:
         self.job, self.backend, self.journal, self.summary = job, backend, journal, summary
         self.chunk_size = chunk_size
         self.on_progress = on_progress
+        self.on_records = on_records
         self.seen: set[int] = set()
         self.started = time.monotonic()
         self.last_progress = 0.0
@@ -80,6 +88,12 @@ class _Run:
             self.last_progress = now
             self.on_progress(ProgressState(self.done, self.job.total, self.reject_count,
                                            now - self.started, self.summary.records_written))
+
+    def _commit(self, lines: list[str]) -> None:
+        """Append committed records to the journal (fsynced), then hand them to ``on_records``."""
+        self.journal.commit(lines)
+        if self.on_records is not None and lines:
+            self.on_records(lines)
 
     def _reject(self, reason: str, n: int = 1) -> None:
         self.summary.rejects[reason] = self.summary.rejects.get(reason, 0) + n
@@ -139,7 +153,7 @@ class _Run:
             while commit_at in buffered and accepted < comp.count:
                 result = buffered.pop(commit_at)
                 commit_at += len(result.items)
-                lines = []
+                lines: list[str] = []
                 for item in result.items:
                     if accepted >= comp.count:
                         break
@@ -147,6 +161,14 @@ class _Run:
                     self.summary.items_attempted += 1
                     for reason, n in item.rejects.items():
                         self._reject(reason, n)
+                    if item.stop:  # an error no later item can avoid (or load-dependent)
+                        self._commit(lines)
+                        self.summary.records_written += len(lines)
+                        self.done += len(lines)
+                        stopped = GenerationFailed(f"item {item.index}: {item.stop}",
+                                                   reasons=dict(item.rejects))
+                        stopped.kind = item.stop_kind or stopped.kind  # shown as the cause's kind
+                        raise stopped
                     if item.line is None:
                         self._reject("item_failed")
                         consecutive_failed += 1
@@ -165,10 +187,10 @@ class _Run:
                         accepted_now += 1
                         consecutive_failed = consecutive_bad = 0
                     if consecutive_failed >= FAILED_ITEMS_LIMIT or consecutive_bad >= BAD_ITEMS_LIMIT:
-                        self.journal.commit(lines)
+                        self._commit(lines)
                         self._stop(family, consecutive_failed, consecutive_bad, failure_reasons,
                                    last_error)
-                self.journal.commit(lines)
+                self._commit(lines)
                 self.summary.records_written += len(lines)
                 self.done += len(lines)
                 self.summary.per_component[comp.name or family.name] = accepted
@@ -179,17 +201,19 @@ class _Run:
               last_error: str) -> None:
         if failed >= FAILED_ITEMS_LIMIT:
             detail = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())) or "no reason given"
+            tries = ("" if getattr(family, "retries_itself", False)
+                     else f", every one of its {self.job.max_attempts} attempts")
             raise GenerationFailed(
-                f"family '{family.name}' failed {failed} items in a row, every one of its "
-                f"{self.job.max_attempts} attempts (rejects: {detail}; last: {last_error}); "
-                "stopping instead of spinning",
+                f"family '{family.name}' failed {failed} items in a row{tries} (rejects: "
+                f"{detail}; last: {last_error}); stopping instead of spinning",
                 reasons=reasons,
                 hint="Check the params, raise --timeout-per-item, or run "
                      "`puzzleforge generate` with -n 1 --debug to see one failure")
         raise GenerationFailed(
             f"family '{family.name}' produced no new puzzle in {bad} items in a row "
             "(all duplicates of earlier ones)",
-            hint="The parameter space looks exhausted: ask for fewer puzzles or widen the params")
+            hint="The parameter space looks exhausted: ask for fewer puzzles, widen the params, "
+                 "or keep duplicates (--no-dedupe)")
 
 
 def _clear_for_fresh_start(out: Path, fmt: str, journal: Path) -> None:
@@ -216,7 +240,8 @@ def check_run_options(fmt: str, backend: str, workers: int | None,
 def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: int | None = None,
               backend: str = "local", resume: bool = False, ray_address: str | None = None,
               chunk_size: int | None = None,
-              on_progress: ProgressCallback | None = None) -> Summary:
+              on_progress: ProgressCallback | None = None,
+              on_records: RecordsCallback | None = None) -> Summary:
     """Generate ``job`` into ``out``; returns the Summary (also written as JSON beside it).
 
     ``fmt`` is ``jsonl`` (``out`` is the file) or ``parquet`` (``out`` is a directory of
@@ -225,6 +250,8 @@ def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: in
     Records go to a journal (``<out>.partial`` for JSONL, ``<out>.journal.jsonl`` for
     Parquet) fsynced per chunk, so ``kill -9`` keeps them for ``--resume``; ``out`` itself is
     replaced only when the run completes, so a failed run never destroys an earlier dataset.
+    ``on_records`` receives the records as they are committed (``spec generate`` prints
+    them to stdout as they come).
     """
     out = Path(out)
     check_run_options(fmt, backend, workers, chunk_size)
@@ -236,7 +263,7 @@ def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: in
     out.parent.mkdir(parents=True, exist_ok=True)
     with _output_lock(out):
         return _run_locked(job, families, out, fmt, workers, backend, resume, ray_address,
-                           chunk_size, on_progress)
+                           chunk_size, on_progress, on_records)
 
 
 @contextmanager
@@ -274,7 +301,8 @@ def _output_lock(out: Path) -> Iterator[None]:
 
 def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers: int | None,
                 backend: str, resume: bool, ray_address: str | None, chunk_size: int | None,
-                on_progress: ProgressCallback | None) -> Summary:
+                on_progress: ProgressCallback | None,
+                on_records: RecordsCallback | None = None) -> Summary:
     wall0, cpu0 = time.monotonic(), time.process_time()
     tree_cpu0 = cpu_seconds()  # with children: the inline backend's sandboxed spec workers
     journal = journal_path(out, fmt)
@@ -319,7 +347,7 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
                       seed=job.seed, requested=job.total, resumed_from=state.records,
                       job=fingerprint)
     sink = JsonlJournal(journal)
-    run = _Run(job, chosen, sink, summary, chunk_size, on_progress)
+    run = _Run(job, chosen, sink, summary, chunk_size, on_progress, on_records)
     run.seen = state.qkeys
     run.done = state.records
     for k, comp in enumerate(job.components):
@@ -339,6 +367,8 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
     finally:
         sink.close()
         chosen.close(cancel=not completed)
+        if not completed and not continuing and run.done == 0:
+            _drop_empty_start(journal, job_file)
     summary.records_total = run.done
     if job.splits:
         summary.per_split = _count_splits(journal)
@@ -349,6 +379,8 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         files = [out]
         if job.splits:
             files += list(write_split_jsonl(journal, out).values())
+        with contextlib.suppress(FileNotFoundError):  # a replaced file keeps its permissions
+            os.chmod(journal, stat.S_IMODE(os.stat(out).st_mode))
         os.replace(journal, out)
         fsync_dir(out.parent)
     summary.card = str(write_card(job, out, fmt, files, summary.per_component, summary.per_split))
@@ -359,6 +391,17 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         summary.cpu_seconds = cpu_seconds() - tree_cpu0
     write_json_atomic(sidecar(out, "summary.json"), summary.to_dict())
     return summary
+
+
+def _drop_empty_start(journal: Path, job_file: Path) -> None:
+    """A fresh run that failed before its first record leaves nothing behind (its journal
+    is empty and a --resume would only start over)."""
+    try:
+        if journal.stat().st_size == 0:
+            journal.unlink()
+            job_file.unlink(missing_ok=True)
+    except FileNotFoundError:
+        pass
 
 
 def _copy_durably(source: Path, target: Path) -> None:

@@ -4,16 +4,20 @@ Why here and not in the runner: the same function runs in a local pool process, 
 task and inline (1 worker), so every backend produces the very same bytes. Families are
 rebuilt from their ref once per process and cached. Each attempt gets a wall-clock budget
 (SIGALRM, main thread only); an attempt that exceeds it, raises, or whose stored answer
-does not verify is retried with the next derived seed and counted by reason.
+does not verify is retried with the next derived seed and counted by reason (unless the
+family retries inside its own ``generate``: ``retries_itself``, spec files). An error
+marked ``ends_run`` (core/errors.py) ends the item and tells the runner to stop.
 """
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.alarm import wall_alarm
 from ..core.cputime import cpu_seconds
 from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.family import build_params
@@ -49,6 +53,8 @@ class ItemResult:
     qkey: int = 0                    # dedupe key (canonical question hash)
     rejects: dict[str, int] = field(default_factory=dict)
     error: str = ""                  # last failure message when line is None
+    stop: str = ""                   # an error that ends the run (PuzzleForgeError.ends_run)
+    stop_kind: str = ""              # its kind ("invalid spec", "generation failed", ...)
 
 
 @dataclass
@@ -65,12 +71,20 @@ class _ItemTimeout(BaseException):
     ``except Exception`` cannot swallow it)."""
 
 
-def _on_alarm(signum: int, frame: Any) -> None:  # noqa: ARG001 - signal handler signature
+def _raise_timeout() -> None:
     raise _ItemTimeout()
 
 
 def _family(ref: str, options: dict[str, Any]) -> Any:
-    key = ref + "|" + repr(sorted(options.items()))
+    # the working directory and the file's version are part of the key: a spec family
+    # records its file's path relative to the first (meta.source) and hashes its content,
+    # and one process may run several batches (from other folders, after an edit)
+    try:
+        st = os.stat(ref)
+        version = f"{st.st_mtime_ns}:{st.st_size}"
+    except OSError:  # a registered id or module:attribute, not a file
+        version = ""
+    key = "|".join((ref, repr(sorted(options.items())), os.getcwd(), version))
     family = _FAMILY_CACHE.get(key)
     if family is None:
         family = _FAMILY_CACHE[key] = load_family_ref(ref, options)
@@ -113,19 +127,10 @@ def _reason(exc: BaseException) -> str:
 def _attempt(family: Any, params: Any, seed: int, timeout: float | None,
              use_alarm: bool) -> Any:
     if timeout and use_alarm:
-        # keep any timer the host process armed (pytest-timeout, a caller's own alarm)
-        outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
-        started = time.monotonic()
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, timeout)
-        try:
+        # core/alarm.py keeps any timer the host process armed (pytest-timeout, a
+        # caller's own alarm) and puts it back exactly
+        with wall_alarm(timeout, _raise_timeout):
             return stamp(family.generate(params, make_rng(seed)), seed)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            if outer_left > 0:
-                signal.setitimer(signal.ITIMER_REAL,
-                                 max(0.001, outer_left - (time.monotonic() - started)))
     started = time.monotonic()
     puzzle = stamp(family.generate(params, make_rng(seed)), seed)
     if timeout and time.monotonic() - started > timeout:
@@ -139,7 +144,9 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int,
     comp = task.component
     rejects: dict[str, int] = {}
     error = ""
-    for attempt in range(task.max_attempts):
+    # a family that retries inside generate (spec files) is never retried with another seed
+    attempts = 1 if getattr(family, "retries_itself", False) else task.max_attempts
+    for attempt in range(attempts):
         seed = derive_seed(task.base_seed, family.name, index, attempt)
         try:
             puzzle = _attempt(family, params, seed, task.timeout, use_alarm)
@@ -153,6 +160,9 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int,
             reason = _reason(exc)
             rejects[reason] = rejects.get(reason, 0) + 1
             error = f"{type(exc).__name__}: {exc}"
+            if getattr(exc, "ends_run", False):  # no later item can do better: stop the run
+                return ItemResult(index, None, 0, rejects, error, stop=str(exc),
+                                  stop_kind=str(getattr(exc, "kind", "")))
             continue
         try:
             score = float(family.verify(puzzle, puzzle.answer))

@@ -21,7 +21,8 @@ from .errors import run_guarded
 __all__ = ["register", "parse_param_pairs"]
 
 TRUST_HELP = ("Load grid genre .py files (a family given as a .py file, or named by the "
-              "records): they are Python code. Only for files you trust.")
+              "records) and spec files' Python operator files (customs/*.py): they are "
+              "Python code. Only for files you trust.")
 
 
 def parse_param_pairs(pairs: list[str]) -> dict[str, str]:
@@ -95,7 +96,7 @@ def _generate(target: str, n: int | None, seed: int | None, out: Path,
               params: list[str], workers: int | None, backend: str, ray_address: str | None,
               fmt: str, resume: bool, timeout: float | None, chunk_size: int | None,
               max_attempts: int | None, quiet: bool, audit: bool = False,
-              trust: bool = False) -> None:
+              trust: bool = False, dedupe: bool = True) -> None:
     from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
     from ..batch.backends import default_workers
     from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
@@ -129,6 +130,8 @@ def _generate(target: str, n: int | None, seed: int | None, out: Path,
                        timeout_per_item=timeout)
     if audit:
         job = dataclasses.replace(job, audit=True)
+    if not dedupe:
+        job = dataclasses.replace(job, dedupe=False)
     progress = _Progress(f"generate {Path(target).name}", job.total)
     try:
         summary = run_batch(
@@ -214,15 +217,20 @@ def register(app: typer.Typer) -> None:
         chunk_size: int | None = typer.Option(None, "--chunk-size", min=1,
                                                  max=MAX_CHUNK_SIZE, help="Items per chunk."),
         max_attempts: int | None = typer.Option(None, "--max-attempts", min=1,
-                                                   help="Attempts per item (default 4)."),
+                                                help="Attempts per item, each with a new "
+                                                "seed (default 4; spec files retry inside "
+                                                "instead: --param attempts=N)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
         audit: bool = typer.Option(False, "--audit", help="Also run each family's exact "
                                    "audit while generating (slower)."),
         trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
+        no_dedupe: bool = typer.Option(False, "--no-dedupe", help="Keep puzzles whose question "
+                                       "repeats an earlier one (default: drop them and take "
+                                       "the next index)."),
     ) -> None:
         """Generate a dataset: N verified puzzles, deterministic for the seed."""
         _generate(family, n, seed, out, param, workers, backend, ray_address, fmt, resume,
-                  timeout, chunk_size, max_attempts, quiet, audit, trust)
+                  timeout, chunk_size, max_attempts, quiet, audit, trust, not no_dedupe)
 
     @app.command("verify")
     @run_guarded

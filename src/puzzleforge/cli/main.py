@@ -36,7 +36,7 @@ ENGINE_APPS: dict[str, str] = {
     "zebra": "puzzleforge.zebra.cli:app",
     "grid": "puzzleforge.grid.cli:app",
     "crossnumber": "puzzleforge.crossnumber.cli:app",
-    "spec": "puzzleforge.spec.cli:app",
+    "spec": "puzzleforge.cli.spec_commands:app",  # spec/cli.py's app + generate (batch)
 }
 
 #: Engine groups whose commands run in a CPU- and memory-bounded worker (core/limits.py).

@@ -57,6 +57,10 @@ class PuzzleForgeError(Exception):
     """
 
     kind = "error"
+    #: True for an error no later item of a run can avoid, or whose outcome depends on
+    #: machine load (a wall-clock safety net): the batch runner stops at it instead of
+    #: counting it and going on with the next item.
+    ends_run = False
 
     def __init__(
         self,

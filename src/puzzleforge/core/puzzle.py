@@ -16,7 +16,7 @@ import orjson
 from .errors import InvalidDescription
 from .seeding import stable_hash
 
-__all__ = ["Puzzle", "puzzle_id", "canonical_json", "RECORD_FIELDS", "stamp"]
+__all__ = ["Puzzle", "puzzle_id", "canonical_json", "RECORD_FIELDS", "stamp", "earlier_ids"]
 
 RECORD_FIELDS = (
     "id", "family", "question", "answer", "solution", "difficulty",
@@ -31,13 +31,27 @@ def canonical_json(value: Any) -> str:
     return orjson.dumps(value, option=_JSON_OPTIONS).decode("utf-8")
 
 
-def puzzle_id(family: str, params: Mapping[str, Any], seed: int) -> str:
+def puzzle_id(family: str, params: Mapping[str, Any], seed: int, source: str | None = None) -> str:
     """Stable id of the puzzle that ``family`` builds from ``params`` and ``seed``.
+
+    ``source``: the sha256 of the file that defines a file-based family (a spec), whose
+    content decides the puzzle as much as its name does (``meta.source_sha256``).
 
     >>> puzzle_id("latin", {"n": 4}, 1) == puzzle_id("latin", {"n": 4}, 1)
     True
+    >>> puzzle_id("spec:a", {}, 1, "ab12") != puzzle_id("spec:a", {}, 1, "cd34")
+    True
     """
+    if source:
+        return stable_hash("puzzle", family, source, canonical_json(dict(params)), seed,
+                           digest_size=10)
     return stable_hash("puzzle", family, canonical_json(dict(params)), seed, digest_size=10)
+
+
+def _source_digest(meta: Mapping[str, Any]) -> str | None:
+    """``meta.source_sha256`` when a file-based family recorded it (else None)."""
+    value = meta.get("source_sha256") if isinstance(meta, Mapping) else None
+    return value if isinstance(value, str) and value else None
 
 
 @dataclass
@@ -64,7 +78,7 @@ class Puzzle:
 
     def __post_init__(self) -> None:
         if not self.id:
-            self.id = puzzle_id(self.family, self.params, self.seed)
+            self.id = puzzle_id(self.family, self.params, self.seed, _source_digest(self.meta))
         if not self.config:
             self.config = {"family": self.family, "params": dict(self.params), "seed": self.seed}
 
@@ -132,14 +146,26 @@ class Puzzle:
 def stamp(puzzle: Puzzle, seed: int) -> Puzzle:
     """Record the seed a caller used to build ``puzzle`` (families only see the rng).
 
-    Sets ``seed``, recomputes the stable ``id`` and fills ``config`` with family, params
+    Sets ``seed``, recomputes the stable ``id`` (of family, params, seed and, for a
+    file-based family, ``meta.source_sha256``) and fills ``config`` with family, params
     and seed unless the family wrote a config of its own (then only missing keys of
     provenance go to ``meta``).
     """
     puzzle.seed = seed
-    puzzle.id = puzzle_id(puzzle.family, puzzle.params, seed)
+    puzzle.id = puzzle_id(puzzle.family, puzzle.params, seed, _source_digest(puzzle.meta))
     if not puzzle.config or set(puzzle.config) <= {"family", "params", "seed"}:
         puzzle.config = {"family": puzzle.family, "params": dict(puzzle.params), "seed": seed}
     else:
         puzzle.meta.setdefault("seed", seed)
     return puzzle
+
+
+def earlier_ids(puzzle: Puzzle) -> tuple[str, ...]:
+    """Ids the same puzzle had under an earlier rule, which ``verify`` still accepts.
+
+    Spec records made before ids hashed the spec's content (``meta.source_sha256``) carry
+    ``puzzle_id(family, params, seed)``; the puzzle itself is the same.
+    """
+    if _source_digest(puzzle.meta):
+        return (puzzle_id(puzzle.family, puzzle.params, puzzle.seed),)
+    return ()

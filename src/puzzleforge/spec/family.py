@@ -11,14 +11,13 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
-import signal
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.alarm import wall_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
 from ..core.family import params_to_dict
@@ -31,6 +30,7 @@ from .outcome import UNDECIDED
 from .schema import Spec, load_spec
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
+           "SpecExpressionError",
            "score_answer", "DIFFICULTY_DOC", "UNDECIDED_LIMIT", "stop_if_undecided"]
 
 #: Wall-clock safety net of an audit's config replay (a check, not generation).
@@ -80,8 +80,10 @@ class SafetyNetFailed(GenerationFailed):
     """The wall-clock safety net (``max_seconds``) fired: no puzzle, and it says why.
 
     Why not retry with the next seed: the puzzle that would come out then depends on
-    machine load, which the determinism contract forbids.
+    machine load, which the determinism contract forbids (a batch stops at it).
     """
+
+    ends_run = True
 
 
 class UndecidedSpec(GenerationFailed):
@@ -89,8 +91,20 @@ class UndecidedSpec(GenerationFailed):
 
     Why stop the spec: a puzzle is emitted only with a proof that its answer is unique;
     a spec whose checks stay undecided would otherwise retry at the full work budget
-    per attempt and still emit nothing.
+    per attempt and still emit nothing (a batch stops at it: no later item would fare better).
     """
+
+    ends_run = True
+
+
+class SpecExpressionError(InvalidSpec):
+    """An expression of the spec failed on most attempts: a spec error, not bad luck.
+
+    Why its own class: every item of a run would fail the same way, so a batch stops at
+    the first one and shows this error (file, field, YAML line) instead of retrying.
+    """
+
+    ends_run = True
 
 
 def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
@@ -107,44 +121,8 @@ def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
             f"by reason: {summary}", attempts=attempts, reasons=dict(reasons), file=path)
 
 
-class _Alarm:
-    """Interrupt pure-Python runaway evaluation after ``seconds`` (main thread only).
-
-    Part of the wall-clock safety net: pure-Python work (operators, selections) is not
-    counted by the Z3 work budget. Library code must not clobber a caller's timer: a
-    caller's SIGALRM handler and ITIMER_REAL are put back on exit, the timer with the
-    time it has left (an alarm the caller set for earlier than ours is left alone, and
-    then no alarm of ours is set at all).
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.active = False
-
-    def __enter__(self) -> "_Alarm":
-        if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-            caller = signal.getitimer(signal.ITIMER_REAL)
-            if caller[0] and caller[0] <= self.seconds:
-                return self  # the caller's own alarm comes first: leave it as it is
-            self.old = signal.signal(signal.SIGALRM, self._fire)
-            self.caller = caller
-            self.start = time.monotonic()
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-            self.active = True
-        return self
-
-    @staticmethod
-    def _fire(signum: int, frame: Any) -> None:
-        raise SafetyNetFired()
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.old)
-            left, interval = self.caller
-            if left:
-                left = max(1e-6, left - (time.monotonic() - self.start))
-                signal.setitimer(signal.ITIMER_REAL, left, interval)
+def _net_fired() -> None:
+    raise SafetyNetFired()
 
 
 def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
@@ -232,6 +210,10 @@ class SpecFamily:
 
     Params = SpecParams
     difficulty_doc = DIFFICULTY_DOC
+    #: ``generate`` retries rejected attempts itself (``Params.attempts``, one wall-clock
+    #: net per puzzle), so a batch never retries an item with another seed: a record's
+    #: seed is always its item's, and its id never depends on a retry count.
+    retries_itself = True
 
     def __init__(self, path: str | Path, trust: bool = False, *, spec: Spec | None = None) -> None:
         self.path = str(path)
@@ -293,7 +275,10 @@ class SpecFamily:
             try:
                 if time.monotonic() > deadline:
                     raise SafetyNetFired()
-                with _Alarm(max(0.001, deadline - time.monotonic()) + 1.0):
+                # pure-Python runaway work (operators, selections) is not counted by the
+                # Z3 work budget: the wall-clock net stops it loudly (core/alarm.py keeps
+                # a caller's timer)
+                with wall_alarm(max(0.001, deadline - time.monotonic()) + 1.0, _net_fired):
                     result = run_attempt(self.spec, self.file_ops, sub, config=config,
                                          use_spec_vars=set(use_spec_vars),
                                          time_budget=params.attempt_seconds,
@@ -338,7 +323,7 @@ class SpecFamily:
             if attempts >= 5 and count * 2 >= sum(reasons.values()):
                 exc = failures[top]
                 code = exc.code
-                raise InvalidSpec(
+                raise SpecExpressionError(
                     f"expression failed: {type(exc.exc).__name__}: {exc.exc} (in: {' '.join(code.source.split())[:200]})",
                     file=self.path, field=code.where, line=code.line,
                     expected="an expression that evaluates for the spec's variables and symbols "

@@ -36,14 +36,21 @@ _PRECHECK_MIN = 5
 _PRECHECK_KEY = ("puzzleforge.spec.sampling", "precheck")
 #: Key of [work units of the passed pre-checks, work units of the attempts' solving after them].
 PRECHECK_COST_KEY = ("puzzleforge.spec.sampling", "precheck-cost")
-#: The pre-check's own Z3 context (one per thread): see ``precheck``.
-_PRIVATE = threading.local()
+#: Key (with the thread's id) of the pre-check's own Z3 context in the family's cache.
+_PRECHECK_CTX_KEY = ("puzzleforge.spec.model", "precheck-context")
 
 
-def _precheck_context() -> Any:
-    ctx = getattr(_PRIVATE, "ctx", None)
+def _precheck_context(cache: dict) -> Any:
+    """The pre-check's Z3 context, owned by the family (its cache) and one per thread.
+
+    Why owned by the family, not the thread: the work units a check spends depend on what
+    its context checked before; a context shared by every family of a thread made the
+    pre-check's cost (and so whether it stays on) depend on what else ran in the process.
+    """
+    key = (_PRECHECK_CTX_KEY, threading.get_ident())
+    ctx = cache.get(key)
     if ctx is None:
-        ctx = _PRIVATE.ctx = z3.Context()
+        ctx = cache[key] = z3.Context()
     return ctx
 
 
@@ -109,7 +116,7 @@ def precheck(a: "Attempt") -> None:
         return
     if a.budget.remaining() <= 0:
         return
-    ctx = _precheck_context()
+    ctx = _precheck_context(a.cache)
     solver = z3.SolverFor("QF_FD", ctx=ctx)
     solver.set("random_seed", 0)
     try:

@@ -324,13 +324,14 @@ _SHAPE_ERRORS: dict[str, type[Exception]] = {
 def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
     """A worker's error as this process's exception (class from a fixed table)."""
     from ..core import errors
-    from .family import SafetyNetFailed, UndecidedSpec
+    from .family import SafetyNetFailed, SpecExpressionError, UndecidedSpec
 
     if not isinstance(data, dict):
         return SpecWorkerDied(f"spec {family.path}: the worker sent an unreadable error")
     table = {name: getattr(errors, name) for name in errors.__all__}
     table["SafetyNetFailed"] = SafetyNetFailed
     table["UndecidedSpec"] = UndecidedSpec
+    table["SpecExpressionError"] = SpecExpressionError
     cls = table.get(str(data.get("type")))
     text = lambda k: None if data.get(k) is None else str(data.get(k))  # noqa: E731
     line = data.get("line") if isinstance(data.get("line"), int) else None

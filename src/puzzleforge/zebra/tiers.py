@@ -50,7 +50,24 @@ def below(score: float, tier: str) -> bool:
 
 #: (K, k, tier) -> why that tier cannot be generated at that size (measured with
 #: bench/zebra_tiers.py; filled in from its sweep).
-_UNREACHABLE: dict[tuple[int, int, str], str] = {}
+_SMALL = ("a {K}x{k} grid ({cells} cells) rarely has a minimal clue set that needs 5 "
+          "refutations on average; measured with bench/zebra_tiers.py: {seen}")
+_UNREACHABLE: dict[tuple[int, int, str], str] = {
+    (3, 3, "expert"): _SMALL.format(K=3, k=3, cells=27, seen="1 of 15 seeds in 40 attempts"),
+    (4, 3, "expert"): _SMALL.format(K=4, k=3, cells=54, seen="10 of 15 seeds in 40 attempts"),
+    (3, 4, "expert"): _SMALL.format(K=3, k=4, cells=48,
+                                    seen="up to 32 of the 40 attempts, too close to "
+                                         "promise every seed"),
+    # At 8x8 the construction's moves lower the guess count too slowly to land inside the
+    # narrow middle bands: seed 0 gave no puzzle in its whole attempt budget (about 90 s CPU)
+    # for either tier, while easy and expert generate (bench/zebra_generate.py, session 8).
+    (8, 8, "medium"): ("at 8x8 the construction does not reach the medium band (0 < g < 2): "
+                       "measured with bench/zebra_generate.py, seed 0 gave no puzzle in its "
+                       "whole attempt budget (about 90 s CPU); easy and expert generate"),
+    (8, 8, "hard"): ("at 8x8 the construction does not reach the hard band (2 <= g < 5): "
+                     "measured with bench/zebra_generate.py, seed 0 gave no puzzle in its "
+                     "whole attempt budget (about 90 s CPU); easy and expert generate"),
+}
 
 
 def unreachable(K: int, k: int, tier: str | None, style: str = "native") -> str | None:
