@@ -11,6 +11,8 @@ subprocess from a scratch copy (never imported); set it up as in
     .venv/bin/python bench/spec_replay.py [-n 3] [--seed 1] [--specs 44-chess,46-elevator]
 
 Prints one row per spec and the totals; the reference's own failures are listed by name.
+A config that cannot be replayed (either way) is skipped and counted under its reason, and
+the run goes on with the next one (as the reference does with configs it cannot replay).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,7 +97,10 @@ def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: 
     name = spec.stem
     fam = load_spec_family(spec, trust=True)
     row = {"spec": name, "ref_made": 0, "ours_replayed": 0, "ours_agree": 0,
-           "ours_made": 0, "ref_replayed": 0, "ref_agree": 0, "notes": []}
+           "ours_made": 0, "ref_replayed": 0, "ref_agree": 0, "notes": [],
+           "ours_skipped": {}, "ref_skipped": {}}
+    ours_skipped: Counter = Counter()
+    ref_skipped: Counter = Counter()
     # 1. the reference makes N; we replay each config
     ref_out = work / f"{name}.ref.jsonl"
     err = ref_run(ref_dir, ["-d", str(spec), "-n", str(n), "-o", str(ref_out)], timeout)
@@ -107,7 +113,9 @@ def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: 
             p = fam.generate(SpecParams(attempts=1, max_seconds=300), random.Random(0),
                              config=rec["config"])
         except PuzzleForgeError as exc:
-            row["notes"].append(f"ours cannot replay ref #{k}: {', '.join(getattr(exc, 'reasons', {}) or {}) or str(exc)[:80]}")
+            why = ', '.join(getattr(exc, 'reasons', {}) or {}) or str(exc)[:80]
+            row["notes"].append(f"ours cannot replay ref #{k}: {why}")
+            ours_skipped[why] += 1
             continue
         row["ours_replayed"] += 1
         fmts = [q.get("format") for q in p.solution["queries"]]
@@ -127,6 +135,7 @@ def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: 
         got = read_jsonl(out)
         if not got:
             row["notes"].append(f"reference cannot replay ours #{k}{': ' + err[:60] if err else ''}")
+            ref_skipped[err[:60] or "no output"] += 1
             continue
         row["ref_replayed"] += 1
         fmts = [q.get("format") for q in p.solution["queries"]]
@@ -137,6 +146,7 @@ def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: 
             row["notes"].append(f"ours #{k} differs in the reference: answer ours {p.answer[:30]!r} "
                                 f"ref {str(rec['answer'])[:30]!r}"
                                 + ("" if p.extra["problem"] == rec["problem"] else ", problem text"))
+    row["ours_skipped"], row["ref_skipped"] = dict(ours_skipped), dict(ref_skipped)
     return row
 
 
@@ -148,6 +158,7 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=240.0, help="wall seconds per reference run")
     ap.add_argument("--cpu", type=float, default=120.0, help="CPU seconds for ours per spec")
     ap.add_argument("--json", default="", help="also write the rows here")
+    ap.add_argument("--keep", default="", help="keep the configs and outputs in this folder")
     args = ap.parse_args()
     if not REF_PY.exists() or not CORPUS.exists():
         sys.exit(f"needs {REF_PY} (see {REFERENCE}/REFERENCE.md) and {CORPUS}")
@@ -155,13 +166,14 @@ def main() -> None:
     if args.specs:
         want = set(args.specs.split(","))
         specs = [p for p in specs if p.stem in want]
-    tmp = Path(tempfile.mkdtemp(prefix="spec-replay-"))
+    tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="spec-replay-"))
+    tmp.mkdir(parents=True, exist_ok=True)
     ref_dir = tmp / "ref"
-    shutil.copytree(REFERENCE, ref_dir)
+    shutil.copytree(REFERENCE, ref_dir, dirs_exist_ok=True)
     (ref_dir / "temp").mkdir(exist_ok=True)
     (ref_dir / "output").mkdir(exist_ok=True)
     work = tmp / "work"
-    work.mkdir()
+    work.mkdir(exist_ok=True)
     rows = []
     print(f"{'spec':22} {'ref made':>8} {'ours replayed/agree':>20} {'ours made':>9} {'ref replayed/agree':>19}")
     for spec in specs:
@@ -177,9 +189,16 @@ def main() -> None:
           f"agreeing {tot['ours_agree']}/{tot['ref_made']}")
     print(f"the reference replaying ours: replayed {tot['ref_replayed']}/{tot['ours_made']}, "
           f"agreeing {tot['ref_agree']}/{tot['ours_made']}")
+    for key, who in (("ours_skipped", "skipped by ours"), ("ref_skipped", "skipped by the reference")):
+        reasons: Counter = Counter()
+        for r in rows:
+            reasons.update({f"{r['spec']}: {why}": n for why, n in r[key].items()})
+        print(f"{who}: {sum(reasons.values())}" + "".join(f"\n    {n} x {why}" for why, n in
+                                                       sorted(reasons.items())))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
-    shutil.rmtree(tmp, ignore_errors=True)
+    if not args.keep:
+        shutil.rmtree(tmp, ignore_errors=True)
     os.sys.stdout.flush()
 
 

@@ -1,7 +1,11 @@
 """Spec throughput side by side: puzzleforge against the reference PuzzleClone, every corpus spec.
 
-    .venv/bin/python bench/spec_throughput.py [--specs 1-hamburger,37-equation] [-n 6]
-        [--cpu 8] [--first-cpu 40] [--rounds 3] [--spec-budget 90] [--json rows.json]
+    .venv/bin/python bench/spec_throughput.py [--specs 1-hamburger,37-equation] [-j 2]
+        [-n 300] [--cpu 3] [--max-cpu 45] [--first-cpu 40] [--rounds 3] [--spec-budget 30]
+        [--json rows.json]
+
+The whole corpus takes about an hour of wall time at `-j 2` on 2 cores under load 10-18
+(about 25 CPU-minutes).
 
 For each spec, rounds alternate the two programs (ours then theirs, theirs then ours in the
 next round, ...), each run in a fresh child process on the same machine:
@@ -17,8 +21,9 @@ next round, ...), each run in a fresh child process on the same machine:
 
 Both are measured the same way: the first puzzle is the warm-up (imports, Z3, Faker) and the
 rate is ``(puzzles after the first) / (CPU from the first puzzle's line to the last one's)``,
-puzzles per CPU-second. A run stops at ``-n`` puzzles after the warm-up or when ``--cpu``
-CPU-seconds have passed since the first puzzle (the first puzzle may take ``--first-cpu``).
+puzzles per CPU-second. A run stops at ``-n`` puzzles after the warm-up, or when ``--cpu``
+CPU-seconds have passed since the first puzzle once it has a second one (``--max-cpu`` in any
+case; the first puzzle may take ``--first-cpu``).
 Peak memory is the child's ``ru_maxrss`` (from ``wait4``). The ratio per spec is the median
 over rounds of ours/theirs of the same round; further rounds run while the spec has used less
 than ``--spec-budget`` CPU-seconds in all. Printed: one row per spec, the geometric mean over

@@ -366,17 +366,19 @@ def test_verify_of_a_dataset_whose_spec_was_swapped_for_a_hostile_one(tmp_path: 
         assert _listing(tmp_path) == before
 
 
-@pytest.mark.parametrize("source,message", [
-    ("/dev/zero", "is not a spec file"),
-    ("/etc/passwd", "is not a spec file"),
-    ("customs/evil.py", "is not a spec file"),
-    ("missing.yaml", "does not exist"),
-    ("folder.yaml", "is not a regular file"),
-    ("zero.yaml", "is not a regular file"),
-    ("big.yaml", "bytes (limit"),
-    ("customs_spec.yaml", "TrustRequired"),
+@pytest.mark.parametrize("source,message,exit_code", [
+    ("/dev/zero", "is not a spec file", 1),
+    ("/etc/passwd", "is not a spec file", 1),
+    # a .py source reads as a grid genre file (Python): refused for the whole run without
+    # --trust, before the file is read (evil.py's marker is never written)
+    ("customs/evil.py", "names the grid genre file customs/evil.py", 2),
+    ("missing.yaml", "does not exist", 1),
+    ("folder.yaml", "is not a regular file", 1),
+    ("zero.yaml", "is not a regular file", 1),
+    ("big.yaml", "bytes (limit", 1),
 ])
-def test_hostile_record_sources_are_refused(sandbox_dir: Path, source: str, message: str) -> None:
+def test_hostile_record_sources_are_refused(sandbox_dir: Path, source: str, message: str,
+                                            exit_code: int) -> None:
     _customs_spec(sandbox_dir)
     (sandbox_dir / "folder.yaml").mkdir()
     (sandbox_dir / "zero.yaml").symlink_to("/dev/zero")
@@ -390,12 +392,37 @@ def test_hostile_record_sources_are_refused(sandbox_dir: Path, source: str, mess
     (sandbox_dir / "d.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     before = _listing(sandbox_dir)
     output, code = _cli(["verify", "d.jsonl", "--workers", "1"])
-    assert code == 1 and "Traceback" not in output and SECRET not in output
+    assert code == exit_code and "Traceback" not in output and SECRET not in output
     assert message in output, output
-    assert "0/1 correct" in output
+    assert ("0/1 correct" in output) == (exit_code == 1)
     assert _listing(sandbox_dir) == before
     with pytest.raises(puzzleforge.core.errors.PuzzleForgeError):
         puzzleforge.verify(record, record["answer"])
+
+
+def test_record_swapped_to_a_customs_spec_stops_verify_before_its_code_runs(
+        sandbox_dir: Path) -> None:
+    """A record pointing at a spec with a .py operator: without --trust, verify stops with
+    one paragraph naming the dataset, the spec and its operator file; evil.py never runs."""
+    _customs_spec(sandbox_dir)
+    (sandbox_dir / "spec.yaml").write_text(BASE, encoding="utf-8")
+    made = CliRunner().invoke(app, ["spec", "generate", "spec.yaml", "-n", "1", "-o", "d.jsonl"])
+    assert made.exit_code == 0, made.output
+    records = [json.loads((sandbox_dir / "d.jsonl").read_text().splitlines()[0])] * 2
+    for record in records:
+        record["meta"]["source"] = "customs_spec.yaml"
+    (sandbox_dir / "d.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records),
+                                         encoding="utf-8")
+    before = _listing(sandbox_dir)
+    output, code = _cli(["verify", "d.jsonl", "--workers", "1"])
+    assert code == 2 and "Traceback" not in output and SECRET not in output
+    assert output.count("error (trust required)") == 1, output
+    assert ("d.jsonl, field 'meta.source': record 1 was made from the spec customs_spec.yaml, "
+            "which runs Python code") in output
+    assert "'customs/evil.py'" in output and "`puzzleforge verify d.jsonl --trust`" in output
+    assert _listing(sandbox_dir) == before
+    with pytest.raises(puzzleforge.core.errors.TrustRequired):
+        puzzleforge.verify(records[0], records[0]["answer"])
 
 
 def test_recipes_cannot_import_modules(sandbox_dir: Path) -> None:

@@ -109,8 +109,8 @@ def test_verify_never_trusts_a_spec_named_by_a_record(monkeypatch):
     record = json.loads(json.dumps(puzzle.to_record()))
     for value in ("1", "true", "yes"):
         monkeypatch.setenv("PUZZLEFORGE_SPEC_TRUST", value)
-        refused = check_record(0, record)
-        assert refused.problems and "TrustRequired" in refused.problems[0]
+        with pytest.raises(TrustRequired):  # stops the run (verify: one paragraph)
+            check_record(0, record)
 
 
 def test_absolute_operator_path_falls_back_to_the_project_customs_folder():

@@ -9,6 +9,13 @@ A family with ``audit_uniqueness`` (spec files: spec/audit.py) also has each rec
 uniqueness re-proved by a fresh solver bounded by ``audit_seconds``: "ambiguous" and
 "wrong" are problems of the record, "undecided" is reported as its own category (never
 as a pass), and both make the command fail.
+
+Trust: records name spec files, which load untrusted; a spec with Python operator files
+(``customs/*.py``) can be re-derived only when the person running verify passes
+``trust=True`` (``puzzleforge verify --trust``), exactly as ``spec generate --trust``
+made it. Without it the whole run stops at the first such spec with one paragraph naming
+the dataset, the record, the spec, its operator file and the missing ``--trust``, instead
+of failing every record of that spec with the same message.
 """
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import TrustRequired
+from ..core.errors import InvalidSpec, TrustRequired
 from ..core.family import build_params
 from ..core.puzzle import Puzzle, earlier_ids, stamp
 from ..core.registry import family_for_record
@@ -70,15 +77,59 @@ class VerifyReport:
 _CACHE: dict[str, Any] = {}
 
 
-def _family(record: dict[str, Any], trust: bool = False) -> Any:
-    meta = record.get("meta")
+def _source(record: dict[str, Any]) -> str:
+    meta, config = record.get("meta"), record.get("config")
     meta = meta if isinstance(meta, dict) else {}
-    config = record.get("config")
     config = config if isinstance(config, dict) else {}
-    key = f"{record.get('family')}|{config.get('source') or meta.get('source') or ''}|{trust}"
+    return str(config.get("source") or meta.get("source") or "")
+
+
+def _family(record: dict[str, Any], trust: bool = False) -> Any:
+    key = f"{record.get('family')}|{_source(record)}|{trust}"
     if key not in _CACHE:
         _CACHE[key] = family_for_record(record, trust=trust)
     return _CACHE[key]
+
+
+def _check_spec(path: Path, number: int, record: dict[str, Any], trust: bool,
+                seen: set[str]) -> None:
+    """Stop the run (one paragraph) when a record's spec needs ``--trust`` that was not given,
+    or names a Python operator file that is not there.
+
+    Why here, in the parent, once per spec file: every record of that spec would fail the
+    same way, and the person needs to learn which file runs Python code and what is
+    missing (the flag, or the operator file), not read the same refusal per record.
+    Without trust, loading stops before the operator file is even looked for, so nothing
+    of it runs. Other load problems stay per record (check_record reports them).
+    """
+    if not isinstance(record, dict):
+        return
+    source = _source(record)
+    if not source or source in seen:
+        return
+    seen.add(source)
+    try:
+        _family(record, trust)
+    except TrustRequired as exc:
+        what = str(exc).split(". Expected")[0]
+        raise TrustRequired(
+            f"record {number} was made from the spec {source}, which runs Python code: {what}",
+            file=str(path), field="meta.source",
+            expected=(f"`puzzleforge verify {path} --trust` to re-derive it, the same --trust "
+                      "the dataset was generated with (verify never trusts a spec on a "
+                      "record's word)"),
+            hint=f"Only pass --trust if you trust {source} and its operator files") from None
+    except InvalidSpec as exc:
+        if not str(exc.field or "").startswith("custom_operator."):
+            return
+        what = str(exc).split(". Expected")[0]
+        raise InvalidSpec(
+            f"record {number} was made from the spec {source}, whose Python operator file "
+            f"cannot be used here: {what}", file=str(path), field="meta.source",
+            expected=(exc.expected or "the operator file beside the spec") +
+            " (run verify where the dataset was generated, with its customs/ folder)") from None
+    except Exception:  # noqa: BLE001 - reported per record by check_record
+        return
 
 
 #: Wall-clock bound of one record's uniqueness audit (``verify --audit-seconds``).
@@ -89,9 +140,10 @@ def check_record(number: int, record: dict[str, Any], *, audit: bool = True,
                  audit_seconds: float = AUDIT_SECONDS, trust: bool = False) -> RecordCheck:
     """Every problem of one record (empty list: the record is right).
 
-    ``trust`` (``verify --trust``) lets a record made from a grid genre file load that
-    file (Python); without it such a record stops the whole run with one TrustRequired
-    paragraph rather than a "cannot regenerate" line per record."""
+    ``trust`` (``verify --trust``) loads the record's spec with its Python operator
+    files, or lets a record made from a grid genre file load that file (Python); without
+    it such a record stops the whole run with one TrustRequired paragraph rather than a
+    "cannot regenerate" line per record."""
     check = RecordCheck(number, str(record.get("id", "")), str(record.get("family", "")))
     try:
         family = _family(record, trust)
@@ -163,9 +215,20 @@ def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = T
                 chunk_size: int = 32, audit_seconds: float = AUDIT_SECONDS,
                 on_progress: Callable[[int], None] | None = None,
                 trust: bool = False) -> VerifyReport:
-    """Check every record of a JSONL file / Parquet file or directory."""
+    """Check every record of a JSONL file / Parquet file or directory.
+
+    ``trust``: load the specs the records name with their Python operator files; without
+    it a spec that has such files stops the run with ``TrustRequired`` (one paragraph).
+    """
     report = VerifyReport(str(path))
-    records = iter_records(Path(path))
+    seen: set[str] = set()
+
+    def checked_records() -> Iterator[tuple[int, dict[str, Any]]]:
+        for number, record in iter_records(Path(path)):
+            _check_spec(Path(path), number, record, trust, seen)
+            yield number, record
+
+    records = checked_records()
     count = local_workers(workers)   # at most the cores; see backends.local_workers
 
     def take(results: list[RecordCheck]) -> None:

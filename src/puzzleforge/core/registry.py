@@ -88,17 +88,21 @@ def resolve_family(name_or_path: str, **options: Any) -> Any:
     return get_family(name_or_path)
 
 
-def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
+def family_for_record(record: dict[str, Any] | Any, *, trust: bool = False,
+                      **options: Any) -> Any:
     """The family that produced a dataset record (or Puzzle).
 
     Registered ids resolve directly; file-defined families (spec files, grid genre files)
     are rebuilt from ``config["source"]`` or ``meta["source"]``, the path of the file that
     defines them (relative paths are read from the working directory). A record is data
-    from anywhere, so the path is checked first (record_spec_path) and a spec is loaded
-    untrusted whatever ``options`` say: a record can never enable Python operator files.
-    A grid genre file *is* Python: it is loaded only when the caller passes ``trust=True``
-    (``verify/score --trust``), after its sha256 matches the record's; otherwise
-    ``TrustRequired`` says which file the record names and why it is not loaded.
+    from anywhere, so the path is checked first (record_spec_path) and nothing in a record
+    or the environment grants trust: only the caller's ``trust=True`` (``verify/score
+    --trust``: the person running it vouches for the files the dataset names) does. A spec
+    is then loaded with its Python operator files (``customs/*.py``, as under ``spec
+    generate --trust``), else untrusted (a spec that needs them raises TrustRequired). A
+    grid genre file *is* Python: it is loaded only with trust, after its sha256 matches
+    the record's; otherwise ``TrustRequired`` says which file the record names and why it
+    is not loaded.
     """
     get = record.get if isinstance(record, dict) else lambda k, d=None: getattr(record, k, d)
     name = str(get("family", ""))
@@ -108,11 +112,10 @@ def family_for_record(record: dict[str, Any] | Any, **options: Any) -> Any:
         holder = get(field, None)
         if isinstance(holder, dict) and holder.get("source"):
             path = record_spec_path(holder["source"], field=f"{field}.source", family=name)
-            trusted = bool(options.get("trust"))
-            options = {k: v for k, v in options.items() if k != "trust"}
+            trusted = trust is True
             if Path(path).suffix.lower() in CODE_SUFFIXES:
                 return _code_family(path, name, get("meta", None), trusted, field)
-            family = _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=False, **options)
+            family = _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=trusted, **options)
             _check_digest(family, get("meta", None), path)
             return family
     raise UnknownFamily(f"record of unknown family '{name[:80]}' carries no config.source",

@@ -104,6 +104,34 @@ def _undecided(what: str, s: z3.Solver) -> AuditOutcome:
                                      f"seconds ({s.reason_unknown()})")
 
 
+def _audit_open(f: _Fresh) -> AuditOutcome:
+    """The replay could not finish its own uniqueness proof: count the solutions afresh.
+
+    The record came from an attempt that proved its solution set complete; exactly one
+    solution now proves the puzzle was made from it ("pass"); none is "wrong"; two or
+    more cannot be matched to the set the puzzle was made from ("undecided", never a pass).
+    """
+    s = f.solver()
+    consts = [c for c in f.consts if c is not None]
+    r = f.check(s)
+    if r == z3.unknown:
+        return _undecided("solving the constraints (the replay's own check was undecided)", s)
+    if r == z3.unsat:
+        return AuditOutcome("wrong", "the constraints have no solution")
+    model = s.model()
+    if not consts:
+        return AuditOutcome("pass", "one solution (no constants to vary), proved by a fresh solver")
+    s.add(z3.Or([c != model.eval(c, model_completion=True) for c in consts]))
+    r = f.check(s)
+    if r == z3.unknown:
+        return _undecided("looking for a second solution (the replay's own check was undecided)", s)
+    if r == z3.sat:
+        return AuditOutcome("undecided", "at least two solutions, and the replay ended undecided "
+                                         "before saying how many the puzzle was made from")
+    return AuditOutcome("pass", "exactly one solution, proved by a fresh solver (the replay's own "
+                                "check was undecided)")
+
+
 def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
     """Enumerate the solutions again with one incremental fresh solver and compare.
 
@@ -387,6 +415,8 @@ def _audit_once(problem: Problem, seconds: float, logic: str | None, method: str
                 brute_limit: int) -> AuditOutcome:
     f = _Fresh(problem, seconds, logic)
     try:
+        if not problem.complete:
+            return _audit_open(f)
         if method == "auto":
             out = _brute(problem, f, brute_limit)
             if out is not None:

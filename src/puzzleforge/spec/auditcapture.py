@@ -49,6 +49,10 @@ class Problem:
     #: The attempt's Z3 random seed (config ``_z3_seed``): the fresh solver searches as the
     #: engine's did, which decides some nonlinear checks an unseeded search does not.
     seed: int = 0
+    #: False when the replay's own "one more solution?" check ended undecided (a nonlinear
+    #: check keeps a wall-clock share, so a replay under load can miss the proof the
+    #: generation made): ``solutions`` is then empty and the audit counts them itself.
+    complete: bool = True
 
 
 
@@ -147,7 +151,8 @@ def _problem_from(data: dict) -> Problem:
                    [str(x) for x in data.get("sorts", [])],
                    [[pair(v) for v in sol] for sol in data.get("solutions", [])],
                    str(data.get("direction", "")), pair(value) if value is not None else None,
-                   bool(data.get("argmax", False)), int(data.get("seed", 0)))
+                   bool(data.get("argmax", False)), int(data.get("seed", 0)),
+                   bool(data.get("complete", True)))
 
 
 def capture_config(family: Any, config: dict, answer: str, params: dict) -> Problem:
@@ -157,6 +162,7 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
     """
     from .attempt import Attempt, fresh_z3_context, run_stages
     from .budget import WorkBudget
+    from .outcome import UNDECIDED, Rejection
 
     spec = family.spec
     seconds = float(params.get("attempt_seconds", REPLAY_SECONDS))
@@ -165,7 +171,17 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
                     WorkBudget.for_seconds(seconds, time.monotonic() + 3600.0), {})
         a.capture = {}
         try:
-            result = run_stages(a)
+            try:
+                result = run_stages(a)
+            except Rejection as exc:
+                cap = a.capture
+                if exc.reason != UNDECIDED or not cap or cap.get("kind") != "enumerate":
+                    raise
+                # the problem is known; only the replay's proof is missing: the fresh
+                # solver of the audit decides it (37-equation under load)
+                consts = cap["consts"]
+                return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
+                               [_sort_name(c) for c in consts], [], seed=a.z3_seed, complete=False)
             cap = a.capture
             if not cap:
                 return Problem("none")

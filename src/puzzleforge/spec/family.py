@@ -160,9 +160,9 @@ def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
             raise TrustRequired(
                 f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
                 field=f"custom_operator.{name}", line=line,
-                expected="--trust on `puzzleforge spec generate` (or trust=True in the Python "
-                         "API) to allow Python operator files; a spec named by a dataset "
-                         "record (verify, score, the web app) is never trusted",
+                expected="--trust on `puzzleforge spec generate`, `generate`, `verify` or "
+                         "`score` (or trust=True in the Python API) to allow Python operator "
+                         "files; the web app never trusts a spec a dataset record names",
                 hint="Only pass --trust for specs you trust")
         path = _resolve_operator_file(spec, name, rel)
         mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)
@@ -413,6 +413,7 @@ def load_spec_family(path: str | Path, trust: bool = False, **options: Any) -> S
 
     ``trust`` (Python operator files) comes only from the caller: ``--trust`` on the
     command line or the Python API. Nothing in the environment grants it, and families
-    rebuilt from dataset records (registry.family_for_record) never have it.
+    rebuilt from dataset records (registry.family_for_record) have it only when the
+    person verifying passes it (``verify --trust``).
     """
     return SpecFamily(path, trust=bool(trust))
