@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 DEMO_EXTRAS := pdf,web,parquet
 TEST_EXTRAS := dev,pdf,web,parquet,ray,hf,rg
 
-.PHONY: demo test screenshots golden install install-test clean
+.PHONY: demo test fuzz screenshots golden install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ demo: $(VENV)/.installed-demo
 ## test: the whole suite (browser tests need Debian's chromium; they skip with a hint without it)
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+## fuzz: the fault and fuzz suite with 25 times the examples of `make test` (tests/fuzz)
+fuzz: $(VENV)/.installed-test
+	PUZZLEFORGE_FUZZ_SCALE=$${PUZZLEFORGE_FUZZ_SCALE:-25} $(BIN)/python -m pytest -p no:cacheprovider tests/fuzz
 
 ## screenshots: re-take docs/screenshots/*.png on purpose (the suite itself writes them to tmp)
 screenshots: $(VENV)/.installed-test

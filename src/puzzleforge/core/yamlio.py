@@ -146,8 +146,9 @@ def load_yaml_node(text: str, *, file: str | None,
     The node is returned for callers that map field paths to lines; walking it is bounded
     because its alias expansion was checked.
     """
-    loader = _BoundedLoader(text)
+    loader = None
     try:
+        loader = _BoundedLoader(text)   # its reader refuses control characters at once
         node = loader.get_single_node()
         if node is None:
             return None, None
@@ -168,7 +169,8 @@ def load_yaml_node(text: str, *, file: str | None,
                           f"{str(exc).splitlines()[0][:160] if str(exc) else 'too large'})",
                           file=file, expected=expected) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _expected_for(message: str, expected: str) -> str:

@@ -335,7 +335,10 @@ def set_cpu_limit(seconds: float) -> None:
     used = resource.getrusage(resource.RUSAGE_SELF)
     total = used.ru_utime + used.ru_stime
     soft = int(total + seconds) + 1
-    resource.setrlimit(resource.RLIMIT_CPU, (soft, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    if hard != resource.RLIM_INFINITY:   # a caller's own CPU limit (core/limits.py) is lower
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 def lock_down(limits: Limits, parent_pid: int) -> Applied:

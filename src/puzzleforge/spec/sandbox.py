@@ -309,6 +309,11 @@ def _spec_text(family: Any) -> tuple[tuple[str, str], str]:
     return cached
 
 
+#: Builtin errors a worker's call may end with that the caller handles as in process.
+_SHAPE_ERRORS: dict[str, type[Exception]] = {
+    e.__name__: e for e in (KeyError, IndexError, TypeError, ValueError, AttributeError)}
+
+
 def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
     """A worker's error as this process's exception (class from a fixed table)."""
     from ..core import errors
@@ -323,6 +328,12 @@ def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
     cls = table.get(str(data.get("type")))
     text = lambda k: None if data.get(k) is None else str(data.get(k))  # noqa: E731
     line = data.get("line") if isinstance(data.get("line"), int) else None
+    if cls is None and data.get("type") in _SHAPE_ERRORS:
+        # a config value of the wrong shape fails the same way as in process (spec
+        # generate --config reports it as a malformed config, not as our bug)
+        name = str(data.get("type"))
+        problem = (text("problem") or "").removeprefix(f"{name}: ")
+        return _SHAPE_ERRORS[name](problem)  # type: ignore[return-value]
     if cls is None:
         return SpecWorkerDied(f"spec {family.path}: internal error in the spec worker: "
                               f"{text('problem')}", file=family.path)
