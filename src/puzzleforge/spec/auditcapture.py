@@ -214,4 +214,4 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
             a.assertions.clear()
             a.sym_consts.clear()
             a.capture = None
-            a.rt = None  # type: ignore[assignment]  # released: the attempt is not used again
+            a.rt = None  # released: the attempt is not used again

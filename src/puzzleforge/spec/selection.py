@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Sequence as _SequenceABC
 from typing import Any
 
@@ -80,6 +80,7 @@ def pool_size(n: int, k: int, order: bool, dup: bool) -> int:
 
 def _enum_source(n: int, k: int, order: bool, dup: bool) -> list[tuple[int, ...]]:
     r = range(n)
+    it: Iterator[tuple[int, ...]]
     if order:
         it = itertools.product(r, repeat=k) if dup else itertools.permutations(r, k)
     else:
@@ -235,7 +236,7 @@ def select_indices(
             gc = []
             for g in groups:
                 chosen: set = set()
-                combo = []
+                combo: list = []
                 while len(combo) < dim:
                     item = tuple(_sample_source(rng, lens[j], amounts[j], order[j], duplicate[j]) for j in g)
                     if item in chosen:
