@@ -36,3 +36,16 @@ def shared_corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip(f"shared corpus not found at {CORPUS} (clone the project beside ../shared)")
     return CORPUS
+
+
+@pytest.fixture(autouse=True)
+def _genre_files_stay_in_their_test() -> Any:
+    """A genre file loaded by one test (``--genre-file``, the web app's upload) is registered
+    for the life of the process, as it is for a server; restore the registry after each test
+    so later tests see the built-in genres only, whatever order they run in."""
+    from puzzleforge.grid import genres
+
+    before = dict(genres._FROM_FILES)
+    yield
+    genres._FROM_FILES.clear()
+    genres._FROM_FILES.update(before)
