@@ -13,6 +13,7 @@
 
 The machine may be shared: the figures of one run are comparable with each other only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,15 @@ class NoopFamily:
 
     def generate(self, params: NoopParams, rng: random.Random) -> Puzzle:
         k = rng.getrandbits(64)
-        return Puzzle(family="noop", question=f"Echo {k}.", answer=str(k), solution=k,
-                      difficulty=0.0, params=params_to_dict(params), seed=0)
+        return Puzzle(
+            family="noop",
+            question=f"Echo {k}.",
+            answer=str(k),
+            solution=k,
+            difficulty=0.0,
+            params=params_to_dict(params),
+            seed=0,
+        )
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         return 1.0 if answer.strip() == puzzle.answer else 0.0
@@ -117,20 +125,30 @@ def main() -> None:
     per_item_ms = 1000 * t1 / args.items
     print(f"latin n={args.n}: {per_item_ms:.1f} ms/item on 1 worker")
     print(f"  1 worker : {args.items / t1:8.1f} puzzles/s ({t1:.2f} s; got {c1 / t1:.2f} cores)")
-    print(f"  2 workers: {args.items / t2:8.1f} puzzles/s ({t2:.2f} s, pool start-up included; "
-          f"got {c2 / t2:.2f} cores; workers inside chunks {100 * busy2:.0f}% of the wall time)")
-    print(f"  speed-up : {t1 / t2:.2f}x (target >= 1.8x for >= 10 ms items); "
-          f"outputs byte-identical: {same}")
+    print(
+        f"  2 workers: {args.items / t2:8.1f} puzzles/s ({t2:.2f} s, pool start-up included; "
+        f"got {c2 / t2:.2f} cores; workers inside chunks {100 * busy2:.0f}% of the wall time)"
+    )
+    print(
+        f"  speed-up : {t1 / t2:.2f}x (target >= 1.8x for >= 10 ms items); "
+        f"outputs byte-identical: {same}"
+    )
     one, two = _control(args.items, args.n)
-    print(f"  control  : the same work with no runner, 1 process {one:.2f} s, 2 plain processes "
-          f"{two:.2f} s -> {one / two:.2f}x: what this machine allows right now")
-    print(f"  runner efficiency vs control: {(t1 / t2) / (one / two):.2f} "
-          "(1.00 = the runner loses nothing to orchestration)")
+    print(
+        f"  control  : the same work with no runner, 1 process {one:.2f} s, 2 plain processes "
+        f"{two:.2f} s -> {one / two:.2f}x: what this machine allows right now"
+    )
+    print(
+        f"  runner efficiency vs control: {(t1 / t2) / (one / two):.2f} "
+        "(1.00 = the runner loses nothing to orchestration)"
+    )
     cores = os.cpu_count() or 1
     if load > 0.5:
-        print(f"  note: load average {load:.2f} on {cores} cores before the run: other processes "
-              "compete (with kernel autogroup a busy session caps what this one gets), so the "
-              "speed-up measures the machine's spare capacity, not the runner")
+        print(
+            f"  note: load average {load:.2f} on {cores} cores before the run: other processes "
+            "compete (with kernel autogroup a busy session caps what this one gets), so the "
+            "speed-up measures the machine's spare capacity, not the runner"
+        )
 
     ref = f"{__name__ if __name__ != '__main__' else Path(__file__).stem}:noop"
     sys.modules.setdefault(Path(__file__).stem, sys.modules[__name__])
@@ -150,9 +168,11 @@ def main() -> None:
         pooled = _timed(big, tmp / "o2.jsonl")
     finally:
         runner_module.make_backend = original
-    print(f"orchestration overhead per item ({m} no-op items): "
-          f"inline {1000 * (inline - raw) / m:.3f} ms, "
-          f"process pool {1000 * (pooled - raw) / m:.3f} ms (target < 1 ms)")
+    print(
+        f"orchestration overhead per item ({m} no-op items): "
+        f"inline {1000 * (inline - raw) / m:.3f} ms, "
+        f"process pool {1000 * (pooled - raw) / m:.3f} ms (target < 1 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -30,8 +30,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", default=[str(bundled_dir())])
     args = ap.parse_args()
-    print(f"{'puzzle':18s} {'hints':>5s} " + " ".join(f"{m:>11s}" for m in METHODS)
-          + f" {'cpu s/hint':>10s}")
+    print(
+        f"{'puzzle':18s} {'hints':>5s} "
+        + " ".join(f"{m:>11s}" for m in METHODS)
+        + f" {'cpu s/hint':>10s}"
+    )
     for path in [f for p in args.paths for f in list_puzzles(p)]:
         model = load_puzzle(path)
         result = solve(model, limit=2, log_steps=False)
@@ -47,8 +50,11 @@ def main() -> None:
             methods[hint.method] += 1
         seconds = time.process_time() - start
         count = sum(methods.values())
-        print(f"{path.stem:18s} {count:5d} " + " ".join(f"{methods[m]:11d}" for m in METHODS)
-              + f" {seconds / max(count, 1):10.3f}")
+        print(
+            f"{path.stem:18s} {count:5d} "
+            + " ".join(f"{methods[m]:11d}" for m in METHODS)
+            + f" {seconds / max(count, 1):10.3f}"
+        )
 
 
 if __name__ == "__main__":

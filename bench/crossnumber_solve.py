@@ -6,6 +6,7 @@ completion (all solutions, limit 10) with the step log off and then on; the best
 is printed, with the solution count, the number of search nodes and the process CPU
 time of the best no-steps run (CPU time is the steadier figure on a shared machine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,10 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     files = [f for p in args.paths for f in list_puzzles(p)]
-    print(f"{'puzzle':18s} {'solutions':>9s} {'nodes':>6s} {'s (no steps)':>13s} {'s (steps)':>10s} "
-          f"{'cpu s':>7s}  target<=1s")
+    print(
+        f"{'puzzle':18s} {'solutions':>9s} {'nodes':>6s} {'s (no steps)':>13s} {'s (steps)':>10s} "
+        f"{'cpu s':>7s}  target<=1s"
+    )
     total = 0.0
     for f in files:
         model = load_puzzle(f)
@@ -44,13 +47,18 @@ def main() -> None:
         total += best[False]
         count = f"{res.count}{'' if res.complete else '+'}"
         ok = "ok" if cpu <= 1.0 else "SLOW"  # judged on CPU: wall time depends on machine load
-        print(f"{f.stem:18s} {count:>9s} {res.nodes:>6d} {best[False]:13.3f} {best[True]:10.3f} "
-              f"{cpu:7.3f}  {ok}")
+        print(
+            f"{f.stem:18s} {count:>9s} {res.nodes:>6d} {best[False]:13.3f} {best[True]:10.3f} "
+            f"{cpu:7.3f}  {ok}"
+        )
     print(f"{'total':18s} {'':>9s} {'':>6s} {total:13.3f}")
     try:
         import os
-        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
-              "(wall times grow with load; the verdict uses CPU seconds)")
+
+        print(
+            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+            "(wall times grow with load; the verdict uses CPU seconds)"
+        )
     except OSError:
         pass
 

@@ -20,6 +20,7 @@ machine. Targets: DSL within 2x of hand-written PySAT, >= 100x faster than Z3.
 
 Run: .venv/bin/python bench/grid_generate.py [--z3-checks N] [--puzzles N] [--z3-budget S]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -78,7 +79,9 @@ def unruly_clauses(n: int, native: bool = False) -> tuple[list, dict, int, list]
     x = {(r, c): r * n + c + 1 for r in range(n) for c in range(n)}
     top = n * n
     clauses, cards = [], []
-    lines = [[x[r, c] for c in range(n)] for r in range(n)] + [[x[r, c] for r in range(n)] for c in range(n)]
+    lines = [[x[r, c] for c in range(n)] for r in range(n)] + [
+        [x[r, c] for r in range(n)] for c in range(n)
+    ]
     for line in lines:
         if native:
             cards += [(line, n // 2), ([-l for l in line], n // 2)]
@@ -87,7 +90,7 @@ def unruly_clauses(n: int, native: bool = False) -> tuple[list, dict, int, list]
             top = max(top, enc.nv)
             clauses += enc.clauses
         for i in range(n - 2):
-            w = line[i:i + 3]
+            w = line[i : i + 3]
             clauses.append(w)
             clauses.append([-l for l in w])
     givens = {(p, val): (x[p] if val else -x[p]) for p in x for val in (False, True)}
@@ -95,12 +98,16 @@ def unruly_clauses(n: int, native: bool = False) -> tuple[list, dict, int, list]
 
 
 def sudoku_clauses(n: int = 9, b: int = 3) -> tuple[list, dict, int, list]:
-    x = {(r, c, v): (r * n + c) * n + v for r in range(n) for c in range(n) for v in range(1, n + 1)}
+    x = {
+        (r, c, v): (r * n + c) * n + v for r in range(n) for c in range(n) for v in range(1, n + 1)
+    }
     clauses = []
 
     def exactly_one(lits: list) -> None:
         clauses.append(lits)
-        clauses.extend([[-lits[i], -lits[j]] for i in range(len(lits)) for j in range(i + 1, len(lits))])
+        clauses.extend(
+            [[-lits[i], -lits[j]] for i in range(len(lits)) for j in range(i + 1, len(lits))]
+        )
 
     for r in range(n):
         for c in range(n):
@@ -116,10 +123,13 @@ def sudoku_clauses(n: int = 9, b: int = 3) -> tuple[list, dict, int, list]:
     return clauses, givens, n * n * n, []
 
 
-def pysat_generate(kind: str, n: int, seed: int, shared: dict,
-                   native: bool = False) -> tuple[float, int, float, float]:
+def pysat_generate(
+    kind: str, n: int, seed: int, shared: dict, native: bool = False
+) -> tuple[float, int, float, float]:
     t0 = time.perf_counter()
-    clauses, givens, top, cards = unruly_clauses(n, native) if kind == "unruly" else sudoku_clauses()
+    clauses, givens, top, cards = (
+        unruly_clauses(n, native) if kind == "unruly" else sudoku_clauses()
+    )
     rng = random.Random(seed)
     with Solver(name="minicard" if native else "cadical195", bootstrap_with=clauses) as s:
         for lits, k in cards:
@@ -139,11 +149,11 @@ def pysat_generate(kind: str, n: int, seed: int, shared: dict,
             if s.solve(assumptions=chosen + batch):
                 chosen.extend(batch)
             elif len(batch) > 1:
-                add(batch[:len(batch) // 2])
-                add(batch[len(batch) // 2:])
+                add(batch[: len(batch) // 2])
+                add(batch[len(batch) // 2 :])
 
         for i in range(0, len(picks), 16):
-            add(picks[i:i + 16])
+            add(picks[i : i + 16])
         s.solve(assumptions=chosen)
         s.get_model()  # a person's loop reads the solution here
         # the removal loop runs on the DSL's solution and order: same checks, same puzzle
@@ -165,8 +175,9 @@ def pysat_generate(kind: str, n: int, seed: int, shared: dict,
 
 
 # -------------------------------------------------------------------------- Z3 ints ---
-def z3_checks(kind: str, n: int, shared: dict, max_checks: int, budget: float,
-              variant: str) -> tuple[float, float, int]:
+def z3_checks(
+    kind: str, n: int, shared: dict, max_checks: int, budget: float, variant: str
+) -> tuple[float, float, int]:
     """Wall and CPU seconds and number of uniqueness checks on an Int-arithmetic Z3 model,
     on the DSL run's solution and removal order (the same first ``max_checks`` checks).
 
@@ -181,11 +192,13 @@ def z3_checks(kind: str, n: int, shared: dict, max_checks: int, budget: float,
         x = {(r, c): z3.Int(f"x_{r}_{c}") for r in range(n) for c in range(n)}
         for v in x.values():
             s.add(v >= 0, v <= 1)
-        lines = [[x[r, c] for c in range(n)] for r in range(n)] + [[x[r, c] for r in range(n)] for c in range(n)]
+        lines = [[x[r, c] for c in range(n)] for r in range(n)] + [
+            [x[r, c] for r in range(n)] for c in range(n)
+        ]
         for line in lines:
             s.add(z3.Sum(line) == n // 2)
             for i in range(n - 2):
-                w = z3.Sum(line[i:i + 3])
+                w = z3.Sum(line[i : i + 3])
                 s.add(w >= 1, w <= 2)
         sol = {p: int(bool(v)) for p, v in shared["solution"].items()}
     else:
@@ -235,7 +248,9 @@ def _z3_child(args: tuple, out) -> None:
     out.put(z3_checks(*args))
 
 
-def z3_checks_bounded(kind: str, n: int, shared: dict, max_checks: int, budget: float, variant: str):
+def z3_checks_bounded(
+    kind: str, n: int, shared: dict, max_checks: int, budget: float, variant: str
+):
     """z3_checks in a child process stopped after ``2 * budget + 10`` s (Z3 does not always
     honour its own time limit); (None, None, 0) when not even one check finished."""
     import multiprocessing as mp
@@ -254,17 +269,26 @@ def z3_checks_bounded(kind: str, n: int, shared: dict, max_checks: int, budget: 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--puzzles", type=int, default=3, help="puzzles per case (DSL and PySAT)")
-    ap.add_argument("--z3-checks", type=int, default=40, help="uniqueness checks timed on Z3 per case")
-    ap.add_argument("--z3-budget", type=float, default=30.0, help="stop timing Z3 after this many seconds")
+    ap.add_argument(
+        "--z3-checks", type=int, default=40, help="uniqueness checks timed on Z3 per case"
+    )
+    ap.add_argument(
+        "--z3-budget", type=float, default=30.0, help="stop timing Z3 after this many seconds"
+    )
     args = ap.parse_args()
-    cases = [("Unruly 14x14", "unruly", 14), ("Unruly 30x30", "unruly", 30), ("Sudoku 9x9", "sudoku", 9)]
-    print(f"{'case':13s} {'engine':22s} {'ms/check':>9s} {'cpu ms':>8s} {'s/puzzle':>9s} {'checks':>7s}")
+    cases = [
+        ("Unruly 14x14", "unruly", 14),
+        ("Unruly 30x30", "unruly", 30),
+        ("Sudoku 9x9", "sudoku", 9),
+    ]
+    print(
+        f"{'case':13s} {'engine':22s} {'ms/check':>9s} {'cpu ms':>8s} {'s/puzzle':>9s} {'checks':>7s}"
+    )
     for label, kind, n in cases:
         shared: dict = {}
         engines = [("DSL", dsl_generate), ("PySAT by hand", pysat_generate)]
         if kind == "unruly":
-            engines.append(("PySAT+Minicard by hand",
-                            lambda *a: pysat_generate(*a, native=True)))
+            engines.append(("PySAT+Minicard by hand", lambda *a: pysat_generate(*a, native=True)))
         sums = {name: [0.0, 0, 0.0, 0.0] for name, _ in engines}
         for seed in range(args.puzzles):  # interleaved, so machine load hits all alike
             for name, fn in engines:
@@ -274,36 +298,50 @@ def main() -> int:
         for name, (total, checks, wall, cpu) in sums.items():
             rows[name] = (1000 * wall / checks, 1000 * cpu / checks, total / args.puzzles)
             label_e = f"{name} ({shared[0]['backend']})" if name == "DSL" else name
-            print(f"{label:13s} {label_e:22s} {rows[name][0]:9.4f} {rows[name][1]:8.4f} "
-                  f"{rows[name][2]:9.3f} {checks / args.puzzles:7.0f}")
+            print(
+                f"{label:13s} {label_e:22s} {rows[name][0]:9.4f} {rows[name][1]:8.4f} "
+                f"{rows[name][2]:9.3f} {checks / args.puzzles:7.0f}"
+            )
         dsl, hand = rows["DSL"], rows["PySAT by hand"]
-        line = (f"{label:13s} ratios: DSL/PySAT check {dsl[0] / hand[0]:.2f}x (cpu {dsl[1] / hand[1]:.2f}x), "
-                f"puzzle {dsl[2] / hand[2]:.2f}x")
+        line = (
+            f"{label:13s} ratios: DSL/PySAT check {dsl[0] / hand[0]:.2f}x (cpu {dsl[1] / hand[1]:.2f}x), "
+            f"puzzle {dsl[2] / hand[2]:.2f}x"
+        )
         if "PySAT+Minicard by hand" in rows:
             mc = rows["PySAT+Minicard by hand"]
-            line += f"; DSL/Minicard by hand check {dsl[0] / mc[0]:.2f}x (cpu {dsl[1] / mc[1]:.2f}x)"
+            line += (
+                f"; DSL/Minicard by hand check {dsl[0] / mc[0]:.2f}x (cpu {dsl[1] / mc[1]:.2f}x)"
+            )
         print(line)
         best = None
         for variant in ("assume", "pushpop"):
-            wall, cpu, checks = z3_checks_bounded(kind, n, shared[0], args.z3_checks, args.z3_budget, variant)
+            wall, cpu, checks = z3_checks_bounded(
+                kind, n, shared[0], args.z3_checks, args.z3_budget, variant
+            )
             name = f"Z3 Int, {variant}"
             if not checks:
                 limit = 2 * args.z3_budget + 10
-                print(f"{label:13s} {name:22s} no check finished in {limit:.0f} s "
-                      f"(> {limit * 1000 / dsl[0]:.0f}x the DSL's {dsl[0]:.4f} ms/check)")
+                print(
+                    f"{label:13s} {name:22s} no check finished in {limit:.0f} s "
+                    f"(> {limit * 1000 / dsl[0]:.0f}x the DSL's {dsl[0]:.4f} ms/check)"
+                )
                 continue
             same = shared[0]["times"][:checks]
             dsl_w = 1000 * sum(w for w, _ in same) / checks
             dsl_c = 1000 * sum(c for _, c in same) / checks
             z_w, z_c = 1000 * wall / checks, 1000 * cpu / checks
-            print(f"{label:13s} {name:22s} {z_w:9.4f} {z_c:8.4f} {'':9s} {checks:7d}  "
-                  f"(DSL on these {checks} checks: {dsl_w:.4f} ms, cpu {dsl_c:.4f}) "
-                  f"-> Z3/DSL {z_w / dsl_w:.0f}x, cpu {z_c / dsl_c:.0f}x")
+            print(
+                f"{label:13s} {name:22s} {z_w:9.4f} {z_c:8.4f} {'':9s} {checks:7d}  "
+                f"(DSL on these {checks} checks: {dsl_w:.4f} ms, cpu {dsl_c:.4f}) "
+                f"-> Z3/DSL {z_w / dsl_w:.0f}x, cpu {z_c / dsl_c:.0f}x"
+            )
             if best is None or z_w / dsl_w < best[1]:
                 best = (variant, z_w / dsl_w, z_c / dsl_c)
         if best is not None:
-            print(f"{label:13s} ratios: Z3/DSL (faster Z3 form, {best[0]}) {best[1]:.0f}x, cpu {best[2]:.0f}x "
-                  f"(target >= 100x)")
+            print(
+                f"{label:13s} ratios: Z3/DSL (faster Z3 form, {best[0]}) {best[1]:.0f}x, cpu {best[2]:.0f}x "
+                f"(target >= 100x)"
+            )
     return 0
 
 

@@ -12,6 +12,7 @@ the machine is shared and wall time is noisy.
 ``--sizes default`` runs each genre at its own default size (what the CLI and the web
 page use); a tier the genre does not offer there is printed as "not offered" with why.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,21 +37,27 @@ def main() -> None:
     sizes = [] if args.sizes == "default" else [int(s) for s in args.sizes.split(",")]
     seeds = [int(s) for s in args.seeds.split(",")]
     tiers = args.difficulty.split(",")
-    print(f"{'genre':12s} {'size':>5s} {'seed':>4s} {'target':6s} {'wall s':>7s} {'cpu s':>7s} {'grade':>6s} "
-          f"{'tier':6s} {'clues':>5s}  note")
+    print(
+        f"{'genre':12s} {'size':>5s} {'seed':>4s} {'target':6s} {'wall s':>7s} {'cpu s':>7s} {'grade':>6s} "
+        f"{'tier':6s} {'clues':>5s}  note"
+    )
     for gid in args.genres.split(","):
         g = get_genre(gid)
         for n in sizes or [g.default_size[0]]:
             opts = g.default_opts(n, n)
             if g.check_size(n, n, opts):
-                print(f"{gid:12s} {n:>2d}x{n:<2d} {'-':>4s} {'-':6s} {'-':>7s} {'-':>7s} {'-':>6s} {'-':6s} "
-                      f"{'-':>5s}  size not allowed")
+                print(
+                    f"{gid:12s} {n:>2d}x{n:<2d} {'-':>4s} {'-':6s} {'-':>7s} {'-':>7s} {'-':>6s} {'-':6s} "
+                    f"{'-':>5s}  size not allowed"
+                )
                 continue
             for seed, target in ((s, t) for t in tiers for s in seeds):
                 refused = g.tier_problem(target, n, n, opts) if target != "any" else None
                 if refused:
-                    print(f"{gid:12s} {n:>2d}x{n:<2d} {seed:>4d} {target:6s} {'-':>7s} {'-':>7s} "
-                          f"{'-':>6s} {'-':6s} {'-':>5s}  not offered: {refused.split(': ', 1)[1][:70]}")
+                    print(
+                        f"{gid:12s} {n:>2d}x{n:<2d} {seed:>4d} {target:6s} {'-':>7s} {'-':>7s} "
+                        f"{'-':>6s} {'-':6s} {'-':>5s}  not offered: {refused.split(': ', 1)[1][:70]}"
+                    )
                     continue
                 w0, c0 = time.perf_counter(), time.process_time()
                 note = ""
@@ -59,12 +66,19 @@ def main() -> None:
                     clues, grade = inst.clue_count(), f"{diff:.2f}"
                     tier = tier_of(diff)
                     if opts:
-                        note = " ".join(f"{k}={v}" for k, v in sorted(inst.opts.items()) if not k.startswith("_"))
+                        note = " ".join(
+                            f"{k}={v}"
+                            for k, v in sorted(inst.opts.items())
+                            if not k.startswith("_")
+                        )
                 except PuzzleForgeError as exc:
                     clues, grade, tier, note = "-", "-", "-", f"FAILED: {exc}"[:90]
                 wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-                print(f"{gid:12s} {n:>2d}x{n:<2d} {seed:>4d} {target:6s} {wall:7.2f} {cpu:7.2f} {grade:>6s} {tier:6s} "
-                      f"{clues!s:>5s}  {note}", flush=True)
+                print(
+                    f"{gid:12s} {n:>2d}x{n:<2d} {seed:>4d} {target:6s} {wall:7.2f} {cpu:7.2f} {grade:>6s} {tier:6s} "
+                    f"{clues!s:>5s}  {note}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

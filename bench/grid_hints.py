@@ -8,6 +8,7 @@ the share of steps by level (local deduction / one-place case split / search), s
 name a given (must be 0), wrong values (must be 0), and CPU seconds per explanation.
 The same checks, on fewer puzzles, run in tests/grid/test_grid_hints.py.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,10 @@ def main() -> int:
     ap.add_argument("--genres", default=",".join(sorted(GENRES)))
     args = ap.parse_args()
     failures = 0
-    print(f"{'genre':12s} {'steps':>6s} {'local':>6s} {'split':>6s} {'search':>6s} "
-          f"{'givens':>6s} {'wrong':>6s} {'CPU s':>7s}")
+    print(
+        f"{'genre':12s} {'steps':>6s} {'local':>6s} {'split':>6s} {'search':>6s} "
+        f"{'givens':>6s} {'wrong':>6s} {'CPU s':>7s}"
+    )
     for genre_id in args.genres.split(","):
         genre = get_genre(genre_id)
         levels: Counter = Counter()
@@ -46,9 +49,11 @@ def main() -> int:
                 wrong += s.value != sol[s.var][s.entity]
         n = max(1, steps_total)
         failures += named_given + wrong
-        print(f"{genre_id:12s} {steps_total / args.count:6.1f} {levels['propagation'] / n:6.0%} "
-              f"{levels['probing'] / n:6.0%} {levels['search'] / n:6.0%} {named_given:6d} "
-              f"{wrong:6d} {cpu / args.count:7.3f}")
+        print(
+            f"{genre_id:12s} {steps_total / args.count:6.1f} {levels['propagation'] / n:6.0%} "
+            f"{levels['probing'] / n:6.0%} {levels['search'] / n:6.0%} {named_given:6d} "
+            f"{wrong:6d} {cpu / args.count:7.3f}"
+        )
     return 1 if failures else 0
 
 

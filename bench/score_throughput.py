@@ -9,6 +9,7 @@ an unmarked output with reasoning first. Prints answers/s overall and per family
 seconds of this process), and checks the totals: every right shape must score 1.0 and
 every near miss below 1.0 (a scorer that is fast because it is wrong fails loudly).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,7 +25,7 @@ from puzzleforge.dataset import score_answer
 def _near_miss(answer: str) -> str:
     for k, ch in enumerate(answer):
         if ch.isdigit():
-            return answer[:k] + str((int(ch) + 1) % 10) + answer[k + 1:]
+            return answer[:k] + str((int(ch) + 1) % 10) + answer[k + 1 :]
     lines = answer.splitlines()
     if len(lines) >= 2:
         return "\n".join([lines[1], lines[0], *lines[2:]])
@@ -45,13 +46,20 @@ def main() -> int:
     ap.add_argument("--answers", type=int, default=100_000)
     ap.add_argument("--per-family", type=int, default=4)
     args = ap.parse_args()
-    records = [generate(name, seed=s).to_record()
-               for name in family_names() for s in range(1, args.per_family + 1)]
+    records = [
+        generate(name, seed=s).to_record()
+        for name in family_names()
+        for s in range(1, args.per_family + 1)
+    ]
     jobs = []
     for i in range(args.answers):
         record = records[i % len(records)]
         shape = (list(SHAPES) + ["near-miss"])[(i // len(records)) % (len(SHAPES) + 1)]
-        text = _near_miss(record["answer"]) if shape == "near-miss" else SHAPES[shape](record["answer"])
+        text = (
+            _near_miss(record["answer"])
+            if shape == "near-miss"
+            else SHAPES[shape](record["answer"])
+        )
         jobs.append((record, shape, text))
     per_family: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     wrong = 0
@@ -66,8 +74,10 @@ def main() -> int:
         if (shape == "near-miss") != (score < 1.0):
             wrong += 1
     cpu = time.process_time() - cpu0
-    print(f"{len(jobs)} answers over {len(records)} records of {len(family_names())} families: "
-          f"{cpu:.1f} s CPU, {len(jobs) / cpu:,.0f} answers/s")
+    print(
+        f"{len(jobs)} answers over {len(records)} records of {len(family_names())} families: "
+        f"{cpu:.1f} s CPU, {len(jobs) / cpu:,.0f} answers/s"
+    )
     for family, (n, spent) in sorted(per_family.items()):
         print(f"  {family:12s} {n:7d} answers  {n / spent if spent else 0:10,.0f} answers/s")
     print(f"misjudged: {wrong} (must be 0)")

@@ -9,6 +9,7 @@ Each puzzle: one session holds the Sudoku rules and a clause blocking the known 
 solution behind an activation literal; the givens are assumptions; removing a given is
 kept when the solver still finds no other solution. 81 checks per puzzle.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,8 +31,9 @@ def sudoku_clauses(pool: VarPool) -> list[list[int]]:
             clauses += exactly_one([x(r, i, v) for r in range(9)])
         for br in range(3):
             for bc in range(3):
-                clauses += exactly_one([x(3 * br + dr, 3 * bc + dc, v)
-                                        for dr in range(3) for dc in range(3)])
+                clauses += exactly_one(
+                    [x(3 * br + dr, 3 * bc + dc, v) for dr in range(3) for dc in range(3)]
+                )
     return clauses
 
 
@@ -84,8 +86,10 @@ def main() -> None:
             total_time += elapsed
             clue_counts.append(clues)
         per_check[backend] = 1000 * total_time / total_checks
-        print(f"{backend:8s} {total_checks:4d} checks  {per_check[backend]:8.3f} ms/check  "
-              f"minimal puzzles with {clue_counts} clues")
+        print(
+            f"{backend:8s} {total_checks:4d} checks  {per_check[backend]:8.3f} ms/check  "
+            f"minimal puzzles with {clue_counts} clues"
+        )
     print(f"ratio z3 / sat(cadical) = {per_check['z3'] / per_check['sat']:.1f}x")
     print(f"ratio glucose / sat(cadical) = {per_check['glucose'] / per_check['sat']:.2f}x")
 

@@ -22,6 +22,7 @@ Usage:
   .venv/bin/python bench/spec_audit.py --workers 2 --max-cpu 600
 A spec is a stem found in ``--dir`` folders (default: the shared corpus) or a .yaml path.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,11 +45,21 @@ def _resolve(spec: str, dirs: list[Path]) -> Path:
         c = d / f"{spec}.yaml"
         if c.exists():
             return c
-    raise SystemExit(f"spec {spec!r} not found (as a path, or as a stem in {', '.join(map(str, dirs))})")
+    raise SystemExit(
+        f"spec {spec!r} not found (as a path, or as a stem in {', '.join(map(str, dirs))})"
+    )
 
 
-def run_spec(path: str, n: int, seed: int, attempts: int, audit_seconds: float, brute_limit: int,
-             max_cpu: float, trust: bool) -> dict:
+def run_spec(
+    path: str,
+    n: int,
+    seed: int,
+    attempts: int,
+    audit_seconds: float,
+    brute_limit: int,
+    max_cpu: float,
+    trust: bool,
+) -> dict:
     """Generate and audit one spec's puzzles; never raises (problems end up in the row)."""
     import os
 
@@ -65,9 +76,18 @@ def run_spec(path: str, n: int, seed: int, attempts: int, audit_seconds: float, 
         stop_if_undecided,
     )
 
-    row: dict = {"spec": Path(path).stem, "generated": 0, "failed": 0, "status": Counter(),
-                 "brute": 0, "gen_cpu": 0.0, "audit_cpu": 0.0, "reasons": Counter(), "note": "",
-                 "first": ""}
+    row: dict = {
+        "spec": Path(path).stem,
+        "generated": 0,
+        "failed": 0,
+        "status": Counter(),
+        "brute": 0,
+        "gen_cpu": 0.0,
+        "audit_cpu": 0.0,
+        "reasons": Counter(),
+        "note": "",
+        "first": "",
+    }
     try:
         fam = load_spec_family(path, trust=trust)
     except Exception as exc:  # noqa: BLE001 - a row, not a crash
@@ -119,25 +139,38 @@ def run_spec(path: str, n: int, seed: int, attempts: int, audit_seconds: float, 
 def _print(row: dict) -> None:
     st = row["status"]
     top = ", ".join(f"{k}: {v}" for k, v in row["reasons"].most_common(3)) or "-"
-    print(f"| {row['spec']} | {row['generated']} | {row['failed']} | {st.get('ambiguous', 0)} | "
-          f"{st.get('wrong', 0)} | {st.get('undecided', 0)} | {st.get('error', 0)} | {row['brute']} | "
-          f"{row['gen_cpu']:.1f} | {row['audit_cpu']:.1f} | {row.get('maxrss_mb', 0)} | {top} | {row['note']} |",
-          flush=True)
+    print(
+        f"| {row['spec']} | {row['generated']} | {row['failed']} | {st.get('ambiguous', 0)} | "
+        f"{st.get('wrong', 0)} | {st.get('undecided', 0)} | {st.get('error', 0)} | {row['brute']} | "
+        f"{row['gen_cpu']:.1f} | {row['audit_cpu']:.1f} | {row.get('maxrss_mb', 0)} | {top} | {row['note']} |",
+        flush=True,
+    )
     if row["first"]:
         print(f"|   | {row['first']} |", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("specs", nargs="*", help="spec stems or .yaml paths (default: every spec of --dir)")
+    ap.add_argument(
+        "specs", nargs="*", help="spec stems or .yaml paths (default: every spec of --dir)"
+    )
     ap.add_argument("-n", "--count", type=int, default=200, help="puzzles per spec (200)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--dir", action="append", type=Path, default=None,
-                    help="folder of specs (repeatable; default: the shared corpus)")
+    ap.add_argument(
+        "--dir",
+        action="append",
+        type=Path,
+        default=None,
+        help="folder of specs (repeatable; default: the shared corpus)",
+    )
     ap.add_argument("--attempts", type=int, default=2000, help="attempts per puzzle (2000)")
     ap.add_argument("--audit-seconds", type=float, default=60.0)
-    ap.add_argument("--brute-limit", type=int, default=4096,
-                    help="largest number of assignments brute-forced (else a fresh solver)")
+    ap.add_argument(
+        "--brute-limit",
+        type=int,
+        default=4096,
+        help="largest number of assignments brute-forced (else a fresh solver)",
+    )
     ap.add_argument("--max-cpu", type=float, default=1800.0, help="CPU seconds per spec")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--trust", action="store_true", help="allow .py operator files")
@@ -147,13 +180,31 @@ def main() -> None:
         paths = [_resolve(s, dirs) for s in args.specs]
     else:
         paths = sorted(p for d in dirs for p in d.glob("*.yaml"))
-    print(f"# {len(paths)} spec(s), n={args.count}, seed={args.seed}, audit {args.audit_seconds:g} s, "
-          f"brute force up to {args.brute_limit} assignments")
-    print("| spec | generated | failed | ambiguous | wrong | undecided | error | brute | gen CPU-s "
-          "| audit CPU-s | max RSS MB | top rejections | note |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
-    jobs = [(str(p), args.count, args.seed, args.attempts, args.audit_seconds, args.brute_limit,
-             args.max_cpu, args.trust) for p in paths]
+    print(
+        f"# {len(paths)} spec(s), n={args.count}, seed={args.seed}, audit {args.audit_seconds:g} s, "
+        f"brute force up to {args.brute_limit} assignments"
+    )
+    print(
+        "| spec | generated | failed | ambiguous | wrong | undecided | error | brute | gen CPU-s "
+        "| audit CPU-s | max RSS MB | top rejections | note |"
+    )
+    print(
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        flush=True,
+    )
+    jobs = [
+        (
+            str(p),
+            args.count,
+            args.seed,
+            args.attempts,
+            args.audit_seconds,
+            args.brute_limit,
+            args.max_cpu,
+            args.trust,
+        )
+        for p in paths
+    ]
     totals: Counter = Counter()
     if args.workers <= 1:
         rows = (run_spec(*j) for j in jobs)
@@ -164,7 +215,10 @@ def main() -> None:
         _print(row)
         totals["generated"] += row["generated"]
         totals.update(row["status"])
-    print(f"# total: {totals['generated']} generated, " + ", ".join(f"{totals.get(k, 0)} {k}" for k in STATUSES))
+    print(
+        f"# total: {totals['generated']} generated, "
+        + ", ".join(f"{totals.get(k, 0)} {k}" for k in STATUSES)
+    )
     sys.exit(1 if any(totals.get(k, 0) for k in STATUSES if k != "pass") else 0)
 
 

@@ -9,6 +9,7 @@ which are the ones a budget can stop.
 
     PYTHONPATH=src python bench/spec_budget_calibrate.py SPEC.yaml ... [-n 10]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,12 +56,17 @@ def main() -> None:
         tu, tms = sum(u for u, _ in rows), sum(ms for _, ms in rows)
         long = [u / ms for u, ms in rows if ms >= 50]
         lr = f"{statistics.median(long):.0f} ({min(long):.0f}-{max(long):.0f})" if long else "-"
-        print(f"{current[0]:24} checks {len(rows):6d} units {tu:12d} cpu_ms {tms:9.0f} "
-              f"u/ms {tu / max(tms, 1e-9):7.0f} long {len(long):4d} u/ms_long {lr}", flush=True)
+        print(
+            f"{current[0]:24} checks {len(rows):6d} units {tu:12d} cpu_ms {tms:9.0f} "
+            f"u/ms {tu / max(tms, 1e-9):7.0f} long {len(long):4d} u/ms_long {lr}",
+            flush=True,
+        )
     tu, tms = sum(u for _, u, _ in samples), sum(ms for _, _, ms in samples)
     long = [u / ms for _, u, ms in samples if ms >= 50]
-    print(f"all: {tu / max(tms, 1e-9):.0f} units/ms; long checks: {len(long)}, median "
-          f"{statistics.median(long) if long else 0:.0f} units/ms")
+    print(
+        f"all: {tu / max(tms, 1e-9):.0f} units/ms; long checks: {len(long)}, median "
+        f"{statistics.median(long) if long else 0:.0f} units/ms"
+    )
 
 
 if __name__ == "__main__":

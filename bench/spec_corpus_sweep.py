@@ -13,6 +13,7 @@ Usage:
 CPU seconds are the child processes' user+system time (the machine is shared: wall time
 is noisy, CPU time less so).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,12 +49,33 @@ def _reasons(text: str) -> dict[str, int]:
 
 def run_spec(stem: str, n: int, seed: int, max_seconds: float, timeout: float) -> dict:
     """Generate and verify one spec; never raises (problems end up in the row)."""
-    row: dict = {"spec": stem, "puzzles": 0, "failed": n, "wall": 0.0, "cpu": 0.0,
-                 "attempts_per_puzzle": None, "reasons": {}, "verified": 0, "note": ""}
+    row: dict = {
+        "spec": stem,
+        "puzzles": 0,
+        "failed": n,
+        "wall": 0.0,
+        "cpu": 0.0,
+        "attempts_per_puzzle": None,
+        "reasons": {},
+        "verified": 0,
+        "note": "",
+    }
     with tempfile.TemporaryDirectory(prefix="sweep_") as tmp:
         out = Path(tmp) / f"{stem}.jsonl"
-        cmd = [*CLI, "spec", "generate", str(CORPUS / f"{stem}.yaml"), "-n", str(n),
-               "--seed", str(seed), "--max-seconds", str(max_seconds), "--out", str(out)]
+        cmd = [
+            *CLI,
+            "spec",
+            "generate",
+            str(CORPUS / f"{stem}.yaml"),
+            "-n",
+            str(n),
+            "--seed",
+            str(seed),
+            "--max-seconds",
+            str(max_seconds),
+            "--out",
+            str(out),
+        ]
         start = time.monotonic()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
@@ -75,11 +97,17 @@ def run_spec(stem: str, n: int, seed: int, max_seconds: float, timeout: float) -
             made, failed = int(match.group(1)), int(match.group(2))
             row["puzzles"], row["failed"] = made, failed
             row["reasons"] = _reasons(match.group(3))
-            rejected = sum(v for k, v in row["reasons"].items() if not k.startswith("time limit (whole"))
+            rejected = sum(
+                v for k, v in row["reasons"].items() if not k.startswith("time limit (whole")
+            )
             if made:
                 row["attempts_per_puzzle"] = round((rejected + made) / made, 1)
         elif code is not None and code != 0:
-            row["note"] = (err or "").strip().splitlines()[-1][:160] if (err or "").strip() else f"exit {code}"
+            row["note"] = (
+                (err or "").strip().splitlines()[-1][:160]
+                if (err or "").strip()
+                else f"exit {code}"
+            )
         if out.exists() and out.stat().st_size:
             row["puzzles"] = max(row["puzzles"], sum(1 for _ in out.open(encoding="utf-8")))
             ver = subprocess.run([*CLI, "verify", str(out)], capture_output=True, text=True)
@@ -119,16 +147,21 @@ def main(argv: list[str] | None = None) -> int:
     if not CORPUS.exists():
         print(f"corpus folder {CORPUS} is absent", file=sys.stderr)
         return 2
-    stems = args.specs or sorted((p.stem for p in CORPUS.glob("*.yaml")),
-                                 key=lambda s: (int(s.split("-")[0]) if s.split("-")[0].isdigit() else 0, s))
+    stems = args.specs or sorted(
+        (p.stem for p in CORPUS.glob("*.yaml")),
+        key=lambda s: (int(s.split("-")[0]) if s.split("-")[0].isdigit() else 0, s),
+    )
     rows: list[dict] = []
 
     def one(stem: str) -> dict:
         row = run_spec(stem, args.n, args.seed, args.max_seconds, args.timeout)
-        print(f"{row['spec']:<18} puzzles {row['puzzles']:>3}  verified {row['verified']:>3}  "
-              f"wall {row['wall']:>7.1f}s  cpu {row['cpu']:>7.1f}s  "
-              f"attempts/puzzle {row['attempts_per_puzzle'] if row['attempts_per_puzzle'] is not None else '-':>6}  "
-              f"top rejections: {_top(row['reasons'])} {row['note']}", flush=True)
+        print(
+            f"{row['spec']:<18} puzzles {row['puzzles']:>3}  verified {row['verified']:>3}  "
+            f"wall {row['wall']:>7.1f}s  cpu {row['cpu']:>7.1f}s  "
+            f"attempts/puzzle {row['attempts_per_puzzle'] if row['attempts_per_puzzle'] is not None else '-':>6}  "
+            f"top rejections: {_top(row['reasons'])} {row['note']}",
+            flush=True,
+        )
         return row
 
     if args.workers <= 1:
@@ -139,12 +172,16 @@ def main(argv: list[str] | None = None) -> int:
     ok = sum(1 for r in rows if r["verified"] >= args.n)
     print(f"{ok}/{len(rows)} specs delivered {args.n} verified puzzles", flush=True)
     if args.markdown:
-        print("\n| spec | puzzles | verified | wall s | CPU s | attempts/puzzle | top rejection reasons |")
+        print(
+            "\n| spec | puzzles | verified | wall s | CPU s | attempts/puzzle | top rejection reasons |"
+        )
         print("|---|---|---|---|---|---|---|")
         for r in rows:
             apz = r["attempts_per_puzzle"] if r["attempts_per_puzzle"] is not None else "-"
-            print(f"| {r['spec']} | {r['puzzles']} | {r['verified']} | {r['wall']} | {r['cpu']} | {apz} | "
-                  f"{_top(r['reasons'])}{' (' + r['note'] + ')' if r['note'] else ''} |")
+            print(
+                f"| {r['spec']} | {r['puzzles']} | {r['verified']} | {r['wall']} | {r['cpu']} | {apz} | "
+                f"{_top(r['reasons'])}{' (' + r['note'] + ')' if r['note'] else ''} |"
+            )
     return 0 if ok == len(rows) else 1
 
 

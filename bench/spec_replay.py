@@ -14,6 +14,7 @@ Prints one row per spec and the totals; the reference's own failures are listed 
 A config that cannot be replayed (either way) is skipped and counted under its reason, and
 the run goes on with the next one (as the reference does with configs it cannot replay).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,12 +48,18 @@ from puzzleforge.spec.family import SpecParams, load_spec_family  # noqa: E402
 def ref_run(ref_dir: Path, args: list[str], timeout: float) -> str:
     """Run the reference translator; returns its stderr tail when it failed or timed out."""
     try:
-        p = subprocess.run([str(REF_PY), "-W", "ignore", "translator.py", *args], cwd=ref_dir,
-                           capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(
+            [str(REF_PY), "-W", "ignore", "translator.py", *args],
+            cwd=ref_dir,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return "timeout"
-    said = [ln.strip() for ln in (p.stdout or "").splitlines()
-            if "Error" in ln or "error" in ln]  # the reference reports a skipped config here
+    said = [
+        ln.strip() for ln in (p.stdout or "").splitlines() if "Error" in ln or "error" in ln
+    ]  # the reference reports a skipped config here
     tail = (p.stderr or p.stdout or "").strip().splitlines()
     if p.returncode == 0:
         return said[-1] if said else ""
@@ -84,21 +91,35 @@ def ours_make(fam, n: int, seed: int, cpu_budget: float) -> list:
             if time.process_time() > end:
                 return puzzles
             try:
-                puzzles.append(fam.generate(SpecParams(attempts=1, max_seconds=120),
-                                            make_rng(derive_seed(seed, fam.name, i, attempt))))
+                puzzles.append(
+                    fam.generate(
+                        SpecParams(attempts=1, max_seconds=120),
+                        make_rng(derive_seed(seed, fam.name, i, attempt)),
+                    )
+                )
                 break
             except PuzzleForgeError:
                 continue
     return puzzles
 
 
-def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: float,
-             cpu_budget: float) -> dict:
+def one_spec(
+    spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: float, cpu_budget: float
+) -> dict:
     name = spec.stem
     fam = load_spec_family(spec, trust=True)
-    row = {"spec": name, "ref_made": 0, "ours_replayed": 0, "ours_agree": 0,
-           "ours_made": 0, "ref_replayed": 0, "ref_agree": 0, "notes": [],
-           "ours_skipped": {}, "ref_skipped": {}}
+    row = {
+        "spec": name,
+        "ref_made": 0,
+        "ours_replayed": 0,
+        "ours_agree": 0,
+        "ours_made": 0,
+        "ref_replayed": 0,
+        "ref_agree": 0,
+        "notes": [],
+        "ours_skipped": {},
+        "ref_skipped": {},
+    }
     ours_skipped: Counter = Counter()
     ref_skipped: Counter = Counter()
     # 1. the reference makes N; we replay each config
@@ -110,10 +131,11 @@ def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: 
         row["notes"].append(f"reference generate: {err[:80]}")
     for k, rec in enumerate(ref_recs, start=1):
         try:
-            p = fam.generate(SpecParams(attempts=1, max_seconds=300), random.Random(0),
-                             config=rec["config"])
+            p = fam.generate(
+                SpecParams(attempts=1, max_seconds=300), random.Random(0), config=rec["config"]
+            )
         except PuzzleForgeError as exc:
-            why = ', '.join(getattr(exc, 'reasons', {}) or {}) or str(exc)[:80]
+            why = ", ".join(getattr(exc, "reasons", {}) or {}) or str(exc)[:80]
             row["notes"].append(f"ours cannot replay ref #{k}: {why}")
             ours_skipped[why] += 1
             continue
@@ -122,8 +144,10 @@ def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: 
         if agree(fmts, p.extra["problem"], p.answer, rec["problem"], str(rec["answer"])):
             row["ours_agree"] += 1
         else:
-            row["notes"].append(f"ref #{k} differs: answer ref {str(rec['answer'])[:30]!r} ours {p.answer[:30]!r}"
-                                + ("" if p.extra["problem"] == rec["problem"] else ", problem text"))
+            row["notes"].append(
+                f"ref #{k} differs: answer ref {str(rec['answer'])[:30]!r} ours {p.answer[:30]!r}"
+                + ("" if p.extra["problem"] == rec["problem"] else ", problem text")
+            )
     # 2. we make N; the reference replays each config (one .json per config)
     ours = ours_make(fam, n, seed, cpu_budget)
     row["ours_made"] = len(ours)
@@ -134,7 +158,9 @@ def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: 
         err = ref_run(ref_dir, ["-d", str(spec), "-g", str(cfg), "-o", str(out)], timeout)
         got = read_jsonl(out)
         if not got:
-            row["notes"].append(f"reference cannot replay ours #{k}{': ' + err[:60] if err else ''}")
+            row["notes"].append(
+                f"reference cannot replay ours #{k}{': ' + err[:60] if err else ''}"
+            )
             ref_skipped[err[:60] or "no output"] += 1
             continue
         row["ref_replayed"] += 1
@@ -143,9 +169,11 @@ def one_spec(spec: Path, ref_dir: Path, work: Path, n: int, seed: int, timeout: 
         if agree(fmts, rec["problem"], str(rec["answer"]), p.extra["problem"], p.answer):
             row["ref_agree"] += 1
         else:
-            row["notes"].append(f"ours #{k} differs in the reference: answer ours {p.answer[:30]!r} "
-                                f"ref {str(rec['answer'])[:30]!r}"
-                                + ("" if p.extra["problem"] == rec["problem"] else ", problem text"))
+            row["notes"].append(
+                f"ours #{k} differs in the reference: answer ours {p.answer[:30]!r} "
+                f"ref {str(rec['answer'])[:30]!r}"
+                + ("" if p.extra["problem"] == rec["problem"] else ", problem text")
+            )
     row["ours_skipped"], row["ref_skipped"] = dict(ours_skipped), dict(ref_skipped)
     return row
 
@@ -162,7 +190,13 @@ def main() -> None:
     args = ap.parse_args()
     if not REF_PY.exists() or not CORPUS.exists():
         sys.exit(f"needs {REF_PY} (see {REFERENCE}/REFERENCE.md) and {CORPUS}")
-    specs = sorted(CORPUS.glob("*.yaml"), key=lambda p: (int(p.stem.split("-")[0]) if p.stem.split("-")[0].isdigit() else 999, p.stem))
+    specs = sorted(
+        CORPUS.glob("*.yaml"),
+        key=lambda p: (
+            int(p.stem.split("-")[0]) if p.stem.split("-")[0].isdigit() else 999,
+            p.stem,
+        ),
+    )
     if args.specs:
         want = set(args.specs.split(","))
         specs = [p for p in specs if p.stem in want]
@@ -175,26 +209,49 @@ def main() -> None:
     work = tmp / "work"
     work.mkdir(exist_ok=True)
     rows = []
-    print(f"{'spec':22} {'ref made':>8} {'ours replayed/agree':>20} {'ours made':>9} {'ref replayed/agree':>19}")
+    print(
+        f"{'spec':22} {'ref made':>8} {'ours replayed/agree':>20} {'ours made':>9} {'ref replayed/agree':>19}"
+    )
     for spec in specs:
         row = one_spec(spec, ref_dir, work, args.n, args.seed, args.timeout, args.cpu)
         rows.append(row)
-        print(f"{row['spec']:22} {row['ref_made']:>8} {row['ours_replayed']:>10}/{row['ours_agree']:<9} "
-              f"{row['ours_made']:>9} {row['ref_replayed']:>9}/{row['ref_agree']:<9}", flush=True)
+        print(
+            f"{row['spec']:22} {row['ref_made']:>8} {row['ours_replayed']:>10}/{row['ours_agree']:<9} "
+            f"{row['ours_made']:>9} {row['ref_replayed']:>9}/{row['ref_agree']:<9}",
+            flush=True,
+        )
         for note in row["notes"]:
             print(f"    - {note}", flush=True)
-    tot = {k: sum(r[k] for r in rows) for k in ("ref_made", "ours_replayed", "ours_agree",
-                                                  "ours_made", "ref_replayed", "ref_agree")}
-    print(f"\nours replaying the reference's configs: replayed {tot['ours_replayed']}/{tot['ref_made']}, "
-          f"agreeing {tot['ours_agree']}/{tot['ref_made']}")
-    print(f"the reference replaying ours: replayed {tot['ref_replayed']}/{tot['ours_made']}, "
-          f"agreeing {tot['ref_agree']}/{tot['ours_made']}")
-    for key, who in (("ours_skipped", "skipped by ours"), ("ref_skipped", "skipped by the reference")):
+    tot = {
+        k: sum(r[k] for r in rows)
+        for k in (
+            "ref_made",
+            "ours_replayed",
+            "ours_agree",
+            "ours_made",
+            "ref_replayed",
+            "ref_agree",
+        )
+    }
+    print(
+        f"\nours replaying the reference's configs: replayed {tot['ours_replayed']}/{tot['ref_made']}, "
+        f"agreeing {tot['ours_agree']}/{tot['ref_made']}"
+    )
+    print(
+        f"the reference replaying ours: replayed {tot['ref_replayed']}/{tot['ours_made']}, "
+        f"agreeing {tot['ref_agree']}/{tot['ours_made']}"
+    )
+    for key, who in (
+        ("ours_skipped", "skipped by ours"),
+        ("ref_skipped", "skipped by the reference"),
+    ):
         reasons: Counter = Counter()
         for r in rows:
             reasons.update({f"{r['spec']}: {why}": n for why, n in r[key].items()})
-        print(f"{who}: {sum(reasons.values())}" + "".join(f"\n    {n} x {why}" for why, n in
-                                                       sorted(reasons.items())))
+        print(
+            f"{who}: {sum(reasons.values())}"
+            + "".join(f"\n    {n} x {why}" for why, n in sorted(reasons.items()))
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
     if not args.keep:

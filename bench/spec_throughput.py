@@ -30,6 +30,7 @@ than ``--spec-budget`` CPU-seconds in all. Printed: one row per spec, the geomet
 the specs both programs generate, and, separately, the specs one side never generated in its
 first-puzzle allowance (reported as a bound, not in the geometric mean).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -106,8 +107,16 @@ def _count_lines(path: Path) -> int:
         return 0
 
 
-def run_child(cmd: list[str], cwd: Path, out: Path | None, n: int, cpu_cap: float,
-              first_cap: float, max_cap: float, wall_cap: float) -> dict:
+def run_child(
+    cmd: list[str],
+    cwd: Path,
+    out: Path | None,
+    n: int,
+    cpu_cap: float,
+    first_cap: float,
+    max_cap: float,
+    wall_cap: float,
+) -> dict:
     """Run one measured child; returns CPU seconds at each puzzle line and its peak RSS.
 
     ``out`` None: the child reports its own CPU per puzzle on stdout (ours); otherwise the
@@ -115,9 +124,14 @@ def run_child(cmd: list[str], cwd: Path, out: Path | None, n: int, cpu_cap: floa
     appears (theirs).
     """
     stdout = subprocess.PIPE if out is None else subprocess.DEVNULL
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=stdout, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"},
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"},
+        start_new_session=True,
+    )
     marks: list[float] = []
     attempts: list[int] = []
     start_wall = time.monotonic()
@@ -152,10 +166,13 @@ def run_child(cmd: list[str], cwd: Path, out: Path | None, n: int, cpu_cap: floa
             proc.returncode = os.waitstatus_to_exitcode(status)
             break
         cpu = _proc_cpu(proc.pid) or 0.0
-        over = (len(marks) >= n + 1 or (not marks and cpu > first_cap + 2)
-                or (len(marks) >= 2 and cpu - marks[0] > cpu_cap + 0.5)
-                or (marks and cpu - marks[0] > max_cap + 2)
-                or time.monotonic() - start_wall > wall_cap)
+        over = (
+            len(marks) >= n + 1
+            or (not marks and cpu > first_cap + 2)
+            or (len(marks) >= 2 and cpu - marks[0] > cpu_cap + 0.5)
+            or (marks and cpu - marks[0] > max_cap + 2)
+            or time.monotonic() - start_wall > wall_cap
+        )
         if over and not killed:
             killed = "done" if len(marks) >= n + 1 else "cap"
             os.killpg(proc.pid, signal.SIGKILL)
@@ -166,23 +183,51 @@ def run_child(cmd: list[str], cwd: Path, out: Path | None, n: int, cpu_cap: floa
     marks = marks[: n + 1]
     puzzles = len(marks) - 1
     rate = puzzles / (marks[-1] - marks[0]) if puzzles > 0 and marks[-1] > marks[0] else None
-    return {"lines": len(marks), "rate": rate, "first_cpu": marks[0] if marks else None,
-            "cpu": total_cpu, "rss_mb": rusage.ru_maxrss / 1024,
-            "attempts_per_puzzle": (sum(attempts[1:]) / puzzles) if attempts and puzzles > 0 else None}
+    return {
+        "lines": len(marks),
+        "rate": rate,
+        "first_cpu": marks[0] if marks else None,
+        "cpu": total_cpu,
+        "rss_mb": rusage.ru_maxrss / 1024,
+        "attempts_per_puzzle": (sum(attempts[1:]) / puzzles) if attempts and puzzles > 0 else None,
+    }
 
 
 def ours(spec: Path, a: argparse.Namespace, work: Path) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(spec), "-n", str(a.n),
-           "--seed", str(a.seed), "--cpu", str(a.cpu), "--first-cpu", str(a.first_cpu),
-           "--max-cpu", str(a.max_cpu)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        str(spec),
+        "-n",
+        str(a.n),
+        "--seed",
+        str(a.seed),
+        "--cpu",
+        str(a.cpu),
+        "--first-cpu",
+        str(a.first_cpu),
+        "--max-cpu",
+        str(a.max_cpu),
+    ]
     return run_child(cmd, work, None, a.n, a.cpu, a.first_cpu, a.max_cpu, a.wall)
 
 
 def theirs(spec: Path, a: argparse.Namespace, ref_dir: Path, k: int) -> dict:
     out = ref_dir / "output" / f"{spec.stem}.{k}.jsonl"
     out.unlink(missing_ok=True)
-    cmd = [str(REF_PY), "-W", "ignore", "translator.py", "-d", str(spec), "-n", str(a.n + 1),
-           "-o", str(out)]
+    cmd = [
+        str(REF_PY),
+        "-W",
+        "ignore",
+        "translator.py",
+        "-d",
+        str(spec),
+        "-n",
+        str(a.n + 1),
+        "-o",
+        str(out),
+    ]
     return run_child(cmd, ref_dir, out, a.n, a.cpu, a.first_cpu, a.max_cpu, a.wall)
 
 
@@ -195,26 +240,36 @@ def summarise(spec: str, rounds: list[tuple[dict, dict]]) -> dict:
     ours_rates = [o["rate"] for o, _ in rounds if o["rate"]]
     their_rates = [t["rate"] for _, t in rounds if t["rate"]]
     ratios = [o["rate"] / t["rate"] for o, t in rounds if o["rate"] and t["rate"]]
-    row = {"spec": spec, "rounds": len(rounds),
-           "ours_rate": statistics.median(ours_rates) if ours_rates else None,
-           "theirs_rate": statistics.median(their_rates) if their_rates else None,
-           "ratio": statistics.median(ratios) if ratios else None,
-           "ratios": [round(r, 2) for r in ratios],
-           "ours_rss_mb": max(o["rss_mb"] for o, _ in rounds),
-           "theirs_rss_mb": max(t["rss_mb"] for _, t in rounds),
-           "ours_att": next((o["attempts_per_puzzle"] for o, _ in rounds if o["attempts_per_puzzle"]), None),
-           "ours_first": [o["first_cpu"] for o, _ in rounds],
-           "theirs_first": [t["first_cpu"] for _, t in rounds],
-           "ours_cpu": sum(o["cpu"] for o, _ in rounds), "theirs_cpu": sum(t["cpu"] for _, t in rounds)}
+    row = {
+        "spec": spec,
+        "rounds": len(rounds),
+        "ours_rate": statistics.median(ours_rates) if ours_rates else None,
+        "theirs_rate": statistics.median(their_rates) if their_rates else None,
+        "ratio": statistics.median(ratios) if ratios else None,
+        "ratios": [round(r, 2) for r in ratios],
+        "ours_rss_mb": max(o["rss_mb"] for o, _ in rounds),
+        "theirs_rss_mb": max(t["rss_mb"] for _, t in rounds),
+        "ours_att": next(
+            (o["attempts_per_puzzle"] for o, _ in rounds if o["attempts_per_puzzle"]), None
+        ),
+        "ours_first": [o["first_cpu"] for o, _ in rounds],
+        "theirs_first": [t["first_cpu"] for _, t in rounds],
+        "ours_cpu": sum(o["cpu"] for o, _ in rounds),
+        "theirs_cpu": sum(t["cpu"] for _, t in rounds),
+    }
     if row["ratio"] is None:
         # one side never made a puzzle (or only the warm-up one): a bound, not a ratio
         o_made = max(o["lines"] for o, _ in rounds)
         t_made = max(t["lines"] for _, t in rounds)
         row["ours_made"], row["theirs_made"] = o_made, t_made
         if row["ours_rate"] and t_made == 0:
-            row["bound"] = f">= {row['ours_rate'] * max(t['cpu'] for _, t in rounds):.0f}x (theirs: none in {max(t['cpu'] for _, t in rounds):.0f} CPU-s)"
+            row["bound"] = (
+                f">= {row['ours_rate'] * max(t['cpu'] for _, t in rounds):.0f}x (theirs: none in {max(t['cpu'] for _, t in rounds):.0f} CPU-s)"
+            )
         elif row["theirs_rate"] and o_made == 0:
-            row["bound"] = f"<= {1 / (row['theirs_rate'] * max(o['cpu'] for o, _ in rounds)):.3f}x (ours: none)"
+            row["bound"] = (
+                f"<= {1 / (row['theirs_rate'] * max(o['cpu'] for o, _ in rounds)):.3f}x (ours: none)"
+            )
         else:
             row["bound"] = f"ours {o_made} puzzles, theirs {t_made} puzzles (no steady-state rate)"
     return row
@@ -229,25 +284,51 @@ def print_row(row: dict) -> None:
     if row["ours_rss_mb"] > row["theirs_rss_mb"]:
         flag += "  MORE-MEMORY"
     att = f"{row['ours_att']:6.1f}" if row["ours_att"] else "     -"
-    print(f"{row['spec']:20} {_fmt_rate(row['ours_rate'])} {_fmt_rate(row['theirs_rate'])} {ratio} "
-          f"{str(row['ratios']):26} {att} {mem}{flag} {row.get('bound', '')}", flush=True)
+    print(
+        f"{row['spec']:20} {_fmt_rate(row['ours_rate'])} {_fmt_rate(row['theirs_rate'])} {ratio} "
+        f"{str(row['ratios']):26} {att} {mem}{flag} {row.get('bound', '')}",
+        flush=True,
+    )
 
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--specs", default="", help="comma-separated spec stems (default: all 46)")
-    ap.add_argument("-n", type=int, default=300, help="at most this many puzzles after the warm-up one, per run")
-    ap.add_argument("--cpu", type=float, default=3.0,
-                    help="a run stops after this many CPU-s past its first puzzle (once it has a second)")
-    ap.add_argument("--max-cpu", type=float, default=45.0,
-                    help="... and at this many CPU-s past its first puzzle in any case")
-    ap.add_argument("--first-cpu", type=float, default=40.0, help="CPU-s allowed for the first puzzle")
-    ap.add_argument("--wall", type=float, default=300.0, help="wall-clock cap per run (load safety)")
+    ap.add_argument(
+        "-n", type=int, default=300, help="at most this many puzzles after the warm-up one, per run"
+    )
+    ap.add_argument(
+        "--cpu",
+        type=float,
+        default=3.0,
+        help="a run stops after this many CPU-s past its first puzzle (once it has a second)",
+    )
+    ap.add_argument(
+        "--max-cpu",
+        type=float,
+        default=45.0,
+        help="... and at this many CPU-s past its first puzzle in any case",
+    )
+    ap.add_argument(
+        "--first-cpu", type=float, default=40.0, help="CPU-s allowed for the first puzzle"
+    )
+    ap.add_argument(
+        "--wall", type=float, default=300.0, help="wall-clock cap per run (load safety)"
+    )
     ap.add_argument("--rounds", type=int, default=3, help="at most this many interleaved rounds")
-    ap.add_argument("--spec-budget", type=float, default=30.0,
-                    help="another round only while both sides used less CPU-s than this in all")
-    ap.add_argument("-j", "--jobs", type=int, default=1,
-                    help="specs measured at once (CPU time is per process; the rounds of a spec stay interleaved)")
+    ap.add_argument(
+        "--spec-budget",
+        type=float,
+        default=30.0,
+        help="another round only while both sides used less CPU-s than this in all",
+    )
+    ap.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        help="specs measured at once (CPU time is per process; the rounds of a spec stay interleaved)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default="", help="also write the rows here")
     ap.add_argument("--worker", default="", help=argparse.SUPPRESS)
@@ -266,10 +347,14 @@ def main(argv: list[str]) -> int:
     shutil.copytree(REFERENCE, ref_dir)
     (ref_dir / "output").mkdir(exist_ok=True)
     (ref_dir / "temp").mkdir(exist_ok=True)
-    print(f"-n {a.n} --cpu {a.cpu} --first-cpu {a.first_cpu} --rounds {a.rounds}; "
-          f"load {os.getloadavg()[0]:.1f}; rates in puzzles per CPU-second (median of rounds)")
-    print(f"{'spec':20} {'ours':>9} {'theirs':>9} {'ratio':>9} {'ratios per round':26} {'att/p':>6} "
-          f"{'peak RSS ours / theirs':>22}")
+    print(
+        f"-n {a.n} --cpu {a.cpu} --first-cpu {a.first_cpu} --rounds {a.rounds}; "
+        f"load {os.getloadavg()[0]:.1f}; rates in puzzles per CPU-second (median of rounds)"
+    )
+    print(
+        f"{'spec':20} {'ours':>9} {'theirs':>9} {'ratio':>9} {'ratios per round':26} {'att/p':>6} "
+        f"{'peak RSS ours / theirs':>22}"
+    )
     t0 = time.monotonic()
 
     def measure(job: tuple[int, Path]) -> dict:
@@ -296,8 +381,10 @@ def main(argv: list[str]) -> int:
     for row in rows:
         print_row(row)
     both = [r for r in rows if r["ratio"]]
-    print(f"\n{len(both)} of {len(rows)} specs measured on both sides; "
-          f"load {os.getloadavg()[0]:.1f}; {time.monotonic() - t0:.0f} s wall")
+    print(
+        f"\n{len(both)} of {len(rows)} specs measured on both sides; "
+        f"load {os.getloadavg()[0]:.1f}; {time.monotonic() - t0:.0f} s wall"
+    )
     if both:
         geo = math.exp(sum(math.log(r["ratio"]) for r in both) / len(both))
         slower = [r["spec"] for r in both if r["ratio"] < 1]

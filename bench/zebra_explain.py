@@ -6,6 +6,7 @@ the figures behind that (median, max) for each size, tier and language given.
 
     .venv/bin/python bench/zebra_explain.py [--n 10] [--sizes 4x5:easy,4x4,5x5] [--lang en,pl]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,10 @@ def main() -> None:
     ap.add_argument("--sizes", default="4x5:easy,4x4,4x5,5x5")
     ap.add_argument("--lang", default="en,pl")
     args = ap.parse_args()
-    print(f"{'size':>10} {'lang':>4} {'n':>3} {'raw med':>8} {'read med':>9} {'read max':>9} "
-          f"{'chain med':>10} {'refut med':>10} {'refut max':>10}")
+    print(
+        f"{'size':>10} {'lang':>4} {'n':>3} {'raw med':>8} {'read med':>9} {'read max':>9} "
+        f"{'chain med':>10} {'refut med':>10} {'refut max':>10}"
+    )
     for spec in args.sizes.split(","):
         size, _, tier = spec.partition(":")
         K, k = (int(x) for x in size.split("x"))
@@ -33,8 +36,7 @@ def main() -> None:
                 params = {"K": K, "k": k, "lang": lang}
                 if tier:
                     params["difficulty"] = tier
-                p = puzzleforge.generate("zebra", seed=derive_seed(0, "zebra-explain", i),
-                                         **params)
+                p = puzzleforge.generate("zebra", seed=derive_seed(0, "zebra-explain", i), **params)
                 raw.append(len(explain(p, raw=True)))
                 steps = explain(p)
                 readable.append(len(steps))
@@ -43,9 +45,12 @@ def main() -> None:
                         chains.append(len(s["chain"]))
                         refs.append(len(s["refutation"]["steps"]))
             med = statistics.median
-            print(f"{spec:>10} {lang:>4} {args.n:>3} {med(raw):8.1f} {med(readable):9.1f} "
-                  f"{max(readable):9d} {med(chains) if chains else 0:10.1f} "
-                  f"{med(refs) if refs else 0:10.1f} {max(refs) if refs else 0:10d}", flush=True)
+            print(
+                f"{spec:>10} {lang:>4} {args.n:>3} {med(raw):8.1f} {med(readable):9.1f} "
+                f"{max(readable):9d} {med(chains) if chains else 0:10.1f} "
+                f"{med(refs) if refs else 0:10.1f} {max(refs) if refs else 0:10d}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

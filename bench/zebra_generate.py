@@ -14,6 +14,7 @@ as "refused" with no timing.
     .venv/bin/python bench/zebra_generate.py [--n 10] [--sizes 4x5,5x5,6x6,8x8]
         [--tiers any,easy,medium,hard,expert] [--langs en,pl]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,10 +47,15 @@ def run_row(K: int, k: int, tier: str | None, lang: str, n: int, seed0: int) -> 
         clues.append(len(p.clues))
         scores.append(p.rating["score"])
     cpu.sort()
-    return {"n": n, "median": statistics.median(cpu), "p90": cpu[round(0.9 * (n - 1))],
-            "max": cpu[-1], "fails": fails,
-            "clues": statistics.mean(clues) if clues else float("nan"),
-            "score": statistics.median(scores) if scores else float("nan")}
+    return {
+        "n": n,
+        "median": statistics.median(cpu),
+        "p90": cpu[round(0.9 * (n - 1))],
+        "max": cpu[-1],
+        "fails": fails,
+        "clues": statistics.mean(clues) if clues else float("nan"),
+        "score": statistics.median(scores) if scores else float("nan"),
+    }
 
 
 def main() -> None:
@@ -62,10 +68,14 @@ def main() -> None:
     args = ap.parse_args()
     generate_puzzle(make_rng(0), K=3, k=4, lang="en")  # load the category data once
     generate_puzzle(make_rng(0), K=3, k=4, lang="pl")
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-          "CPU seconds per puzzle (process time)")
-    print(f"{'size':>5} {'tier':>7} {'lang':>4} {'n':>3} {'cpu med':>8} {'p90':>7} {'max':>7} "
-          f"{'fail':>5} {'clues':>6} {'g med':>6}  target (median CPU)")
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+        "CPU seconds per puzzle (process time)"
+    )
+    print(
+        f"{'size':>5} {'tier':>7} {'lang':>4} {'n':>3} {'cpu med':>8} {'p90':>7} {'max':>7} "
+        f"{'fail':>5} {'clues':>6} {'g med':>6}  target (median CPU)"
+    )
     for size in args.sizes.split(","):
         K, k = (int(x) for x in size.split("x"))
         for tier_name in args.tiers.split(","):
@@ -77,11 +87,17 @@ def main() -> None:
                     continue
                 r = run_row(K, k, tier, lang, args.n, args.seed)
                 target = TARGETS.get(size)
-                verdict = "" if target is None else (
-                    f"<= {target} s: {'met' if r['median'] <= target else 'NOT met'}")
-                print(f"{size:>5} {tier_name:>7} {lang:>4} {r['n']:>3} {r['median']:8.3f} "
-                      f"{r['p90']:7.2f} {r['max']:7.2f} {r['fails']:>2}/{r['n']:<2} "
-                      f"{r['clues']:6.1f} {r['score']:6.1f}  {verdict}", flush=True)
+                verdict = (
+                    ""
+                    if target is None
+                    else (f"<= {target} s: {'met' if r['median'] <= target else 'NOT met'}")
+                )
+                print(
+                    f"{size:>5} {tier_name:>7} {lang:>4} {r['n']:>3} {r['median']:8.3f} "
+                    f"{r['p90']:7.2f} {r['max']:7.2f} {r['fails']:>2}/{r['n']:<2} "
+                    f"{r['clues']:6.1f} {r['score']:6.1f}  {verdict}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

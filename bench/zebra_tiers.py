@@ -8,6 +8,7 @@ tiers.unreachable are generated anyway with ``--ignore-refusals`` (to re-check t
     .venv/bin/python bench/zebra_tiers.py [--n 5] [--K 3,4,5,6,7,8] [--k 3,4,5,6,7,8]
         [--tiers easy,medium,hard,expert] [--langs en] [--ignore-refusals]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,8 +31,10 @@ def main() -> None:
     ap.add_argument("--max-attempts", type=int, default=40)
     ap.add_argument("--ignore-refusals", action="store_true")
     args = ap.parse_args()
-    print(f"{'K':>2} {'k':>2} {'tier':>7} {'lang':>4} {'ok':>5} {'cpu med':>8} {'cpu max':>8} "
-          f"{'attempts max':>12}")
+    print(
+        f"{'K':>2} {'k':>2} {'tier':>7} {'lang':>4} {'ok':>5} {'cpu med':>8} {'cpu max':>8} "
+        f"{'attempts max':>12}"
+    )
     for K in (int(x) for x in args.K.split(",")):
         for k in (int(x) for x in args.k.split(",")):
             for tier in args.tiers.split(","):
@@ -45,16 +48,24 @@ def main() -> None:
                         rng = make_rng(derive_seed(0, "zebra-tiers", K * 100 + k * 10 + i))
                         start = time.process_time()
                         try:
-                            p = generate_puzzle(rng, K=K, k=k, lang=lang, difficulty=tier,
-                                                max_attempts=args.max_attempts)
+                            p = generate_puzzle(
+                                rng,
+                                K=K,
+                                k=k,
+                                lang=lang,
+                                difficulty=tier,
+                                max_attempts=args.max_attempts,
+                            )
                             ok += 1
                             attempts.append(p.certificate["attempts"])
                         except GenerationFailed:
                             attempts.append(args.max_attempts)
                         cpu.append(time.process_time() - start)
-                    print(f"{K:>2} {k:>2} {tier:>7} {lang:>4} {ok:>2}/{args.n:<2} "
-                          f"{statistics.median(cpu):8.2f} {max(cpu):8.2f} {max(attempts):>12}",
-                          flush=True)
+                    print(
+                        f"{K:>2} {k:>2} {tier:>7} {lang:>4} {ok:>2}/{args.n:<2} "
+                        f"{statistics.median(cpu):8.2f} {max(cpu):8.2f} {max(attempts):>12}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

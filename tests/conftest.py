@@ -5,6 +5,7 @@ pytest tmp folder: the suite writes only under pytest's tmp folders, never a
 ``.hypothesis/`` folder into the checkout. A failing example is still reproducible from
 the blob Hypothesis prints.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,7 +27,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """Hypothesis's caches (source constants, unicode tables) go to pytest's tmp folder,
     not ./.hypothesis. It must happen before collection (importing a test module with
     ``@given`` already writes them), hence a hook rather than a session fixture."""
-    config: Any = session.config                   # _tmp_path_factory: set by pytest's tmpdir
+    config: Any = session.config  # _tmp_path_factory: set by pytest's tmpdir
     set_hypothesis_home_dir(config._tmp_path_factory.mktemp("hypothesis"))
 
 

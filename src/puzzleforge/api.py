@@ -10,6 +10,7 @@ True
 >>> puzzleforge.verify(p, p.answer)
 1.0
 """
+
 from __future__ import annotations
 
 from .core.generation import families, generate, load_family, verify

@@ -17,6 +17,7 @@ processes agree on every item, and a training loop can shard by index. Items are
 >>> boards[0]["metadata"]["params"]["size"]
 '6x6'
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
@@ -42,8 +43,14 @@ class ProceduralDataset:
     family, params and seed (the batch runner additionally drops duplicates).
     """
 
-    def __init__(self, name: str, size: int, seed: int, params: Mapping[str, Any] | None = None,
-                 family_options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        size: int,
+        seed: int,
+        params: Mapping[str, Any] | None = None,
+        family_options: Mapping[str, Any] | None = None,
+    ) -> None:
         if not isinstance(size, int) or size < 0:
             raise ConfigError(f"size={size!r}", field="size", expected="an integer >= 0")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -97,8 +104,11 @@ class ProceduralDataset:
             if attempt:
                 puzzle.meta["attempt"] = attempt
             return puzzle
-        raise GenerationFailed(f"item {index} of '{self.name}' failed {attempts} attempts: {last}",
-                               attempts=attempts, reasons=reasons)
+        raise GenerationFailed(
+            f"item {index} of '{self.name}' failed {attempts} attempts: {last}",
+            attempts=attempts,
+            reasons=reasons,
+        )
 
     def _build(self, index: int) -> dict[str, Any]:
         record = self.puzzle(index).to_record()
@@ -112,10 +122,15 @@ class ProceduralDataset:
         return score_answer(answer, entry)
 
 
-def create_dataset(name: str, size: int = 100, seed: int = 0, *,
-                   config: Mapping[str, Any] | None = None,
-                   family_options: Mapping[str, Any] | None = None,
-                   **params: Any) -> ProceduralDataset:
+def create_dataset(
+    name: str,
+    size: int = 100,
+    seed: int = 0,
+    *,
+    config: Mapping[str, Any] | None = None,
+    family_options: Mapping[str, Any] | None = None,
+    **params: Any,
+) -> ProceduralDataset:
     """A dataset of ``size`` puzzles of family ``name`` (an id or a spec file path).
 
     The family's parameters go in ``config`` (reasoning-gym style), where a parameter may
@@ -126,9 +141,11 @@ def create_dataset(name: str, size: int = 100, seed: int = 0, *,
     merged = dict(config or {})
     both = sorted(set(merged) & set(params))
     if both:
-        raise ConfigError(f"parameter(s) {', '.join(both)} given both in config= and as keywords",
-                          field=both[0], expected="each family parameter given once, "
-                          "preferably in config={...}")
+        raise ConfigError(
+            f"parameter(s) {', '.join(both)} given both in config= and as keywords",
+            field=both[0],
+            expected="each family parameter given once, preferably in config={...}",
+        )
     merged.update(params)
     return ProceduralDataset(name, size, seed, merged, family_options)
 

@@ -3,6 +3,7 @@
 They are real Family objects (not mocks): the runner generates, verifies and writes their
 puzzles like any other; each misbehaves in one documented way.
 """
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,8 @@ from puzzleforge.core.puzzle import Puzzle
 
 @dataclass(frozen=True)
 class Params:
-    distinct: int = 1_000_000   # how many different puzzles exist
-    slow_share: float = 0.0     # share of attempts that take `slow_seconds`
+    distinct: int = 1_000_000  # how many different puzzles exist
+    slow_share: float = 0.0  # share of attempts that take `slow_seconds`
     slow_seconds: float = 3.0
 
 
@@ -29,8 +30,15 @@ class _Base:
 
     def make(self, params: Params, rng: random.Random) -> Puzzle:
         k = rng.randrange(params.distinct)
-        return Puzzle(family=self.name, question=f"What is {k} + 1?", answer=str(k + 1),
-                      solution={"k": k}, difficulty=0.0, params=params_to_dict(params), seed=0)
+        return Puzzle(
+            family=self.name,
+            question=f"What is {k} + 1?",
+            answer=str(k + 1),
+            solution={"k": k},
+            difficulty=0.0,
+            params=params_to_dict(params),
+            seed=0,
+        )
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         return 1.0 if str(answer).strip() == puzzle.answer else 0.0

@@ -1,5 +1,6 @@
 """The dataset card: Hugging Face loads the folder by it, it is the same in any checkout,
 its command remakes the records, and a user's own README.md is never overwritten."""
+
 from __future__ import annotations
 
 import re
@@ -11,9 +12,11 @@ from pathlib import Path
 import datasets
 
 CLI = [sys.executable, "-m", "puzzleforge.cli.main"]
-RECIPE = ("seed: 4\nsplits: {train: 0.75, test: 0.25}\ncomponents:\n  - family: latin\n"
-          "    tiers:\n      easy: {weight: 1, params: {n: 4}}\n"
-          "      medium: {weight: 1, params: {n: 5}}\n")
+RECIPE = (
+    "seed: 4\nsplits: {train: 0.75, test: 0.25}\ncomponents:\n  - family: latin\n"
+    "    tiers:\n      easy: {weight: 1, params: {n: 4}}\n"
+    "      medium: {weight: 1, params: {n: 5}}\n"
+)
 
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
@@ -23,14 +26,16 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_parquet_card_loads_with_datasets_and_is_portable(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")       # local files only, never the Hub
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # local files only, never the Hub
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     cards = []
     for checkout in ("a", "b"):
         where = tmp_path / checkout
         where.mkdir()
         (where / "mix.yaml").write_text(RECIPE)
-        _run(["generate", "mix.yaml", "-n", "24", "--format", "parquet", "--out", "mix", "-q"], where)
+        _run(
+            ["generate", "mix.yaml", "-n", "24", "--format", "parquet", "--out", "mix", "-q"], where
+        )
         cards.append((where / "mix" / "README.md").read_bytes())
     assert cards[0] == cards[1]
     # a cache of its own: the test writes only under tmp, and no earlier build is reused
@@ -46,8 +51,10 @@ def test_parquet_card_loads_with_datasets_and_is_portable(tmp_path: Path, monkey
 def test_the_cards_command_remakes_the_records(tmp_path: Path) -> None:
     first = tmp_path / "first"
     first.mkdir()
-    _run(["generate", "latin", "-n", "5", "--seed", "9", "-p", "n=5", "--out", "latin.jsonl", "-q"],
-         first)
+    _run(
+        ["generate", "latin", "-n", "5", "--seed", "9", "-p", "n=5", "--out", "latin.jsonl", "-q"],
+        first,
+    )
     card = (first / "README.md").read_text()
     command = re.search(r"^\$ (puzzleforge generate .*)$", card, re.M).group(1)
     words = shlex.split(command)[1:]

@@ -1,4 +1,5 @@
 """Issue 2 dataset commands end to end, as a user runs them (real subprocesses)."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,19 @@ def test_generate_is_byte_identical_and_verify_finds_the_edited_record(tmp_path:
     first = run("generate", "latin", "-n", "100", "--seed", "7", "--out", "a.jsonl", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     data = (tmp_path / "a.jsonl").read_bytes()
-    again = run("generate", "latin", "-n", "100", "--seed", "7", "--out", "a.jsonl",
-                "--workers", "1", cwd=tmp_path)
+    again = run(
+        "generate",
+        "latin",
+        "-n",
+        "100",
+        "--seed",
+        "7",
+        "--out",
+        "a.jsonl",
+        "--workers",
+        "1",
+        cwd=tmp_path,
+    )
     assert again.returncode == 0, again.stderr
     assert (tmp_path / "a.jsonl").read_bytes() == data
     lines = data.decode().splitlines()
@@ -32,7 +44,7 @@ def test_generate_is_byte_identical_and_verify_finds_the_edited_record(tmp_path:
 
     record = json.loads(lines[57])
     grid = record["answer"].split("\n")
-    grid[0], grid[1] = grid[1], grid[0]          # still a Latin square, but the wrong one
+    grid[0], grid[1] = grid[1], grid[0]  # still a Latin square, but the wrong one
     record["answer"] = "\n".join(grid)
     lines[57] = json.dumps(record)
     (tmp_path / "b.jsonl").write_text("\n".join(lines) + "\n")
@@ -44,8 +56,22 @@ def test_generate_is_byte_identical_and_verify_finds_the_edited_record(tmp_path:
 
 
 def test_show_prints_question_and_answer(tmp_path: Path) -> None:
-    assert run("generate", "latin", "-n", "3", "--seed", "1", "--out", "s.jsonl", "-p", "n=4",
-               cwd=tmp_path).returncode == 0
+    assert (
+        run(
+            "generate",
+            "latin",
+            "-n",
+            "3",
+            "--seed",
+            "1",
+            "--out",
+            "s.jsonl",
+            "-p",
+            "n=4",
+            cwd=tmp_path,
+        ).returncode
+        == 0
+    )
     record = json.loads((tmp_path / "s.jsonl").read_text().splitlines()[2])
     shown = run("show", "s.jsonl", "--index", "2", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
@@ -59,8 +85,9 @@ def test_errors_are_one_paragraph_without_traceback(tmp_path: Path) -> None:
     unknown = run("generate", "no-such-family", "-n", "2", "--out", "x.jsonl", cwd=tmp_path)
     assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
     assert "no family named 'no-such-family'" in unknown.stderr
-    bad_param = run("generate", "latin", "-n", "2", "--out", "x.jsonl", "--param", "n=99",
-                    cwd=tmp_path)
+    bad_param = run(
+        "generate", "latin", "-n", "2", "--out", "x.jsonl", "--param", "n=99", cwd=tmp_path
+    )
     assert bad_param.returncode == 2 and "n=99 is out of range" in bad_param.stderr
     no_eq = run("generate", "latin", "-n", "2", "--out", "x.jsonl", "--param", "n", cwd=tmp_path)
     assert no_eq.returncode == 2 and "key=value" in no_eq.stderr
@@ -77,26 +104,31 @@ def test_recipe_to_parquet_then_verify_the_directory(tmp_path: Path) -> None:
     (tmp_path / "mix.yaml").write_text(
         "seed: 4\nsplits: {train: 0.8, test: 0.2}\ncomponents:\n  - family: latin\n"
         "    tiers:\n      easy: {weight: 1, params: {n: 4}}\n"
-        "      hard: {weight: 1, params: {n: 6}}\n")
-    made = run("generate", "mix.yaml", "-n", "20", "--format", "parquet", "--out", "mix",
-               cwd=tmp_path)
+        "      hard: {weight: 1, params: {n: 6}}\n"
+    )
+    made = run(
+        "generate", "mix.yaml", "-n", "20", "--format", "parquet", "--out", "mix", cwd=tmp_path
+    )
     assert made.returncode == 0, made.stderr
     assert "latin-easy 10, latin-hard 10" in made.stdout and "splits:" in made.stdout
-    assert sorted(p.name.split("-")[0] for p in (tmp_path / "mix").glob("*.parquet")) == \
-        ["test", "train"]
+    assert sorted(p.name.split("-")[0] for p in (tmp_path / "mix").glob("*.parquet")) == [
+        "test",
+        "train",
+    ]
     summary = json.loads((tmp_path / "mix.summary.json").read_text())
     assert summary["records_total"] == 20 and sum(summary["per_split"].values()) == 20
     checked = run("verify", "mix", cwd=tmp_path)
     assert checked.returncode == 0 and "20/20 correct" in checked.stdout
-    with_param = run("generate", "mix.yaml", "-n", "4", "--out", "x.jsonl", "-p", "n=4",
-                     cwd=tmp_path)
+    with_param = run(
+        "generate", "mix.yaml", "-n", "4", "--out", "x.jsonl", "-p", "n=4", cwd=tmp_path
+    )
     assert with_param.returncode == 2 and "--param does not apply to a recipe" in with_param.stderr
 
 
 def test_progress_is_plain_lines_when_not_a_terminal(capsys) -> None:
     from puzzleforge.cli.dataset_commands import _Progress
 
-    quick = _Progress("generate latin", 10)               # default: silent for the first second
+    quick = _Progress("generate latin", 10)  # default: silent for the first second
     quick.update(3, 0, 5.0, 1.4)
     assert capsys.readouterr().err == ""
     progress = _Progress("generate latin", 10, delay=0.0, every=0.0)
@@ -109,11 +141,25 @@ def test_asking_for_more_puzzles_than_a_family_has_fails_at_once(tmp_path):
     """crossnumber's file mode has one puzzle per bundled file: asking for one more fails
     before any work, naming the count (it used to run for minutes through duplicates)."""
     from puzzleforge.crossnumber import api
+
     have = len(api.list_puzzles())
     out = tmp_path / "cn.jsonl"
-    result = subprocess.run([sys.executable, "-m", "puzzleforge", "generate", "crossnumber",
-                             "-n", str(have + 1), "--out", str(out)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "puzzleforge",
+            "generate",
+            "crossnumber",
+            "-n",
+            str(have + 1),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode != 0
     assert f"can give at most {have} distinct puzzles" in result.stderr
     assert "Traceback" not in result.stderr

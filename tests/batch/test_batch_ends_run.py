@@ -4,6 +4,7 @@ Why: such an error (a spec error every item would meet, a wall-clock safety net 
 outcome depends on machine load) must not be counted and replaced by the next index, as
 an ordinary failed item is: the dataset would then depend on the load of the machine.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -25,11 +26,14 @@ def _item_seed(base: int, family: str, index: int) -> int:
 
 def test_the_run_stops_at_the_first_item_that_ends_it(tmp_path: Path) -> None:
     share = 0.2
-    first = next(i for i in range(200)
-                 if random.Random(_item_seed(3, "ends_run", i)).random() < share)
+    first = next(
+        i for i in range(200) if random.Random(_item_seed(3, "ends_run", i)).random() < share
+    )
     assert first > 0  # the seed is chosen so that records come before it
-    job = BatchJob(components=(Component("batch_fake_families:ends_run", first + 10,
-                                         {"slow_share": share}),), seed=3)
+    job = BatchJob(
+        components=(Component("batch_fake_families:ends_run", first + 10, {"slow_share": share}),),
+        seed=3,
+    )
     out = tmp_path / "d.jsonl"
     with pytest.raises(GenerationFailed) as err:
         run_batch(job, out, workers=1, chunk_size=3)

@@ -1,4 +1,5 @@
 """Recipes with tiers and splits; Parquet shards; loading both formats with HF ``datasets``."""
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,9 @@ def test_recipe_mixture_with_splits_jsonl(tmp_path: Path) -> None:
     again = run_batch(load_recipe(recipe, n=60), tmp_path / "again.jsonl", workers=1)
     assert (tmp_path / "again.jsonl").read_bytes() == (tmp_path / "mix.jsonl").read_bytes()
     assert again.per_split == summary.per_split
-    assert not ({json.loads(x)["question"] for x in train}
-                & {json.loads(x)["question"] for x in test})
+    assert not (
+        {json.loads(x)["question"] for x in train} & {json.loads(x)["question"] for x in test}
+    )
     assert verify_file(tmp_path / "mix.jsonl", workers=1, audit=False).wrong == []
 
 
@@ -68,17 +70,20 @@ def test_parquet_shards_roundtrip_and_verify(tmp_path: Path) -> None:
     recipe.write_text(RECIPE)
     summary = run_batch(load_recipe(recipe, n=24), tmp_path / "pq", fmt="parquet", workers=1)
     shards = sorted(p.name for p in (tmp_path / "pq").glob("*.parquet"))
-    assert any(s.startswith("train-") for s in shards) and any(s.startswith("test-") for s in shards)
+    assert any(s.startswith("train-") for s in shards) and any(
+        s.startswith("test-") for s in shards
+    )
     assert summary.files and all(Path(f).suffix == ".parquet" for f in summary.files)
     jsonl = [json.loads(x) for x in (tmp_path / "pq.journal.jsonl").read_text().splitlines()]
     back = [r for _, r in iter_records(tmp_path / "pq")]
-    assert sorted(json.dumps(r, sort_keys=True) for r in back) == \
-        sorted(json.dumps(r, sort_keys=True) for r in jsonl)
+    assert sorted(json.dumps(r, sort_keys=True) for r in back) == sorted(
+        json.dumps(r, sort_keys=True) for r in jsonl
+    )
     assert verify_file(tmp_path / "pq", workers=1, audit=False).checked == 24
 
 
 def test_huggingface_datasets_loads_jsonl_and_parquet(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")                # local files only, never the Hub
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # local files only, never the Hub
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
     import datasets  # the hf test extra, imported after the offline settings above
@@ -93,8 +98,14 @@ def test_huggingface_datasets_loads_jsonl_and_parquet(tmp_path: Path, monkeypatc
     assert parquet["train"].num_rows + parquet["test"].num_rows == 24
     row = parquet["train"][0]
     assert json.loads(row["meta"])["split"] == "train" and row["question"] and row["answer"]
-    jsonl = datasets.load_dataset("json", cache_dir=cache, data_files={
-        "train": str(tmp_path / "mix.train.jsonl"), "test": str(tmp_path / "mix.test.jsonl")})
+    jsonl = datasets.load_dataset(
+        "json",
+        cache_dir=cache,
+        data_files={
+            "train": str(tmp_path / "mix.train.jsonl"),
+            "test": str(tmp_path / "mix.test.jsonl"),
+        },
+    )
     assert jsonl["train"].num_rows == parquet["train"].num_rows
     assert sorted(jsonl["test"]["id"]) == sorted(parquet["test"]["id"])
     # many shards per split (rows of several tiers, metadata of varying keys) load together
@@ -109,17 +120,23 @@ def test_a_recipe_tier_is_a_target_never_a_label(tmp_path: Path) -> None:
     measures in it. A tier a family cannot reach fails with the measured tiers named, and
     no record is relabelled."""
     recipe = tmp_path / "tiers.yaml"
-    recipe.write_text("components:\n  - family: unruly\n    tier: easy\n    count: 3\n"
-                      "    params: {size: 6x6}\n")
+    recipe.write_text(
+        "components:\n  - family: unruly\n    tier: easy\n    count: 3\n    params: {size: 6x6}\n"
+    )
     run_batch(load_recipe(recipe, seed=5), tmp_path / "t.jsonl", workers=1)
     records = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
-    assert [(r["meta"]["tier"], r["params"]["difficulty"]) for r in records] == [("easy", "easy")] * 3
+    assert [(r["meta"]["tier"], r["params"]["difficulty"]) for r in records] == [
+        ("easy", "easy")
+    ] * 3
     impossible = tmp_path / "impossible.yaml"
-    impossible.write_text("components:\n  - family: latin\n    tier: expert\n    count: 1\n"
-                          "    params: {n: 4}\n")
+    impossible.write_text(
+        "components:\n  - family: latin\n    tier: expert\n    count: 1\n    params: {n: 4}\n"
+    )
     with pytest.raises(GenerationFailed, match="came out easy, not expert"):
         run_batch(load_recipe(impossible, seed=5), tmp_path / "i.jsonl", workers=1)
     bad = tmp_path / "bad.yaml"
     bad.write_text("components:\n  - family: latin\n    tier: simple\n    count: 1\n")
-    with pytest.raises(ConfigError, match="tier 'simple'; expected one of easy, medium, hard, expert"):
+    with pytest.raises(
+        ConfigError, match="tier 'simple'; expected one of easy, medium, hard, expert"
+    ):
         run_batch(load_recipe(bad, seed=5), tmp_path / "b.jsonl", workers=1)

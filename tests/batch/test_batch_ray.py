@@ -1,4 +1,5 @@
 """The Ray backend on a real local Ray cluster: same bytes as one local worker."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,8 +15,12 @@ pytestmark = [pytest.mark.ray, pytest.mark.timeout(240)]
 def test_ray_backend_matches_local_output(tmp_path: Path) -> None:
     job = BatchJob((Component("latin", 40, {"n": 6}),), seed=13)
     run_batch(job, tmp_path / "local.jsonl", workers=1)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONHASHSEED": "random"}})
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONHASHSEED": "random"}},
+    )
     try:
         summary = run_batch(job, tmp_path / "ray.jsonl", backend="ray", chunk_size=3)
         assert summary.backend == "ray" and summary.workers == 2

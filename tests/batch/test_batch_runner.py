@@ -1,4 +1,5 @@
 """The runner: determinism across workers, dedupe, timeouts and retries, giving up, resume."""
+
 from __future__ import annotations
 
 import json
@@ -31,21 +32,22 @@ def test_same_bytes_for_one_and_two_workers_and_any_chunking(tmp_path: Path) -> 
     records = lines(tmp_path / "one.jsonl")
     assert [r["meta"]["index"] for r in records] == list(range(60))
     assert records[5]["seed"] == derive_seed(11, "latin", 5)
-    assert all(r["meta"]["run_seed"] == 11 and r["meta"]["generator"].startswith("puzzleforge")
-               for r in records)
+    assert all(
+        r["meta"]["run_seed"] == 11 and r["meta"]["generator"].startswith("puzzleforge")
+        for r in records
+    )
     summary = json.loads((tmp_path / "two.summary.json").read_text())
     assert summary["records_total"] == 60 and summary["workers"] == 2
     assert summary["cpu_seconds"] > 0 and summary["wall_seconds"] > 0
 
 
 def test_duplicates_are_dropped_replaced_and_counted(tmp_path: Path) -> None:
-    job = BatchJob(components=(Component(f"{FAKE}:sometimes_slow", 30, {"distinct": 40}),),
-                   seed=1)
+    job = BatchJob(components=(Component(f"{FAKE}:sometimes_slow", 30, {"distinct": 40}),), seed=1)
     summary = run_batch(job, tmp_path / "d.jsonl", workers=1)
     records = lines(tmp_path / "d.jsonl")
     questions = [r["question"] for r in records]
     assert len(records) == 30 and len(set(questions)) == 30
-    assert summary.rejects.get("duplicate", 0) > 0          # 30 draws from 40: collisions
+    assert summary.rejects.get("duplicate", 0) > 0  # 30 draws from 40: collisions
     assert records[-1]["meta"]["index"] == 29 + summary.rejects["duplicate"]
 
 
@@ -53,16 +55,20 @@ def test_exhausted_space_stops_instead_of_spinning(tmp_path: Path) -> None:
     job = BatchJob(components=(Component(f"{FAKE}:sometimes_slow", 10, {"distinct": 3}),), seed=1)
     with pytest.raises(GenerationFailed, match="no new puzzle") as err:
         run_batch(job, tmp_path / "e.jsonl", workers=1)
-    assert not (tmp_path / "e.jsonl").exists()                # only a complete run publishes
-    assert len(lines(tmp_path / "e.jsonl.partial")) == 3      # what it found is kept
+    assert not (tmp_path / "e.jsonl").exists()  # only a complete run publishes
+    assert len(lines(tmp_path / "e.jsonl.partial")) == 3  # what it found is kept
     assert "the 3 record(s) made so far are in" in str(err.value)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_slow_attempts_time_out_and_retry_with_next_seed(tmp_path: Path, workers: int) -> None:
-    job = BatchJob(components=(Component(f"{FAKE}:sometimes_slow", 12,
-                                         {"slow_share": 0.3, "slow_seconds": 5.0}),),
-                   seed=4, timeout_per_item=0.2)
+    job = BatchJob(
+        components=(
+            Component(f"{FAKE}:sometimes_slow", 12, {"slow_share": 0.3, "slow_seconds": 5.0}),
+        ),
+        seed=4,
+        timeout_per_item=0.2,
+    )
     summary = run_batch(job, tmp_path / "t.jsonl", workers=workers, chunk_size=2)
     records = lines(tmp_path / "t.jsonl")
     assert len(records) == 12
@@ -95,7 +101,7 @@ def test_resume_cuts_a_torn_line_and_completes_identically(tmp_path: Path) -> No
     summary = run_batch(latin_job(40), partial, workers=2, resume=True)
     assert partial.read_bytes() == data
     assert summary.resumed_from == 17 and summary.records_written == 23
-    done = run_batch(latin_job(40), partial, workers=2, resume=True)   # nothing left to do
+    done = run_batch(latin_job(40), partial, workers=2, resume=True)  # nothing left to do
     assert done.records_written == 0 and partial.read_bytes() == data
 
 
@@ -105,18 +111,20 @@ def test_resume_refuses_a_different_command(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="different command"):
         run_batch(latin_job(5, seed=12), out, workers=1, resume=True)
     with pytest.raises(ConfigError, match="n=2 is out of range"):
-        run_batch(BatchJob((Component("latin", 5, {"n": 2}),), seed=1), tmp_path / "bad.jsonl", workers=1)
+        run_batch(
+            BatchJob((Component("latin", 5, {"n": 2}),), seed=1), tmp_path / "bad.jsonl", workers=1
+        )
 
 
 def test_a_second_writer_on_the_same_output_is_refused(tmp_path: Path) -> None:
     import fcntl
 
     out = tmp_path / "busy.jsonl"
-    with open(tmp_path / "busy.lock", "a+b") as held:       # what a running generate holds
+    with open(tmp_path / "busy.lock", "a+b") as held:  # what a running generate holds
         fcntl.flock(held.fileno(), fcntl.LOCK_EX)
         with pytest.raises(ConfigError, match="another puzzleforge run is writing"):
             run_batch(latin_job(3), out, workers=1, resume=True)
-    run_batch(latin_job(3), out, workers=1)                   # free again
+    run_batch(latin_job(3), out, workers=1)  # free again
     assert len(lines(out)) == 3
 
 
@@ -126,8 +134,12 @@ def test_a_generator_stuck_beyond_the_alarm_stops_the_run(tmp_path: Path, monkey
     from puzzleforge.batch import runner
 
     monkeypatch.setattr(runner, "HARD_GRACE_SECONDS", 1.0)
-    job = BatchJob(components=(Component(f"{FAKE}:stuck", 4, {"slow_seconds": 60.0}),), seed=0,
-                   timeout_per_item=0.1, max_attempts=1)
+    job = BatchJob(
+        components=(Component(f"{FAKE}:stuck", 4, {"slow_seconds": 60.0}),),
+        seed=0,
+        timeout_per_item=0.1,
+        max_attempts=1,
+    )
     with pytest.raises(GenerationFailed, match="stuck in code the per-item timeout cannot"):
         run_batch(job, tmp_path / "s.jsonl", workers=2, chunk_size=1)
 

@@ -1,5 +1,6 @@
 """reasoning-gym builds puzzleforge families through its own factory, item for item equal
 to puzzleforge.create_dataset, scored by the same output-reading scorer."""
+
 from __future__ import annotations
 
 import reasoning_gym

@@ -3,6 +3,7 @@
 Timer values are compared as bounds (never elapsed-time assertions): the caller's timer
 must still be armed, no longer than it was, with its handler and interval unchanged.
 """
+
 from __future__ import annotations
 
 import signal

@@ -1,4 +1,5 @@
 """The CLI root: the families table, error paragraphs without tracebacks, --debug."""
+
 from __future__ import annotations
 
 import subprocess
@@ -32,29 +33,41 @@ def test_demo_writes_one_verified_dataset_of_every_family(tmp_path: Path) -> Non
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", *args],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzleforge.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_user_error_is_one_paragraph_without_traceback(tmp_path: Path) -> None:
     from puzzleforge.cli.errors import run_guarded  # noqa: F401 - the wrapper under test
+
     # an unknown family through the demo-independent path: generate via the Python API
-    code = ("import typer, sys\n"
-            "from puzzleforge.cli.errors import run_guarded\n"
-            "from puzzleforge.core.registry import get_family\n"
-            "app = typer.Typer()\n"
-            "@app.command()\n"
-            "@run_guarded\n"
-            "def go():\n    get_family('nope')\n"
-            "app()\n")
+    code = (
+        "import typer, sys\n"
+        "from puzzleforge.cli.errors import run_guarded\n"
+        "from puzzleforge.core.registry import get_family\n"
+        "app = typer.Typer()\n"
+        "@app.command()\n"
+        "@run_guarded\n"
+        "def go():\n    get_family('nope')\n"
+        "app()\n"
+    )
     script = tmp_path / "cli_probe.py"
     script.write_text(code)
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "error (unknown family): no family named 'nope'" in done.stderr
     assert "Traceback" not in done.stderr
-    debug = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                           timeout=60, env={"PUZZLEFORGE_DEBUG": "1", "PATH": ""})
+    debug = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PUZZLEFORGE_DEBUG": "1", "PATH": ""},
+    )
     assert "Traceback" in debug.stderr and debug.returncode == 2
 
 

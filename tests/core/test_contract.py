@@ -4,6 +4,7 @@ For each family and a few seeds: the same seed gives a byte-identical record; th
 answer verifies as 1.0; a wrong answer (empty, or another puzzle's answer) scores < 1.0;
 the record round-trips through JSON; and an exact re-check (``audit``) finds nothing.
 """
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """core/cputime.cpu_seconds counts live and finished children (the sandboxed spec worker)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -14,8 +15,9 @@ BURN = "import sys, time\nwhile time.process_time() < 0.3: pass\nprint('ok', flu
 def test_cpu_seconds_includes_a_live_child_and_then_the_finished_one() -> None:
     before = cpu_seconds()
     own_before = time.process_time()
-    child = subprocess.Popen([sys.executable, "-c", BURN], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", BURN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout.readline() == "ok\n"
         live = cpu_seconds() - before

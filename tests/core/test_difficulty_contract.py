@@ -1,5 +1,6 @@
 """One difficulty contract across families: difficulty in [0, 1], a tier of four names that
 agrees with the family's own tier function, the native rating kept in meta.rating."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,7 +20,7 @@ def test_every_record_has_a_normalised_difficulty_and_its_tier(name: str) -> Non
         assert p.meta["tier"] in TIERS
         assert tier_of_difficulty(p.difficulty) == p.meta["tier"]
         native = p.meta["rating"]
-        if name == "zebra":   # the engine's own tier function on its own score
+        if name == "zebra":  # the engine's own tier function on its own score
             assert p.meta["tier"] == tier_of(native)
         elif name not in ("latin", "crossnumber"):
             assert p.meta["tier"] == tier_name(native)

@@ -4,6 +4,7 @@ The modules are found by reading the source tree, not by importing it, and each 
 imported inside its test: a module that no longer imports fails here rather than
 vanishing from the list. ``__main__`` modules are left out (importing one runs the CLI).
 """
+
 from __future__ import annotations
 
 import doctest
@@ -48,7 +49,8 @@ def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     assert Path(module.__file__).resolve().is_relative_to(PACKAGE), (
         f"{name} was imported from {module.__file__}, not from this checkout's src "
-        "(run the tests with PYTHONPATH=src)")
+        "(run the tests with PYTHONPATH=src)"
+    )
     runner = doctest.DocTestRunner(verbose=False)
     attempted = 0
     for test in doctest.DocTestFinder().find(module):

@@ -4,6 +4,7 @@ limit (exit 4) with one paragraph, never a hang, a traceback or "internal error"
 
 No wall-clock assertion: the CPU limits below are small, and a hang would show as the
 pytest timeout."""
+
 from __future__ import annotations
 
 import os
@@ -32,11 +33,18 @@ def invoke(*args: str) -> tuple[int, str]:
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "300"}
-    return subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzleforge.cli.main", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
 
 
 # -- the worker -----------------------------------------------------------------------
+
 
 def _spin() -> None:
     while True:
@@ -72,7 +80,7 @@ def test_worker_cpu_limit_stops_a_python_loop() -> None:
 
 
 def _huge_power() -> int:
-    return 7 ** (10 ** 10)     # one C-level call: no Python check could stop it
+    return 7 ** (10**10)  # one C-level call: no Python check could stop it
 
 
 def test_worker_cpu_limit_stops_c_level_work() -> None:
@@ -82,14 +90,19 @@ def test_worker_cpu_limit_stops_c_level_work() -> None:
 
 # -- sizes checked before work --------------------------------------------------------
 
-@pytest.mark.parametrize("value, needle", [
-    ("1000000000000000000", "variables.max is 1000000000000000000"),
-    ("'10**18'", "variables.max is '10**18'"),
-    ("100000000", "is too costly to list"),
-    ("-5", "variables.max is -5"),
-])
-def test_crossnumber_kind_domain_max_is_checked_before_listing(tmp_path: Path, value: str,
-                                                              needle: str) -> None:
+
+@pytest.mark.parametrize(
+    "value, needle",
+    [
+        ("1000000000000000000", "variables.max is 1000000000000000000"),
+        ("'10**18'", "variables.max is '10**18'"),
+        ("100000000", "is too costly to list"),
+        ("-5", "variables.max is -5"),
+    ],
+)
+def test_crossnumber_kind_domain_max_is_checked_before_listing(
+    tmp_path: Path, value: str, needle: str
+) -> None:
     text = ABCD.read_text(encoding="utf-8").replace("max: 2000", f"max: {value}")
     path = tmp_path / "big.yaml"
     path.write_text(text, encoding="utf-8")
@@ -125,8 +138,9 @@ NURIKABE_100 = "https://puzz.link/p?nurikabe/100/100/3" + "z" * 499 + "y"
 def test_grid_solve_of_a_100x100_url_is_stopped(tmp_path: Path) -> None:
     done = cli(tmp_path, "--cpu-limit", "2", "grid", "solve", NURIKABE_100)
     assert done.returncode == 4, (done.stdout, done.stderr)
-    assert done.stderr.startswith("error (limit reached): `puzzleforge grid solve` was "
-                                  "stopped at its limit of 2 CPU seconds."), done.stderr
+    assert done.stderr.startswith(
+        "error (limit reached): `puzzleforge grid solve` was stopped at its limit of 2 CPU seconds."
+    ), done.stderr
     assert "Traceback" not in done.stderr
     assert list(tmp_path.iterdir()) == []
 
@@ -140,9 +154,10 @@ def test_grid_hint_of_a_100x100_text_is_stopped(tmp_path: Path) -> None:
 
 
 def test_zebra_8x8_expert_is_stopped() -> None:
-    code, out = invoke("--cpu-limit", "2", "zebra", "generate", "-K", "8", "-k", "8",
-                       "--difficulty", "expert")
-    assert code in (2, 4), out          # 2: refused up front as out of reach, 4: stopped
+    code, out = invoke(
+        "--cpu-limit", "2", "zebra", "generate", "-K", "8", "-k", "8", "--difficulty", "expert"
+    )
+    assert code in (2, 4), out  # 2: refused up front as out of reach, 4: stopped
     assert out.startswith("error ("), out
 
 

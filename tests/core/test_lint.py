@@ -19,13 +19,14 @@ ROOT = Path(__file__).resolve().parents[2]
 # The one switch for formatting: after the one-shot ``ruff format`` of the tree, set this to
 # True. It then also runs ``ruff format --check`` over the formatted folders and turns on E501
 # (line length, otherwise left to the formatter; see [tool.ruff.lint] in pyproject.toml).
-FORMAT_ENFORCED = False
+FORMAT_ENFORCED = True
 FORMATTED = ["src", "tests", "bench"]
 
 
 def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *args], cwd=cwd, capture_output=True,
-                          text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
 
 
 def _report(result: subprocess.CompletedProcess[str]) -> str:

@@ -1,4 +1,5 @@
 """Puzzle record, seeding, params building and error messages."""
+
 from __future__ import annotations
 
 import hashlib
@@ -17,9 +18,17 @@ from puzzleforge.core.seeding import derive_seed, make_rng, stable_hash
 
 
 def make_puzzle() -> Puzzle:
-    return Puzzle(family="latin", question="q?", answer="a", solution={"x": [1, 2]},
-                  difficulty=0.5, params={"n": 4}, seed=3, meta={"k": "v"},
-                  extra={"problem": "q?"})
+    return Puzzle(
+        family="latin",
+        question="q?",
+        answer="a",
+        solution={"x": [1, 2]},
+        difficulty=0.5,
+        params={"n": 4},
+        seed=3,
+        meta={"k": "v"},
+        extra={"problem": "q?"},
+    )
 
 
 def test_record_json_round_trip_is_exact() -> None:
@@ -41,18 +50,28 @@ def test_id_is_stable_and_depends_on_family_params_seed() -> None:
 
 
 def test_ids_and_seeds_do_not_depend_on_hash_randomisation() -> None:
-    code = ("from puzzleforge.core.seeding import derive_seed;"
-            "from puzzleforge.core.puzzle import puzzle_id;"
-            "print(derive_seed(7, 'latin', 3), puzzle_id('latin', {'n': 4, 'b': 'x'}, 1))")
-    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           env={"PYTHONHASHSEED": str(h)}, check=True).stdout for h in (1, 2, 3)}
+    code = (
+        "from puzzleforge.core.seeding import derive_seed;"
+        "from puzzleforge.core.puzzle import puzzle_id;"
+        "print(derive_seed(7, 'latin', 3), puzzle_id('latin', {'n': 4, 'b': 'x'}, 1))"
+    )
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={"PYTHONHASHSEED": str(h)},
+            check=True,
+        ).stdout
+        for h in (1, 2, 3)
+    }
     assert len(outs) == 1
 
 
 def test_derive_seed_separates_family_index_attempt() -> None:
     seeds = {derive_seed(1, f, i, a) for f in ("a", "b") for i in range(50) for a in range(3)}
     assert len(seeds) == 300
-    assert all(0 <= s < 2 ** 63 for s in seeds)
+    assert all(0 <= s < 2**63 for s in seeds)
     # BLAKE2b of the '/'-joined parts, 8 bytes: the value hashlib gives directly
     assert stable_hash("x") == hashlib.blake2b(b"x", digest_size=8).hexdigest()
     assert stable_hash("latin", 3) == hashlib.blake2b(b"latin/3", digest_size=8).hexdigest()
@@ -68,10 +87,16 @@ def test_bad_record_names_the_problem() -> None:
 
 
 def test_error_paragraph_names_file_field_line_expected() -> None:
-    err = PuzzleForgeError("domain is empty", file="s.yaml", field="variables.n", line=4,
-                           expected="[lo, hi] with lo <= hi")
-    assert str(err) == ("s.yaml:4, field 'variables.n': domain is empty. "
-                        "Expected [lo, hi] with lo <= hi.")
+    err = PuzzleForgeError(
+        "domain is empty",
+        file="s.yaml",
+        field="variables.n",
+        line=4,
+        expected="[lo, hi] with lo <= hi",
+    )
+    assert str(err) == (
+        "s.yaml:4, field 'variables.n': domain is empty. Expected [lo, hi] with lo <= hi."
+    )
     moved = ConfigError("bad").with_location(file="f.yaml", field="x")
     assert isinstance(moved, ConfigError) and str(moved) == "f.yaml, field 'x': bad."
 
@@ -90,7 +115,9 @@ class DemoParams:
 
 
 def test_build_params_coerces_and_reports_every_problem() -> None:
-    p = build_params(DemoParams, {"n": "5", "mode": "b", "flag": "yes", "names": "p,q", "ratio": "none"})
+    p = build_params(
+        DemoParams, {"n": "5", "mode": "b", "flag": "yes", "names": "p,q", "ratio": "none"}
+    )
     assert p == DemoParams(5, "b", True, ("p", "q"), None)
     with pytest.raises(ConfigError) as info:
         build_params(DemoParams, {"n": "five", "mode": "c", "zzz": 1}, family="demo")

@@ -5,6 +5,7 @@ The grid engine's one list of genres is ``grid.genres.GENRES``. The family regis
 genre; grid/family.py derives its families from GENRES, and the web dataset page finds a
 record's explainer through the registry (``Family.explain``).
 """
+
 from __future__ import annotations
 
 import importlib

@@ -3,6 +3,7 @@
 Through the real CLI where a user meets it (``generate``, ``spec generate``, ``grid generate``),
 plus the AtomicOutput building block and the pool workers' parent-death rule.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,9 +22,15 @@ BASE_SPEC = Path(__file__).parent.parent / "spec" / "data" / "base.yaml"
 
 
 def cli(cwd: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": "300"}    # usage errors on one line
-    return subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout, env=env)
+    env = {**os.environ, "COLUMNS": "300"}  # usage errors on one line
+    return subprocess.run(
+        [sys.executable, "-m", "puzzleforge.cli.main", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def assert_clear_error(done: subprocess.CompletedProcess, *needles: str) -> None:
@@ -35,8 +42,10 @@ def assert_clear_error(done: subprocess.CompletedProcess, *needles: str) -> None
 
 def failing_spec(folder: Path) -> Path:
     """base.yaml with a condition no assignment satisfies: every attempt is rejected."""
-    text = BASE_SPEC.read_text().replace("formula: gen_event_count_condition(s, 'equal', 1)",
-                                         'formula: "Not(s[names[0]] == s[names[0]])"')
+    text = BASE_SPEC.read_text().replace(
+        "formula: gen_event_count_condition(s, 'equal', 1)",
+        'formula: "Not(s[names[0]] == s[names[0]])"',
+    )
     path = folder / "never.yaml"
     path.write_text(text)
     return path
@@ -44,11 +53,15 @@ def failing_spec(folder: Path) -> Path:
 
 # -- what sits at the path is not a regular file -------------------------------------------
 
-@pytest.mark.parametrize("command", [
-    ("generate", "latin", "-n", "2", "--param", "n=4", "--workers", "1", "--out"),
-    ("spec", "generate", str(BASE_SPEC), "-n", "1", "--out"),
-    ("grid", "generate", "unruly", "--size", "4x4", "--out"),
-])
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("generate", "latin", "-n", "2", "--param", "n=4", "--workers", "1", "--out"),
+        ("spec", "generate", str(BASE_SPEC), "-n", "1", "--out"),
+        ("grid", "generate", "unruly", "--size", "4x4", "--out"),
+    ],
+)
 def test_a_fifo_at_the_output_path_is_refused_and_left_alone(tmp_path: Path, command) -> None:
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
@@ -72,15 +85,27 @@ def test_a_device_behind_a_symlink_and_a_directory_are_refused(tmp_path: Path) -
 
 # -- an existing file survives a failed run -------------------------------------------------
 
+
 def test_spec_generate_that_fails_leaves_the_existing_file_untouched(tmp_path: Path) -> None:
     out = tmp_path / "o.jsonl"
     out.write_text("precious\n")
-    done = cli(tmp_path, "spec", "generate", str(failing_spec(tmp_path)), "--attempts", "3",
-               "-n", "2", "--out", "o.jsonl")
+    done = cli(
+        tmp_path,
+        "spec",
+        "generate",
+        str(failing_spec(tmp_path)),
+        "--attempts",
+        "3",
+        "-n",
+        "2",
+        "--out",
+        "o.jsonl",
+    )
     # spec generate is the batch runner: a failed item is replaced by the next index, until
     # 20 in a row failed; a run that wrote no record leaves no journal or job file either
-    assert_clear_error(done, "family 'spec:never' failed 20 items in a row (rejects: "
-                             "generation_failed 20")
+    assert_clear_error(
+        done, "family 'spec:never' failed 20 items in a row (rejects: generation_failed 20"
+    )
     assert out.read_text() == "precious\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["never.yaml", "o.jsonl"]
 
@@ -90,14 +115,19 @@ def test_spec_generate_replaces_the_file_only_when_complete(tmp_path: Path) -> N
     out.write_text("old\n")
     os.chmod(out, 0o640)
     # base.yaml has one puzzle: --no-dedupe keeps the second copy (as spec generate did)
-    done = cli(tmp_path, "spec", "generate", str(BASE_SPEC), "-n", "2", "--out", "o.jsonl",
-               "--no-dedupe")
+    done = cli(
+        tmp_path, "spec", "generate", str(BASE_SPEC), "-n", "2", "--out", "o.jsonl", "--no-dedupe"
+    )
     assert done.returncode == 0, done.stderr
     assert out.read_text().count("\n") == 2 and '"family":"spec:base"' in out.read_text()
     assert oct(out.stat().st_mode & 0o777) == "0o640"
     # the batch runner's files beside it, as `puzzleforge generate` writes them
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "o.job.json", "o.jsonl",
-                                                          "o.summary.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "README.md",
+        "o.job.json",
+        "o.jsonl",
+        "o.summary.json",
+    ]
 
 
 def test_batch_run_that_fails_keeps_the_old_dataset_and_its_records_apart(tmp_path: Path) -> None:
@@ -107,8 +137,7 @@ def test_batch_run_that_fails_keeps_the_old_dataset_and_its_records_apart(tmp_pa
     out = tmp_path / "d.jsonl"
     run_batch(BatchJob((Component("latin", 4, {"n": "4"}),), seed=1), out, workers=1)
     before = out.read_bytes()
-    job = BatchJob((Component("batch_fake_families:sometimes_slow", 10, {"distinct": 3}),),
-                   seed=1)
+    job = BatchJob((Component("batch_fake_families:sometimes_slow", 10, {"distinct": 3}),), seed=1)
     with pytest.raises(GenerationFailed) as err:
         run_batch(job, out, workers=1)
     assert out.read_bytes() == before
@@ -117,10 +146,18 @@ def test_batch_run_that_fails_keeps_the_old_dataset_and_its_records_apart(tmp_pa
     assert not (tmp_path / "d.lock").exists()
 
 
-@pytest.mark.parametrize("bad", [
-    ("--backend", "foo"), ("--timeout-per-item", "nan"), ("--timeout-per-item", "inf"),
-    ("--chunk-size", "-3"), ("--workers", "0"), ("--max-attempts", "0"), ("-n", "0"),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ("--backend", "foo"),
+        ("--timeout-per-item", "nan"),
+        ("--timeout-per-item", "inf"),
+        ("--chunk-size", "-3"),
+        ("--workers", "0"),
+        ("--max-attempts", "0"),
+        ("-n", "0"),
+    ],
+)
 def test_a_failed_start_leaves_nothing_behind(tmp_path: Path, bad: tuple[str, str]) -> None:
     (tmp_path / "d.jsonl").write_text("precious\n")
     args = ["generate", "latin", "--param", "n=4", "--out", "d.jsonl", *bad]
@@ -133,14 +170,31 @@ def test_a_failed_start_leaves_nothing_behind(tmp_path: Path, bad: tuple[str, st
 
 
 def test_a_successful_run_leaves_only_its_files(tmp_path: Path) -> None:
-    done = cli(tmp_path, "generate", "latin", "-n", "3", "--param", "n=4", "--out", "d.jsonl",
-               "--workers", "1", "--quiet")
+    done = cli(
+        tmp_path,
+        "generate",
+        "latin",
+        "-n",
+        "3",
+        "--param",
+        "n=4",
+        "--out",
+        "d.jsonl",
+        "--workers",
+        "1",
+        "--quiet",
+    )
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "d.job.json", "d.jsonl",
-                                                          "d.summary.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "README.md",
+        "d.job.json",
+        "d.jsonl",
+        "d.summary.json",
+    ]
 
 
 # -- the building block ----------------------------------------------------------------------
+
 
 def test_atomic_output_follows_a_symlink_and_keeps_the_link(tmp_path: Path) -> None:
     target = tmp_path / "real.txt"
@@ -163,19 +217,21 @@ def test_a_second_writer_of_the_same_output_is_refused(tmp_path: Path) -> None:
 
 
 def test_stream_output_keeps_records_of_an_unfinished_run_beside_the_original(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "x.jsonl"
     out.write_text("old\n")
     stream = StreamOutput(out)
     stream.write("r1\n")
     assert stream.close() is True
     assert out.read_text() == "old\n" and (tmp_path / "x.jsonl.partial").read_text() == "r1\n"
-    empty = StreamOutput(out)                  # a new run truncates the stale partial
+    empty = StreamOutput(out)  # a new run truncates the stale partial
     assert empty.close() is False
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.jsonl"]
 
 
 # -- pool workers die with the CLI -------------------------------------------------------------
+
 
 def _descendants(pid: int) -> set[int]:
     found: set[int] = set()
@@ -208,11 +264,30 @@ def _running(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_pool_workers_die_when_generate_is_killed(tmp_path: Path) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "puzzleforge.cli.main", "generate", "latin",
-                             "-n", "100000", "--param", "n=9", "--workers", "2",
-                             "--chunk-size", "50", "--out", "k.jsonl", "--quiet"],
-                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "puzzleforge.cli.main",
+            "generate",
+            "latin",
+            "-n",
+            "100000",
+            "--param",
+            "n=9",
+            "--workers",
+            "2",
+            "--chunk-size",
+            "50",
+            "--out",
+            "k.jsonl",
+            "--quiet",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     journal = tmp_path / "k.jsonl.partial"
     try:
         deadline = time.monotonic() + 120
@@ -221,7 +296,7 @@ def test_pool_workers_die_when_generate_is_killed(tmp_path: Path) -> None:
             time.sleep(0.05)
         workers = _descendants(proc.pid)
         assert workers
-        proc.send_signal(signal.SIGKILL)          # only the CLI, not its process group
+        proc.send_signal(signal.SIGKILL)  # only the CLI, not its process group
         proc.wait(timeout=30)
         deadline = time.monotonic() + 60
         while any(_running(w) for w in workers) and time.monotonic() < deadline:

@@ -1,4 +1,5 @@
 """Solver API: model counts against closed forms, on every backend (real solvers)."""
+
 from __future__ import annotations
 
 import itertools
@@ -6,8 +7,14 @@ from math import comb
 
 import pytest
 
-from puzzleforge.core.solver import (VarPool, at_least_k, at_most_k, exactly_k, exactly_one,
-                                     open_session)
+from puzzleforge.core.solver import (
+    VarPool,
+    at_least_k,
+    at_most_k,
+    exactly_k,
+    exactly_one,
+    open_session,
+)
 from puzzleforge.core.solver.encodings import CARD_ENCODINGS
 
 BACKENDS = ["sat", "glucose", "z3"]
@@ -47,12 +54,15 @@ def test_enumerations_agree_across_backends(backend: str) -> None:
         models = session.enumerate(project=project).models
     solutions = sorted(tuple(v for v in project if m[v]) for m in models)
     with open_session("sat", clauses) as reference:
-        expected = sorted(tuple(v for v in project if m[v])
-                          for m in reference.enumerate(project=project).models)
+        expected = sorted(
+            tuple(v for v in project if m[v]) for m in reference.enumerate(project=project).models
+        )
     assert solutions == expected and len(solutions) == 4
 
 
-@pytest.mark.parametrize("encoding", ["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer"])
+@pytest.mark.parametrize(
+    "encoding", ["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer"]
+)
 @pytest.mark.parametrize("n,k", [(5, 2), (6, 3), (7, 1), (6, 0), (4, 4)])
 def test_cardinality_counts_match_binomial_sums(encoding: str, n: int, k: int) -> None:
     for kind, encode, expected in (

@@ -1,5 +1,6 @@
 """Session.add_atmost: native on Minicard/Gluecard, a sequential counter elsewhere; the
 model counts must be the binomial sums whichever way the constraint is kept."""
+
 from __future__ import annotations
 
 from math import comb
@@ -17,8 +18,8 @@ def test_atmost_counts_are_binomial_sums(backend: str, solver: str | None, with_
     pool = VarPool() if with_pool else None
     xs = [pool.id(("x", i)) for i in range(6)] if pool is not None else list(range(1, 7))
     session = open_session(backend, [], solver=solver, pool=pool)
-    session.add_atmost(xs, 2)                      # at most 2 true
-    session.add_atmost([-x for x in xs], 4)        # at least 2 true
+    session.add_atmost(xs, 2)  # at most 2 true
+    session.add_atmost([-x for x in xs], 4)  # at least 2 true
     native = solver in ("minicard", "gluecard4")
     assert session.native_cardinality is native
     # enumeration allocates an activation literal: it must not collide with counter auxiliaries

@@ -1,4 +1,5 @@
 """Solver sessions: assumptions, incremental uniqueness, limits and time limits."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Bounded YAML loading (core/yamlio.py): bombs fail fast, duplicates name both lines."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,8 +7,14 @@ from pathlib import Path
 import pytest
 
 from puzzleforge.core.errors import InvalidSpec
-from puzzleforge.core.yamlio import (MAX_ALIAS_NODES, MAX_ALIASES, MAX_DEPTH, load_yaml,
-                                     load_yaml_node, read_yaml_text)
+from puzzleforge.core.yamlio import (
+    MAX_ALIAS_NODES,
+    MAX_ALIASES,
+    MAX_DEPTH,
+    load_yaml,
+    load_yaml_node,
+    read_yaml_text,
+)
 
 
 def _bomb(levels: int = 9, width: int = 9) -> str:
@@ -22,16 +29,21 @@ def _bomb(levels: int = 9, width: int = 9) -> str:
 
 
 def test_plain_documents_load_like_safe_load() -> None:
-    assert load_yaml("a: 1\nb: [x, 2.5, true]\nc: {d: null}\n", file="f.yaml") == \
-        {"a": 1, "b": ["x", 2.5, True], "c": {"d": None}}
+    assert load_yaml("a: 1\nb: [x, 2.5, true]\nc: {d: null}\n", file="f.yaml") == {
+        "a": 1,
+        "b": ["x", 2.5, True],
+        "c": {"d": None},
+    }
     assert load_yaml("", file="f.yaml") is None
 
 
 def test_small_aliases_and_merge_keys_still_work() -> None:
     text = "base: &b {x: 1, y: 2}\nitem:\n  <<: *b\n  y: 3\nlist: [*b, *b]\n"
     assert load_yaml(text, file="f.yaml") == {
-        "base": {"x": 1, "y": 2}, "item": {"x": 1, "y": 3},
-        "list": [{"x": 1, "y": 2}, {"x": 1, "y": 2}]}
+        "base": {"x": 1, "y": 2},
+        "item": {"x": 1, "y": 3},
+        "list": [{"x": 1, "y": 2}, {"x": 1, "y": 2}],
+    }
 
 
 def test_one_kilobyte_alias_bomb_is_refused() -> None:
@@ -48,7 +60,8 @@ def test_one_kilobyte_alias_bomb_is_refused() -> None:
     assert str(info.value) == (
         f"bomb.yaml: aliases expand to {expanded:,} nodes (at most {MAX_ALIAS_NODES:,} may "
         "come from aliases): an alias bomb. Expected a YAML document without alias bombs or "
-        "deep nesting.")
+        "deep nesting."
+    )
 
 
 def test_many_aliases_are_refused() -> None:
@@ -77,8 +90,9 @@ def test_deep_nesting_is_refused_without_recursion_error() -> None:
 def test_duplicate_keys_name_both_lines() -> None:
     with pytest.raises(InvalidSpec) as info:
         load_yaml("top:\n  a: 1\n  b: 2\n  a: 3\n", file="dup.yaml")
-    assert str(info.value) == ("dup.yaml:4: duplicate key 'a' (lines 2 and 4). "
-                               "Expected each key once per mapping.")
+    assert str(info.value) == (
+        "dup.yaml:4: duplicate key 'a' (lines 2 and 4). Expected each key once per mapping."
+    )
 
 
 def test_huge_integer_scalar_is_a_clear_error() -> None:
@@ -129,6 +143,7 @@ def test_bombs_through_every_loader(tmp_path: Path) -> None:
     from puzzleforge.batch.recipes import load_recipe
     from puzzleforge.crossnumber.model import load_model
     from puzzleforge.spec.schema import load_spec
+
     bomb = tmp_path / "bomb.yaml"
     bomb.write_text(_bomb(), encoding="utf-8")
     for loader in (load_spec, load_model, load_recipe):

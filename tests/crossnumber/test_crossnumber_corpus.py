@@ -1,5 +1,6 @@
 """The 7 corpus puzzles, converted to puzzle files, solve to their published solutions
 with the stated solution counts (Prime: 2 arithmetic solutions, both reported)."""
+
 from __future__ import annotations
 
 from pathlib import Path

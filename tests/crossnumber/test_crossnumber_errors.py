@@ -1,4 +1,5 @@
 """Bad puzzle files get one clear error naming the file, field, YAML line and expectation."""
+
 from __future__ import annotations
 
 import pytest

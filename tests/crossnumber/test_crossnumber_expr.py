@@ -1,5 +1,6 @@
 """The clue expression language: every operator and feature, evaluation with range
 limits, and parse errors that name the position and the expected token."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,13 +14,35 @@ def values(text, env=None, lo=None, hi=None, *, clues=(), variables="", nontrivi
     return sorted(set(comp.values(dict(env or {}), lo, hi, ex.Budget(10**6))))
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("1+2*3", 7), ("(1+2)*3", 9), ("2^3^2", 512), ("-3+5", 2), ("10-4-3", 3),
-    ("12/4", 3), ("17%5", 2), ("4!", 24), ("√49", 7), ("sqrt(81)", 9), ("$sqrt(64)", 8),
-    ("123'", 321), ("$rev(120+3)", 321), ("$reverse(45)", 54), ("$ds(1234)", 10),
-    ("$dp(234)", 24), ("$square(12)", 144), ("$cube 3", 27), ("$abs(-4)", 4),
-    ("$mp(39)", 3), ("2(3+4)", 14), ("3√16", 12), ("(2)(5)", 10), ("2*-3", -6),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("1+2*3", 7),
+        ("(1+2)*3", 9),
+        ("2^3^2", 512),
+        ("-3+5", 2),
+        ("10-4-3", 3),
+        ("12/4", 3),
+        ("17%5", 2),
+        ("4!", 24),
+        ("√49", 7),
+        ("sqrt(81)", 9),
+        ("$sqrt(64)", 8),
+        ("123'", 321),
+        ("$rev(120+3)", 321),
+        ("$reverse(45)", 54),
+        ("$ds(1234)", 10),
+        ("$dp(234)", 24),
+        ("$square(12)", 144),
+        ("$cube 3", 27),
+        ("$abs(-4)", 4),
+        ("$mp(39)", 3),
+        ("2(3+4)", 14),
+        ("3√16", 12),
+        ("(2)(5)", 10),
+        ("2*-3", -6),
+    ],
+)
 def test_arithmetic(text: str, expected: int) -> None:
     assert values(text) == [expected]
 
@@ -27,23 +50,31 @@ def test_arithmetic(text: str, expected: int) -> None:
 def test_non_exact_operations_give_no_value() -> None:
     assert values("7/2") == []
     assert values("√50") == []
-    assert values("5%(A-B)", {"A": 3, "B": 3}, variables="AB") == []   # zero only here
+    assert values("5%(A-B)", {"A": 3, "B": 3}, variables="AB") == []  # zero only here
 
 
-@pytest.mark.parametrize("text,shown", [("5%0", "division by zero at position 2"),
-                                        ("A/(3-3)", "division by zero ((3 - 3) is always 0)"),
-                                        ("A/-(2*0)", "division by zero")])
+@pytest.mark.parametrize(
+    "text,shown",
+    [
+        ("5%0", "division by zero at position 2"),
+        ("A/(3-3)", "division by zero ((3 - 3) is always 0)"),
+        ("A/-(2*0)", "division by zero"),
+    ],
+)
 def test_a_divisor_that_is_always_zero_is_flagged(text: str, shown: str) -> None:
     with pytest.raises(ex.ExprSyntaxError, match=shown.replace("(", r"\(").replace(")", r"\)")):
         ex.parse(text, variables="A")
 
 
-@pytest.mark.parametrize("text,shown", [
-    ("Cubee", "undefined name 'Cubee' (did you mean 'cube'?) at position 1"),
-    ("Asqaure", "undefined name 'Asqaure' (did you mean 'square'?) at position 1"),
-    ("ds(A)", "undefined name 'ds' (functions are written with a dollar sign: $ds(...))"),
-    ("AX", "undefined variable 'X' at position 2"),
-])
+@pytest.mark.parametrize(
+    "text,shown",
+    [
+        ("Cubee", "undefined name 'Cubee' (did you mean 'cube'?) at position 1"),
+        ("Asqaure", "undefined name 'Asqaure' (did you mean 'square'?) at position 1"),
+        ("ds(A)", "undefined name 'ds' (functions are written with a dollar sign: $ds(...))"),
+        ("AX", "undefined variable 'X' at position 2"),
+    ],
+)
 def test_a_misspelt_word_is_blamed_as_a_whole(text: str, shown: str) -> None:
     with pytest.raises(ex.ExprSyntaxError) as err:
         ex.parse(text, variables="ABCD")
@@ -79,23 +110,28 @@ def test_equality_chain_parses_as_comparison() -> None:
     assert node.op == "cmp" and node.ops == ("=", "=") and len(node.args) == 3
 
 
-@pytest.mark.parametrize("gen,lo,hi,expected", [
-    ("#primes", 10, 30, [11, 13, 17, 19, 23, 29]),
-    ("#squares", 10, 50, [16, 25, 36, 49]),
-    ("#cubes", 1, 100, [1, 8, 27, 64]),
-    ("#triangular", 10, 30, [10, 15, 21, 28]),
-    ("#fibonacci", 10, 100, [13, 21, 34, 55, 89]),
-    ("#lucas", 10, 50, [11, 18, 29, 47]),
-    ("square", 100, 130, [100, 121]),
-    ("Triangular", 40, 50, [45]),
-])
+@pytest.mark.parametrize(
+    "gen,lo,hi,expected",
+    [
+        ("#primes", 10, 30, [11, 13, 17, 19, 23, 29]),
+        ("#squares", 10, 50, [16, 25, 36, 49]),
+        ("#cubes", 1, 100, [1, 8, 27, 64]),
+        ("#triangular", 10, 30, [10, 15, 21, 28]),
+        ("#fibonacci", 10, 100, [13, 21, 34, 55, 89]),
+        ("#lucas", 10, 50, [11, 18, 29, 47]),
+        ("square", 100, 130, [100, 121]),
+        ("Triangular", 40, 50, [45]),
+    ],
+)
 def test_generators_respect_range(gen, lo, hi, expected) -> None:
     assert values(gen, lo=lo, hi=hi) == expected
 
 
 def test_limits_are_pushed_through_operators() -> None:
     # squares s with s - 20 in [10, 99]
-    assert values("#square - A", {"A": 20}, 10, 99, clues=["A"]) == [s - 20 for s in (36, 49, 64, 81, 100)]
+    assert values("#square - A", {"A": 20}, 10, 99, clues=["A"]) == [
+        s - 20 for s in (36, 49, 64, 81, 100)
+    ]
     assert values("2 * #square", lo=100, hi=200) == [128, 162, 200]
     assert values("#triangular / 2", lo=10, hi=20) == [14, 18]
     assert values("√#square", lo=5, hi=7) == [5, 6, 7]
@@ -125,22 +161,25 @@ def test_budget_stops_large_enumerations() -> None:
 def test_nontrivial_rejects_trivial_operations() -> None:
     assert values("A*B", {"A": 1, "B": 7}, variables="AB", nontrivial=True) == []
     assert values("A+B", {"A": 0, "B": 7}, variables="AB", nontrivial=True) == []
-    assert values("A'", {"A": 121}, variables="A", nontrivial=True) == []   # palindrome
-    assert values("A'", {"A": 120}, variables="A", nontrivial=True) == []   # ends in 0
-    assert values("A'", {"A": 7}, variables="A", nontrivial=True) == []     # one digit
+    assert values("A'", {"A": 121}, variables="A", nontrivial=True) == []  # palindrome
+    assert values("A'", {"A": 120}, variables="A", nontrivial=True) == []  # ends in 0
+    assert values("A'", {"A": 7}, variables="A", nontrivial=True) == []  # one digit
     assert values("A!", {"A": 2}, variables="A", nontrivial=True) == []
     assert values("A*B", {"A": 2, "B": 7}, variables="AB", nontrivial=True) == [14]
 
 
-@pytest.mark.parametrize("text,pos,fragment", [
-    ("1 +", 4, "end of expression"),
-    ("(1+2", 5, "')' closing"),
-    ("A+Q", 3, "undefined variable 'Q'"),
-    ("#bogus", 1, "unknown generator #bogus"),
-    ("$nope(3)", 1, "unknown function $nope"),
-    ("2 @ 3", 3, "unexpected character '@'"),
-    ("1 2", 3, "unexpected '2'"),
-])
+@pytest.mark.parametrize(
+    "text,pos,fragment",
+    [
+        ("1 +", 4, "end of expression"),
+        ("(1+2", 5, "')' closing"),
+        ("A+Q", 3, "undefined variable 'Q'"),
+        ("#bogus", 1, "unknown generator #bogus"),
+        ("$nope(3)", 1, "unknown function $nope"),
+        ("2 @ 3", 3, "unexpected character '@'"),
+        ("1 2", 3, "unexpected '2'"),
+    ],
+)
 def test_parse_errors_name_position_and_expectation(text, pos, fragment) -> None:
     with pytest.raises(ex.ExprSyntaxError) as info:
         ex.parse(text, variables="A", field="clues.A1", file="p.yaml", line=7)

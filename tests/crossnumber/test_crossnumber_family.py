@@ -1,4 +1,5 @@
 """The crossnumber family (file and generate modes) and the CLI group."""
+
 from __future__ import annotations
 
 import json
@@ -42,9 +43,16 @@ def test_source_folder_and_single_file(tmp_path: Path) -> None:
 
 def test_verify_is_tolerant_and_gives_partial_credit() -> None:
     p = puzzleforge.generate("crossnumber", seed=0, source=str(EXAMPLES / "abcd.yaml"))
-    assert family.verify(p, "4 5 5 4 5 1\n1 7 3 0 9 6\n0 1 4 2 3 4\n2 3 6 1 8 7\n2 6 4 0 2 1\n1 9 2 7 5 4") == 1.0
+    assert (
+        family.verify(
+            p, "4 5 5 4 5 1\n1 7 3 0 9 6\n0 1 4 2 3 4\n2 3 6 1 8 7\n2 6 4 0 2 1\n1 9 2 7 5 4"
+        )
+        == 1.0
+    )
     assert family.verify(p, "| 455451 |\n173096\n014234\n236187\n264021\n192754\n") == 1.0
-    assert family.verify(p, "455451\n173096\n014234\n236187\n264021\n192755") == pytest.approx(35 / 36)
+    assert family.verify(p, "455451\n173096\n014234\n236187\n264021\n192755") == pytest.approx(
+        35 / 36
+    )
     assert family.verify(p, "A1: 4554, A4: 51") == pytest.approx(2 / 26)
     assert family.verify(p, json.dumps(p.solution["values"])) == 1.0
     for junk in ("", "nonsense", None, "{not json", "A1=", 12):
@@ -85,10 +93,15 @@ def test_cli_solve_steps_all_and_json() -> None:
     assert r.exit_code == 0, r.output
     assert "2 solutions" in r.output and "Solution 2:" in r.output
     r = runner.invoke(app, ["crossnumber", "solve", str(EXAMPLES / "abcd.yaml"), "--steps"])
-    assert r.exit_code == 0 and "A6 = A: A: 9 values (5..31) -> {11, 13, 17, 19, 23, 29, 31}" \
-        in r.output and "1 solution" in r.output
+    assert (
+        r.exit_code == 0
+        and "A6 = A: A: 9 values (5..31) -> {11, 13, 17, 19, 23, 29, 31}" in r.output
+        and "1 solution" in r.output
+    )
     assert "variables: A=17, B=19, C=23, D=181" in r.output
-    r = runner.invoke(app, ["crossnumber", "solve", str(EXAMPLES / "powerplay.yaml"), "--json", "--steps"])
+    r = runner.invoke(
+        app, ["crossnumber", "solve", str(EXAMPLES / "powerplay.yaml"), "--json", "--steps"]
+    )
     data = json.loads(r.output)
     assert data["count"] == 1 and data["solutions"][0]["rows"] == ["11449", "49364", "46656"]
     assert data["steps"] and {"kind", "subject", "text"} <= set(data["steps"][0])
@@ -114,7 +127,9 @@ def test_cli_reports_bad_files_in_one_paragraph(tmp_path: Path) -> None:
 
 def test_cli_generate(tmp_path: Path) -> None:
     out = tmp_path / "new.yaml"
-    r = runner.invoke(app, ["crossnumber", "generate", "--seed", "1", "--size", "3", "--out", str(out)])
+    r = runner.invoke(
+        app, ["crossnumber", "generate", "--seed", "1", "--size", "3", "--out", str(out)]
+    )
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["crossnumber", "solve", str(out)])
     assert r.exit_code == 0 and "1 solution " in r.output
@@ -148,8 +163,9 @@ def test_generated_file_stores_the_grid_as_rows(tmp_path: Path) -> None:
     from puzzleforge.crossnumber.model import load_model
 
     out = tmp_path / "new.yaml"
-    r = runner.invoke(app, ["crossnumber", "generate", "--seed", "2", "--size", "4",
-                            "--out", str(out)])
+    r = runner.invoke(
+        app, ["crossnumber", "generate", "--seed", "2", "--size", "4", "--out", str(out)]
+    )
     assert r.exit_code == 0, r.output
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[1] == "grid: |"

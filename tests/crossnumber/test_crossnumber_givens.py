@@ -1,6 +1,7 @@
 """Given digits are part of the puzzle: ``crossnumber show``, the dataset question and
 the empty-grid drawing must all show them (issue 21: without them a puzzle whose file
 fixes digits can have many solutions as shown)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,8 +14,9 @@ from puzzleforge.crossnumber import api
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "crossnumber"
 GIVENS = "givens: |\n  4.....\n  ......\n  ......\n  ......\n  ......\n  .....4\n"
-LISTED = "Given digits (row, column counted from the top left): row 1, column 1: 4; " \
-         "row 6, column 6: 4."
+LISTED = (
+    "Given digits (row, column counted from the top left): row 1, column 1: 4; row 6, column 6: 4."
+)
 # the empty ABCD grid with only its two givens (cells drawn by hand from the givens above)
 GIVENS_GRID = """\
 Given digits:

@@ -1,5 +1,6 @@
 """Whole-grid rules in the clue language (``rules.grid``, issue 21): digit counts over the
 grid, checked against a brute-force enumeration written independently here."""
+
 from __future__ import annotations
 
 import itertools
@@ -33,7 +34,7 @@ def brute(no_even_repeat: bool) -> set[tuple[str, str]]:
         if "0" in (a, b, c):
             continue
         n1, n3 = int(a1), int(a3)
-        if round(n1 ** 0.5) ** 2 != n1 or not all(n3 % k for k in range(2, n3)):
+        if round(n1**0.5) ** 2 != n1 or not all(n3 % k for k in range(2, n3)):
             continue
         if len({a1, a3, d1, d2}) < 4:
             continue
@@ -54,8 +55,10 @@ def test_digit_count_rule_cuts_exactly_the_repeats(tmp_path: Path) -> None:
     ruled = tmp_path / "ruled.yaml"
     ruled.write_text(PUZZLE, encoding="utf-8")
     free = tmp_path / "free.yaml"
-    free.write_text(PUZZLE.replace("rules:\n  grid:\n  - countE <= 1 for E in 0,2,4,6,8\n", ""),
-                    encoding="utf-8")
+    free.write_text(
+        PUZZLE.replace("rules:\n  grid:\n  - countE <= 1 for E in 0,2,4,6,8\n", ""),
+        encoding="utf-8",
+    )
     assert solve_rows(free) == brute(False)
     assert solve_rows(ruled) == brute(True)
     assert brute(True) < brute(False)
@@ -65,20 +68,30 @@ def test_digit_count_rule_cuts_exactly_the_repeats(tmp_path: Path) -> None:
 
 def test_rule_over_counts_and_entries(tmp_path: Path) -> None:
     path = tmp_path / "p.yaml"
-    path.write_text(PUZZLE.replace("countE <= 1 for E in 0,2,4,6,8", "count1 = 2; A3 > 50")
-                    .replace("; A3 > 50", "\n  - A3 > 50"), encoding="utf-8")
+    path.write_text(
+        PUZZLE.replace("countE <= 1 for E in 0,2,4,6,8", "count1 = 2; A3 > 50").replace(
+            "; A3 > 50", "\n  - A3 > 50"
+        ),
+        encoding="utf-8",
+    )
     want = {(x, y) for x, y in brute(False) if (x + y).count("1") == 2 and int(y) > 50}
     assert want and solve_rows(path) == want
 
 
-@pytest.mark.parametrize("rule,shown,expected", [
-    ("count1 + 2", "'count1 + 2' is not a relation", "Expected a comparison"),
-    ("countX <= 1 for E in 0,2", "'for E in ...' but the rule never says countE",
-     "Expected a rule that uses countE"),
-    ("countE <= 1 for E in 8..12", "10 is not a digit", "Expected digits 0..9"),
-    ("count1 <= prime", "uses a number kind as a value", "Expected counts, entries"),
-    ("counts1 <= 1", "undefined name 'counts1'", "Expected a declared variable"),
-])
+@pytest.mark.parametrize(
+    "rule,shown,expected",
+    [
+        ("count1 + 2", "'count1 + 2' is not a relation", "Expected a comparison"),
+        (
+            "countX <= 1 for E in 0,2",
+            "'for E in ...' but the rule never says countE",
+            "Expected a rule that uses countE",
+        ),
+        ("countE <= 1 for E in 8..12", "10 is not a digit", "Expected digits 0..9"),
+        ("count1 <= prime", "uses a number kind as a value", "Expected counts, entries"),
+        ("counts1 <= 1", "undefined name 'counts1'", "Expected a declared variable"),
+    ],
+)
 def test_bad_grid_rules(tmp_path: Path, rule: str, shown: str, expected: str) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(PUZZLE.replace("countE <= 1 for E in 0,2,4,6,8", rule), encoding="utf-8")

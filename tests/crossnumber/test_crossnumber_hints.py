@@ -5,6 +5,7 @@ its reason starts "Row R, column C is V" with 1-based coordinates. Played hint b
 the end on bundled puzzles (one with given digits added), generated ones and a small
 puzzle whose first hint is worked out by hand below.
 """
+
 from __future__ import annotations
 
 import re
@@ -61,11 +62,13 @@ def test_first_hint_of_a_small_puzzle_worked_by_hand() -> None:
     hint = next_hint(model, {}, solution)
     assert (hint.cell, hint.value, hint.method, hint.clue) == ((1, 1), "6", "propagation", "A3")
     assert hint.reason.startswith("Row 2, column 2 is 6: A3 is square with 2 digits")
-    assert "D1: 21 values (11..97) -> {11, 13, 23, 31, 41, 43, 61, 83}; so cells r2c1 {1, 3}" \
+    assert (
+        "D1: 21 values (11..97) -> {11, 13, 23, 31, 41, 43, 61, 83}; so cells r2c1 {1, 3}"
         in hint.reason
+    )
     assert "D2: {16, 25, 36, 49, 64, 81} -> {16, 49, 64}" in hint.reason
     assert hint.reason.endswith("A3: {16, 25, 36, 49, 64, 81} -> {16, 36}; so cells r2c2 6")
-    assert set(hint.used) == {(1, 0), (1, 1), (0, 0), (0, 1)}   # A3's cells and D1's, D2's
+    assert set(hint.used) == {(1, 0), (1, 1), (0, 0), (0, 1)}  # A3's cells and D1's, D2's
     assert [h.cell for h in _play(model, solution)] == [(1, 1), (0, 1), (0, 0), (1, 0)]
 
 
@@ -76,7 +79,7 @@ def test_powerplay_hints_to_the_end() -> None:
     hints = _play(model, solution)
     assert len(hints) == 15
     assert hints[0].cell == (2, 0) and hints[0].clue == "A8"
-    assert all(h.clue in model.clues for h in hints)        # every reason starts from a clue
+    assert all(h.clue in model.clues for h in hints)  # every reason starts from a clue
 
 
 def test_given_digits_are_never_hinted() -> None:
@@ -89,8 +92,9 @@ def test_given_digits_are_never_hinted() -> None:
     assert len(hints) == 12
     assert not {h.cell for h in hints} & set(model.grid.givens)
     # a reason may read a given digit, but no hint is "the given is ..."
-    assert not any(re.match(r"Row (3, column 1|1, column 3|2, column 5) is", h.reason)
-                   for h in hints)
+    assert not any(
+        re.match(r"Row (3, column 1|1, column 3|2, column 5) is", h.reason) for h in hints
+    )
 
 
 @pytest.mark.parametrize("name", ["cubesandwich", "chessboard"])
@@ -108,8 +112,9 @@ def test_generated_puzzles_hints_to_the_end(size: int, seed: int) -> None:
     # a case split is offered only when no clue or rule fixes a cell by itself
     for hint in hints:
         if hint.method == "case split":
-            assert "no clue or rule fixes a cell by itself now, so split the cases of" \
-                in hint.reason
+            assert (
+                "no clue or rule fixes a cell by itself now, so split the cases of" in hint.reason
+            )
 
 
 def test_a_split_is_said_as_such() -> None:
@@ -118,5 +123,11 @@ def test_a_split_is_said_as_such() -> None:
     hints = _play(model, result.solutions[0])
     splits = [h for h in hints if h.method == "case split"]
     assert len(splits) == 2
-    assert all(re.search(r"split the cases of .+ \(.+\): if .+ = .+, .+; so .+ = .+, which "
-                         r"fixes it$", h.reason) for h in splits)
+    assert all(
+        re.search(
+            r"split the cases of .+ \(.+\): if .+ = .+, .+; so .+ = .+, which "
+            r"fixes it$",
+            h.reason,
+        )
+        for h in splits
+    )

@@ -1,6 +1,7 @@
 """Stricter puzzle-file validation (issue 21): numbers where no entry starts, white cells in
 no entry and entry numbers used twice are refused with one paragraph naming the file, the
 YAML line and the field, loaded from real files like a setter's."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -10,6 +10,7 @@ suite, and no example can leave state behind in the test process.
 Budgets: ``PUZZLEFORGE_FUZZ_SCALE`` multiplies every test's example count (1 in
 ``make test``; ``make fuzz`` runs 25 times as many).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,10 +36,17 @@ def fuzz_settings(examples: int) -> Any:
     worker's CPU limit bounds each example), no database (conftest)."""
     # no shrinking: one example can take seconds of CPU, and shrinking ran for minutes;
     # a failure prints its example and a reproduce blob
-    return settings(max_examples=examples * SCALE, deadline=None, database=None,
-                    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.function_scoped_fixture])
+    return settings(
+        max_examples=examples * SCALE,
+        deadline=None,
+        database=None,
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
 
 
 @dataclass
@@ -68,8 +76,13 @@ def _invoke(args: list[str], stdin: str | None) -> Outcome:
 def run_cli(args: list[str], *, stdin: str | None = None) -> Outcome:
     """``puzzleforge ARGS`` in a bounded worker; fails the test when the limit hits."""
     try:
-        return run_limited(_invoke, list(args), stdin, limits=EXAMPLE_LIMITS,
-                           what=f"puzzleforge {' '.join(args)[:200]}")
+        return run_limited(
+            _invoke,
+            list(args),
+            stdin,
+            limits=EXAMPLE_LIMITS,
+            what=f"puzzleforge {' '.join(args)[:200]}",
+        )
     except LimitExceeded as exc:
         raise AssertionError(f"unbounded: {exc}") from None
 
@@ -81,12 +94,13 @@ def assert_clean(out: Outcome) -> None:
     assert out.exception is None, f"{out.args}: exception escaped:\n{out.exception}"
     assert out.code in ALLOWED_EXITS, f"{out.args}: exit {out.code}\n{text[-2000:]}"
     assert "Traceback" not in text, f"{out.args}: traceback\n{text[-2000:]}"
-    assert "error (internal)" not in text and "internal error" not in text.lower(), \
+    assert "error (internal)" not in text and "internal error" not in text.lower(), (
         f"{out.args}: internal error\n{text[-2000:]}"
+    )
     if out.code == 2:
         err = out.stderr.strip()
         assert err, f"{out.args}: exit 2 without a message"
-        if "Usage:" in err:      # click's usage error (an option value), boxed by typer
+        if "Usage:" in err:  # click's usage error (an option value), boxed by typer
             return
         lines = [line for line in err.splitlines() if line.startswith("error")]
         assert len(lines) == 1 and "\n\n" not in err, f"{out.args}: not one paragraph:\n{err}"
@@ -101,21 +115,76 @@ def snapshot(folder: Path) -> dict[str, str]:
     return out
 
 
-def assert_only_changed(before: dict[str, str], after: dict[str, str],
-                        allowed: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+def assert_only_changed(
+    before: dict[str, str], after: dict[str, str], allowed: set[str] = frozenset()
+) -> None:  # type: ignore[assignment]
     changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
-    assert changed <= set(allowed), f"files changed that were not the output: {changed - set(allowed)}"
+    assert changed <= set(allowed), (
+        f"files changed that were not the output: {changed - set(allowed)}"
+    )
 
 
 # -- mutations ------------------------------------------------------------------------
 
 #: Text that tends to break parsers: structure characters, numbers at the edges, unicode.
-NASTY = st.sampled_from([
-    "", " ", "\t", "\n", ":", "- ", "{", "}", "[", "]", "'", '"', "#", "&a", "*a", "!!python/object:os.system",
-    "0", "-1", "1e309", "nan", "inf", "10**18", "99999999999999999999", "2**70", "0x1F", "1/0",
-    "A/0", "%", "((((((", "))))", "..", "0..9", "9..0", "-", "x", "é", "\u202e", "\x00", "\ufeff",
-    "null", "~", "true", "[]", "{}", "|", ">", "=", "==", ";", ",", "?", "/", "\\", "…",
-])
+NASTY = st.sampled_from(
+    [
+        "",
+        " ",
+        "\t",
+        "\n",
+        ":",
+        "- ",
+        "{",
+        "}",
+        "[",
+        "]",
+        "'",
+        '"',
+        "#",
+        "&a",
+        "*a",
+        "!!python/object:os.system",
+        "0",
+        "-1",
+        "1e309",
+        "nan",
+        "inf",
+        "10**18",
+        "99999999999999999999",
+        "2**70",
+        "0x1F",
+        "1/0",
+        "A/0",
+        "%",
+        "((((((",
+        "))))",
+        "..",
+        "0..9",
+        "9..0",
+        "-",
+        "x",
+        "é",
+        "\u202e",
+        "\x00",
+        "\ufeff",
+        "null",
+        "~",
+        "true",
+        "[]",
+        "{}",
+        "|",
+        ">",
+        "=",
+        "==",
+        ";",
+        ",",
+        "?",
+        "/",
+        "\\",
+        "…",
+    ]
+)
 
 
 @st.composite
@@ -140,7 +209,7 @@ def mutated(draw: Any, text: str, max_ops: int = 4) -> str:
             new = draw(NASTY) if op == "splice" else draw(st.text(max_size=8))
             lines[i] = line[:a] + new + line[b:]
         elif op == "truncate":
-            text = text[:draw(st.integers(0, len(text)))]
+            text = text[: draw(st.integers(0, len(text)))]
             continue
         text = "\n".join(lines)
     return text

@@ -1,6 +1,7 @@
 """Fuzz: mutated JSONL and Parquet datasets, answers and zebra records through
 ``verify``, ``show``, ``score`` and ``zebra solve`` (fuzzkit: exit 0/1/2/4, one
 paragraph, no traceback, bounded, nothing changed but the declared output)."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,15 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzzkit import (NASTY, assert_clean, assert_only_changed, fuzz_settings, mutated,
-                     run_cli, snapshot)
+from fuzzkit import (
+    NASTY,
+    assert_clean,
+    assert_only_changed,
+    fuzz_settings,
+    mutated,
+    run_cli,
+    snapshot,
+)
 
 ENGINE = ["--cpu-limit", "20", "--memory-limit", "2048"]
 
@@ -21,17 +29,26 @@ ENGINE = ["--cpu-limit", "20", "--memory-limit", "2048"]
 def records() -> list[dict]:
     import puzzleforge
 
-    out = [puzzleforge.generate("latin", seed=1, n=4).to_record(),
-           puzzleforge.generate("zebra", seed=1, K=3, k=3).to_record(),
-           puzzleforge.generate("crossnumber", seed=1, mode="file").to_record()]
+    out = [
+        puzzleforge.generate("latin", seed=1, n=4).to_record(),
+        puzzleforge.generate("zebra", seed=1, K=3, k=3).to_record(),
+        puzzleforge.generate("crossnumber", seed=1, mode="file").to_record(),
+    ]
     return [json.loads(json.dumps(r)) for r in out]
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=10)
-    | NASTY, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5),
-                                                                     inner, max_size=3),
-    max_leaves=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats()
+    | st.text(max_size=10)
+    | NASTY,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
 @st.composite
@@ -62,8 +79,9 @@ def test_mutated_records(tmp_path: Path, rec: dict, command: str) -> None:
     if command == "zebra":
         args = [*ENGINE, "zebra", "solve", str(path)]
     else:
-        args = [command, str(path)] + (["--workers", "1", "--audit-seconds", "5"]
-                                       if command == "verify" else [])
+        args = [command, str(path)] + (
+            ["--workers", "1", "--audit-seconds", "5"] if command == "verify" else []
+        )
     assert_clean(run_cli(args))
     assert_only_changed(before, snapshot(folder))
 
@@ -91,8 +109,12 @@ def test_corrupt_parquet(tmp_path: Path, data: st.DataObject) -> None:
 
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     path = folder / "d.parquet"
-    table = pa.Table.from_pylist([{k: json.dumps(v) if isinstance(v, (dict, list)) else v
-                                   for k, v in r.items()} for r in records()[:1]])
+    table = pa.Table.from_pylist(
+        [
+            {k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in r.items()}
+            for r in records()[:1]
+        ]
+    )
     pq.write_table(table, path)
     raw = bytearray(path.read_bytes())
     for _ in range(data.draw(st.integers(1, 6))):

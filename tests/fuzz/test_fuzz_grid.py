@@ -1,6 +1,7 @@
 """Fuzz: mutated grid instance texts and random puzz.link URLs through ``grid solve``,
 ``hint``, ``url``, ``smtlib`` (fuzzkit: exit 0/1/2/4, one paragraph, no traceback,
 bounded, no other file changed)."""
+
 from __future__ import annotations
 
 import tempfile
@@ -19,17 +20,39 @@ TEXTS = {
     "nurikabe": "nurikabe 5x5\n2....\n.....\n..3..\n.....\n....1\n",
     "slitherlink": "slitherlink 4x4\n3..2\n.1..\n..0.\n2..3\n",
 }
-TEXTS.update({p.name: p.read_text(encoding="utf-8")
-              for p in sorted((REPO / "tests" / "grid" / "data").glob("*.txt"))})
-URL_GENRES = ["nurikabe", "slither", "lightup", "sudoku", "starbattle", "masyu", "unruly",
-              "akari", "binairo", "tents", "nonogram", "kurodoko", "nosuch", ""]
+TEXTS.update(
+    {
+        p.name: p.read_text(encoding="utf-8")
+        for p in sorted((REPO / "tests" / "grid" / "data").glob("*.txt"))
+    }
+)
+URL_GENRES = [
+    "nurikabe",
+    "slither",
+    "lightup",
+    "sudoku",
+    "starbattle",
+    "masyu",
+    "unruly",
+    "akari",
+    "binairo",
+    "tents",
+    "nonogram",
+    "kurodoko",
+    "nosuch",
+    "",
+]
 
 
 @fuzz_settings(15)
-@given(data=st.data(), name=st.sampled_from(sorted(TEXTS)),
-       command=st.sampled_from(["solve", "hint", "url", "smtlib"]))
-def test_mutated_instance_texts(tmp_path: Path, data: st.DataObject, name: str,
-                                command: str) -> None:
+@given(
+    data=st.data(),
+    name=st.sampled_from(sorted(TEXTS)),
+    command=st.sampled_from(["solve", "hint", "url", "smtlib"]),
+)
+def test_mutated_instance_texts(
+    tmp_path: Path, data: st.DataObject, name: str, command: str
+) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     path = folder / "p.txt"
     path.write_text(data.draw(mutated(TEXTS[name])), encoding="utf-8")
@@ -44,8 +67,16 @@ def urls(draw: st.DrawFn) -> str:
     cols = draw(st.one_of(st.integers(0, 12), st.sampled_from(["", "x", "-1", "101", "9" * 30])))
     rows = draw(st.one_of(st.integers(0, 12), st.sampled_from(["", "a", "0"])))
     body = draw(st.text(alphabet="0123456789abcdefghijklmnopqrstuvwxyz.-_+/", max_size=60))
-    host = draw(st.sampled_from(["https://puzz.link/p?", "http://pzv.jp/p.html?", "puzz.link/p?",
-                                 "https://puzz.link/p?v:/"]))
+    host = draw(
+        st.sampled_from(
+            [
+                "https://puzz.link/p?",
+                "http://pzv.jp/p.html?",
+                "puzz.link/p?",
+                "https://puzz.link/p?v:/",
+            ]
+        )
+    )
     return f"{host}{genre}/{cols}/{rows}/{body}"
 
 

@@ -1,6 +1,7 @@
 """Fuzz through the real ``puzzleforge`` process (a few examples: each costs an interpreter
 start): the same checks as in process, plus the real exit status and stderr of the
 command, and no stray file in its working folder."""
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,14 @@ from test_fuzz_grid import urls
 
 def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", "--cpu-limit", "20",
-                           *args], cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzleforge.cli.main", "--cpu-limit", "20", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
 
 
 def _check(done: subprocess.CompletedProcess) -> None:

@@ -17,6 +17,7 @@ Spec files are families by path: spec_corpus.json pins, for every PuzzleClone sp
 where that seed gives no puzzle. They are recorded with the families unless ../shared is
 absent.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,9 +42,12 @@ def golden_entry(family: str, seed: int) -> dict[str, Any]:
     import puzzleforge
 
     puzzle = puzzleforge.generate(family, seed=seed)
-    return {"seed": seed, "id": puzzle.id,
-            "question_sha256": hashlib.sha256(puzzle.question.encode("utf-8")).hexdigest(),
-            "answer": puzzle.answer}
+    return {
+        "seed": seed,
+        "id": puzzle.id,
+        "question_sha256": hashlib.sha256(puzzle.question.encode("utf-8")).hexdigest(),
+        "answer": puzzle.answer,
+    }
 
 
 def compute(families: list[str] | None = None) -> dict[str, list[dict[str, Any]]]:
@@ -75,9 +79,12 @@ def spec_entry(stem: str, seed: int) -> dict[str, Any]:
         puzzle = family.generate(family.Params(attempts=1), make_rng(seed))
     except GenerationFailed as exc:
         return {"seed": seed, "rejected": dict(sorted(exc.reasons.items()))}
-    return {"seed": seed, "id": puzzle.id,
-            "question_sha256": hashlib.sha256(puzzle.question.encode("utf-8")).hexdigest(),
-            "answer": puzzle.answer}
+    return {
+        "seed": seed,
+        "id": puzzle.id,
+        "question_sha256": hashlib.sha256(puzzle.question.encode("utf-8")).hexdigest(),
+        "answer": puzzle.answer,
+    }
 
 
 def spec_entries(stem: str, seeds: list[int]) -> list[dict[str, Any]]:
@@ -104,8 +111,9 @@ def write(records: dict[str, list[dict[str, Any]]], path: Path = RECORDS) -> Non
     path.write_text(text + "\n", encoding="utf-8")
 
 
-def drift(now: dict[str, list[dict[str, Any]]], pinned: dict[str, list[dict[str, Any]]]
-          ) -> list[str]:
+def drift(
+    now: dict[str, list[dict[str, Any]]], pinned: dict[str, list[dict[str, Any]]]
+) -> list[str]:
     """Human-readable differences between two record sets (empty: they match)."""
     lines = [f"{name}: recorded but gone" for name in sorted(set(pinned) - set(now))]
     lines += [f"{name}: not recorded" for name in sorted(set(now) - set(pinned))]
@@ -118,10 +126,14 @@ def drift(now: dict[str, list[dict[str, Any]]], pinned: dict[str, list[dict[str,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--record", action="store_true",
-                        help="rewrite the records from the current code (review the diff)")
-    parser.add_argument("--families-only", action="store_true",
-                        help="leave the spec corpus records alone")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="rewrite the records from the current code (review the diff)",
+    )
+    parser.add_argument(
+        "--families-only", action="store_true", help="leave the spec corpus records alone"
+    )
     args = parser.parse_args(argv)
     sets = [(RECORDS, compute)]
     if not args.families_only:
@@ -134,8 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         now = make()
         if args.record:
             write(now, path)
-            print(f"recorded {sum(map(len, now.values()))} golden records of {len(now)} "
-                  f"families in {path}")
+            print(
+                f"recorded {sum(map(len, now.values()))} golden records of {len(now)} "
+                f"families in {path}"
+            )
         else:
             drifted += [f"{path.name}: {line}" for line in drift(now, load(path))]
     if args.record:

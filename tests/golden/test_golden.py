@@ -1,5 +1,6 @@
 """Every registered family still gives its pinned puzzles for the golden seeds
 (tests/golden/golden.py says why; ``make golden`` re-records on purpose)."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,4 +21,5 @@ def test_family_gives_its_golden_records(family: str) -> None:
     for pinned in PINNED[family]:
         assert golden_entry(family, pinned["seed"]) == pinned, (
             f"{family} seed {pinned['seed']} drifted from tests/golden/families.json; if the "
-            "change of puzzles is intended, run `make golden` and review the diff")
+            "change of puzzles is intended, run `make golden` and review the diff"
+        )

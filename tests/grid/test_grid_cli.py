@@ -1,4 +1,5 @@
 """The ``puzzleforge grid`` commands, run in process on real files."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,8 +17,22 @@ SIZES = {"futoshiki": "6x6", "skyscrapers": "6x6"}
 @pytest.mark.parametrize("genre", list(GENRES))
 def test_generate_solve_rules_smtlib(genre: str, tmp_path: Path) -> None:
     out = tmp_path / f"{genre}.txt"
-    res = runner.invoke(app, ["grid", "generate", genre, "--size", SIZES.get(genre, "6x6"), "--seed", "1",
-                              "--out", str(out), "--svg", str(tmp_path / "p.svg")])
+    res = runner.invoke(
+        app,
+        [
+            "grid",
+            "generate",
+            genre,
+            "--size",
+            SIZES.get(genre, "6x6"),
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+            "--svg",
+            str(tmp_path / "p.svg"),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert out.read_text().startswith(genre)
     assert (tmp_path / "p.svg").read_text().startswith("<svg")
@@ -32,11 +47,15 @@ def test_generate_solve_rules_smtlib(genre: str, tmp_path: Path) -> None:
 
 def test_ten_by_ten_and_url(tmp_path: Path) -> None:
     out = tmp_path / "u.txt"
-    res = runner.invoke(app, ["grid", "generate", "unruly", "--size", "10x10", "--seed", "1", "--out", str(out)])
+    res = runner.invoke(
+        app, ["grid", "generate", "unruly", "--size", "10x10", "--seed", "1", "--out", str(out)]
+    )
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["grid", "solve", "https://puzz.link/p?sudoku/4/4/g1k23k3g"])
     assert res.exit_code == 0 and "unique solution" in res.output and "2143" in res.output
-    res = runner.invoke(app, ["grid", "smtlib", "https://puzz.link/p?sudoku/4/4/g1k23k3g", "--check"])
+    res = runner.invoke(
+        app, ["grid", "smtlib", "https://puzz.link/p?sudoku/4/4/g1k23k3g", "--check"]
+    )
     assert res.exit_code == 0, res.output
 
 

@@ -1,11 +1,28 @@
 """The DSL itself: rule-time checks with clear errors, the pretty-printer, params."""
+
 from __future__ import annotations
 
 import pytest
 
 from puzzleforge.grid import (
-    And, Bool, ClueSpec, Const, DSLError, Enum, Grid, Implies, Int, Model, Param, Range, Var,
-    balanced, exactly_k_true, exists, forall, no_triples,
+    And,
+    Bool,
+    ClueSpec,
+    Const,
+    DSLError,
+    Enum,
+    Grid,
+    Implies,
+    Int,
+    Model,
+    Param,
+    Range,
+    Var,
+    balanced,
+    exactly_k_true,
+    exists,
+    forall,
+    no_triples,
 )
 from puzzleforge.grid.engine import Compiled
 from puzzleforge.grid.genres import GENRES, get_genre
@@ -35,7 +52,9 @@ def test_seed_example_builds_prints_and_solves() -> None:
 
 
 def test_binairo_count_closed_form() -> None:
-    comp = get_genre("binairo").compile(get_genre("binairo").parse("binairo 6x6\n" + "......\n" * 6))
+    comp = get_genre("binairo").compile(
+        get_genre("binairo").parse("binairo 6x6\n" + "......\n" * 6)
+    )
     assert comp.count(limit=5000) == 4140
 
 
@@ -46,8 +65,12 @@ def test_encodings_count_latin_squares(int_encoding: str, card: str) -> None:
     g = Grid(n, n)
     x = Int(1, n).over(g.C, name="x")
     m = Model("latin")
-    m += forall(g.rows, lambda r: forall(Range(1, n + 1), lambda v: r.count_true(lambda c: x[c] == v) == 1))
-    m += forall(g.cols, lambda r: forall(Range(1, n + 1), lambda v: r.count_true(lambda c: x[c] == v) == 1))
+    m += forall(
+        g.rows, lambda r: forall(Range(1, n + 1), lambda v: r.count_true(lambda c: x[c] == v) == 1)
+    )
+    m += forall(
+        g.cols, lambda r: forall(Range(1, n + 1), lambda v: r.count_true(lambda c: x[c] == v) == 1)
+    )
     comp = Compiled(m, {"n": 4}, int_encoding=int_encoding, card_encoding=card)
     assert comp.count(limit=1000) == 576  # 4x4 Latin squares
 
@@ -75,19 +98,22 @@ def test_helpers_expand_to_primitives() -> None:
     assert comp.count(limit=100) == 4  # one black cell per row of two: 2 x 2 grids
 
 
-
 # --- native cardinality (card_encoding="native", the SAT default) ----------------------------
 def _count_rules(k: int):
     n = Param("n", int)
     g = Grid(1, n)
     b = Bool.over(g.C, name="b")
-    return g, b, [
-        ("==", lambda: g.row(0).count_true(b) == k),
-        ("<=", lambda: g.row(0).count_true(b) <= k),
-        (">=", lambda: g.row(0).count_true(b) >= k),
-        ("<", lambda: g.row(0).count_true(b) < k),
-        (">", lambda: g.row(0).count_true(b) > k),
-    ]
+    return (
+        g,
+        b,
+        [
+            ("==", lambda: g.row(0).count_true(b) == k),
+            ("<=", lambda: g.row(0).count_true(b) <= k),
+            (">=", lambda: g.row(0).count_true(b) >= k),
+            ("<", lambda: g.row(0).count_true(b) < k),
+            (">", lambda: g.row(0).count_true(b) > k),
+        ],
+    )
 
 
 @pytest.mark.parametrize("op", ["==", "<=", ">=", "<", ">"])
@@ -95,8 +121,13 @@ def test_native_counts_match_clause_encodings_and_binomials(op: str) -> None:
     from math import comb
 
     n, k = 7, 3
-    keep = {"==": lambda j: j == k, "<=": lambda j: j <= k, ">=": lambda j: j >= k,
-            "<": lambda j: j < k, ">": lambda j: j > k}[op]
+    keep = {
+        "==": lambda j: j == k,
+        "<=": lambda j: j <= k,
+        ">=": lambda j: j >= k,
+        "<": lambda j: j < k,
+        ">": lambda j: j > k,
+    }[op]
     expected = sum(comb(n, j) for j in range(n + 1) if keep(j))
     _, _, rules = _count_rules(k)
     m = Model("counts")
@@ -120,7 +151,7 @@ def test_clue_guarded_counts_fall_back_to_clauses_under_native() -> None:
     comp = Compiled(m, {"n": 3}, card_encoding="native")
     assert not comp.low.natives  # every count is guarded by a clue selector
     row0 = next(iter(comp.grounder.resolve(g.rows, {})))
-    assert comp.count({"total": {row0: 2}}, limit=1000) == 3 * 2 ** 6
+    assert comp.count({"total": {row0: 2}}, limit=1000) == 3 * 2**6
 
 
 def test_unruly_native_and_clause_sessions_agree_on_a_generated_puzzle() -> None:
@@ -144,6 +175,7 @@ def test_unruly_native_and_clause_sessions_agree_on_a_generated_puzzle() -> None
         ok1, lits1 = native.propagate(native.assumptions(clues))
         ok2, lits2 = clauses.propagate(clauses.assumptions(clues))
         assert ok1 and ok2 and lits1 & answer == lits2 & answer
+
 
 # --- misuse errors are clear ---------------------------------------------------------------
 def test_domain_mismatch_enum_vs_int() -> None:
@@ -172,7 +204,14 @@ def test_python_and_or_if_are_refused() -> None:
     with pytest.raises(DSLError, match="used as a Python truth value"):
         forall(g.C, lambda c: color[c] and color[c])
     with pytest.raises(DSLError, match="used as a Python truth value"):
-        forall(g.C, lambda c: (x[c] < 2) and (x[c] == 1 if True else x[c]) == 1 if False else x[c] > 1 and x[c] != 3)
+        forall(
+            g.C,
+            lambda c: (
+                (x[c] < 2) and (x[c] == 1 if True else x[c]) == 1
+                if False
+                else x[c] > 1 and x[c] != 3
+            ),
+        )
     with pytest.raises(DSLError, match="returned the Python value"):
         forall(g.C, lambda c: True)
 
@@ -202,7 +241,9 @@ def test_unbound_params_and_constants_listed_together() -> None:
     m += forall(g.C, lambda c: Implies(wall[c], ~color[c]))
     with pytest.raises(DSLError) as err:
         Compiled(m, {})
-    assert "Param 'n' is not bound" in str(err.value) and "Const 'wall' has no value" in str(err.value)
+    assert "Param 'n' is not bound" in str(err.value) and "Const 'wall' has no value" in str(
+        err.value
+    )
     with pytest.raises(DSLError, match="Param 'n'='6' is not int"):
         Compiled(m, {"n": "6"}, {"wall": {}})
 

@@ -1,4 +1,5 @@
 """Generated puzzles: unique, deterministic, graded, thinned; forced cells and hints."""
+
 from __future__ import annotations
 
 import random
@@ -67,11 +68,15 @@ def test_forced_cells_and_hint_with_reason() -> None:
     forced = api.forced_cells(inst)  # a minimal puzzle minus a clue is ambiguous somewhere
     assert len(forced) < 36 and all(sol["color"][e] == v for (_, e), v in forced.items())
     h = api.hint(get_genre("unruly").parse(g.format(api.generate("unruly", "6x6", 7)[0])))
-    assert h is not None and h.reason.startswith(f"Row {h.entity.r + 1}, column {h.entity.c + 1} must be")
+    assert h is not None and h.reason.startswith(
+        f"Row {h.entity.r + 1}, column {h.entity.c + 1} must be"
+    )
     # the no-three rule alone: white above and below force black between them
     assert h.level == "propagation" and h.value is True and h.clues == []
-    assert sorted((k[1].r - h.entity.r, k[1].c - h.entity.c, v) for k, v in h.cells) == \
-        [(-1, 0, False), (1, 0, False)]
+    assert sorted((k[1].r - h.entity.r, k[1].c - h.entity.c, v) for k, v in h.cells) == [
+        (-1, 0, False),
+        (1, 0, False),
+    ]
     # the hinted value is right
     assert sol["color"][h.entity] == h.value
 
@@ -98,4 +103,5 @@ def test_a_tier_not_offered_at_a_size_is_refused_with_its_reason() -> None:
         generate_instance(get_genre("unruly"), 6, 6, {}, random.Random(1), tier="hard")
     assert err.value.problem == (
         "unruly is not offered as hard below 10x10 (6x6 asked): failed-literal probing solved "
-        "every minimal puzzle the generator made at these sizes, so none grades 3.x (search)")
+        "every minimal puzzle the generator made at these sizes, so none grades 3.x (search)"
+    )

@@ -1,5 +1,6 @@
 """A genre of one's own from one .py file: every grid command takes --genre-file; a broken
 file gives a one-paragraph error naming it; the DSL checks data ranges and counts lists."""
+
 from __future__ import annotations
 
 import itertools
@@ -26,15 +27,25 @@ def _brute_force_hitori(numbers: list[list[int]]) -> list[tuple[tuple[int, ...],
     """Every shading obeying the three Hitori rules, by enumeration (independent of the DSL)."""
     n = len(numbers)
     masks = [m for m in range(1 << n) if not m & (m >> 1)]
-    rows_ok = [[m for m in masks if len([numbers[r][c] for c in range(n) if not m >> c & 1])
-                == len({numbers[r][c] for c in range(n) if not m >> c & 1})] for r in range(n)]
+    rows_ok = [
+        [
+            m
+            for m in masks
+            if len([numbers[r][c] for c in range(n) if not m >> c & 1])
+            == len({numbers[r][c] for c in range(n) if not m >> c & 1})
+        ]
+        for r in range(n)
+    ]
     found = []
     for combo in itertools.product(*rows_ok):
         if any(a & b for a, b in zip(combo, combo[1:])):
             continue
         white = {(r, c) for r in range(n) for c in range(n) if not combo[r] >> c & 1}
-        if any(len([numbers[r][c] for r in range(n) if (r, c) in white])
-               != len({numbers[r][c] for r in range(n) if (r, c) in white}) for c in range(n)):
+        if any(
+            len([numbers[r][c] for r in range(n) if (r, c) in white])
+            != len({numbers[r][c] for r in range(n) if (r, c) in white})
+            for c in range(n)
+        ):
             continue
         start = next(iter(white))
         seen, stack = {start}, [start]
@@ -66,20 +77,38 @@ def test_a_genre_file_solves_hints_and_exports() -> None:
     assert without.returncode == 2 and "--genre-file" in without.stderr
 
 
-@pytest.mark.parametrize("body, message", [
-    ("def broken(:\n", "mine.py:1: the genre file failed to load: SyntaxError"),
-    ("import no_such_module_here\n", "mine.py:1: the genre file failed to load: "
-     "ModuleNotFoundError"),
-    ("from puzzleforge.grid.genre import Genre\nclass A(Genre):\n    id = 'a'\n"
-     "class B(Genre):\n    id = 'b'\n", "the file defines 2 Genre subclasses (A, B)"),
-    ("x = 1\n", "the file defines 0 Genre subclasses"),
-    (HITORI.read_text().replace('id = "hitori"', 'id = "sudoku"'), "genre id 'sudoku' is a built-in genre's"),
-    (HITORI.read_text().replace('id = "hitori"', 'id = "Hitori!"'), "genre id 'Hitori!' is not a lowercase word"),
-    ("from puzzleforge.grid.genre import Genre\nclass A(Genre):\n    id = 'a'\n",
-     "genre 'a' does not define build_rules, parse, format, drawing"),
-    (HITORI.read_text().replace("~(black[c] & black[d])", "black[c] and black[d]"),
-     "the rules of genre 'hitori' do not build"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("def broken(:\n", "mine.py:1: the genre file failed to load: SyntaxError"),
+        (
+            "import no_such_module_here\n",
+            "mine.py:1: the genre file failed to load: ModuleNotFoundError",
+        ),
+        (
+            "from puzzleforge.grid.genre import Genre\nclass A(Genre):\n    id = 'a'\n"
+            "class B(Genre):\n    id = 'b'\n",
+            "the file defines 2 Genre subclasses (A, B)",
+        ),
+        ("x = 1\n", "the file defines 0 Genre subclasses"),
+        (
+            HITORI.read_text().replace('id = "hitori"', 'id = "sudoku"'),
+            "genre id 'sudoku' is a built-in genre's",
+        ),
+        (
+            HITORI.read_text().replace('id = "hitori"', 'id = "Hitori!"'),
+            "genre id 'Hitori!' is not a lowercase word",
+        ),
+        (
+            "from puzzleforge.grid.genre import Genre\nclass A(Genre):\n    id = 'a'\n",
+            "genre 'a' does not define build_rules, parse, format, drawing",
+        ),
+        (
+            HITORI.read_text().replace("~(black[c] & black[d])", "black[c] and black[d]"),
+            "the rules of genre 'hitori' do not build",
+        ),
+    ],
+)
 def test_a_broken_genre_file_is_one_clear_error(tmp_path: Path, body: str, message: str) -> None:
     bad = tmp_path / "mine.py"
     bad.write_text(body)

@@ -1,5 +1,6 @@
 """Genre generators that make real puzzles: k-star Star Battle, clue-only Nonograms,
 difficulty tiers that hold (checked by re-grading a fresh parse), graph-aware grading."""
+
 from __future__ import annotations
 
 import itertools
@@ -64,9 +65,12 @@ def test_starbattle_old_text_without_stars_reads_as_one_star() -> None:
     # brute force over one star per row and column (a permutation), no two touching, one per
     # region: 9 solutions, so the solver must say "multiple" and show two of them
     rows = text.splitlines()[1:]
-    brute = {p for p in itertools.permutations(range(5))
-             if all(abs(p[r] - p[r + 1]) > 1 for r in range(4))
-             and len({rows[r][p[r]] for r in range(5)}) == 5}
+    brute = {
+        p
+        for p in itertools.permutations(range(5))
+        if all(abs(p[r] - p[r + 1]) > 1 for r in range(4))
+        and len({rows[r][p[r]] for r in range(5)}) == 5
+    }
     assert len(brute) == 9
     status, found = g.compile(inst).is_unique(inst.clues)
     assert status == "multiple" and len(found) == 2
@@ -106,12 +110,20 @@ def test_nonogram_givens_only_on_request() -> None:
 
 
 # -- tiers -----------------------------------------------------------------------------
-@pytest.mark.parametrize("genre,size,tier,seed", [
-    ("nurikabe", "6x6", "easy", 1), ("nurikabe", "6x6", "medium", 1), ("nurikabe", "6x6", "hard", 1),
-    ("slitherlink", "6x6", "easy", 1), ("slitherlink", "6x6", "medium", 1),
-    ("masyu", "6x6", "easy", 1), ("starbattle", "6x6", "easy", 1),
-    ("nonogram", "6x6", "easy", 1), ("kakurasu", "6x6", "medium", 1),
-])
+@pytest.mark.parametrize(
+    "genre,size,tier,seed",
+    [
+        ("nurikabe", "6x6", "easy", 1),
+        ("nurikabe", "6x6", "medium", 1),
+        ("nurikabe", "6x6", "hard", 1),
+        ("slitherlink", "6x6", "easy", 1),
+        ("slitherlink", "6x6", "medium", 1),
+        ("masyu", "6x6", "easy", 1),
+        ("starbattle", "6x6", "easy", 1),
+        ("nonogram", "6x6", "easy", 1),
+        ("kakurasu", "6x6", "medium", 1),
+    ],
+)
 def test_tier_is_met_and_regrades_the_same(genre: str, size: str, tier: str, seed: int) -> None:
     inst, sol, diff = api.generate(genre, size, seed, difficulty=tier)
     assert tier_name(diff) == tier
@@ -126,8 +138,10 @@ def test_unreachable_tier_is_not_offered() -> None:
     g = get_genre("starbattle")
     with pytest.raises(ConfigError) as err:
         generate_instance(g, 6, 6, {"stars": 1}, random.Random(1), tier="hard", attempts=3)
-    assert err.value.problem == ("starbattle is not offered as hard with 1 star (6x6): "
-                                 "failed-literal probing solved every 1-star layout made")
+    assert err.value.problem == (
+        "starbattle is not offered as hard with 1 star (6x6): "
+        "failed-literal probing solved every 1-star layout made"
+    )
 
 
 @pytest.mark.parametrize("size,tier", [("8x8", "easy"), ("8x8", "medium"), ("8x8", "hard")])

@@ -8,6 +8,7 @@ forces the value under the grading closure; places named in the text lie on the 
 whole board's closure and every one-place case split decide nothing (checked by brute
 force over the open entries here).
 """
+
 from __future__ import annotations
 
 import re
@@ -19,9 +20,20 @@ from puzzleforge.grid.genres import GENRES, get_genre
 from puzzleforge.grid.grading import closure
 from puzzleforge.grid.hints import explain, givens, next_hint
 
-SIZES = {"sudoku": "4x4", "skyscrapers": "4x4", "futoshiki": "4x4", "nurikabe": "5x5",
-         "nonogram": "5x5", "lightup": "5x5", "kakurasu": "5x5", "starbattle": "5x5",
-         "slitherlink": "4x4", "masyu": "5x5", "unruly": "6x6", "binairo": "6x6"}
+SIZES = {
+    "sudoku": "4x4",
+    "skyscrapers": "4x4",
+    "futoshiki": "4x4",
+    "nurikabe": "5x5",
+    "nonogram": "5x5",
+    "lightup": "5x5",
+    "kakurasu": "5x5",
+    "starbattle": "5x5",
+    "slitherlink": "4x4",
+    "masyu": "5x5",
+    "unruly": "6x6",
+    "binairo": "6x6",
+}
 
 
 def _assumptions(comp, items, cells):
@@ -57,18 +69,29 @@ def test_explanations_are_sound_and_readable(genre_id: str) -> None:
                 lits, reps = _assumptions(comp, step.clues, step.cells)
                 ok, implied = closure(comp, lits)
                 rep = reps[key]
-                target = (rep if step.value else -rep) if isinstance(rep, int) else rep.eq[step.value]
+                target = (
+                    (rep if step.value else -rep) if isinstance(rep, int) else rep.eq[step.value]
+                )
                 assert ok and target in implied, step.reason
             if step.level == "search":
-                lits, reps = _assumptions(comp, [(n, p, v) for n, d in inst.clues.items()
-                                                 for p, v in d.items()], list(filled.items()))
+                lits, reps = _assumptions(
+                    comp,
+                    [(n, p, v) for n, d in inst.clues.items() for p, v in d.items()],
+                    list(filled.items()),
+                )
                 ok, implied = closure(comp, lits)
                 for k, rep in reps.items():
                     if k in filled:
                         continue
                     values = [True, False] if isinstance(rep, int) else list(rep.eq)
-                    alive = [v for v in values if closure(comp, lits + [
-                        (rep if v else -rep) if isinstance(rep, int) else rep.eq[v]])[0]]
+                    alive = [
+                        v
+                        for v in values
+                        if closure(
+                            comp,
+                            lits + [(rep if v else -rep) if isinstance(rep, int) else rep.eq[v]],
+                        )[0]
+                    ]
                     assert len(alive) > 1, f"{k} was decidable by one case split: {step.reason}"
             filled[key] = step.value
         assert len(filled) == len(comp.answer), f"{genre_id} seed {seed}: explanation stopped early"

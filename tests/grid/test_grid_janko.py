@@ -1,5 +1,6 @@
 """Janko text: real janko.at data parses and solves to its published solution; every
 genre with a Janko layout survives write -> read; both layouts, saved pages, the CLI."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,8 +18,19 @@ from puzzleforge.grid.genres import get_genre
 from puzzleforge.grid.topology import Cell, Edge
 
 DATA = Path(__file__).parent / "data"
-JANKO_GENRES = ["sudoku", "unruly", "binairo", "futoshiki", "kakurasu", "skyscrapers", "lightup", "nurikabe",
-                "slitherlink", "masyu", "starbattle"]
+JANKO_GENRES = [
+    "sudoku",
+    "unruly",
+    "binairo",
+    "futoshiki",
+    "kakurasu",
+    "skyscrapers",
+    "lightup",
+    "nurikabe",
+    "slitherlink",
+    "masyu",
+    "starbattle",
+]
 
 
 def _unique(inst):
@@ -34,8 +46,11 @@ def test_janko_sudoku_375_old_layout_solves_to_its_solution() -> None:
     assert (inst.genre, inst.rows, inst.opts["box"]) == ("sudoku", 4, (2, 2))
     assert inst.clues["given"] == {Cell(0, 2): 3, Cell(0, 3): 1, Cell(3, 0): 1, Cell(3, 1): 4}
     sol = _unique(inst)
-    assert published == get_genre("sudoku").answer_grid(inst, sol) == [list("4231"), list("3142"),
-                                                                        list("2314"), list("1423")]
+    assert (
+        published
+        == get_genre("sudoku").answer_grid(inst, sol)
+        == [list("4231"), list("3142"), list("2314"), list("1423")]
+    )
 
 
 def test_janko_kakurasu_007_is_unique() -> None:
@@ -52,7 +67,9 @@ def test_both_layouts_read_alike() -> None:
     old = (DATA / "janko_sudoku_375.txt").read_text()
     inst, sol = parse_janko(old)
     new = format_janko(inst, _unique(inst))
-    assert new.startswith("[setup]\npuzzle sudoku\nsize 4\npatternx 2\npatterny 2\n[problem]\n- - 3 1\n")
+    assert new.startswith(
+        "[setup]\npuzzle sudoku\nsize 4\npatternx 2\npatterny 2\n[problem]\n- - 3 1\n"
+    )
     inst2, sol2 = parse_janko(new)
     assert (inst2.clues, inst2.opts, sol2) == (inst.clues, inst.opts, sol)
     assert read_doc(old).sections["moves"][0][0].startswith("Z2;")
@@ -60,8 +77,10 @@ def test_both_layouts_read_alike() -> None:
 
 def test_saved_page_is_accepted() -> None:
     body = (DATA / "janko_sudoku_375.txt").read_text()
-    page = ("<!DOCTYPE html><html><head><title>Sudoku 375</title></head><body><div id='puzzle'></div>\n"
-            f'<script id="data" type="application/x-janko">\n{body}</script>\n</body></html>\n')
+    page = (
+        "<!DOCTYPE html><html><head><title>Sudoku 375</title></head><body><div id='puzzle'></div>\n"
+        f'<script id="data" type="application/x-janko">\n{body}</script>\n</body></html>\n'
+    )
     assert detect_format(page) == "janko"
     g, inst, sol = read_any(page)
     assert g.id == "sudoku" and sol[0] == list("4231")
@@ -70,23 +89,38 @@ def test_saved_page_is_accepted() -> None:
 def test_futoshiki_janko_spellings() -> None:
     # the futoshiki of tests/grid/test_grid_published.py written with Janko's other sign
     # spellings: » « across, V A down (A: the upper cell is smaller)
-    g, ours = api.parse_puzzle("futoshiki 4x4\n.<. . .\n- ^ - -\n. . .>.\nv - - -\n. . . .\n- - - -\n1 . . .\n")
-    text = format_janko(ours).replace(" < ", " « ").replace(" > ", " » ").replace(" ^ ", " A ").replace("\nv ", "\nV ")
+    g, ours = api.parse_puzzle(
+        "futoshiki 4x4\n.<. . .\n- ^ - -\n. . .>.\nv - - -\n. . . .\n- - - -\n1 . . .\n"
+    )
+    text = (
+        format_janko(ours)
+        .replace(" < ", " « ")
+        .replace(" > ", " » ")
+        .replace(" ^ ", " A ")
+        .replace("\nv ", "\nV ")
+    )
     assert "«" in text and "»" in text and "A" in text and "\nV " in text
     inst, _ = parse_janko(text)
     assert inst.clues == ours.clues
-    assert inst.clues["rel"] == {Edge("v", 0, 1): "<", Edge("h", 1, 1): "<", Edge("v", 1, 3): ">", Edge("h", 2, 0): ">"}
+    assert inst.clues["rel"] == {
+        Edge("v", 0, 1): "<",
+        Edge("h", 1, 1): "<",
+        Edge("v", 1, 3): ">",
+        Edge("h", 2, 0): ">",
+    }
 
 
 def test_skyscrapers_frame_layout() -> None:
     # clues around an (n+2) x (n+2) problem grid: robx/pzprjs test/script/skyscrapers.js's
     # 4x4 board (W clue 4 on row 1, E clue 3 on row 2, S clues 1 and 3 on columns 1, 2)
-    text = ("[setup]\npuzzle skyscrapers\nsize 4\n[problem]\n- - - - - -\n- - - - - -\n4 - - - - -\n"
-            "- - - - - 3\n- - - - - -\n- - 1 3 - -\n[end]\n")
+    text = (
+        "[setup]\npuzzle skyscrapers\nsize 4\n[problem]\n- - - - - -\n- - - - - -\n4 - - - - -\n"
+        "- - - - - 3\n- - - - - -\n- - 1 3 - -\n[end]\n"
+    )
     inst, _ = parse_janko(text)
     sol = _unique(inst)
     assert api.answer_text(inst, sol).splitlines() == ["2143", "1234", "4312", "3421"]
-    again, _ = parse_janko(format_janko(inst))   # written with [clabels]/[rlabels]
+    again, _ = parse_janko(format_janko(inst))  # written with [clabels]/[rlabels]
     assert again.clues == inst.clues
 
 
@@ -113,15 +147,21 @@ def test_nonogram_has_no_janko_layout_but_a_url() -> None:
 
 
 # -- errors ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, message", [
-    ("[setup]\npuzzle sudoku\nsize 4\n[end]\n", "without a \\[problem\\]"),
-    ("[setup]\npuzzle sudoku\nsize 4\n[problem]\n- - 3\n[end]\n", "has 1 rows of 3 tokens"),
-    ("[setup]\npuzzle hashi\nsize 2\n[problem]\n- -\n- -\n[end]\n", "'hashi' is not one of our genres"),
-    ("[setup]\npuzzle binairo\nsize 2\n[problem]\n0 7\n- -\n[end]\n", "binairo token '7'"),
-    ("[setup]\npuzzle kakurasu\nsize 2\n[problem]\n- -\n- -\n[end]\n", "without \\[rlabels\\]"),
-    ("- - -\n[setup]\n", "before any \\[section\\]"),
-    ("[setup]\npuzzle sudoku\nsize four\n[problem]\n-\n[end]\n", "whole number"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[setup]\npuzzle sudoku\nsize 4\n[end]\n", "without a \\[problem\\]"),
+        ("[setup]\npuzzle sudoku\nsize 4\n[problem]\n- - 3\n[end]\n", "has 1 rows of 3 tokens"),
+        (
+            "[setup]\npuzzle hashi\nsize 2\n[problem]\n- -\n- -\n[end]\n",
+            "'hashi' is not one of our genres",
+        ),
+        ("[setup]\npuzzle binairo\nsize 2\n[problem]\n0 7\n- -\n[end]\n", "binairo token '7'"),
+        ("[setup]\npuzzle kakurasu\nsize 2\n[problem]\n- -\n- -\n[end]\n", "without \\[rlabels\\]"),
+        ("- - -\n[setup]\n", "before any \\[section\\]"),
+        ("[setup]\npuzzle sudoku\nsize four\n[problem]\n-\n[end]\n", "whole number"),
+    ],
+)
 def test_errors_are_clear(text: str, message: str) -> None:
     with pytest.raises(InvalidDescription, match=message):
         parse_janko(text)
@@ -147,8 +187,15 @@ def test_cli_solves_janko_files_and_checks_their_solution(tmp_path: Path) -> Non
     runner = CliRunner()
     res = runner.invoke(app, ["grid", "solve", str(DATA / "janko_sudoku_375.txt")])
     assert res.exit_code == 0, res.output
-    assert "sudoku 4x4: unique solution" in res.output and "the solution given in the Janko text matches" in res.output
-    wrong = (DATA / "janko_sudoku_375.txt").read_text().replace("solution\n4 2 3 1", "solution\n4 2 1 3")
+    assert (
+        "sudoku 4x4: unique solution" in res.output
+        and "the solution given in the Janko text matches" in res.output
+    )
+    wrong = (
+        (DATA / "janko_sudoku_375.txt")
+        .read_text()
+        .replace("solution\n4 2 3 1", "solution\n4 2 1 3")
+    )
     (tmp_path / "wrong.txt").write_text(wrong)
     res = runner.invoke(app, ["grid", "solve", str(tmp_path / "wrong.txt"), "--format", "janko"])
     assert res.exit_code == 0 and "DIFFERS" in res.output
@@ -161,8 +208,22 @@ def test_cli_solves_janko_files_and_checks_their_solution(tmp_path: Path) -> Non
 def test_cli_generate_janko_then_solve_and_url(tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "k.txt"
-    res = runner.invoke(app, ["grid", "generate", "kakurasu", "--size", "6x6", "--seed", "3", "--format", "janko",
-                              "--out", str(out)])
+    res = runner.invoke(
+        app,
+        [
+            "grid",
+            "generate",
+            "kakurasu",
+            "--size",
+            "6x6",
+            "--seed",
+            "3",
+            "--format",
+            "janko",
+            "--out",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert out.read_text().startswith("[setup]\npuzzle kakurasu\nsize 6\n")
     res = runner.invoke(app, ["grid", "solve", str(out)])
@@ -170,8 +231,22 @@ def test_cli_generate_janko_then_solve_and_url(tmp_path: Path) -> None:
     res = runner.invoke(app, ["grid", "url", str(out)])
     assert res.exit_code != 0 and "puzz.link has no kakurasu" in res.output
     sky = tmp_path / "s.txt"
-    runner.invoke(app, ["grid", "generate", "skyscrapers", "--size", "5", "--seed", "2", "--format", "janko",
-                        "--out", str(sky)])
+    runner.invoke(
+        app,
+        [
+            "grid",
+            "generate",
+            "skyscrapers",
+            "--size",
+            "5",
+            "--seed",
+            "2",
+            "--format",
+            "janko",
+            "--out",
+            str(sky),
+        ],
+    )
     res = runner.invoke(app, ["grid", "url", str(sky)])
     assert res.exit_code == 0 and res.output.startswith("https://puzz.link/p?skyscrapers/5/5/")
     res = runner.invoke(app, ["grid", "generate", "sudoku", "--size", "4x4", "--format", "url"])
@@ -188,10 +263,17 @@ def test_garbage_gives_an_instance_or_a_clear_error() -> None:
     for genre in JANKO_GENRES:
         for _ in range(30):
             n = rng.randint(1, 5)
-            rows = [" ".join(rng.choice(tokens) for _ in range(rng.choice([n, n, 2 * n - 1]))) for _ in range(n)]
-            text = (f"[setup]\npuzzle {genre}\nsize {n}\n[problem]\n" + "\n".join(rows)
-                    + f"\n[areas]\n" + "\n".join(" ".join(["1"] * n) for _ in range(n))
-                    + f"\n[rlabels]\n{' '.join(['1'] * n)}\n[clabels]\n{' '.join(['2'] * n)}\n[end]\n")
+            rows = [
+                " ".join(rng.choice(tokens) for _ in range(rng.choice([n, n, 2 * n - 1])))
+                for _ in range(n)
+            ]
+            text = (
+                f"[setup]\npuzzle {genre}\nsize {n}\n[problem]\n"
+                + "\n".join(rows)
+                + f"\n[areas]\n"
+                + "\n".join(" ".join(["1"] * n) for _ in range(n))
+                + f"\n[rlabels]\n{' '.join(['1'] * n)}\n[clabels]\n{' '.join(['2'] * n)}\n[end]\n"
+            )
             try:
                 inst, _ = parse_janko(text)
             except InvalidDescription:

@@ -9,6 +9,7 @@ Sources (data only; cited per instance):
 - bac0id/solve-takuzu-puzzle README (a 0h h1 board and its solution).
 - The README example of a public futoshiki solver ("python solve_futoshiki.py puzzle1.txt").
 """
+
 from __future__ import annotations
 
 import pytest
@@ -21,7 +22,8 @@ from puzzleforge.grid.topology import Cell, Edge
 
 PUBLISHED = {
     # SmilingWayne/PuzzleSolver docs/puzzles/sudoku.md
-    "sudoku": ("""sudoku 9x9
+    "sudoku": (
+        """sudoku 9x9
 21.4...36
 8.......5
 ..53.98..
@@ -31,7 +33,8 @@ PUBLISHED = {
 ..62.35..
 5.......9
 93...5.27
-""", """219458736
+""",
+        """219458736
 843176295
 765329841
 624987153
@@ -39,10 +42,12 @@ PUBLISHED = {
 397514682
 476293518
 582741369
-931865427"""),
+931865427""",
+    ),
     # SmilingWayne/PuzzleSolver docs/puzzles/binairo.md (1 = white -> 0, 2 = black -> 1). Its
     # published solution repeats rows, so it is an Unruly instance (no distinct-rows rule).
-    "unruly": ("""unruly 8x8
+    "unruly": (
+        """unruly 8x8
 ....1...
 ..01.0.0
 .0......
@@ -51,30 +56,36 @@ PUBLISHED = {
 .0....11
 1...00..
 ..1...01
-""", """01101100
+""",
+        """01101100
 01011010
 10010011
 10100101
 01101100
 10010011
 11010010
-00101101"""),
+00101101""",
+    ),
     # bac0id/solve-takuzu-puzzle README (0h h1: Y -> 0, B -> 1), distinct rows and columns.
-    "binairo": ("""binairo 6x6
+    "binairo": (
+        """binairo 6x6
 .0..10
 .10..1
 ......
 10.01.
 1.....
 ....11
-""", """100110
+""",
+        """100110
 010101
 011001
 101010
 110100
-001011"""),
+001011""",
+    ),
     # futoshiki solver README example ('^': upper < lower, 'v': upper > lower)
-    "futoshiki": ("""futoshiki 5x5
+    "futoshiki": (
+        """futoshiki 5x5
 . .>. . .
 - - - v -
 . . . . .
@@ -84,13 +95,16 @@ PUBLISHED = {
 . . .>. .
 ^ - - v ^
 .<. . .>.
-""", """14325
+""",
+        """14325
 53214
 21453
 32541
-45132"""),
+45132""",
+    ),
     # SmilingWayne/PuzzleSolver docs/puzzles/skyscraper.md (clue lines: top, bottom, left, right)
-    "skyscrapers": ("""skyscrapers 5x5
+    "skyscrapers": (
+        """skyscrapers 5x5
   . 3 3 . .
 1 . . . . . 3
 4 . . . . . 2
@@ -98,40 +112,49 @@ PUBLISHED = {
 2 . . . . . .
 . . . . . . 1
   . 2 2 2 1
-""", """53142
+""",
+        """53142
 12354
 34521
 45213
-21435"""),
+21435""",
+    ),
     # SmilingWayne/PuzzleSolver docs/puzzles/kakurasu.md (row sums 6 3 8 10 5, column sums 8 12 11 4 4)
-    "kakurasu": ("""kakurasu 5x5
+    "kakurasu": (
+        """kakurasu 5x5
 . . . . . 6
 . . . . . 3
 . . . . . 8
 . . . . . 10
 . . . . . 5
 8 12 11 4 4
-""", """10001
+""",
+        """10001
 00100
 11001
 11110
-01100"""),
+01100""",
+    ),
     # SmilingWayne/PuzzleSolver docs/puzzles/starbattle.md
-    "starbattle": ("""starbattle 6x6 stars=1
+    "starbattle": (
+        """starbattle 6x6 stars=1
 abbbbb
 aaaabb
 abbbbf
 acdcef
 acdcee
 acccee
-""", """000100
+""",
+        """000100
 100000
 000001
 001000
 000010
-010000"""),
+010000""",
+    ),
     # SmilingWayne/PuzzleSolver docs/puzzles/akari.md ('x' walls written '#')
-    "lightup": ("""lightup 8x8
+    "lightup": (
+        """lightup 8x8
 ........
 ..0..2..
 .1....2.
@@ -140,16 +163,19 @@ acccee
 .1....1.
 ..1..1..
 ........
-""", """00010000
+""",
+        """00010000
 10001010
 00000001
 01000100
 00100010
 00010000
 01001000
-00000010"""),
+00000010""",
+    ),
     # SmilingWayne/PuzzleSolver docs/puzzles/nonogram.md (first ten lines are columns)
-    "nonogram": ("""nonogram 10x10
+    "nonogram": (
+        """nonogram 10x10
 rows
 6
 8
@@ -172,7 +198,8 @@ cols
 2 4 2
 2 2
 6
-""", """0011111100
+""",
+        """0011111100
 0111111110
 1101110011
 1001101101
@@ -181,7 +208,8 @@ cols
 1101101101
 1000110011
 0111111110
-0011111100"""),
+0011111100""",
+    ),
 }
 
 
@@ -236,7 +264,12 @@ def test_slitherlink_janko_421() -> None:
     for r, row in enumerate(SLITHER_WALLS.splitlines()):
         for c, tok in enumerate(row.split()):
             bits = 0 if tok == "-" else int(tok)
-            for bit, e in ((8, Edge("h", r, c)), (4, Edge("v", r, c)), (2, Edge("h", r + 1, c)), (1, Edge("v", r, c + 1))):
+            for bit, e in (
+                (8, Edge("h", r, c)),
+                (4, Edge("v", r, c)),
+                (2, Edge("h", r + 1, c)),
+                (1, Edge("v", r, c + 1)),
+            ):
                 if bits & bit:
                     expected.add(e)
     assert {e for e, v in sols[0]["line"].items() if v} == expected
@@ -287,20 +320,28 @@ def test_pzprjs_nurikabe() -> None:
     inst = decode_url("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g")
     board, _ = _rows("+ 5 # # # /+ # 2 + # /+ # # # # /+ # 1 # . /# # # 3 . /", 5)
     sol = api.require_unique(inst)
-    assert api.answer_text(inst, sol).splitlines() == ["".join("1" if t == "#" else "0" for t in row) for row in board]
+    assert api.answer_text(inst, sol).splitlines() == [
+        "".join("1" if t == "#" else "0" for t in row) for row in board
+    ]
 
 
 def test_pzprjs_lightup() -> None:
     inst = decode_url("https://puzz.link/p?lightup/6/6/nekcakbl")
-    board, _ = _rows(". . # . . . /. # 4 # . . /. . # . 2 # /+ 0 . . # . /# + . 1 . . /. . . # . . /", 6)
+    board, _ = _rows(
+        ". . # . . . /. # 4 # . . /. . # . 2 # /+ 0 . . # . /# + . 1 . . /. . . # . . /", 6
+    )
     sol = api.require_unique(inst)
-    assert api.answer_text(inst, sol).splitlines() == ["".join("1" if t == "#" else "0" for t in row) for row in board]
+    assert api.answer_text(inst, sol).splitlines() == [
+        "".join("1" if t == "#" else "0" for t in row) for row in board
+    ]
 
 
 def test_pzprjs_slither() -> None:
     inst = decode_url("https://puzz.link/p?slither/5/5/cbcbcddad")
-    board = ("1 -1 0 -1 -1 1 /1 1 -1 1 -1 1 /1 1 1 0 0 1 /1 1 1 1 1 1 /-1 -1 -1 0 1 1 /"
-             "1 1 1 1 1 /-1 1 1 -1 -1 /0 -1 1 0 0 /0 0 0 1 0 /1 -1 1 -1 0 /-1 0 -1 0 1 /")
+    board = (
+        "1 -1 0 -1 -1 1 /1 1 -1 1 -1 1 /1 1 1 0 0 1 /1 1 1 1 1 1 /-1 -1 -1 0 1 1 /"
+        "1 1 1 1 1 /-1 1 1 -1 -1 /0 -1 1 0 0 /0 0 0 1 0 /1 -1 1 -1 0 /-1 0 -1 0 1 /"
+    )
     rows = [r.split() for r in board.strip("/").split("/")]
     want = {Edge("v", r, c) for r in range(5) for c in range(6) if rows[r][c] == "1"}
     want |= {Edge("h", r, c) for r in range(6) for c in range(5) if rows[5 + r][c] == "1"}
@@ -310,8 +351,10 @@ def test_pzprjs_slither() -> None:
 
 def test_pzprjs_mashu() -> None:
     inst = decode_url("https://puzz.link/p?mashu/6/6/1063000i3000")
-    board = ("1 1 1 0 1 /0 1 1 -1 0 /0 0 1 1 0 /0 1 -1 1 1 /1 1 0 0 0 /0 0 1 0 0 /"
-             "1 0 0 1 1 1 /1 1 0 0 1 1 /1 1 1 -1 0 1 /1 -1 0 1 0 0 /0 0 1 1 0 0 /")
+    board = (
+        "1 1 1 0 1 /0 1 1 -1 0 /0 0 1 1 0 /0 1 -1 1 1 /1 1 0 0 0 /0 0 1 0 0 /"
+        "1 0 0 1 1 1 /1 1 0 0 1 1 /1 1 1 -1 0 1 /1 -1 0 1 0 0 /0 0 1 1 0 0 /"
+    )
     rows = [r.split() for r in board.strip("/").split("/")]
     want = {Edge("v", r, c + 1) for r in range(6) for c in range(5) if rows[r][c] == "1"}
     want |= {Edge("h", r + 1, c) for r in range(5) for c in range(6) if rows[6 + r][c] == "1"}
@@ -320,10 +363,26 @@ def test_pzprjs_mashu() -> None:
 
 
 # --- ambiguity is detected ---------------------------------------------------------------
-@pytest.mark.parametrize("genre", ["sudoku", "unruly", "binairo", "futoshiki", "skyscrapers", "kakurasu",
-                                   "lightup", "masyu", "slitherlink"])
+@pytest.mark.parametrize(
+    "genre",
+    [
+        "sudoku",
+        "unruly",
+        "binairo",
+        "futoshiki",
+        "skyscrapers",
+        "kakurasu",
+        "lightup",
+        "masyu",
+        "slitherlink",
+    ],
+)
 def test_fewer_clues_give_several_solutions(genre: str) -> None:
-    text = PUBLISHED[genre][0] if genre in PUBLISHED else {"masyu": MASYU, "slitherlink": SLITHER}[genre]
+    text = (
+        PUBLISHED[genre][0]
+        if genre in PUBLISHED
+        else {"masyu": MASYU, "slitherlink": SLITHER}[genre]
+    )
     g, inst = api.parse_puzzle(text)
     full = {k: dict(v) for k, v in inst.clues.items()}
     inst.clues = {k: {} for k in full}
@@ -333,7 +392,9 @@ def test_fewer_clues_give_several_solutions(genre: str) -> None:
 
 
 def test_starbattle_and_nonogram_ambiguity() -> None:
-    sb = get_genre("starbattle").parse("starbattle 5x5 stars=1\naaaaa\nbbbbb\nccccc\nddddd\neeeee\n")
+    sb = get_genre("starbattle").parse(
+        "starbattle 5x5 stars=1\naaaaa\nbbbbb\nccccc\nddddd\neeeee\n"
+    )
     assert api.count(sb, 3) >= 2
     nono = get_genre("nonogram").parse("nonogram 4x4\nrows\n1\n1\n1\n1\ncols\n1\n1\n1\n1\n")
     assert api.count(nono, 30) == 24  # the permutation matrices

@@ -1,4 +1,5 @@
 """SAT (CNF via PySAT) and SMT-LIB (solved by Z3) agree on every genre."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,7 +17,9 @@ def test_sat_and_smtlib_agree(genre: str) -> None:
     inst, sol, _ = api.generate(genre, SIZES.get(genre, "6x6"), 21)
     comp = g.compile(inst)
     text = to_smtlib(comp, inst.clues)
-    assert text.startswith("; puzzleforge") and "(check-sat)" in text and "(set-logic QF_LIA)" in text
+    assert (
+        text.startswith("; puzzleforge") and "(check-sat)" in text and "(set-logic QF_LIA)" in text
+    )
     z = solve_smtlib_z3(text, comp)
     assert z is not None
     assert g.answer_text(inst, z) == g.answer_text(inst, sol)

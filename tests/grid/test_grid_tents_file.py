@@ -2,6 +2,7 @@
 package: its published-style instance solves to the one answer a brute force finds; it is
 generated, solved, exported (SMT-LIB checked by Z3, DIMACS solved by a plain SAT solver)
 and made into a dataset whose records load the file again only under --trust."""
+
 from __future__ import annotations
 
 import itertools
@@ -55,16 +56,24 @@ def _brute_force(text: str) -> list[tuple[tuple[int, ...], ...]]:
     trees, row_counts, col_counts = _read(text)
     n, m = len(trees), len(trees[0])
     tree_set = {(r, c) for r in range(n) for c in range(m) if trees[r][c]}
-    options = [[combo for k in (range(m + 1) if row_counts[r] is None else [row_counts[r]])
-                for combo in itertools.combinations([c for c in range(m) if not trees[r][c]], k)
-                if all(b - a > 1 for a, b in zip(combo, combo[1:]))] for r in range(n)]
+    options = [
+        [
+            combo
+            for k in (range(m + 1) if row_counts[r] is None else [row_counts[r]])
+            for combo in itertools.combinations([c for c in range(m) if not trees[r][c]], k)
+            if all(b - a > 1 for a, b in zip(combo, combo[1:]))
+        ]
+        for r in range(n)
+    ]
     found = []
 
     def place(r: int, rows: list) -> None:
         if r == n:
             tents = [(i, c) for i, row in enumerate(rows) for c in row]
-            if all(k is None or sum(1 for _, c in tents if c == j) == k
-                   for j, k in enumerate(col_counts)) and _matching(tents, tree_set):
+            if all(
+                k is None or sum(1 for _, c in tents if c == j) == k
+                for j, k in enumerate(col_counts)
+            ) and _matching(tents, tree_set):
                 found.append(tuple(tuple(int(c in row) for c in range(m)) for row in rows))
             return
         for combo in options[r]:
@@ -86,8 +95,20 @@ def test_the_tents_instance_has_the_brute_force_answer() -> None:
 
 def test_a_generated_tents_puzzle_solves_and_exports(tmp_path: Path) -> None:
     out = tmp_path / "t.txt"
-    made = _run("grid", "generate", "tents", "--genre-file", str(TENTS), "--size", "7x7",
-                "--seed", "3", "--out", str(out), "--solution")
+    made = _run(
+        "grid",
+        "generate",
+        "tents",
+        "--genre-file",
+        str(TENTS),
+        "--size",
+        "7x7",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "--solution",
+    )
     assert made.returncode == 0, made.stderr
     text = out.read_text()
     assert text.startswith("tents 7x7\n")
@@ -119,15 +140,21 @@ def _solve_dimacs(text: str, n: int) -> list[str]:
     with Solver(name="g3", bootstrap_with=CNF(from_string=text).clauses) as s:
         while s.solve() and len(layouts) < 3:
             model = set(s.get_model())
-            layouts.append("\n".join("".join("1" if lits[(r, c)] in model else "0"
-                                             for c in range(n)) for r in range(n)))
+            layouts.append(
+                "\n".join(
+                    "".join("1" if lits[(r, c)] in model else "0" for c in range(n))
+                    for r in range(n)
+                )
+            )
             s.add_clause([-l if l in model else l for l in lits.values()])
     return layouts
 
 
 def test_graph_rules_have_no_dimacs_export() -> None:
     hitori = ROOT / "examples" / "genres"
-    got = _run("grid", "cnf", "--genre-file", str(hitori / "hitori.py"), str(hitori / "hitori-5x5.txt"))
+    got = _run(
+        "grid", "cnf", "--genre-file", str(hitori / "hitori.py"), str(hitori / "hitori-5x5.txt")
+    )
     assert got.returncode == 2
     assert "the rules of hitori use graph rules (connected)" in got.stderr
 
@@ -137,13 +164,27 @@ def test_a_dataset_of_a_genre_file_verifies_only_with_trust(tmp_path: Path) -> N
     marker = tmp_path / "loaded.txt"
     # the copy leaves a mark each time it runs: proof of when the file is (not) executed
     genre.write_text(TENTS.read_text() + f"\nopen({str(marker)!r}, 'a').write('x')\n")
-    refused = _run("generate", "tents.py", "-n", "2", "--out", "d.jsonl", "-p", "size=6x6",
-                   "-q", cwd=tmp_path)
+    refused = _run(
+        "generate", "tents.py", "-n", "2", "--out", "d.jsonl", "-p", "size=6x6", "-q", cwd=tmp_path
+    )
     assert refused.returncode == 2 and not marker.exists()
     assert "error (trust required): tents.py" in refused.stderr
     assert "is a grid genre file: Python code" in refused.stderr
-    made = _run("generate", "tents.py", "-n", "2", "--out", "d.jsonl", "-p", "size=6x6",
-                "-q", "--trust", "--workers", "1", cwd=tmp_path)
+    made = _run(
+        "generate",
+        "tents.py",
+        "-n",
+        "2",
+        "--out",
+        "d.jsonl",
+        "-p",
+        "size=6x6",
+        "-q",
+        "--trust",
+        "--workers",
+        "1",
+        cwd=tmp_path,
+    )
     assert made.returncode == 0, made.stderr
     records = [json.loads(l) for l in (tmp_path / "d.jsonl").read_text().splitlines()]
     assert [r["family"] for r in records] == ["tents", "tents"]
@@ -152,14 +193,17 @@ def test_a_dataset_of_a_genre_file_verifies_only_with_trust(tmp_path: Path) -> N
     marker.unlink()
     untrusted = _run("verify", "d.jsonl", cwd=tmp_path)
     assert untrusted.returncode == 2 and not marker.exists()
-    assert ("record of family 'tents' names the grid genre file tents.py (meta.source); a "
-            "genre file is Python code") in untrusted.stderr
+    assert (
+        "record of family 'tents' names the grid genre file tents.py (meta.source); a "
+        "genre file is Python code"
+    ) in untrusted.stderr
     trusted = _run("verify", "d.jsonl", "--trust", cwd=tmp_path)
     assert trusted.returncode == 0, trusted.stdout + trusted.stderr
     assert "2/2 correct in d.jsonl" in trusted.stdout
     answers = tmp_path / "answers.jsonl"
-    answers.write_text("".join(json.dumps({"id": r["id"], "answer": r["answer"]}) + "\n"
-                               for r in records))
+    answers.write_text(
+        "".join(json.dumps({"id": r["id"], "answer": r["answer"]}) + "\n" for r in records)
+    )
     assert _run("score", "d.jsonl", str(answers), cwd=tmp_path).returncode == 2
     scored = _run("score", "d.jsonl", str(answers), "--json", "-", "--trust", cwd=tmp_path)
     assert scored.returncode == 0 and '"accuracy": 1.0' in scored.stdout

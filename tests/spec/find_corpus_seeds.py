@@ -23,6 +23,7 @@ Usage (from the repository root, with the package importable):
 Options: --n (seeds per spec, 20), --cpu-seconds (search bound per puzzle, 600),
 --workers (2), --indices I ... (only these puzzle indices).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -80,14 +81,25 @@ def search(task: tuple[str, int, dict | None, float]) -> tuple[str, int, dict | 
     if recorded is not None:
         p, _, cpu = _try(fam, recorded["seed"])
         if p is not None:
-            return Path(path).stem, index, {**recorded, "answer": p.answer, "cpu": round(cpu, 3)}, {}, cpu
+            return (
+                Path(path).stem,
+                index,
+                {**recorded, "answer": p.answer, "cpu": round(cpu, 3)},
+                {},
+                cpu,
+            )
         attempt = recorded["attempt"] + 1
     while cpu_seconds() - start < cpu_bound:
         seed = derive_seed(BASE_SEED, fam.name, index, attempt)
         p, why, cpu = _try(fam, seed)
         if p is not None:
-            entry = {"index": index, "attempt": attempt, "seed": seed, "answer": p.answer,
-                     "cpu": round(cpu, 3)}
+            entry = {
+                "index": index,
+                "attempt": attempt,
+                "seed": seed,
+                "answer": p.answer,
+                "cpu": round(cpu, 3),
+            }
             return Path(path).stem, index, entry, reasons, cpu_seconds() - start
         for k, v in why.items():
             reasons[k] = reasons.get(k, 0) + v
@@ -110,14 +122,19 @@ def _save(stem: str, index: int, entry: dict | None, reasons: dict, cpu: float) 
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description="record corpus seeds for tests/spec/test_spec_corpus.py")
+    ap = argparse.ArgumentParser(
+        description="record corpus seeds for tests/spec/test_spec_corpus.py"
+    )
     ap.add_argument("specs", nargs="*", help="spec stems (default: all corpus specs)")
     ap.add_argument("--n", type=int, default=20, help="seeds per spec")
     ap.add_argument("--cpu-seconds", type=float, default=600, help="search CPU bound per puzzle")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--fresh", action="store_true", help="forget the recorded seeds")
-    ap.add_argument("--keep-recorded", action="store_true",
-                    help="do not replay recorded seeds (only fill missing ones: quicker)")
+    ap.add_argument(
+        "--keep-recorded",
+        action="store_true",
+        help="do not replay recorded seeds (only fill missing ones: quicker)",
+    )
     ap.add_argument("--indices", type=int, nargs="*", help="only these puzzle indices")
     args = ap.parse_args()
     specs = sorted(str(p) for p in CORPUS.glob("*.yaml"))
@@ -134,16 +151,21 @@ def main() -> None:
             table.pop(Path(s).stem, None)
     for s in specs:  # the totals describe this run's search
         old = table.get(Path(s).stem, {})
-        table[Path(s).stem] = {"seeds": old.get("seeds", []),
-                               "rejections": old.get("rejections", {}) if args.keep_recorded else {},
-                               "search_cpu_seconds": old.get("search_cpu_seconds", 0.0) if args.keep_recorded else 0.0}
+        table[Path(s).stem] = {
+            "seeds": old.get("seeds", []),
+            "rejections": old.get("rejections", {}) if args.keep_recorded else {},
+            "search_cpu_seconds": old.get("search_cpu_seconds", 0.0) if args.keep_recorded else 0.0,
+        }
     OUT.write_text(json.dumps(table, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
     tasks = []
     wanted = set(args.indices) if args.indices else set(range(args.n))
     for s in specs:
         by_index = {e["index"]: e for e in table[Path(s).stem]["seeds"]}
-        tasks += [(s, i, by_index.get(i), args.cpu_seconds) for i in range(args.n)
-                  if i in wanted and not (args.keep_recorded and i in by_index)]
+        tasks += [
+            (s, i, by_index.get(i), args.cpu_seconds)
+            for i in range(args.n)
+            if i in wanted and not (args.keep_recorded and i in by_index)
+        ]
     # indices interleaved across specs so a rare spec's searches run side by side
     tasks.sort(key=lambda t: (t[1], t[0]))
     done: dict[str, int] = {}
@@ -151,8 +173,11 @@ def main() -> None:
         for stem, index, entry, reasons, cpu in pool.imap_unordered(search, tasks):
             _save(stem, index, entry, reasons, cpu)
             done[stem] = done.get(stem, 0) + (entry is not None)
-            print(f"{stem} #{index}: {'ok' if entry else 'NONE'} attempt "
-                  f"{entry['attempt'] if entry else '-'} cpu {cpu:.1f}s {reasons or ''}", flush=True)
+            print(
+                f"{stem} #{index}: {'ok' if entry else 'NONE'} attempt "
+                f"{entry['attempt'] if entry else '-'} cpu {cpu:.1f}s {reasons or ''}",
+                flush=True,
+            )
     short = {k: v for k, v in done.items() if v < args.n}
     print("specs short of", args.n, "seeds:", short or "none", flush=True)
 

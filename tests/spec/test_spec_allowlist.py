@@ -4,6 +4,7 @@ The corpus specs read exactly these attributes (recorded by running every corpus
 a recording hook, session 7); each must stay readable, and the neighbours that reach
 internals must not.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -40,15 +41,31 @@ def test_the_attributes_corpus_specs_read_are_allowed() -> None:
     assert guarded_getattr(model, "evaluate")(x) == 4
 
 
-@pytest.mark.parametrize("obj,name", [
-    (z3.Int("x"), "ctx"), (z3.Int("x"), "ast"), (z3.Int("x"), "as_ast"),
-    (z3.Int("x"), "translate"), (z3.Int("x").decl(), "ctx"), (z3.IntSort(), "ctx"),
-    ((i for i in ()), "gi_frame"), ((i for i in ()), "gi_code"), (lambda: 0, "func_globals"),
-    (random.Random(0), "getstate"), (random.Random(0), "seed"), (str, "format"),
-    (int, "from_bytes"), (1, "to_bytes"), (MODULE_VIEWS["math"], "sys"),
-    (MODULE_VIEWS["datetime"], "sys"), (datetime.date(2024, 1, 1), "today"),
-    ({}, "fromkeys"), (SolModel({}, {}), "values"), ("s", "__class__"),
-])
+@pytest.mark.parametrize(
+    "obj,name",
+    [
+        (z3.Int("x"), "ctx"),
+        (z3.Int("x"), "ast"),
+        (z3.Int("x"), "as_ast"),
+        (z3.Int("x"), "translate"),
+        (z3.Int("x").decl(), "ctx"),
+        (z3.IntSort(), "ctx"),
+        ((i for i in ()), "gi_frame"),
+        ((i for i in ()), "gi_code"),
+        (lambda: 0, "func_globals"),
+        (random.Random(0), "getstate"),
+        (random.Random(0), "seed"),
+        (str, "format"),
+        (int, "from_bytes"),
+        (1, "to_bytes"),
+        (MODULE_VIEWS["math"], "sys"),
+        (MODULE_VIEWS["datetime"], "sys"),
+        (datetime.date(2024, 1, 1), "today"),
+        ({}, "fromkeys"),
+        (SolModel({}, {}), "values"),
+        ("s", "__class__"),
+    ],
+)
 def test_internals_are_refused(obj: object, name: str) -> None:
     with pytest.raises(ExprError):
         guarded_getattr(obj, name)
@@ -62,13 +79,16 @@ def test_module_views_are_read_only() -> None:
     assert guarded_getattr(view, "a") == 1
 
 
-@pytest.mark.parametrize("template,args", [
-    ("{0.__class__}", (1,)),
-    ("{0.gi_frame}", ((i for i in ()),)),
-    ("{0[_private]}", ({"_private": 1},)),
-    ("{0:>99999999}", (1,)),
-    ("{0:{1}}", (1, 99999999)),
-])
+@pytest.mark.parametrize(
+    "template,args",
+    [
+        ("{0.__class__}", (1,)),
+        ("{0.gi_frame}", ((i for i in ()),)),
+        ("{0[_private]}", ({"_private": 1},)),
+        ("{0:>99999999}", (1,)),
+        ("{0:{1}}", (1, 99999999)),
+    ],
+)
 def test_format_fields_walk_through_the_guards(template: str, args: tuple) -> None:
     with pytest.raises(ExprError):
         safe_format(template, *args)

@@ -9,6 +9,7 @@ slice, and the "one more solution?" check runs out; 37-equation and 25-piano, wi
 20x slower, for every wall-clock reading in Python) while two other processes burn CPU;
 the JSONL bytes must match and every puzzle must verify and replay from its config.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,14 @@ from pathlib import Path
 import pytest
 import z3
 
-from puzzleforge.spec.budget import (NONLINEAR_UNITS_PER_MS, UNITS_PER_MS, SafetyNetFired, WorkBudget,
-                                     rlimit_count, units)
+from puzzleforge.spec.budget import (
+    NONLINEAR_UNITS_PER_MS,
+    UNITS_PER_MS,
+    SafetyNetFired,
+    WorkBudget,
+    rlimit_count,
+    units,
+)
 from puzzleforge.spec.outcome import Rejection
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,8 +98,12 @@ def test_nonlinear_real_rate_scales_limit_and_charge_and_keeps_a_clock() -> None
     assert b.used == int(spent / (NONLINEAR_UNITS_PER_MS / UNITS_PER_MS))
     hard = z3.Solver(ctx=ctx)
     a, c, d = z3.Reals("a c d", ctx)
-    hard.add(a ** 7 + c ** 5 * d == 3 * a * c * d + 1, a * a + c * c + d * d < 1e-9 + 4,
-             a ** 3 * d ** 4 > 17, z3.Or(a > 1, c < -1))
+    hard.add(
+        a**7 + c**5 * d == 3 * a * c * d + 1,
+        a * a + c * c + d * d < 1e-9 + 4,
+        a**3 * d**4 > 17,
+        z3.Or(a > 1, c < -1),
+    )
     b = WorkBudget(units(1000))
     b.use_rate(NONLINEAR_UNITS_PER_MS, clocked=True)
     r = b.run(hard, 50)
@@ -127,8 +138,14 @@ _BURN = "import time\nend = time.time() + 600\nwhile time.time() < end: pass\n"
 def _generate(mode: str, spec: Path, n: int, out: Path) -> tuple[int, str]:
     """(exit status, the records written or the one-paragraph error): the whole outcome."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    res = subprocess.run([sys.executable, "-c", _GEN, mode, str(spec), str(n), str(out)],
-                         capture_output=True, text=True, timeout=1500, env=env, cwd=CORPUS)
+    res = subprocess.run(
+        [sys.executable, "-c", _GEN, mode, str(spec), str(n), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        env=env,
+        cwd=CORPUS,
+    )
     assert "Traceback" not in res.stderr, res.stderr[-2000:]
     return res.returncode, out.read_text() if res.returncode == 0 else res.stderr
 

@@ -19,6 +19,7 @@ PUZZLEFORGE_SPEC_CORPUS_N=20 instead searches N puzzles per spec from scratch, e
 ``puzzleforge spec generate -n 20`` does (slow: minutes per hard spec; see also
 bench/spec_corpus_sweep.py and bench/spec_audit.py).
 """
+
 from __future__ import annotations
 
 import json
@@ -62,8 +63,9 @@ def _search(fam, index: int, seconds: float):
     reasons: dict = {}
     while cpu_seconds() < end:
         try:
-            return fam.generate(fam.Params(attempts=1),
-                                make_rng(derive_seed(2026, fam.name, index, attempt))), reasons
+            return fam.generate(
+                fam.Params(attempts=1), make_rng(derive_seed(2026, fam.name, index, attempt))
+            ), reasons
         except GenerationFailed as exc:
             for k, v in exc.reasons.items():
                 reasons[k] = reasons.get(k, 0) + v
@@ -74,7 +76,9 @@ def _search(fam, index: int, seconds: float):
 @pytest.mark.parametrize("stem", SPECS)
 def test_corpus_spec_generates_verified_puzzles(stem: str) -> None:
     if not CORPUS.exists():
-        pytest.skip(f"corpus folder {CORPUS} is absent (it lives in ../shared beside the repository)")
+        pytest.skip(
+            f"corpus folder {CORPUS} is absent (it lives in ../shared beside the repository)"
+        )
     from puzzleforge.spec.family import load_spec_family
 
     fam = load_spec_family(CORPUS / f"{stem}.yaml")
@@ -93,15 +97,19 @@ def test_corpus_spec_generates_verified_puzzles(stem: str) -> None:
         return
     recorded = {e["index"]: e for e in entries}
     missing = [i for i in range(REQUIRED) if i not in recorded]
-    assert not missing, (f"{stem}: no recorded seed for puzzle(s) {missing}; record them with "
-                         f"python tests/spec/find_corpus_seeds.py {stem}")
+    assert not missing, (
+        f"{stem}: no recorded seed for puzzle(s) {missing}; record them with "
+        f"python tests/spec/find_corpus_seeds.py {stem}"
+    )
     for i in range(REQUIRED):
         entry = recorded[i]
         try:
             puzzle = fam.generate(fam.Params(attempts=1), make_rng(entry["seed"]))
         except GenerationFailed as exc:
-            pytest.fail(f"{stem}: the recorded seed of puzzle {i} gives no puzzle now "
-                        f"({dict(exc.reasons)}); if an engine change explains it, re-record with "
-                        f"python tests/spec/find_corpus_seeds.py {stem}")
+            pytest.fail(
+                f"{stem}: the recorded seed of puzzle {i} gives no puzzle now "
+                f"({dict(exc.reasons)}); if an engine change explains it, re-record with "
+                f"python tests/spec/find_corpus_seeds.py {stem}"
+            )
         assert puzzle.answer == entry["answer"], f"{stem}: puzzle {i}"
         _check(fam, puzzle)

@@ -5,6 +5,7 @@ model choices depend on the terms it already holds; outputs must not. Each puzzl
 generated in a fresh process and again in a process that first made many other puzzles
 (of the same spec and of others) and in a different order; the JSON bytes must match.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,15 +43,22 @@ print(json.dumps(out))
 
 
 def _run(jobs: list) -> dict:
-    res = subprocess.run([sys.executable, "-c", _SCRIPT, json.dumps(jobs)], capture_output=True,
-                         text=True, timeout=600)
+    res = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, json.dumps(jobs)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
 def _specs() -> list[str]:
     specs = [EXAMPLES / "knapsack.yaml", EXAMPLES / "house_numbers.yaml", EXAMPLES / "ore.yaml"]
-    specs += [CORPUS / f"{s}.yaml" for s in ("5-knapsack", "2-graduation", "1-hamburger", "10-student2", "38-linearprog")]
+    specs += [
+        CORPUS / f"{s}.yaml"
+        for s in ("5-knapsack", "2-graduation", "1-hamburger", "10-student2", "38-linearprog")
+    ]
     return [str(p) for p in specs if p.exists()]
 
 

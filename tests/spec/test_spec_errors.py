@@ -1,4 +1,5 @@
 """Every kind of spec error is one message naming file, field, YAML line and expression."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -41,12 +42,16 @@ def test_unknown_attribute(tmp_path: Path) -> None:
 
 
 def test_wrong_type(tmp_path: Path) -> None:
-    msg = _err(tmp_path, BASE.replace('domain: "[2, 4]"', 'domain: "[2, 4]"\n    diff_factor: high'))
+    msg = _err(
+        tmp_path, BASE.replace('domain: "[2, 4]"', 'domain: "[2, 4]"\n    diff_factor: high')
+    )
     assert "diff_factor" in msg and "number" in msg
 
 
 def test_name_used_before_defined(tmp_path: Path) -> None:
-    msg = _err(tmp_path, BASE.replace("formula: generate_letters(n)", "formula: generate_letters(m)"))
+    msg = _err(
+        tmp_path, BASE.replace("formula: generate_letters(n)", "formula: generate_letters(m)")
+    )
     assert "name 'm' is used before it is defined" in msg and "variables.names.formula" in msg
     assert "bad.yaml:6" in msg
 
@@ -63,6 +68,7 @@ def test_keyword_clash(tmp_path: Path) -> None:
 
 def _gen_err(tmp_path: Path, text: str) -> str:
     import random
+
     fam = _load(tmp_path, text)
     with pytest.raises(InvalidSpec) as info:
         fam.generate(fam.Params(attempts=20), random.Random(0))
@@ -70,14 +76,21 @@ def _gen_err(tmp_path: Path, text: str) -> str:
 
 
 def test_formula_that_does_not_type_check(tmp_path: Path) -> None:
-    msg = _gen_err(tmp_path, BASE.replace("formula: gen_event_count_condition(s, 'equal', 1)",
-                                          "formula: Implies(s[names[0]], n + s[names[1]])"))
+    msg = _gen_err(
+        tmp_path,
+        BASE.replace(
+            "formula: gen_event_count_condition(s, 'equal', 1)",
+            "formula: Implies(s[names[0]], n + s[names[1]])",
+        ),
+    )
     assert "conditions.c.formula" in msg and "Implies(s[names[0]]" in msg and "bad.yaml:14" in msg
 
 
 def test_condition_that_is_not_boolean(tmp_path: Path) -> None:
-    msg = _gen_err(tmp_path, BASE.replace("formula: gen_event_count_condition(s, 'equal', 1)",
-                                          "formula: n + 1"))
+    msg = _gen_err(
+        tmp_path,
+        BASE.replace("formula: gen_event_count_condition(s, 'equal', 1)", "formula: n + 1"),
+    )
     assert "conditions.c.formula" in msg and "not a Z3 Boolean" in msg
 
 
@@ -87,20 +100,29 @@ def test_impossible_static_domain(tmp_path: Path) -> None:
 
 
 def test_impossible_dynamic_domain_reports_rejections(tmp_path: Path) -> None:
-    fam = _load(tmp_path, BASE.replace('domain: "[2, 4]"', 'domain: "[2, 4]"\n  m:\n    type: int\n    domain: "[n + 5, n]"'))
+    fam = _load(
+        tmp_path,
+        BASE.replace(
+            'domain: "[2, 4]"', 'domain: "[2, 4]"\n  m:\n    type: int\n    domain: "[n + 5, n]"'
+        ),
+    )
     import random
+
     with pytest.raises(GenerationFailed) as info:
         fam.generate(fam.Params(attempts=5), random.Random(0))
     assert info.value.reasons.get("empty variable domain") == 5
 
 
 def test_syntax_error_in_expression(tmp_path: Path) -> None:
-    msg = _err(tmp_path, BASE.replace("formula: generate_letters(n)", "formula: generate_letters(n"))
+    msg = _err(
+        tmp_path, BASE.replace("formula: generate_letters(n)", "formula: generate_letters(n")
+    )
     assert "syntax error" in msg and "variables.names.formula" in msg
 
 
 def test_too_many_solutions_is_a_counted_rejection(tmp_path: Path) -> None:
     import random
+
     fam = _load(tmp_path, BASE.replace("queries:", "max_solution: 1\nqueries:"))
     with pytest.raises(GenerationFailed) as info:
         fam.generate(fam.Params(attempts=3), random.Random(0))
@@ -112,6 +134,7 @@ def test_cli_prints_one_paragraph(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from puzzleforge.cli.main import app
+
     p = tmp_path / "bad.yaml"
     p.write_text(BASE.replace("formula: generate_letters(n)", "formula: generate_letters(m)"))
     result = CliRunner().invoke(app, ["spec", "check", str(p)])

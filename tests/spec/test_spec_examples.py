@@ -1,4 +1,5 @@
 """The seed documents' examples, written as English specs, generate correct puzzles."""
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,10 @@ NAMES = ["vase", "house_numbers", "ore", "wine_merchant", "knapsack"]
 
 def _puzzles(name: str, n: int = 3):
     fam = load_spec_family(EXAMPLES / f"{name}.yaml")
-    return fam, [fam.generate(fam.Params(attempts=500), make_rng(derive_seed(11, fam.name, i)))
-                 for i in range(n)]
+    return fam, [
+        fam.generate(fam.Params(attempts=500), make_rng(derive_seed(11, fam.name, i)))
+        for i in range(n)
+    ]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -63,9 +66,11 @@ def test_knapsack_answer_matches_brute_force() -> None:
     _, puzzles = _puzzles("knapsack", 3)
     for p in puzzles:
         w, v, cap = p.config["weight"], p.config["price"], p.config["bag_size"]
-        best = max(sum(v[i] for i in range(len(w)) if mask >> i & 1)
-                   for mask in range(1 << len(w))
-                   if sum(w[i] for i in range(len(w)) if mask >> i & 1) <= cap)
+        best = max(
+            sum(v[i] for i in range(len(w)) if mask >> i & 1)
+            for mask in range(1 << len(w))
+            if sum(w[i] for i in range(len(w)) if mask >> i & 1) <= cap
+        )
         assert p.answer == str(best)
 
 
@@ -86,6 +91,7 @@ def test_registry_resolves_spec_paths_and_records() -> None:
 
 def test_family_pickles_as_its_path() -> None:
     import pickle
+
     fam = load_spec_family(EXAMPLES / "vase.yaml")
     clone = pickle.loads(pickle.dumps(fam))
     assert clone.name == fam.name
@@ -104,24 +110,43 @@ def test_use_spec_vars_rerandomises_only_those(tmp_path: Path) -> None:
     assert len(seen) > 1
 
 
-@pytest.mark.parametrize("expected,given,kinds,score", [
-    ("A", "a", None, 1.0), ("A", "(A)", None, 1.0), ("A", "Answer: A", None, 1.0),
-    ("A", "B", None, 0.0), ("AC", "A, C", ["multiple_choice"], 1.0), ("AC", "CA", ["multiple_choice"], 1.0),
-    ("AC", "A", ["multiple_choice"], 0.5), ("AC", "AB", ["multiple_choice"], 0.0),
-    ("12.50", "12.5", ["open"], 1.0), ("3", "3.0", ["open"], 1.0), ("1,2", "1, 2", ["open"], 1.0),
-    ("B====7", "B====7", ["single_choice", "open"], 1.0), ("B====7", "B====8", ["single_choice", "open"], 0.5),
-    ("7", None, ["open"], 0.0), ("A", "", None, 0.0),
-])
+@pytest.mark.parametrize(
+    "expected,given,kinds,score",
+    [
+        ("A", "a", None, 1.0),
+        ("A", "(A)", None, 1.0),
+        ("A", "Answer: A", None, 1.0),
+        ("A", "B", None, 0.0),
+        ("AC", "A, C", ["multiple_choice"], 1.0),
+        ("AC", "CA", ["multiple_choice"], 1.0),
+        ("AC", "A", ["multiple_choice"], 0.5),
+        ("AC", "AB", ["multiple_choice"], 0.0),
+        ("12.50", "12.5", ["open"], 1.0),
+        ("3", "3.0", ["open"], 1.0),
+        ("1,2", "1, 2", ["open"], 1.0),
+        ("B====7", "B====7", ["single_choice", "open"], 1.0),
+        ("B====7", "B====8", ["single_choice", "open"], 0.5),
+        ("7", None, ["open"], 0.0),
+        ("A", "", None, 0.0),
+    ],
+)
 def test_answer_scoring_is_tolerant(expected, given, kinds, score) -> None:
     assert score_answer(expected, given, kinds) == score
 
 
 def test_multiple_choice_is_supported(tmp_path: Path) -> None:
-    spec = (EXAMPLES / "vase.yaml").read_text().replace(
-        "queries:\n", "queries:\n  q0:\n    desc: \"Who told the truth?\"\n    query_type: multiple_choice\n"
-        "    opt_num: 4\n    source:\n    - names\n    cond: all\n"
-        "    opt_formula: \"get_value(_model, speeches_s[names.index(_opt[0][0])])\"\n"
-        "    opt_text: \"{_opt[0][0]}\"\n", 1)
+    spec = (
+        (EXAMPLES / "vase.yaml")
+        .read_text()
+        .replace(
+            "queries:\n",
+            'queries:\n  q0:\n    desc: "Who told the truth?"\n    query_type: multiple_choice\n'
+            "    opt_num: 4\n    source:\n    - names\n    cond: all\n"
+            '    opt_formula: "get_value(_model, speeches_s[names.index(_opt[0][0])])"\n'
+            '    opt_text: "{_opt[0][0]}"\n',
+            1,
+        )
+    )
     path = tmp_path / "vase_mc.yaml"
     path.write_text(spec)
     fam = load_spec_family(path)

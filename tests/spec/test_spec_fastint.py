@@ -7,6 +7,7 @@ created in the same order, which these tests check by building the same expressi
 two fresh contexts, once with z3py's own operators and once with FastInt, and comparing
 every node's id and printed form.
 """
+
 from __future__ import annotations
 
 import random

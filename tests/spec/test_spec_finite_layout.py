@@ -8,6 +8,7 @@
 * the plain-pointer walks find the constants the z3core-wrapper walk finds;
 * a division whose ``a - (a mod d)`` leaves the 16-bit range is evaluated exactly.
 """
+
 from __future__ import annotations
 
 import random
@@ -45,8 +46,10 @@ def _wine_like(rng: random.Random, ctx: z3.Context, n: int) -> tuple[list, list]
     if rng.random() < 0.8:
         cons.append(z3.Sum([z3.If(x == 1, 1, 0) for x in bel]) == rng.randint(1, max(1, n // 2)))
     k = rng.randint(1, 4)
-    cons.append(z3.Sum([z3.If(b == 2, v, 0) for b, v in zip(bel, vol)])
-                == k * z3.Sum([z3.If(b == 1, v, 0) for b, v in zip(bel, vol)]))
+    cons.append(
+        z3.Sum([z3.If(b == 2, v, 0) for b, v in zip(bel, vol)])
+        == k * z3.Sum([z3.If(b == 1, v, 0) for b, v in zip(bel, vol)])
+    )
     cons.append(z3.And([z3.And(v > 0, v <= 50) for v in vol]))
     cons.append(z3.Distinct(vol))
     if rng.random() < 0.5:  # a mixed term: fixed and free constants, a product, a difference
@@ -68,12 +71,12 @@ def _rows(cons: list, proj: list) -> tuple[list, list]:
 
 
 LAYOUTS = [
-    {"_FLAT": 1 << 40},                          # one flat pass: every node over every assignment
-    {"_FLAT": 0, "AXIS_MIN": 1},                 # one axis per constant (the layout before)
-    {"_FLAT": 0, "AXIS_MIN": 2, "BLOCK": 64},    # grouped axes, several outer blocks
+    {"_FLAT": 1 << 40},  # one flat pass: every node over every assignment
+    {"_FLAT": 0, "AXIS_MIN": 1},  # one axis per constant (the layout before)
+    {"_FLAT": 0, "AXIS_MIN": 2, "BLOCK": 64},  # grouped axes, several outer blocks
     {"_FLAT": 0, "AXIS_MIN": 9, "BLOCK": 1 << 10},
     {"_FLAT": 0, "AXIS_MIN": 64},
-    {"_FLAT": 0, "AXIS_MIN": 1 << 20},           # one axis holding all trailing constants
+    {"_FLAT": 0, "AXIS_MIN": 1 << 20},  # one axis holding all trailing constants
 ]
 
 
@@ -113,7 +116,9 @@ def test_walk_over_all_symbols_is_compile_finite_on_the_ones_that_occur() -> Non
     for _ in range(6):
         cons, proj = _wine_like(rng, ctx, rng.randint(3, 6))
         extra = [z3.Int("unused", ctx), z3.Real("unused_real", ctx), z3.Bool("unused_b", ctx)]
-        wide = extra[:1] + proj[:3] + extra[1:] + proj[3:] + [proj[1]]  # absent ones and a duplicate
+        wide = (
+            extra[:1] + proj[:3] + extra[1:] + proj[3:] + [proj[1]]
+        )  # absent ones and a duplicate
         walk = walk_finite(cons, wide)
         assert walk is not None
         present = const_ids(cons)
@@ -121,7 +126,9 @@ def test_walk_over_all_symbols_is_compile_finite_on_the_ones_that_occur() -> Non
         # each constant that occurs once (a duplicate at its last position), in projection order
         assert sorted(c.get_id() for c in walk.consts) == sorted({c.get_id() for c in want_consts})
         last = {c.get_id(): i for i, c in enumerate(wide)}
-        assert [last[c.get_id()] for c in walk.consts] == sorted(last[c.get_id()] for c in walk.consts)
+        assert [last[c.get_id()] for c in walk.consts] == sorted(
+            last[c.get_id()] for c in walk.consts
+        )
         got = walk.evaluate()
         want = compile_finite(cons, walk.consts, walk.kinds)
         assert got is not None and want is not None
@@ -151,8 +158,13 @@ def test_scalar_sums_beyond_the_narrow_type_are_exact(flat: int, monkeypatch) ->
     monkeypatch.setattr(finitespace, "_FLAT", flat)
     ctx = z3.Context()
     a, b, z, y = z3.Ints("a b z y", ctx)
-    cons = [a == 30000, b == 30000, z3.Or(z == -30000, z == -29999), z3.Or(y == 0, y == 1, y == 2),
-            z3.Sum([a, b, z, y]) <= 30001]  # one n-ary addition
+    cons = [
+        a == 30000,
+        b == 30000,
+        z3.Or(z == -30000, z == -29999),
+        z3.Or(y == 0, y == 1, y == 2),
+        z3.Sum([a, b, z, y]) <= 30001,
+    ]  # one n-ary addition
     res = compile_finite(cons, [a, b, z, y], [z3.Z3_INT_SORT] * 4)
     assert res is not None
     prob, _ = res
@@ -172,5 +184,9 @@ def test_plain_pointer_walks_find_what_the_wrapper_walk_finds() -> None:
         assert {i for i, _ in slow} == const_ids(cons)
     e = z3.Int("z", ctx) + 1
     rebuilt = ast_at(ptr(e.as_ast()))
-    assert ptr(rebuilt) == ptr(e.as_ast()) and z3.Ast(ptr(e.as_ast()))._as_parameter_ == ptr(rebuilt)
-    assert ptr(z3.Ast(ptr(e.as_ast()))) == ptr(e.as_ast())  # built in Python: held as _as_parameter_
+    assert ptr(rebuilt) == ptr(e.as_ast()) and z3.Ast(ptr(e.as_ast()))._as_parameter_ == ptr(
+        rebuilt
+    )
+    assert ptr(z3.Ast(ptr(e.as_ast()))) == ptr(
+        e.as_ast()
+    )  # built in Python: held as _as_parameter_

@@ -4,6 +4,7 @@
   and never changes an accepted puzzle;
 * nonlinear integer enumeration (nonlinear.py) finds 68-cubic's puzzles.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -49,7 +50,9 @@ desc: "{q1}"
 
 def _corpus(stem: str) -> Path:
     if not CORPUS.exists():
-        pytest.skip(f"corpus folder {CORPUS} is absent (it lives in ../shared beside the repository)")
+        pytest.skip(
+            f"corpus folder {CORPUS} is absent (it lives in ../shared beside the repository)"
+        )
     return CORPUS / f"{stem}.yaml"
 
 
@@ -57,7 +60,7 @@ def test_nonlinear_detection() -> None:
     x, y = z3.Ints("x y")
     ints = [z3.Z3_INT_SORT, z3.Z3_INT_SORT]
     assert is_nonlinear_int([x * y == 6], ints)
-    assert is_nonlinear_int([x ** 3 == 27], ints)
+    assert is_nonlinear_int([x**3 == 27], ints)
     assert is_nonlinear_int([x / y == 2], ints)
     assert not is_nonlinear_int([2 * x + y == 6, x - y > 1], ints)
     assert not is_nonlinear_int([x * y == 6], [z3.Z3_REAL_SORT, z3.Z3_INT_SORT])
@@ -73,11 +76,16 @@ def test_precheck_rejects_a_contradiction_with_its_reason(tmp_path: Path) -> Non
         with pytest.raises(GenerationFailed) as info:
             fam.generate(fam.Params(attempts=5), make_rng(1))
         assert info.value.reasons == {"no solution": 5}
-        assert "rejections by reason: no solution: 5" in str(info.value)  # bounded effort, with statistics
+        assert "rejections by reason: no solution: 5" in str(
+            info.value
+        )  # bounded effort, with statistics
         if terms:  # exhaustive evaluation of the finite space found it: no pre-check needed
             assert _PRECHECK_KEY not in fam._lambda_cache
         else:
-            assert fam._lambda_cache[_PRECHECK_KEY] == [5, 5]  # every attempt stopped by the pre-check
+            assert fam._lambda_cache[_PRECHECK_KEY] == [
+                5,
+                5,
+            ]  # every attempt stopped by the pre-check
 
 
 @pytest.mark.parametrize("stem", ["20-gaokao", "14-hunting"])
@@ -92,7 +100,9 @@ def test_precheck_never_changes_an_accepted_puzzle(stem: str) -> None:
         got = []
         for attempt in range(16):
             try:
-                p = fam.generate(fam.Params(attempts=1), make_rng(derive_seed(9, fam.name, 0, attempt)))
+                p = fam.generate(
+                    fam.Params(attempts=1), make_rng(derive_seed(9, fam.name, 0, attempt))
+                )
                 got.append(("puzzle", p.question, p.answer))
             except GenerationFailed as exc:
                 got.append(("rejected", *sorted(exc.reasons)))
@@ -109,6 +119,8 @@ def test_cubic_emits_nothing_it_cannot_prove() -> None:
     stay undecided: proof or nothing means no puzzle, every attempt counted by reason."""
     fam = load_spec_family(_corpus("68-cubic"), trust=True)
     with pytest.raises(GenerationFailed) as info:
-        fam.generate(fam.Params(attempts=12, max_seconds=120), make_rng(derive_seed(1, fam.name, 0)))
+        fam.generate(
+            fam.Params(attempts=12, max_seconds=120), make_rng(derive_seed(1, fam.name, 0))
+        )
     assert set(info.value.reasons) <= {"uniqueness undecided", "too many solutions"}
     assert sum(info.value.reasons.values()) == 12

@@ -5,6 +5,7 @@ limits keep each module to one job (a module that grows past them is split along
 real seam, with a docstring saying why). Lines are counted as ``str.splitlines`` does,
 a class from its ``class`` line to its last line (``ast`` end positions).
 """
+
 from __future__ import annotations
 
 import ast
@@ -38,7 +39,9 @@ def _oversized(root: Path, exemptions: dict[str, set[str]]) -> list[str]:
             if isinstance(node, ast.ClassDef):
                 size = (node.end_lineno or node.lineno) - node.lineno + 1
                 if size > MAX_CLASS_LINES and node.name not in excused:
-                    out.append(f"spec/{rel}: class {node.name} is {size} lines (limit {MAX_CLASS_LINES})")
+                    out.append(
+                        f"spec/{rel}: class {node.name} is {size} lines (limit {MAX_CLASS_LINES})"
+                    )
     return out
 
 
@@ -55,9 +58,11 @@ def test_the_check_reports_what_is_over_and_only_that(tmp_path: Path) -> None:
     # a 301-line class in a 501-line module; beside it, the largest sizes allowed
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "big.py").write_text(
-        "\n".join(["class Big:"] + ["    x = 1"] * 300 + ["y = 2"] * 200) + "\n")
+        "\n".join(["class Big:"] + ["    x = 1"] * 300 + ["y = 2"] * 200) + "\n"
+    )
     (tmp_path / "ok.py").write_text(
-        "\n".join(["class Fits:"] + ["    x = 1"] * 299 + ["y = 2"] * 200) + "\n")
+        "\n".join(["class Fits:"] + ["    x = 1"] * 299 + ["y = 2"] * 200) + "\n"
+    )
     assert _oversized(tmp_path, {}) == [
         "spec/sub/big.py: 501 lines (limit 500)",
         "spec/sub/big.py: class Big is 301 lines (limit 300)",

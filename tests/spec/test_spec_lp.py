@@ -5,6 +5,7 @@ it reports (optimum and point, "optimum not attained", "no solution") must be th
 reaches, on random problems with strict rows and equalities, and whole specs must give
 byte-identical puzzles with and without it.
 """
+
 from __future__ import annotations
 
 import random
@@ -107,7 +108,9 @@ def test_exact_solve_of_integer_systems():
     rng = random.Random(3)
     for _ in range(2000):
         n = rng.randint(1, 6)
-        mat = [[rng.randint(-6, 6) if rng.random() < 0.7 else 0 for _ in range(n)] for _ in range(n)]
+        mat = [
+            [rng.randint(-6, 6) if rng.random() < 0.7 else 0 for _ in range(n)] for _ in range(n)
+        ]
         rhs = [rng.randint(-20, 20) for _ in range(n)]
         got = intlinalg._solve(mat, rhs)
         ref = intlinalg._solve_fraction(mat, rhs)
@@ -121,7 +124,9 @@ def test_exact_solve_of_integer_systems():
 def test_decimal_values_are_z3s():
     rng = random.Random(5)
     for _ in range(3000):
-        v = Fraction(rng.randint(-10 ** 7, 10 ** 7), rng.choice([1, 3, 7, 100, 3 ** 9, rng.randint(1, 10 ** 6)]))
+        v = Fraction(
+            rng.randint(-(10**7), 10**7), rng.choice([1, 3, 7, 100, 3**9, rng.randint(1, 10**6)])
+        )
         z = z3.RealVal(f"{v.numerator}/{v.denominator}").as_decimal(10)
         assert lpmode.decimal_float(v) == float(z.rstrip("?"))
 
@@ -135,8 +140,12 @@ def test_linear_forms_match_the_formula_and_refuse_overflow():
             mathexpr.GENERATED_FORMS.clear()  # linearise the parse, not the generator's record
             kind, _, coef, seen = _forms([text], lambda: [node], n)[0]
             point = [rng.randint(-50, 50) for _ in range(n)]
-            assert mathexpr._value(node, point) == coef[0] + sum(c * x for c, x in zip(coef[1:], point))
-            assert list(seen) == list(dict.fromkeys(int(t) for t in text.split("(Var ")[1:] for t in [t.split(")")[0]]))
+            assert mathexpr._value(node, point) == coef[0] + sum(
+                c * x for c, x in zip(coef[1:], point)
+            )
+            assert list(seen) == list(
+                dict.fromkeys(int(t) for t in text.split("(Var ")[1:] for t in [t.split(")")[0]])
+            )
     huge = "(Mul (Mul (Var 0) (Const 4294967296)) (Const 4294967296))"
     with pytest.raises(Fallback):
         _forms([huge], lambda: [mathexpr.parse_formula(huge, 1)], 1)
@@ -145,9 +154,11 @@ def test_linear_forms_match_the_formula_and_refuse_overflow():
 def _generate(path: Path, count: int, seed: int, *, linear: bool) -> list[tuple[str, str]]:
     saved = lpmode.linear_optimize
     if not linear:  # the pure Z3 path: leave the mode at once
+
         def to_z3(a, kind):
             columnmode.to_z3(a)
             return False
+
         lpmode.linear_optimize = to_z3
     try:
         fam = load_spec_family(path)
@@ -201,8 +212,9 @@ def test_strict_bound_is_rejected_like_z3(tmp_path):
     path = tmp_path / "strict.yaml"
     path.write_text(STRICT_SPEC, encoding="utf-8")
     for linear in (True, False):
-        with pytest.raises(GenerationFailed,
-                           match="rejections by reason: optimum not attained: 50[.]$"):
+        with pytest.raises(
+            GenerationFailed, match="rejections by reason: optimum not attained: 50[.]$"
+        ):
             _generate(path, 1, 3, linear=linear)
 
 
@@ -324,7 +336,9 @@ def test_generated_first_seen_is_the_regex_order():
     for seed in range(400):
         rng = random.Random(seed)
         n = rng.randint(1, 12)
-        for text in formulagen.generate_formulas(rng, 4, n, is_cond=seed % 2 == 0, allow_power=seed % 3 == 0):
+        for text in formulagen.generate_formulas(
+            rng, 4, n, is_cond=seed % 2 == 0, allow_power=seed % 3 == 0
+        ):
             want = tuple(dict.fromkeys(int(m) for m in _VAR_TOKEN.findall(text)))
             assert _first_seen(text, n) == want, text
 
@@ -332,10 +346,32 @@ def test_generated_first_seen_is_the_regex_order():
 def test_formula_tokens_are_the_regex_tokens():
     # parse_formula splits on whitespace instead of the _TOKEN regex: the same tokens,
     # odd whitespace and stray characters included (so the same trees and errors)
-    assert mathexpr.parse_formula(" (Add\t(Var 1)\n( Const  7 ))", 2) == ("Add", ("Var", 1), ("Const", 7))
+    assert mathexpr.parse_formula(" (Add\t(Var 1)\n( Const  7 ))", 2) == (
+        "Add",
+        ("Var", 1),
+        ("Const", 7),
+    )
     rng = random.Random(5)
-    alphabet = ["(", ")", " ", "\t", "\n", "\x1c", "\xa0", "\u2003", "\u3000", "\x85", "\u200b",
-                "Var", "Add", "Const", "1", "-", ".", "e"]
+    alphabet = [
+        "(",
+        ")",
+        " ",
+        "\t",
+        "\n",
+        "\x1c",
+        "\xa0",
+        "\u2003",
+        "\u3000",
+        "\x85",
+        "\u200b",
+        "Var",
+        "Add",
+        "Const",
+        "1",
+        "-",
+        ".",
+        "e",
+    ]
     for _ in range(20000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
         assert text.replace("(", " ( ").replace(")", " ) ").split() == mathexpr._TOKEN.findall(text)
@@ -392,7 +428,9 @@ def test_unit_row_substitution_solves_like_elimination():
         a, b = intlinalg._solve_units(mat, rhs), intlinalg._solve(mat, rhs)
         assert (a is None) == (b is None), (mat, rhs)
         if a is not None:
-            assert a[1] > 0 and [Fraction(v, a[1]) for v in a[0]] == [Fraction(v, b[1]) for v in b[0]]
+            assert a[1] > 0 and [Fraction(v, a[1]) for v in a[0]] == [
+                Fraction(v, b[1]) for v in b[0]
+            ]
 
 
 def test_small_solves_are_the_elimination():
@@ -409,7 +447,9 @@ def test_small_solves_are_the_elimination():
             aug[k], aug[p] = aug[p], aug[k]
             for r in range(n):
                 if r != k:
-                    aug[r] = [(x * aug[k][k] - aug[r][k] * y) // prev for x, y in zip(aug[r], aug[k])]
+                    aug[r] = [
+                        (x * aug[k][k] - aug[r][k] * y) // prev for x, y in zip(aug[r], aug[k])
+                    ]
             prev = aug[k][k]
         num = [aug[r][n] for r in range(n)]
         return (num, prev) if prev > 0 else ([-v for v in num], -prev)

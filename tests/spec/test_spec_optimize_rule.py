@@ -6,6 +6,7 @@ says ``max_solution: 1`` and the puzzle is then discarded when there are several
 the exhaustive finite path (Bool symbols) and the Z3 path (Real symbols) are covered,
 with real solvers, on specs of our own.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -6,6 +6,7 @@ answers with that point's value, which is not the maximum the question asks for 
 a reused context the point even moved with what the process had made before). Such an
 attempt (and an unbounded objective) is rejected and retried, like "no solution".
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,7 +19,9 @@ from puzzleforge.core.seeding import make_rng
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.solving import _attained
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "puzzleclone" / "38-linearprog.yaml"
+SPEC = (
+    Path(__file__).resolve().parents[3] / "shared" / "corpus" / "puzzleclone" / "38-linearprog.yaml"
+)
 SEED = 1428231161632962517  # its bound is not reached; the old answer moved with history
 
 
@@ -80,7 +83,9 @@ desc: "x {rel} {{bound}}, 0 <= y <= x. {{q1}}"
 """
 
 
-@pytest.mark.parametrize("rel, reason", [("<", "optimum not attained"), (">=", "unbounded objective")])
+@pytest.mark.parametrize(
+    "rel, reason", [("<", "optimum not attained"), (">=", "unbounded objective")]
+)
 def test_objective_without_optimum_is_rejected_with_reason(tmp_path, rel, reason):
     path = tmp_path / "strict.yaml"
     path.write_text(STRICT_SPEC.format(rel=rel), encoding="utf-8")

@@ -5,6 +5,7 @@ checks if the passed pre-checks cost more Z3 work units than all the solving of 
 attempts (11-wine), and otherwise keeps the full _PRECHECK_TRIAL; the rule counts units,
 so two fresh families given the same seeds make the same decisions.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -7,6 +7,7 @@ request value whose ``__reduce__`` is ``exec`` runs its code in the locked-down 
 exactly as code would that escaped the evaluator's allow-list. What that code reports
 comes back inside the worker's error reply.
 """
+
 from __future__ import annotations
 
 import gc
@@ -41,7 +42,7 @@ class _RunInWorker:
         return (exec, (self.code, {}))
 
 
-PROBE = r'''
+PROBE = r"""
 import errno, json, os
 out = {}
 def attempt(name, fn):
@@ -79,7 +80,7 @@ attempt("setrlimit_as", lambda: __import__("resource").setrlimit(
 out["environ"] = dict(os.environ)
 out["uid"] = os.getuid()
 raise RuntimeError("PROBE" + json.dumps(out) + "PROBE")
-'''
+"""
 
 
 def _run_probe(family, target: Path) -> dict:
@@ -106,13 +107,16 @@ def test_worker_reports_its_lock_down(fresh_workers) -> None:
     assert info["rlimits"]["RLIMIT_CORE"] == 0
     assert info["rlimits"]["RLIMIT_AS"] == sandbox.LIMITS.address_space
     if os.geteuid() == 0:
-        assert info["root"] in ("nobody", "uid 0 without capabilities (nobody cannot read "
-                                          "the Python installation)")
+        assert info["root"] in (
+            "nobody",
+            "uid 0 without capabilities (nobody cannot read the Python installation)",
+        )
     assert info["pid"] != os.getpid()
 
 
 def test_code_running_in_the_worker_cannot_write_exec_connect_or_read_secrets(
-        fresh_workers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh_workers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PUZZLEFORGE_TEST_SECRET", "s3cr3t-token")  # before the worker starts
     target = tmp_path / "t"
     target.mkdir()
@@ -121,10 +125,30 @@ def test_code_running_in_the_worker_cannot_write_exec_connect_or_read_secrets(
     (target / "existing.txt").chmod(0o666)
     fam = load_spec_family(EXAMPLE)
     out = _run_probe(fam, target)
-    for name in ("open_w", "open_a", "os_open_creat", "open_rdwr_existing", "open_w_tmp", "mkdir",
-                 "unlink", "rename", "symlink", "chmod", "truncate", "fork", "execv",
-                 "posix_spawn", "subprocess", "socket_inet", "socket_unix", "socketpair",
-                 "kill_parent", "parent_environ", "big_alloc", "setrlimit_as"):
+    for name in (
+        "open_w",
+        "open_a",
+        "os_open_creat",
+        "open_rdwr_existing",
+        "open_w_tmp",
+        "mkdir",
+        "unlink",
+        "rename",
+        "symlink",
+        "chmod",
+        "truncate",
+        "fork",
+        "execv",
+        "posix_spawn",
+        "subprocess",
+        "socket_inet",
+        "socket_unix",
+        "socketpair",
+        "kill_parent",
+        "parent_environ",
+        "big_alloc",
+        "setrlimit_as",
+    ):
         assert out[name].startswith("refused: "), (name, out[name])
     assert out["big_alloc"] == "refused: MemoryError "
     assert out["socket_inet"] == "refused: PermissionError 1"
@@ -148,8 +172,11 @@ def test_c_level_infinite_loop_is_killed_at_the_deadline(fresh_workers) -> None:
     fam = load_spec_family(EXAMPLE)
     pid = worker_info()["pid"]
     with pytest.raises(SafetyNetFailed) as info:
-        fam.generate(SpecParams(attempts=1, max_seconds=0.5), make_rng(0),
-                     config={"x": _RunInWorker("sum(iter(int, 1))")})
+        fam.generate(
+            SpecParams(attempts=1, max_seconds=0.5),
+            make_rng(0),
+            config={"x": _RunInWorker("sum(iter(int, 1))")},
+        )
     msg = str(info.value)
     assert str(EXAMPLE) in msg and "killed" in msg and "max_seconds = 0.5 s" in msg
     assert pid not in live_worker_pids()
@@ -163,8 +190,11 @@ def test_a_worker_that_dies_gives_a_clear_error_and_is_replaced(fresh_workers) -
     fam = load_spec_family(EXAMPLE)
     pid = worker_info()["pid"]
     with pytest.raises(SpecWorkerDied) as info:
-        fam.generate(SpecParams(attempts=1), make_rng(0),
-                     config={"x": _RunInWorker("import os; os.kill(os.getpid(), 9)")})
+        fam.generate(
+            SpecParams(attempts=1),
+            make_rng(0),
+            config={"x": _RunInWorker("import os; os.kill(os.getpid(), 9)")},
+        )
     assert "killed by SIGKILL" in str(info.value) and str(EXAMPLE) in str(info.value)
     assert not Path(f"/proc/{pid}").exists()
     fam.generate(SpecParams(), make_rng(3))
@@ -201,8 +231,10 @@ def test_hostile_worker_reply_cannot_build_objects() -> None:
     for payload in (pickle.dumps({"puzzle": Evil()}), pickle.dumps(random.Random())):
         with pytest.raises(pickle.UnpicklingError):
             sandbox._plain_loads(payload)
-    assert sandbox._plain_loads(pickle.dumps({"a": [1, (2.5, None)], "b": {"x"}})) == \
-        {"a": [1, (2.5, None)], "b": {"x"}}
+    assert sandbox._plain_loads(pickle.dumps({"a": [1, (2.5, None)], "b": {"x"}})) == {
+        "a": [1, (2.5, None)],
+        "b": {"x"},
+    }
 
 
 def _records(fam, seeds) -> list:
@@ -220,8 +252,9 @@ def _records(fam, seeds) -> list:
 def test_sandboxed_generation_is_byte_identical_to_in_process() -> None:
     specs = [EXAMPLE, ROOT / "examples" / "specs" / "wine_merchant.yaml"]
     if CORPUS.exists():
-        specs += [CORPUS / f"{s}.yaml" for s in ("5-knapsack", "10-student2", "38-linearprog",
-                                                 "44-chess")]
+        specs += [
+            CORPUS / f"{s}.yaml" for s in ("5-knapsack", "10-student2", "38-linearprog", "44-chess")
+        ]
     for spec in specs:
         trusted = _records(load_spec_family(spec, trust=True), range(4))
         sandboxed = _records(load_spec_family(spec), range(4))
@@ -285,8 +318,9 @@ def test_spec_text_is_sent_again_after_the_worker_dropped_it(fresh_workers, tmp_
     assert again == trusted.generate(SpecParams(), make_rng(2)).to_json()
 
 
-def test_fails_closed_when_the_worker_cannot_start(fresh_workers,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fails_closed_when_the_worker_cannot_start(
+    fresh_workers, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from puzzleforge.spec.oslock import Limits
     from puzzleforge.spec.sandbox import SandboxFailed
 
@@ -300,8 +334,9 @@ def test_fails_closed_when_the_worker_cannot_start(fresh_workers,
     assert live_worker_pids() == []
 
 
-def test_a_worker_out_of_address_space_dies_alone(fresh_workers,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_out_of_address_space_dies_alone(
+    fresh_workers, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from puzzleforge.spec.oslock import Limits
 
     # 64 MB: less than Z3 needs once the worker is locked down; it dies, the parent stays
@@ -321,18 +356,43 @@ def test_cli_output_is_the_same_with_and_without_trust(tmp_path: Path) -> None:
     outs = []
     for extra in ([], ["--trust"]):
         out = tmp_path / f"v{len(extra)}.jsonl"
-        r = CliRunner().invoke(app, ["spec", "generate", str(ROOT / "examples" / "specs" / "vase.yaml"),
-                                     "-n", "4", "--seed", "21", "--out", str(out), "-q", *extra])
+        r = CliRunner().invoke(
+            app,
+            [
+                "spec",
+                "generate",
+                str(ROOT / "examples" / "specs" / "vase.yaml"),
+                "-n",
+                "4",
+                "--seed",
+                "21",
+                "--out",
+                str(out),
+                "-q",
+                *extra,
+            ],
+        )
         assert r.exit_code == 0, r.output
         outs.append(out.read_bytes())
     assert outs[0] == outs[1] and outs[0].count(b"\n") == 4
     # a replay of the sandboxed records, sandboxed again, rebuilds them
-    r = CliRunner().invoke(app, ["spec", "generate", str(ROOT / "examples" / "specs" / "vase.yaml"),
-                                 "--config", str(tmp_path / "v0.jsonl"), "-q"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "spec",
+            "generate",
+            str(ROOT / "examples" / "specs" / "vase.yaml"),
+            "--config",
+            str(tmp_path / "v0.jsonl"),
+            "-q",
+        ],
+    )
     assert r.exit_code == 0, r.output
     again = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
     first = [json.loads(x) for x in outs[0].decode().splitlines()]
-    assert [(a["problem"], a["answer"]) for a in again] == [(b["problem"], b["answer"]) for b in first]
+    assert [(a["problem"], a["answer"]) for a in again] == [
+        (b["problem"], b["answer"]) for b in first
+    ]
 
 
 def test_worker_dies_with_its_parent(tmp_path: Path) -> None:
@@ -340,13 +400,16 @@ def test_worker_dies_with_its_parent(tmp_path: Path) -> None:
     import sys
     import time
 
-    code = ("import os, sys\n"
-            "from puzzleforge.spec.sandbox import worker_info\n"
-            "print(worker_info()['pid'], flush=True)\n"
-            "os._exit(0)  # no atexit, no cleanup: only PR_SET_PDEATHSIG stops the worker\n")
+    code = (
+        "import os, sys\n"
+        "from puzzleforge.spec.sandbox import worker_info\n"
+        "print(worker_info()['pid'], flush=True)\n"
+        "os._exit(0)  # no atexit, no cleanup: only PR_SET_PDEATHSIG stops the worker\n"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                       timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
     pid = int(r.stdout.split()[0])
     for _ in range(200):  # the kernel's SIGKILL is immediate; init reaps the orphan
         if _state(pid) in (None, "Z", "X"):

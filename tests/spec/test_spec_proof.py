@@ -4,6 +4,7 @@ and ``verify`` re-proves it with a fresh solver.
 Expected values come from brute force over the specs' small domains (itertools here, not
 the engine's finite evaluator or Z3). Real solvers throughout; no wall-clock asserts.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -197,17 +198,24 @@ def test_audit_reports_ambiguous_for_a_record_missing_an_answer(tmp_path):
         assert outcome.status == "ambiguous"
         assert "v_x=3" in outcome.detail
     # a stored "solution" that is none is wrong, not ambiguous
-    bogus = Problem(problem.kind, problem.smt2, problem.names, problem.sorts,
-                    problem.solutions + [[("int", "2")]])
+    bogus = Problem(
+        problem.kind,
+        problem.smt2,
+        problem.names,
+        problem.sorts,
+        problem.solutions + [[("int", "2")]],
+    )
     assert audit_problem(bogus).status == "wrong"
 
 
 def test_audit_reports_undecided_as_undecided():
     # x**3 + y**3 == z**3 in positive integers: no solution (Fermat, n = 3), which a
     # solver cannot prove in a second; the audit must say so rather than pass
-    text = ("(declare-const x Int) (declare-const y Int) (declare-const z Int)"
-            "(assert (> x 0)) (assert (> y 0)) (assert (> z 0))"
-            "(assert (= (+ (* x x x) (* y y y)) (* z z z)))")
+    text = (
+        "(declare-const x Int) (declare-const y Int) (declare-const z Int)"
+        "(assert (> x 0)) (assert (> y 0)) (assert (> z 0))"
+        "(assert (= (+ (* x x x) (* y y y)) (* z z z)))"
+    )
     problem = Problem("enumerate", text, ["x", "y", "z"], ["int"] * 3, [])
     outcome = audit_problem(problem, 1.0)
     assert outcome.status == "undecided"
@@ -215,8 +223,22 @@ def test_audit_reports_undecided_as_undecided():
 
 def _records(tmp_path: Path, spec: Path, n: int) -> Path:
     out = tmp_path / "r.jsonl"
-    r = CliRunner().invoke(app, ["spec", "generate", str(spec), "-n", str(n), "--seed", "4",
-                                 "--out", str(out), "-q", "--no-dedupe"])  # tiny spaces
+    r = CliRunner().invoke(
+        app,
+        [
+            "spec",
+            "generate",
+            str(spec),
+            "-n",
+            str(n),
+            "--seed",
+            "4",
+            "--out",
+            str(out),
+            "-q",
+            "--no-dedupe",
+        ],
+    )  # tiny spaces
     assert r.exit_code == 0, r.output
     return out
 
@@ -236,7 +258,9 @@ def test_verify_reports_undecided_and_exits_1(tmp_path):
     spec.write_text(CRATES.format(WEIGHT=[2, 2, 4], WORTH=[3, 4, 6]), encoding="utf-8")
     records = _records(tmp_path, spec, 1)
     # a bound too short for any check: the audit cannot decide, and says so
-    r = CliRunner().invoke(app, ["verify", str(records), "--workers", "1", "--audit-seconds", "1e-9"])
+    r = CliRunner().invoke(
+        app, ["verify", str(records), "--workers", "1", "--audit-seconds", "1e-9"]
+    )
     assert r.exit_code == 1
     lines = r.stdout.splitlines()
     assert lines[-1] == "uniqueness audit: 0 pass, 1 undecided"

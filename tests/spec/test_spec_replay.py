@@ -5,6 +5,7 @@ format (``py/id`` numbers the root and then every list and plain dict in documen
 ``keys=False`` writes a non-string key as its repr) and from Python's string-literal
 escapes, and were checked once against the reference program (bench/spec_replay.py).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -32,10 +33,23 @@ QUOTING = Path(__file__).resolve().parent / "data" / "quoting.yaml"
 
 
 # ---- the codec ------------------------------------------------------------------------------
-@pytest.mark.parametrize("value", [
-    7, "x", None, True, 1.5, [1, [2, 3]], (1, "a"), {3, 1, 2}, {"k": (1, 2)},
-    {2: 4, 3: 2}, {(1, 2): "a", (0, 5): "b"}, [{1: {"n": (2,)}}],
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        7,
+        "x",
+        None,
+        True,
+        1.5,
+        [1, [2, 3]],
+        (1, "a"),
+        {3, 1, 2},
+        {"k": (1, 2)},
+        {2: 4, 3: 2},
+        {(1, 2): "a", (0, 5): "b"},
+        [{1: {"n": (2,)}}],
+    ],
+)
 def test_our_values_round_trip_through_json(value) -> None:
     text = json.dumps(encode_value(value))
     assert decode_config(json.loads(text)) == value
@@ -45,25 +59,48 @@ def test_our_values_round_trip_through_json(value) -> None:
 def test_non_string_keys_use_a_form_jsonpickle_rebuilds() -> None:
     # jsonpickle.decode turns this py/reduce back into {2: 4, 3: 2} (46-elevator's counts);
     # its plain-dict form {"2": 4} would give string keys in the original
-    assert encode_value({2: 4, 3: 2}) == {"py/reduce": [{"py/type": "builtins.dict"},
-                                                         {"py/tuple": [[[2, 4], [3, 2]]]}]}
+    assert encode_value({2: 4, 3: 2}) == {
+        "py/reduce": [{"py/type": "builtins.dict"}, {"py/tuple": [[[2, 4], [3, 2]]]}]
+    }
 
 
 def test_reads_the_originals_configs() -> None:
     # jsonpickle.encode({'p_num': 7, 'names': l, 'names2': l, 'm': [[7], [7] same], ...})
-    raw = {"p_num": 7, "names": ["a", "b"], "names2": {"py/id": 1},
-           "x": [[7], {"py/id": 3}], "counts": {"2": 4, "10": 1}, "t": {"py/tuple": [1, 2]},
-           "s": {"py/set": [5]}, "r": {"py/reduce": [{"py/type": "builtins.range"}, {"py/tuple": [0, 3, 1]}]},
-           "_queries": {"q1": {"pool": [["__0__"]]}}}
+    raw = {
+        "p_num": 7,
+        "names": ["a", "b"],
+        "names2": {"py/id": 1},
+        "x": [[7], {"py/id": 3}],
+        "counts": {"2": 4, "10": 1},
+        "t": {"py/tuple": [1, 2]},
+        "s": {"py/set": [5]},
+        "r": {"py/reduce": [{"py/type": "builtins.range"}, {"py/tuple": [0, 3, 1]}]},
+        "_queries": {"q1": {"pool": [["__0__"]]}},
+    }
     got = decode_config(raw)
-    assert got == {"p_num": 7, "names": ["a", "b"], "names2": ["a", "b"], "x": [[7], [7]],
-                   "counts": {2: 4, 10: 1}, "t": (1, 2), "s": {5}, "r": [0, 1, 2],
-                   "_queries": {"q1": {"pool": [["__0__"]]}}}
+    assert got == {
+        "p_num": 7,
+        "names": ["a", "b"],
+        "names2": ["a", "b"],
+        "x": [[7], [7]],
+        "counts": {2: 4, 10: 1},
+        "t": (1, 2),
+        "s": {5},
+        "r": [0, 1, 2],
+        "_queries": {"q1": {"pool": [["__0__"]]}},
+    }
     assert got["names2"] is got["names"]
 
 
-@pytest.mark.parametrize("bad", [{"py/repr": "{2: 4}"}, {"py/object": "os.system"}, {"py/id": 9},
-                                 {"py/reduce": [{"py/type": "os.system"}, {"py/tuple": ["ls"]}]}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"py/repr": "{2: 4}"},
+        {"py/object": "os.system"},
+        {"py/id": 9},
+        {"py/reduce": [{"py/type": "os.system"}, {"py/tuple": ["ls"]}]},
+    ],
+)
 def test_unreadable_values_are_not_replayable(bad) -> None:
     with pytest.raises(NotReplayable):
         decode_config({"v": bad})
@@ -73,8 +110,10 @@ def _vase_records(tmp_path: Path, n: int = 3) -> list[dict]:
     out = tmp_path / "v.jsonl"
     # from tmp_path, like the subprocess runs: meta.source is relative to the working directory
     with contextlib.chdir(tmp_path):
-        r = CliRunner().invoke(app, ["spec", "generate", str(VASE), "-n", str(n), "--seed", "4",
-                                     "--out", str(out), "-q"])
+        r = CliRunner().invoke(
+            app,
+            ["spec", "generate", str(VASE), "-n", str(n), "--seed", "4", "--out", str(out), "-q"],
+        )
     assert r.exit_code == 0, r.output
     return [json.loads(line) for line in out.read_text().splitlines()]
 
@@ -93,32 +132,48 @@ def test_replay_skips_and_counts_configs_it_cannot_replay(tmp_path: Path) -> Non
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(json.dumps(r) + "\n" for r in recs))
     out = tmp_path / "re.jsonl"
-    r = CliRunner().invoke(app, ["spec", "generate", str(VASE), "--config", str(bad), "--out",
-                                 str(out), "-q"])
+    r = CliRunner().invoke(
+        app, ["spec", "generate", str(VASE), "--config", str(bad), "--out", str(out), "-q"]
+    )
     assert r.exit_code == 2
-    assert ("1 of 3 config(s) in " + str(bad) + " could not be replayed and were skipped "
-            "(numbered from 1): #2 (config not replayable: config value tagged py/repr). "
-            "The other 2 were written.") in r.stderr
+    assert (
+        "1 of 3 config(s) in " + str(bad) + " could not be replayed and were skipped "
+        "(numbered from 1): #2 (config not replayable: config value tagged py/repr). "
+        "The other 2 were written."
+    ) in r.stderr
     again = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [(a["problem"], a["answer"]) for a in again] == \
-        [(recs[0]["problem"], recs[0]["answer"]), (recs[2]["problem"], recs[2]["answer"])]
+    assert [(a["problem"], a["answer"]) for a in again] == [
+        (recs[0]["problem"], recs[0]["answer"]),
+        (recs[2]["problem"], recs[2]["answer"]),
+    ]
 
 
 # ---- faithful text ----------------------------------------------------------------------------
-@pytest.mark.parametrize("text,expected", [
-    (r'say \"hi\"', 'say "hi"'), (r"a\nb", "a\nb"), (r"back\\slash", "back\\slash"),
-    (r"\d stays", "\\d stays"), (r"\x41\u00e9\101", "Aé" + "A"), (r"tab\there", "tab\there"),
-    (r"\'q\'", "'q'"), ("no escapes", "no escapes"), (r"\N{BULLET}", "\u2022"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (r"say \"hi\"", 'say "hi"'),
+        (r"a\nb", "a\nb"),
+        (r"back\\slash", "back\\slash"),
+        (r"\d stays", "\\d stays"),
+        (r"\x41\u00e9\101", "Aé" + "A"),
+        (r"tab\there", "tab\there"),
+        (r"\'q\'", "'q'"),
+        ("no escapes", "no escapes"),
+        (r"\N{BULLET}", "\u2022"),
+    ],
+)
 def test_unescape_is_python_string_literal_escapes(text: str, expected: str) -> None:
     assert unescape(text) == expected
 
 
 def test_templates_render_as_the_original_prints_them() -> None:
     # the reference's output for tests/spec/data/quoting.yaml (translator.py -t, verbatim)
-    expected = ("There are 3 people \"Ann, Bob, Cy\". Ann said \"I did it.\" loudly. Bob said "
-                "\"not me\", a tab\there, a backslash \\ and \\d kept. Cy said \"Cy is All right\"."
-                "\nLine two A 1. Who did it? Give the name without 'quotes'.\n")
+    expected = (
+        'There are 3 people "Ann, Bob, Cy". Ann said "I did it." loudly. Bob said '
+        '"not me", a tab\there, a backslash \\ and \\d kept. Cy said "Cy is All right".'
+        "\nLine two A 1. Who did it? Give the name without 'quotes'.\n"
+    )
     fam = load_spec_family(QUOTING)
     p = fam.generate(fam.Params(), random.Random(1))
     assert p.extra["problem"] == expected
@@ -143,10 +198,27 @@ def _wait_for_lines(path: Path, count: int, proc: subprocess.Popen) -> None:
 
 def test_killed_generate_keeps_the_records_written(tmp_path: Path) -> None:
     out = tmp_path / "many.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "puzzleforge", "spec", "generate", str(VASE),
-                             "-n", "100000", "--seed", "4", "--out", str(out), "-q"],
-                            env=_env(), cwd=tmp_path, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "puzzleforge",
+            "spec",
+            "generate",
+            str(VASE),
+            "-n",
+            "100000",
+            "--seed",
+            "4",
+            "--out",
+            str(out),
+            "-q",
+        ],
+        env=_env(),
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     partial = out.with_name(out.name + ".partial")
     try:
         _wait_for_lines(partial, 3, proc)
@@ -163,9 +235,25 @@ def test_killed_generate_to_stdout_has_printed_whole_records(tmp_path: Path) -> 
     # block-buffered output would hold the records back and cut one in half at 8 KiB
     printed = tmp_path / "stdout.jsonl"
     with printed.open("wb") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "puzzleforge", "spec", "generate", str(VASE),
-                                 "-n", "100000", "--seed", "4", "-q"],
-                                env=_env(), cwd=tmp_path, stdout=fh, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "puzzleforge",
+                "spec",
+                "generate",
+                str(VASE),
+                "-n",
+                "100000",
+                "--seed",
+                "4",
+                "-q",
+            ],
+            env=_env(),
+            cwd=tmp_path,
+            stdout=fh,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             _wait_for_lines(printed, 3, proc)
         finally:
@@ -186,6 +274,8 @@ def test_multi_template_query_config_has_the_counts_the_original_reads() -> None
     p = fam.generate(fam.Params(), random.Random(1))
     q = p.config["_queries"]["q1"]
     assert list(q) == ["pool_domain", "pool_correct_num", "pool_incorrect_num", "pool"]
-    assert [a + b for a, b in zip(q["pool_correct_num"], q["pool_incorrect_num"])] == q["pool_domain"]
+    assert [a + b for a, b in zip(q["pool_correct_num"], q["pool_incorrect_num"])] == q[
+        "pool_domain"
+    ]
     # pool_correct_num counts the options whose statement holds (one, for "which is true")
     assert sum(q["pool_correct_num"]) == 1 and len(q["pool"]) == sum(q["pool_domain"])

@@ -1,4 +1,5 @@
 """The whitelisting compiler refuses escapes; config replay never executes config text."""
+
 from __future__ import annotations
 
 import random
@@ -44,18 +45,23 @@ def test_template_refuses_escape() -> None:
 
 def test_format_strings_cannot_reach_attributes() -> None:
     from puzzleforge.spec.safe import SAFE_BUILTINS
+
     code = compile_expr("'{0.__class__}'.format(1)", where="t")
-    with pytest.raises(ExprError, match=r"^attribute '\.__class__' is not allowed \(private and "
-                       r"dunder attributes are refused\)$"):
+    with pytest.raises(
+        ExprError,
+        match=r"^attribute '\.__class__' is not allowed \(private and "
+        r"dunder attributes are refused\)$",
+    ):
         code.run({"__builtins__": SAFE_BUILTINS})
 
 
 def test_big_allocations_are_refused() -> None:
     from puzzleforge.spec.safe import SAFE_BUILTINS
+
     refusals = {
         "10 ** 100000": "10 ** 100000 is too large (limit 131072 bits)",
         "'a' * (10 ** 9)": "sequence repetition of 1 x 1000000000 items is too large "
-                           "(limit 2000000)",
+        "(limit 2000000)",
         "list(range(10 ** 9))": "range of 1000000000 items is too large (limit 2000000)",
         "1 << 10 ** 7": "shift by 10000000 bits is too large (limit 131072 bits)",
     }
@@ -91,8 +97,11 @@ def test_config_replay_never_executes_text(tmp_path: Path) -> None:
     config["names"] = f"__import__('os').mkdir('{marker}')"
     config["n"] = {"py/repr": f"__import__('os').mkdir('{marker}')"}
     # the text is refused as a value (never run): the replay is a counted rejection
-    with pytest.raises(GenerationFailed, match=r"rejections by reason: config not replayable: 1 "
-                       r"\(config not replayable: config value tagged py/repr\)[.]$"):
+    with pytest.raises(
+        GenerationFailed,
+        match=r"rejections by reason: config not replayable: 1 "
+        r"\(config not replayable: config value tagged py/repr\)[.]$",
+    ):
         fam.generate(fam.Params(), random.Random(1), config=config)
     assert not marker.exists()
 
@@ -101,7 +110,8 @@ def test_py_operator_needs_trust(tmp_path: Path) -> None:
     (tmp_path / "customs").mkdir()
     (tmp_path / "customs" / "double.py").write_text("def double(x):\n    return 2 * x\n")
     spec = "custom_operator:\n  double: customs/double.py\n" + BASE.replace(
-        'domain: "[2, 4]"', 'domain: "[2, double(2)]"')
+        'domain: "[2, 4]"', 'domain: "[2, double(2)]"'
+    )
     path = _write(tmp_path, spec)
     with pytest.raises(TrustRequired) as info:
         load_spec_family(path)
@@ -111,7 +121,7 @@ def test_py_operator_needs_trust(tmp_path: Path) -> None:
 
 
 def test_lambda_operator_is_compiled_like_any_expression(tmp_path: Path) -> None:
-    spec = "custom_operator:\n  bad: \"lambda x: x.__class__\"\n" + BASE
+    spec = 'custom_operator:\n  bad: "lambda x: x.__class__"\n' + BASE
     with pytest.raises(InvalidSpec) as info:
         load_spec_family(_write(tmp_path, spec))
     assert "custom_operator.bad" in str(info.value)

@@ -9,6 +9,7 @@ Loops written in Python (comprehensions over huge ranges) and C-level hangs the 
 cannot see are the worker sandbox's job (hard deadline, memory limit: spec/sandbox.py);
 the attacks here are the ones the allow-list itself must stop.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,9 +34,10 @@ def _spec_with(where: str, expression: str) -> str:
     """base.yaml with ``expression`` placed at ``where`` (YAML single-quoted)."""
     quoted = "'" + expression.replace("'", "''") + "'"
     if where == "variable":
-        return BASE.replace("  names:\n    formula: generate_letters(n)\n",
-                            "  names:\n    formula: generate_letters(n)\n"
-                            f"  evil:\n    formula: {quoted}\n")
+        return BASE.replace(
+            "  names:\n    formula: generate_letters(n)\n",
+            f"  names:\n    formula: generate_letters(n)\n  evil:\n    formula: {quoted}\n",
+        )
     if where == "condition":
         return BASE.replace("conditions:\n", f"conditions:\n  evil:\n    formula: {quoted}\n")
     if where == "desc":
@@ -45,7 +47,8 @@ def _spec_with(where: str, expression: str) -> str:
     if where == "lambda":
         return f"custom_operator:\n  evil: {quoted}\n" + BASE.replace(
             "  names:\n    formula: generate_letters(n)\n",
-            "  names:\n    formula: generate_letters(n)\n  x:\n    formula: evil(n)\n")
+            "  names:\n    formula: generate_letters(n)\n  x:\n    formula: evil(n)\n",
+        )
     raise AssertionError(where)
 
 
@@ -72,8 +75,9 @@ def _assert_clean_failure(output: str, exit_code: int) -> None:
 
 def _cli(args: list[str]) -> tuple[str, int]:
     result = CliRunner().invoke(app, args)
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        repr(result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
     return result.output, result.exit_code
 
 
@@ -189,8 +193,9 @@ RUNTIME = [
 
 
 @pytest.mark.parametrize("where,expression", RUNTIME)
-def test_attribute_and_format_walks_are_refused(sandbox_dir: Path, where: str,
-                                                  expression: str) -> None:
+def test_attribute_and_format_walks_are_refused(
+    sandbox_dir: Path, where: str, expression: str
+) -> None:
     output = _generate_attack(sandbox_dir, where, expression)
     assert "not allowed" in output or "get_faker" in output or "unknown" in output
 
@@ -249,8 +254,13 @@ BOMBS = [
 @pytest.mark.parametrize("expression", BOMBS)
 def test_bombs_are_bounded(sandbox_dir: Path, expression: str) -> None:
     output = _generate_attack(sandbox_dir, "variable", expression)
-    assert "too large" in output or "not allowed" in output or "bounded" in output \
-        or "longer than" in output or "could exceed" in output, output
+    assert (
+        "too large" in output
+        or "not allowed" in output
+        or "bounded" in output
+        or "longer than" in output
+        or "could exceed" in output
+    ), output
 
 
 # ---------------------------------------------------------------- files, configs, trust
@@ -278,12 +288,15 @@ def test_duplicate_keys_in_a_spec_name_both_lines(sandbox_dir: Path) -> None:
     assert "duplicate key 'desc' (lines 21 and 22)" in output
 
 
-@pytest.mark.parametrize("config", [
-    {"n": {"py/repr": "__import__('os').system('touch pwned')"}},
-    {"n": {"py/object": "os.system", "py/reduce": ["touch pwned"]}},
-    {"n": "abc"},
-    {"n": 3, "names": {"py/function": "os.system"}},
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"n": {"py/repr": "__import__('os').system('touch pwned')"}},
+        {"n": {"py/object": "os.system", "py/reduce": ["touch pwned"]}},
+        {"n": "abc"},
+        {"n": 3, "names": {"py/function": "os.system"}},
+    ],
+)
 def test_crafted_configs_never_run_code(sandbox_dir: Path, config: dict) -> None:
     (sandbox_dir / "spec.yaml").write_text(BASE, encoding="utf-8")
     (sandbox_dir / "cfg.json").write_text(json.dumps(config), encoding="utf-8")
@@ -301,8 +314,9 @@ def test_crafted_configs_never_run_code(sandbox_dir: Path, config: dict) -> None
 
 def test_deeply_nested_config_is_a_clear_error(sandbox_dir: Path) -> None:
     (sandbox_dir / "spec.yaml").write_text(BASE, encoding="utf-8")
-    (sandbox_dir / "cfg.json").write_text('{"n": ' + "[" * 5000 + "]" * 5000 + "}",
-                                          encoding="utf-8")
+    (sandbox_dir / "cfg.json").write_text(
+        '{"n": ' + "[" * 5000 + "]" * 5000 + "}", encoding="utf-8"
+    )
     output, code = _cli(["spec", "generate", "spec.yaml", "--config", "cfg.json"])
     _assert_clean_failure(output, code)
 
@@ -311,19 +325,24 @@ def _customs_spec(folder: Path) -> Path:
     (folder / "customs").mkdir()
     marker = folder / "customs" / "ran.txt"
     (folder / "customs" / "evil.py").write_text(
-        f"open({str(marker)!r}, 'w').write('ran')\n"
-        "def evil(n):\n    return n\n", encoding="utf-8")
+        f"open({str(marker)!r}, 'w').write('ran')\ndef evil(n):\n    return n\n", encoding="utf-8"
+    )
     spec = folder / "customs_spec.yaml"
-    spec.write_text("custom_operator:\n  evil: customs/evil.py\n" + BASE.replace(
-        "  names:\n    formula: generate_letters(n)\n",
-        "  names:\n    formula: generate_letters(evil(n))\n"), encoding="utf-8")
+    spec.write_text(
+        "custom_operator:\n  evil: customs/evil.py\n"
+        + BASE.replace(
+            "  names:\n    formula: generate_letters(n)\n",
+            "  names:\n    formula: generate_letters(evil(n))\n",
+        ),
+        encoding="utf-8",
+    )
     return spec
 
 
 @pytest.mark.parametrize("env_value", [None, "1"])
-def test_customs_need_trust_whatever_the_environment(sandbox_dir: Path,
-                                                     monkeypatch: pytest.MonkeyPatch,
-                                                     env_value: str | None) -> None:
+def test_customs_need_trust_whatever_the_environment(
+    sandbox_dir: Path, monkeypatch: pytest.MonkeyPatch, env_value: str | None
+) -> None:
     spec = _customs_spec(sandbox_dir)
     if env_value is not None:
         monkeypatch.setenv("PUZZLEFORGE_SPEC_TRUST", env_value)
@@ -337,25 +356,34 @@ def test_customs_need_trust_whatever_the_environment(sandbox_dir: Path,
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": SRC, "PF_FAKE_SECRET": SECRET}
     env.pop("PUZZLEFORGE_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "puzzleforge", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzleforge", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_verify_of_a_dataset_whose_spec_was_swapped_for_a_hostile_one(tmp_path: Path) -> None:
     """Through the real ``python -m puzzleforge``: generate, swap the spec, verify."""
     spec = tmp_path / "puzzle.yaml"
     spec.write_text(BASE, encoding="utf-8")
-    made = _run(["spec", "generate", "puzzle.yaml", "-n", "2", "-o", "data.jsonl", "--no-dedupe"],
-                tmp_path)  # the spec has one puzzle: keep its second copy
+    made = _run(
+        ["spec", "generate", "puzzle.yaml", "-n", "2", "-o", "data.jsonl", "--no-dedupe"], tmp_path
+    )  # the spec has one puzzle: keep its second copy
     assert made.returncode == 0, made.stderr
     records = [json.loads(x) for x in (tmp_path / "data.jsonl").read_text().splitlines()]
     assert [r["meta"]["source"] for r in records] == ["puzzle.yaml", "puzzle.yaml"]
     ok = _run(["verify", "data.jsonl", "--workers", "1"], tmp_path)
     assert ok.returncode == 0 and "2/2 correct" in ok.stdout, ok.stdout + ok.stderr
     before = _listing(tmp_path)
-    for hostile in (_spec_with("desc", "{__import__('os').system('touch pwned')}"),
-                    _spec_with("variable", "'{0.gi_frame.f_globals}'.format((x for x in []))"),
-                    _spec_with("variable", "'a' * 10 ** 10")):
+    for hostile in (
+        _spec_with("desc", "{__import__('os').system('touch pwned')}"),
+        _spec_with("variable", "'{0.gi_frame.f_globals}'.format((x for x in []))"),
+        _spec_with("variable", "'a' * 10 ** 10"),
+    ):
         spec.write_text(hostile, encoding="utf-8")
         got = _run(["verify", "data.jsonl", "--workers", "1"], tmp_path)
         text = got.stdout + got.stderr
@@ -366,19 +394,23 @@ def test_verify_of_a_dataset_whose_spec_was_swapped_for_a_hostile_one(tmp_path: 
         assert _listing(tmp_path) == before
 
 
-@pytest.mark.parametrize("source,message,exit_code", [
-    ("/dev/zero", "is not a spec file", 1),
-    ("/etc/passwd", "is not a spec file", 1),
-    # a .py source reads as a grid genre file (Python): refused for the whole run without
-    # --trust, before the file is read (evil.py's marker is never written)
-    ("customs/evil.py", "names the grid genre file customs/evil.py", 2),
-    ("missing.yaml", "does not exist", 1),
-    ("folder.yaml", "is not a regular file", 1),
-    ("zero.yaml", "is not a regular file", 1),
-    ("big.yaml", "bytes (limit", 1),
-])
-def test_hostile_record_sources_are_refused(sandbox_dir: Path, source: str, message: str,
-                                            exit_code: int) -> None:
+@pytest.mark.parametrize(
+    "source,message,exit_code",
+    [
+        ("/dev/zero", "is not a spec file", 1),
+        ("/etc/passwd", "is not a spec file", 1),
+        # a .py source reads as a grid genre file (Python): refused for the whole run without
+        # --trust, before the file is read (evil.py's marker is never written)
+        ("customs/evil.py", "names the grid genre file customs/evil.py", 2),
+        ("missing.yaml", "does not exist", 1),
+        ("folder.yaml", "is not a regular file", 1),
+        ("zero.yaml", "is not a regular file", 1),
+        ("big.yaml", "bytes (limit", 1),
+    ],
+)
+def test_hostile_record_sources_are_refused(
+    sandbox_dir: Path, source: str, message: str, exit_code: int
+) -> None:
     _customs_spec(sandbox_dir)
     (sandbox_dir / "folder.yaml").mkdir()
     (sandbox_dir / "zero.yaml").symlink_to("/dev/zero")
@@ -401,7 +433,8 @@ def test_hostile_record_sources_are_refused(sandbox_dir: Path, source: str, mess
 
 
 def test_record_swapped_to_a_customs_spec_stops_verify_before_its_code_runs(
-        sandbox_dir: Path) -> None:
+    sandbox_dir: Path,
+) -> None:
     """A record pointing at a spec with a .py operator: without --trust, verify stops with
     one paragraph naming the dataset, the spec and its operator file; evil.py never runs."""
     _customs_spec(sandbox_dir)
@@ -411,14 +444,17 @@ def test_record_swapped_to_a_customs_spec_stops_verify_before_its_code_runs(
     records = [json.loads((sandbox_dir / "d.jsonl").read_text().splitlines()[0])] * 2
     for record in records:
         record["meta"]["source"] = "customs_spec.yaml"
-    (sandbox_dir / "d.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records),
-                                         encoding="utf-8")
+    (sandbox_dir / "d.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in records), encoding="utf-8"
+    )
     before = _listing(sandbox_dir)
     output, code = _cli(["verify", "d.jsonl", "--workers", "1"])
     assert code == 2 and "Traceback" not in output and SECRET not in output
     assert output.count("error (trust required)") == 1, output
-    assert ("d.jsonl, field 'meta.source': record 1 was made from the spec customs_spec.yaml, "
-            "which runs Python code") in output
+    assert (
+        "d.jsonl, field 'meta.source': record 1 was made from the spec customs_spec.yaml, "
+        "which runs Python code"
+    ) in output
     assert "'customs/evil.py'" in output and "`puzzleforge verify d.jsonl --trust`" in output
     assert _listing(sandbox_dir) == before
     with pytest.raises(puzzleforge.core.errors.TrustRequired):
@@ -428,7 +464,9 @@ def test_record_swapped_to_a_customs_spec_stops_verify_before_its_code_runs(
 def test_recipes_cannot_import_modules(sandbox_dir: Path) -> None:
     (sandbox_dir / "mix.yaml").write_text(
         "components:\n  - family: os:system\n    count: 1\n"
-        "  - family: antigravity:x\n    count: 1\n", encoding="utf-8")
+        "  - family: antigravity:x\n    count: 1\n",
+        encoding="utf-8",
+    )
     before = _listing(sandbox_dir)
     output, code = _cli(["generate", "mix.yaml", "-o", "out.jsonl", "-q"])
     _assert_clean_failure(output, code)
@@ -445,15 +483,41 @@ def test_the_real_attempt_namespace_holds_only_allowed_names() -> None:
     from puzzleforge.spec.safe import SAFE_BUILTINS
 
     import random
+
     env = _base_env()
     env.update(Runtime(random.Random(0), env, lambda s: None).table())
     values = [v for k, v in env.items() if k != "__builtins__"] + list(SAFE_BUILTINS.values())
     assert not [v for v in values if isinstance(v, types.ModuleType)]
     names = set(env) | set(SAFE_BUILTINS)
-    for bad in ("Solver", "Optimize", "set_param", "solve", "prove", "open_log", "Context",
-                "main_ctx", "c_int", "CFUNCTYPE", "cast", "string_at", "memmove", "open",
-                "eval", "exec", "getattr", "type", "object", "globals", "vars", "BoolRef",
-                "ExprRef", "ModelRef", "ctypes", "sys", "os"):
+    for bad in (
+        "Solver",
+        "Optimize",
+        "set_param",
+        "solve",
+        "prove",
+        "open_log",
+        "Context",
+        "main_ctx",
+        "c_int",
+        "CFUNCTYPE",
+        "cast",
+        "string_at",
+        "memmove",
+        "open",
+        "eval",
+        "exec",
+        "getattr",
+        "type",
+        "object",
+        "globals",
+        "vars",
+        "BoolRef",
+        "ExprRef",
+        "ModelRef",
+        "ctypes",
+        "sys",
+        "os",
+    ):
         assert bad not in names, bad
 
 
@@ -463,9 +527,13 @@ def test_attempts_leave_no_printing_or_global_z3_state(sandbox_dir: Path, capfd)
 
     assert not {"solve", "prove", "set_param", "set_option", "Solver"} & set(Z3_EXPORTS)
     spec = sandbox_dir / "ok.yaml"
-    spec.write_text(_spec_with("variable", "[simplify(Int('x') + 1), Sum([Int('y'), 2]), "
-                                           "str(IntVal(3)), Int('x').sort().name()]"),
-                    encoding="utf-8")
+    spec.write_text(
+        _spec_with(
+            "variable",
+            "[simplify(Int('x') + 1), Sum([Int('y'), 2]), str(IntVal(3)), Int('x').sort().name()]",
+        ),
+        encoding="utf-8",
+    )
     output, code = _cli(["spec", "generate", str(spec), "-n", "1"])
     assert code == 0, output
     assert json.loads(output.splitlines()[0])["family"] == "spec:ok"

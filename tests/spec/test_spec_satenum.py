@@ -3,6 +3,7 @@
 Expected sets come from an independent source: every assignment of the (small) space is
 substituted into the constraints and simplified by Z3 to true or false.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -18,7 +19,10 @@ from puzzleforge.spec.satenum import enumerate_sat, sat_solutions
 def _brute(assertions, consts, doms):
     out = set()
     for vals in itertools.product(*doms):
-        pairs = [(c, z3.BoolVal(v) if z3.is_bool(c) else z3.IntVal(v)) for c, v in zip(consts, vals, strict=True)]
+        pairs = [
+            (c, z3.BoolVal(v) if z3.is_bool(c) else z3.IntVal(v))
+            for c, v in zip(consts, vals, strict=True)
+        ]
         if all(z3.is_true(z3.simplify(z3.substitute(a, *pairs))) for a in assertions):
             out.add(tuple(vals))
     return out
@@ -34,8 +38,12 @@ def _random_problem(rng: random.Random):
         asserts.append(z3.And(x >= lo[x], x <= hi[x]))
     atoms = list(bs)
     for x in xs:
-        atoms += [x == rng.randint(-2, 4), x < rng.randint(-1, 4), x >= rng.randint(-1, 3),
-                  x != rng.randint(-1, 3)]
+        atoms += [
+            x == rng.randint(-2, 4),
+            x < rng.randint(-1, 4),
+            x >= rng.randint(-1, 3),
+            x != rng.randint(-1, 3),
+        ]
     for x, y in itertools.combinations(xs, 2):  # comparisons of two integers
         atoms += [x < y, x == y, x >= y, x != y]
     if len(xs) >= 2 and rng.random() < 0.3:
@@ -74,14 +82,29 @@ def test_order_and_limit_as_the_z3_path():
     a, b = z3.Bools("a b")
     x = z3.Int("x")
     asserts = [x >= 0, x <= 2, z3.Or(a, x == 1)]
-    sols = sat_solutions(asserts, [a, b, x], [z3.Z3_BOOL_SORT, z3.Z3_BOOL_SORT, z3.Z3_INT_SORT], None)
+    sols = sat_solutions(
+        asserts, [a, b, x], [z3.Z3_BOOL_SORT, z3.Z3_BOOL_SORT, z3.Z3_INT_SORT], None
+    )
     rows = [[s[a], s[b], s[x]] for s in sols]
-    assert rows == [[False, False, 1], [False, True, 1], [True, False, 0], [True, False, 1],
-                    [True, False, 2], [True, True, 0], [True, True, 1], [True, True, 2]]
+    assert rows == [
+        [False, False, 1],
+        [False, True, 1],
+        [True, False, 0],
+        [True, False, 1],
+        [True, False, 2],
+        [True, True, 0],
+        [True, True, 1],
+        [True, True, 2],
+    ]
     with pytest.raises(Rejection) as info:  # the Z3 path's rejection
         sat_solutions(asserts, [a, b, x], [z3.Z3_BOOL_SORT, z3.Z3_BOOL_SORT, z3.Z3_INT_SORT], 7)
     assert info.value.reason == "too many solutions"
-    assert len(sat_solutions(asserts, [a, b, x], [z3.Z3_BOOL_SORT, z3.Z3_BOOL_SORT, z3.Z3_INT_SORT], 8)) == 8
+    assert (
+        len(
+            sat_solutions(asserts, [a, b, x], [z3.Z3_BOOL_SORT, z3.Z3_BOOL_SORT, z3.Z3_INT_SORT], 8)
+        )
+        == 8
+    )
 
 
 def test_outside_the_fragment_is_left_to_z3():
@@ -94,10 +117,17 @@ def test_outside_the_fragment_is_left_to_z3():
     # integer-valued Ifs of cardinality sums (40-guess's shape): left to Z3, or exact
     a = z3.Bool("a")
     cnts = [z3.Sum([z3.If(e == v, 1, 0) for e in (x, y)]) for v in range(3)]
-    asserts = [x >= 0, x <= 2, y >= 0, y <= 2,
-               z3.Or(a, z3.Sum([z3.If(c <= 1, c, 1) for c in cnts]) == 1)]
+    asserts = [
+        x >= 0,
+        x <= 2,
+        y >= 0,
+        y <= 2,
+        z3.Or(a, z3.Sum([z3.If(c <= 1, c, 1) for c in cnts]) == 1),
+    ]
     rows = enumerate_sat(asserts, [a, x, y], [z3.Z3_BOOL_SORT] + kinds, None)
-    assert rows is None or set(map(tuple, rows)) == _brute(asserts, [a, x, y], [[False, True], [0, 1, 2], [0, 1, 2]])
+    assert rows is None or set(map(tuple, rows)) == _brute(
+        asserts, [a, x, y], [[False, True], [0, 1, 2], [0, 1, 2]]
+    )
     r = z3.Real("r")
     assert enumerate_sat([r > 0], [r], [z3.Z3_REAL_SORT], None) is None
 

@@ -6,6 +6,7 @@ by exhaustive evaluation and by Z3 enumeration with model completion. The soluti
 (projected on the constants that occur) and optima must be identical, and the fast path
 must refuse (return None) whatever it cannot evaluate exactly.
 """
+
 from __future__ import annotations
 
 import random
@@ -76,8 +77,13 @@ def _random_problem(rng: random.Random, ctx: z3.Context) -> tuple[list, list, z3
         if depth == 0 or r < 0.25:
             return rng.choice(bools)
         if r < 0.45:
-            return rng.choice([term(depth - 1) <= term(depth - 1), term(depth - 1) > term(depth - 1),
-                               term(depth - 1) == term(depth - 1)])
+            return rng.choice(
+                [
+                    term(depth - 1) <= term(depth - 1),
+                    term(depth - 1) > term(depth - 1),
+                    term(depth - 1) == term(depth - 1),
+                ]
+            )
         if r < 0.55:
             return z3.Implies(boolean(depth - 1), boolean(depth - 1))
         if r < 0.65:
@@ -102,6 +108,7 @@ def test_broadcast_blocks_match_z3_on_random_problems(seed: int, monkeypatch) ->
     """The broadcast evaluation (trailing constants on axes, leading ones in blocks, freed
     intermediates) on spaces made small enough for the tests to reach every branch."""
     from puzzleforge.spec import finitespace
+
     monkeypatch.setattr(finitespace, "_FLAT", 0)
     monkeypatch.setattr(finitespace, "BLOCK", 1 << (2 + seed % 4))
     monkeypatch.setattr(finitespace, "CHUNK", 1 << (2 + seed % 3))
@@ -130,9 +137,13 @@ def _check_random_problems(seed: int) -> None:
         if len(prob.rows):
             # the objective agrees with Z3's evaluation on every solution
             for row, vals in zip(prob.rows[:20], zip(*prob.row_values(prob.rows[:20]))):
-                sub = [(c, z3.BoolVal(v, ctx) if isinstance(v, bool) else z3.IntVal(v, ctx))
-                       for c, v in zip(used, vals)]
-                want = z3.simplify(z3.substitute(objective, *sub)) if sub else z3.simplify(objective)
+                sub = [
+                    (c, z3.BoolVal(v, ctx) if isinstance(v, bool) else z3.IntVal(v, ctx))
+                    for c, v in zip(used, vals)
+                ]
+                want = (
+                    z3.simplify(z3.substitute(objective, *sub)) if sub else z3.simplify(objective)
+                )
                 assert int(objv[list(prob.rows).index(row)]) == want.as_long()
         checked += 1
     assert checked >= 5
@@ -204,9 +215,17 @@ def _capture(spec: Path, n: int, seed: int) -> list[tuple]:
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "puzzleclone"
 
 
-@pytest.mark.parametrize("spec", [EXAMPLES / "house_numbers.yaml", EXAMPLES / "ore.yaml", EXAMPLES / "vase.yaml",
-                                  CORPUS / "2-graduation.yaml", CORPUS / "1-hamburger.yaml"],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "spec",
+    [
+        EXAMPLES / "house_numbers.yaml",
+        EXAMPLES / "ore.yaml",
+        EXAMPLES / "vase.yaml",
+        CORPUS / "2-graduation.yaml",
+        CORPUS / "1-hamburger.yaml",
+    ],
+    ids=lambda p: p.stem,
+)
 def test_spec_enumerations_agree_with_z3(spec: Path) -> None:
     if not spec.exists():
         pytest.skip(f"{spec} is absent (the shared corpus is not checked out here)")
@@ -217,7 +236,9 @@ def test_spec_enumerations_agree_with_z3(spec: Path) -> None:
             continue
         got = sorted(tuple(s.values.get(c.get_id()) for c in consts) for s in fast)
         assert got == z3_sols
-        assert [tuple(s.values.get(c.get_id()) for c in consts) for s in fast] == got  # canonical order
+        assert [
+            tuple(s.values.get(c.get_id()) for c in consts) for s in fast
+        ] == got  # canonical order
         compared += 1
     assert compared >= 1  # the fast path ran and was checked at least once
 
@@ -231,6 +252,7 @@ def test_collect_and_const_ids_agree() -> None:
 
 
 # ---- Python-built terms (spec/terms.py) against the Z3 terms of the same formulas ----
+
 
 def _formula(rng: random.Random, ns: dict, bools: list, ints: list) -> tuple[list, object]:
     """Random constraints and objective written once, built with Z3 or with Terms (``ns``)."""
@@ -307,6 +329,7 @@ def _formula(rng: random.Random, ns: dict, bools: list, ints: list) -> tuple[lis
 
 def _captured_evaluations(monkeypatch) -> list:
     from puzzleforge.spec import finite
+
     calls: list = []
     original = finite._evaluate
 
@@ -339,7 +362,10 @@ def _compare_random_formulas(seed: int, ctx: z3.Context, calls: list) -> int:
     z3ns = {n: getattr(z3, n) for n in DISPATCH}
     compared = 0
     for k in range(30):
-        nb, ni = random.Random(seed * 100 + k).randint(1, 5), random.Random(seed * 100 + k).randint(0, 3)
+        nb, ni = (
+            random.Random(seed * 100 + k).randint(1, 5),
+            random.Random(seed * 100 + k).randint(0, 3),
+        )
         bools = [z3.Bool(f"b{i}", ctx) for i in range(nb)]
         ints = [z3.Int(f"x{i}", ctx) for i in range(ni)]
         consts = bools + ints
@@ -357,7 +383,9 @@ def _compare_random_formulas(seed: int, ctx: z3.Context, calls: list) -> int:
         zs = [z3.BoolVal(v, ctx) if isinstance(v, bool) else v for v in zs]
         ts: list = []
         _flat(t_cons, ts)
-        if not all(isinstance(v, bool) or type(v) is Term for v in ts) or not isinstance(t_obj, (int, Term)):
+        if not all(isinstance(v, bool) or type(v) is Term for v in ts) or not isinstance(
+            t_obj, (int, Term)
+        ):
             continue  # a Z3 term came out (no Term among a function's arguments): Z3 decides
         roots = [b.mk("lit", v) if isinstance(v, bool) else v.i for v in ts]
         if isinstance(z_obj, int):
@@ -384,29 +412,58 @@ def test_terms_refuse_what_z3_would_answer_differently() -> None:
     b = Builder()
     x = Term(b, b.mk("const", 1), INT)
     p = Term(b, b.mk("const", 2), BOOL)
-    for bad in (lambda: x + 1.5, lambda: x + True, lambda: p + 1, lambda: p == 1, lambda: bool(x > 1),
-                lambda: str(x), lambda: f"{x}", lambda: hash(x), lambda: x == None,  # noqa: E711
-                lambda: DISPATCH["Sum"]([p, p]), lambda: DISPATCH["If"](x, 1, 2),
-                lambda: DISPATCH["If"](p, 1, True), lambda: DISPATCH["And"](p, x > 1, 1),
-                lambda: max(x, 2), lambda: x in [1, 2], lambda: DISPATCH["Not"](x)):
+    for bad in (
+        lambda: x + 1.5,
+        lambda: x + True,
+        lambda: p + 1,
+        lambda: p == 1,
+        lambda: bool(x > 1),
+        lambda: str(x),
+        lambda: f"{x}",
+        lambda: hash(x),
+        lambda: x == None,  # noqa: E711
+        lambda: DISPATCH["Sum"]([p, p]),
+        lambda: DISPATCH["If"](x, 1, 2),
+        lambda: DISPATCH["If"](p, 1, True),
+        lambda: DISPATCH["And"](p, x > 1, 1),
+        lambda: max(x, 2),
+        lambda: x in [1, 2],
+        lambda: DISPATCH["Not"](x),
+    ):
         with pytest.raises(Fallback):
             bad()
-    for bad in (lambda: x ** 2, lambda: x // 2, lambda: abs(x), lambda: len(x), lambda: int(x)):
+    for bad in (lambda: x**2, lambda: x // 2, lambda: abs(x), lambda: len(x), lambda: int(x)):
         with pytest.raises(TypeError):
             bad()
+
     # every operator a Term has, Z3's expressions have too (else Z3 would raise where Terms do not)
     def has(cls: type, name: str) -> bool:
         return any(name in vars(k) for k in cls.__mro__ if k is not object)
+
     for name in vars(Term):
-        if name.startswith("__") and name not in ("__init__", "__slots__", "__module__", "__doc__",
-                                                   "__bool__", "__hash__", "__str__", "__repr__",
-                                                   "__format__", "__weakref__"):
+        if name.startswith("__") and name not in (
+            "__init__",
+            "__slots__",
+            "__module__",
+            "__doc__",
+            "__bool__",
+            "__hash__",
+            "__str__",
+            "__repr__",
+            "__format__",
+            "__weakref__",
+        ):
             assert has(z3.ArithRef, name) or has(z3.BoolRef, name), name
 
 
-@pytest.mark.parametrize("fact,num", [("equal", 2), ("most", 1), ("least", 5), ("equal", 0), ("distinct", 0)])
-def test_event_count_operator_over_terms_is_the_z3_construction(fact: str, num: int, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    "fact,num", [("equal", 2), ("most", 1), ("least", 5), ("equal", 0), ("distinct", 0)]
+)
+def test_event_count_operator_over_terms_is_the_z3_construction(
+    fact: str, num: int, monkeypatch
+) -> None:
     from puzzleforge.spec.operators import gen_event_count_condition
+
     calls = _captured_evaluations(monkeypatch)
     ctx = z3.Context()
     with installed_z3_context(ctx):

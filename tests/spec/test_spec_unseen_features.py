@@ -7,6 +7,7 @@ operator, trusted ``.py`` operators drawing from the global ``random`` module, o
 files named by an absolute path of the author's machine, and the documented keyword
 names of the built-in operators. Real Z3 and real files throughout.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -50,8 +51,9 @@ def test_datetime_import_inside_a_lambda_operator():
     for seed in range(3):
         puzzle = stamp(family.generate(SpecParams(), make_rng(seed)), seed)
         cfg = puzzle.config
-        expected = (datetime.date(2023, cfg["month"], cfg["day"])
-                    + datetime.timedelta(days=cfg["days"])).strftime("%m/%d")
+        expected = (
+            datetime.date(2023, cfg["month"], cfg["day"]) + datetime.timedelta(days=cfg["days"])
+        ).strftime("%m/%d")
         assert puzzle.answer == expected
         assert family.verify(puzzle, expected) == 1.0
 
@@ -65,19 +67,34 @@ def test_import_of_any_other_module_is_refused_with_its_location():
     assert "__import__('os')" in text
 
 
-@pytest.mark.parametrize(("source", "error", "message"), [
-    # refused when it runs: the module view lists what may be read
-    ("__import__('datetime').sys", ExprError,
-     r"^'sys' of module datetime is not allowed in a spec expression \(not one of its "
-     r"allow-listed names\)$"),
-    # refused when it compiles: dunder names and private attributes
-    ("__import__(name)", UnsafeExpression,
-     r"name '__import__' is not allowed \(dunder names are refused\) in: __import__\(name\)"),
-    ("__builtins__", UnsafeExpression,
-     r"name '__builtins__' is not allowed \(dunder names are refused\) in: __builtins__"),
-    ("__import__('datetime')._name", UnsafeExpression,
-     r"attribute '\._name' is not allowed \(private and dunder attributes are refused\)"),
-])
+@pytest.mark.parametrize(
+    ("source", "error", "message"),
+    [
+        # refused when it runs: the module view lists what may be read
+        (
+            "__import__('datetime').sys",
+            ExprError,
+            r"^'sys' of module datetime is not allowed in a spec expression \(not one of its "
+            r"allow-listed names\)$",
+        ),
+        # refused when it compiles: dunder names and private attributes
+        (
+            "__import__(name)",
+            UnsafeExpression,
+            r"name '__import__' is not allowed \(dunder names are refused\) in: __import__\(name\)",
+        ),
+        (
+            "__builtins__",
+            UnsafeExpression,
+            r"name '__builtins__' is not allowed \(dunder names are refused\) in: __builtins__",
+        ),
+        (
+            "__import__('datetime')._name",
+            UnsafeExpression,
+            r"attribute '\._name' is not allowed \(private and dunder attributes are refused\)",
+        ),
+    ],
+)
 def test_module_views_expose_no_escape(source, error, message):
     with pytest.raises(error, match=message):
         code = compile_expr(source, where="test")
@@ -154,14 +171,22 @@ def test_builtin_operators_accept_their_documented_keywords():
     assert s.check() == z3.sat
     model = s.model()
     assert ops["get_value"](sol=model, vars=[x, y]) == [3, 4]
-    assert ops["get_TF_events_for_each_solution"](events=[b1, b2], solutions=[model], require=True) == [[b1]]
+    assert ops["get_TF_events_for_each_solution"](
+        events=[b1, b2], solutions=[model], require=True
+    ) == [[b1]]
 
     assert ops["to_unique"](l=[[1], [2], [1]]) == [[1], [2]]
-    lst = ops["generate_random_list"](size=3, ele_type="int", ele_domain=[1, 5],
-                                      cond=["lambda l: sum(l) >= 9"], per_ele_domain=[None, [5, 5], None])
+    lst = ops["generate_random_list"](
+        size=3,
+        ele_type="int",
+        ele_domain=[1, 5],
+        cond=["lambda l: sum(l) >= 9"],
+        per_ele_domain=[None, [5, 5], None],
+    )
     assert len(lst) == 3 and lst[1] == 5 and sum(lst) >= 9
-    total = ops["generate_random_list_with_total"](size=3, ele_domain=[0, 5], total=7,
-                                                   per_ele_domain=[[2, 2], None, None])
+    total = ops["generate_random_list_with_total"](
+        size=3, ele_domain=[0, 5], total=7, per_ele_domain=[[2, 2], None, None]
+    )
     assert sum(total) == 7 and total[0] == 2
     assert ops["generate_letters"](n=2, lang="en") == ["A1", "A2"]
     assert ops["generate_letters"](n=3, lang="cn") == "甲乙丙"
@@ -172,10 +197,15 @@ def test_builtin_operators_accept_their_documented_keywords():
 
     one = ops["generate_formula"](vars_num=2, is_cond=True, allow_power=False, max_depth=3)
     assert one.startswith("(Cmp ")
-    many = ops["generate_formulas"](formula_num=2, vars_num=2, is_cond=False, allow_power=True, max_depth=3)
+    many = ops["generate_formulas"](
+        formula_num=2, vars_num=2, is_cond=False, allow_power=True, max_depth=3
+    )
     assert 1 <= len(many) <= 2 and len(set(many)) == len(many)
-    system = ops["build_system"](configs=["(Add (Var 0) (Var 1))", "(Sub (Var 0) (Const 1))"],
-                                 vars=[x, y], var_names=["a", "b"])
+    system = ops["build_system"](
+        configs=["(Add (Var 0) (Var 1))", "(Sub (Var 0) (Const 1))"],
+        vars=[x, y],
+        var_names=["a", "b"],
+    )
     assert system["latex_str"].startswith(r"\begin{cases}") and "a" in system["latex_str"]
     s2 = z3.Solver()
     s2.add(system["z3_expr"][0] == 7, system["z3_expr"][1] == 2)
@@ -183,14 +213,31 @@ def test_builtin_operators_accept_their_documented_keywords():
     assert ops["get_formula_value"](config="(Add (Var 0) (Var 1))", values=[3, 4]) == 7
 
 
-def test_cli_attempt_seconds_is_recorded_so_verify_replays_with_the_same_budget(tmp_path, monkeypatch):
+def test_cli_attempt_seconds_is_recorded_so_verify_replays_with_the_same_budget(
+    tmp_path, monkeypatch
+):
     from typer.testing import CliRunner
 
     from puzzleforge.cli.main import app
 
     out = tmp_path / "post.jsonl"
-    r = CliRunner().invoke(app, ["spec", "generate", str(DATA / "post_gen_text.yaml"), "-n", "2", "--seed", "4",
-                                 "--attempt-seconds", "40", "--out", str(out), "-q"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "spec",
+            "generate",
+            str(DATA / "post_gen_text.yaml"),
+            "-n",
+            "2",
+            "--seed",
+            "4",
+            "--attempt-seconds",
+            "40",
+            "--out",
+            str(out),
+            "-q",
+        ],
+    )
     assert r.exit_code == 0, r.output
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [rec["params"]["attempt_seconds"] for rec in records] == [40.0, 40.0]
@@ -201,7 +248,9 @@ def test_cli_attempt_seconds_is_recorded_so_verify_replays_with_the_same_budget(
 def test_post_gen_conditions_is_the_running_text_of_post_generation_descriptions():
     family, puzzle = _make("post_gen_text.yaml", 6)
     diff, total = puzzle.config["diff"], puzzle.config["total"]
-    assert f"add up to {total}; the larger one exceeds the smaller by {diff}; What" in puzzle.question
+    assert (
+        f"add up to {total}; the larger one exceeds the smaller by {diff}; What" in puzzle.question
+    )
     assert puzzle.answer == str((total - diff) // 2)
     assert family.verify(puzzle, puzzle.answer) == 1.0
 

@@ -11,6 +11,7 @@ stopped after UNDECIDED_LIMIT of them with a clear error. A draw with a second s
 is still rejected as "too many solutions".
 Real Z3 throughout; no wall-clock assertions.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

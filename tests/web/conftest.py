@@ -10,6 +10,7 @@ Screenshots go to a pytest tmp folder, so the suite never writes into the checko
 ``make screenshots`` sets ``PUZZLEFORGE_SCREENSHOTS_DIR=docs/screenshots`` to refresh
 the pictures in the docs on purpose.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,11 +28,19 @@ import puzzleforge
 from puzzleforge.web import WebSettings, create_app
 
 SCREENSHOTS_ENV = "PUZZLEFORGE_SCREENSHOTS_DIR"
-CHROMIUM_HINT = ("Chromium not found: install it with "
-                 "`apt-get install -y --no-install-recommends chromium`")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-quic"]
+CHROMIUM_HINT = (
+    "Chromium not found: install it with `apt-get install -y --no-install-recommends chromium`"
+)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+]
 
 
 def find_chromium() -> str | None:
@@ -50,8 +59,9 @@ def write_latin_dataset(path: Path, count: int = 6) -> Path:
     with path.open("w", encoding="utf-8") as handle:
         for seed in range(count):
             puzzle = puzzleforge.generate("latin", seed=seed, n=4)
-            puzzle.meta["explanation"] = [f"step {i + 1} of a made-up explanation"
-                                          for i in range(2)]
+            puzzle.meta["explanation"] = [
+                f"step {i + 1} of a made-up explanation" for i in range(2)
+            ]
             handle.write(puzzle.to_json() + "\n")
     return path
 
@@ -80,12 +90,28 @@ def write_cli_dataset(path: Path, family: str) -> Path:
     import subprocess
     import sys
 
-    command = [sys.executable, "-m", "puzzleforge.cli.main", "generate", family, "-n", "3",
-               "--seed", "1", "--workers", "1", "--quiet", "--out", str(path)]
+    command = [
+        sys.executable,
+        "-m",
+        "puzzleforge.cli.main",
+        "generate",
+        family,
+        "-n",
+        "3",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--quiet",
+        "--out",
+        str(path),
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     if result.returncode != 0 or not path.is_file():
-        pytest.fail(f"`puzzleforge generate {family}` failed (exit {result.returncode}, "
-                    f"file written: {path.is_file()}): {result.stderr[-2000:]}")
+        pytest.fail(
+            f"`puzzleforge generate {family}` failed (exit {result.returncode}, "
+            f"file written: {path.is_file()}): {result.stderr[-2000:]}"
+        )
     return path
 
 
@@ -109,8 +135,12 @@ def live_server(web_data_dir: Path) -> Iterator[str]:
     import uvicorn
 
     port = _free_port()
-    config = uvicorn.Config(create_app(WebSettings(data_dir=web_data_dir)), host="127.0.0.1",
-                            port=port, log_level="warning")
+    config = uvicorn.Config(
+        create_app(WebSettings(data_dir=web_data_dir)),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True, name="pf-web-test-server")
     thread.start()
@@ -139,8 +169,9 @@ def chromium_browser():
 @pytest.fixture()
 def page(chromium_browser, live_server):
     """A fresh browser page whose JavaScript errors fail the test."""
-    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900},
-                                           base_url=live_server)
+    context = chromium_browser.new_context(
+        viewport={"width": 1280, "height": 900}, base_url=live_server
+    )
     pg = context.new_page()
     pg.set_default_timeout(15_000)
     errors: list[str] = []

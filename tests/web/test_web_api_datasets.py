@@ -1,4 +1,5 @@
 """API tests of the web app's skeleton: pages, safety middleware and the dataset endpoints."""
+
 from __future__ import annotations
 
 import pytest
@@ -45,16 +46,19 @@ def test_open_listed_dataset_search_and_record(api_client) -> None:
     assert page["total"] == 6 and [i["index"] for i in page["items"]] == [0, 1]
     record = api_client.get(f"/api/datasets/{token}/records/3").json()
     assert record["family"] == "latin" and record["line"] == 4
-    assert record["explanation"] == ["step 1 of a made-up explanation",
-                                     "step 2 of a made-up explanation"]
+    assert record["explanation"] == [
+        "step 1 of a made-up explanation",
+        "step 2 of a made-up explanation",
+    ]
     hit = api_client.get(f"/api/datasets/{token}/records", params={"q": record["id"]}).json()
     assert [i["index"] for i in hit["items"]] == [3]
     missing = api_client.get(f"/api/datasets/{token}/records/99")
     assert missing.status_code == 404 and "has 6" in missing.json()["error"]["message"]
 
 
-@pytest.mark.parametrize("name", ["../etc/passwd", "/etc/passwd", "latin-small.jsonl/../x",
-                                  "..\\latin-small.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["../etc/passwd", "/etc/passwd", "latin-small.jsonl/../x", "..\\latin-small.jsonl"]
+)
 def test_path_traversal_is_refused(api_client, name: str) -> None:
     response = api_client.post("/api/datasets/open", json={"name": name})
     assert response.status_code == 404
@@ -82,8 +86,7 @@ def test_upload_over_the_size_limit_is_refused(web_data_dir) -> None:
 
     app = create_app(WebSettings(data_dir=web_data_dir, max_upload_bytes=1000))
     with TestClient(app) as client:
-        response = client.post("/api/datasets/upload",
-                               files={"file": ("big.jsonl", b"x" * 5000)})
+        response = client.post("/api/datasets/upload", files={"file": ("big.jsonl", b"x" * 5000)})
     assert response.status_code == 413
     assert "limit" in response.json()["error"]["message"]
 
@@ -97,7 +100,9 @@ def test_unknown_dataset_token_is_a_message_not_a_trace(api_client) -> None:
 def test_zebra_record_is_explained_by_the_engine(api_client) -> None:
     names = [f["name"] for f in api_client.get("/api/datasets/files").json()["files"]]
     assert "zebra-small.jsonl" in names
-    token = api_client.post("/api/datasets/open", json={"name": "zebra-small.jsonl"}).json()["token"]
+    token = api_client.post("/api/datasets/open", json={"name": "zebra-small.jsonl"}).json()[
+        "token"
+    ]
     record = api_client.get(f"/api/datasets/{token}/records/0").json()
     assert record["explanation"] is None and record["explainable"] is True
     steps = api_client.get(f"/api/datasets/{token}/records/0/explain").json()["steps"]
@@ -105,9 +110,14 @@ def test_zebra_record_is_explained_by_the_engine(api_client) -> None:
 
 
 def test_latin_record_has_no_engine_explanation(api_client) -> None:
-    token = api_client.post("/api/datasets/open", json={"name": "latin-small.jsonl"}).json()["token"]
+    token = api_client.post("/api/datasets/open", json={"name": "latin-small.jsonl"}).json()[
+        "token"
+    ]
     response = api_client.get(f"/api/datasets/{token}/records/0/explain")
-    assert response.status_code == 404 and "no engine explanation" in response.json()["error"]["message"]
+    assert (
+        response.status_code == 404
+        and "no engine explanation" in response.json()["error"]["message"]
+    )
 
 
 def test_crossnumber_record_explained_but_foreign_paths_are_not_read(api_client) -> None:
@@ -120,8 +130,9 @@ def test_crossnumber_record_explained_but_foreign_paths_are_not_read(api_client)
     crafted["meta"].pop("puzzle_file", None)
     crafted["meta"]["source"] = "/etc/passwd"
     body = orjson.dumps(record) + b"\n" + orjson.dumps(crafted) + b"\n"
-    token = api_client.post("/api/datasets/upload",
-                            files={"file": ("cn.jsonl", body)}).json()["token"]
+    token = api_client.post("/api/datasets/upload", files={"file": ("cn.jsonl", body)}).json()[
+        "token"
+    ]
     steps = api_client.get(f"/api/datasets/{token}/records/0/explain").json()["steps"]
     assert len(steps) > 3
     refused = api_client.get(f"/api/datasets/{token}/records/1/explain")
@@ -133,10 +144,13 @@ def test_crossnumber_record_explained_but_foreign_paths_are_not_read(api_client)
 def test_64_bit_seeds_reach_the_page_digit_for_digit(api_client) -> None:
     # 2**63 - 25 is not a double: as a JSON number a browser would read ...775808
     seed = 2**63 - 25
-    line = ('{"id": "s", "family": "latin", "question": "q", "answer": "a", "seed": '
-            f'{seed}, "params": {{"seed": {seed}, "n": 4}}}}\n')
-    token = api_client.post("/api/datasets/upload",
-                            files={"file": ("s.jsonl", line.encode())}).json()["token"]
+    line = (
+        '{"id": "s", "family": "latin", "question": "q", "answer": "a", "seed": '
+        f'{seed}, "params": {{"seed": {seed}, "n": 4}}}}\n'
+    )
+    token = api_client.post(
+        "/api/datasets/upload", files={"file": ("s.jsonl", line.encode())}
+    ).json()["token"]
     record = api_client.get(f"/api/datasets/{token}/records/0").json()
     assert record["seed"] == "9223372036854775783"
     assert record["params"] == {"seed": "9223372036854775783", "n": 4}

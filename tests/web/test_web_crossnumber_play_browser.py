@@ -4,6 +4,7 @@ The expected digits come from the puzzle's own ``expect`` rows where the file ha
 (powerplay) or from the server's record (``/api/crossnumber/{token}/solution``); they are
 typed with the keyboard into the grid, with a hint, an undo and Check at the end.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,7 +13,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-POWERPLAY_ROWS = ["11449", "49364", "46656"]   # the answer the API test also asserts
+POWERPLAY_ROWS = ["11449", "49364", "46656"]  # the answer the API test also asserts
 
 
 def _typed(page, key: str) -> None:
@@ -54,7 +55,7 @@ def test_bundled_puzzle_typed_to_solved(page, expect, save_screenshot) -> None:
     _typed(page, "2,4")
     page.keyboard.press("ArrowLeft")
     expect(page.locator('#cnp-grid button[data-key="2,3"]')).to_be_focused()
-    page.keyboard.press("Delete")          # a slip, undone by Ctrl+Z
+    page.keyboard.press("Delete")  # a slip, undone by Ctrl+Z
     page.keyboard.press("Control+z")
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#cnp-result")).to_contain_text("Solved! Every cell is correct.")
@@ -68,15 +69,16 @@ def test_uploaded_puzzle_wrong_cell_flagged_then_revealed(page, expect, tmp_path
     from puzzleforge.crossnumber.api import bundled_dir
 
     upload = tmp_path / "mine.yaml"
-    upload.write_text((bundled_dir() / "powerplay.yaml").read_text(encoding="utf-8"),
-                      encoding="utf-8")
+    upload.write_text(
+        (bundled_dir() / "powerplay.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     page.goto("/crossnumber")
     page.set_input_files("#cn-file", str(upload))
     expect(page.locator("#cn-status")).to_contain_text("Read mine.yaml")
     page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator("#cn-play")).to_be_visible()
     _typed(page, "0,0")
-    page.keyboard.press("7")                # the right digit is 1
+    page.keyboard.press("7")  # the right digit is 1
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#cnp-result")).to_contain_text("1 wrong cell(s)")
     expect(page.locator("#cnp-grid td.wrong")).to_have_count(1)
@@ -95,8 +97,7 @@ def test_hint_names_a_clue_and_a_reason_and_is_not_a_given(page, expect, tmp_pat
     # ending in the given 4 of row 2, column 5: 64, so row 2, column 4 is 6
     upload = tmp_path / "given.yaml"
     text = (bundled_dir() / "powerplay.yaml").read_text(encoding="utf-8")
-    upload.write_text(text.replace("clues:\n", POWERPLAY_GIVENS + "clues:\n", 1),
-                      encoding="utf-8")
+    upload.write_text(text.replace("clues:\n", POWERPLAY_GIVENS + "clues:\n", 1), encoding="utf-8")
     page.goto("/crossnumber")
     page.set_input_files("#cn-file", str(upload))
     expect(page.locator("#cn-status")).to_contain_text("Read given.yaml")
@@ -107,14 +108,15 @@ def test_hint_names_a_clue_and_a_reason_and_is_not_a_given(page, expect, tmp_pat
     expect(page.locator("#cnp-result")).to_have_text(
         "Hint: Row 2, column 4 is 6: A7 is square with 2 digits: {16, 25, 36, 49, 64, 81}; "
         "A7 must fit the digits possible in A7: A7: {16, 25, 36, 49, 64, 81} -> 64; "
-        "so cells r2c4 6.")
+        "so cells r2c4 6."
+    )
     hinted = page.locator("#cnp-grid td.hinted")
     expect(hinted).to_have_count(1)
     expect(hinted).to_have_attribute("data-key", "1,3")
     expect(hinted).not_to_have_class(re.compile(r"\bgiven\b"))
     expect(hinted.locator("button")).to_have_attribute("aria-label", "row 2, column 4: 6")
     expect(page.locator("#cnp-clues button.clue.current")).to_have_attribute("data-clue", "A7")
-    expect(page.locator("#cnp-grid td.used")).to_have_count(2)     # A7's two cells
+    expect(page.locator("#cnp-grid td.used")).to_have_count(2)  # A7's two cells
 
 
 def test_generated_puzzle_solved_with_typed_digits(page, expect) -> None:

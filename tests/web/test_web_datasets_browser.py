@@ -1,4 +1,5 @@
 """Browser test of the dataset page: open a listed JSONL dataset, search, read a record."""
+
 from __future__ import annotations
 
 import pytest

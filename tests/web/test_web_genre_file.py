@@ -2,6 +2,7 @@
 started with --trust: without it the upload is refused with the reason; with it the genre
 is listed, its published-style puzzle loads (solved in an engine worker that loads the
 file too) and is played through check and solution, and a puzzle of it is generated."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,8 +16,7 @@ TENTS = ROOT / "examples" / "genres" / "tents.py"
 PUZZLE = ROOT / "examples" / "genres" / "tents-8x8.txt"
 #: The published-style instance's answer (tests/grid/test_grid_tents_file.py finds it by
 #: brute force): tents at these cells, rows and columns from 0.
-TENTS_AT = {(0, 0), (0, 4), (1, 7), (2, 1), (3, 3), (3, 5), (5, 0), (5, 5), (6, 2), (7, 5),
-            (7, 7)}
+TENTS_AT = {(0, 0), (0, 4), (1, 7), (2, 1), (3, 3), (3, 5), (5, 0), (5, 5), (6, 2), (7, 5), (7, 7)}
 
 
 def _client(trust: bool):
@@ -29,18 +29,22 @@ def _client(trust: bool):
 
 def test_without_trust_a_genre_file_is_refused() -> None:
     with _client(False) as client:
-        got = client.post("/api/grid/genre-file", json={"name": "tents.py",
-                                                        "text": TENTS.read_text()})
+        got = client.post(
+            "/api/grid/genre-file", json={"name": "tents.py", "text": TENTS.read_text()}
+        )
         assert got.status_code == 403
         message = got.json()["error"]["message"]
-        assert message.startswith("this server was started without --trust, so it does not "
-                                  "load genre files: a genre file is Python code")
+        assert message.startswith(
+            "this server was started without --trust, so it does not "
+            "load genre files: a genre file is Python code"
+        )
 
 
 def test_with_trust_a_genre_file_is_loaded_played_and_generated() -> None:
     with _client(True) as client:
-        got = client.post("/api/grid/genre-file", json={"name": "tents.py",
-                                                        "text": TENTS.read_text()})
+        got = client.post(
+            "/api/grid/genre-file", json={"name": "tents.py", "text": TENTS.read_text()}
+        )
         assert got.status_code == 200, got.text
         body = got.json()
         assert (body["id"], body["default_size"]) == ("tents", "8x8")
@@ -57,8 +61,9 @@ def test_with_trust_a_genre_file_is_loaded_played_and_generated() -> None:
         assert checked["wrong"] == [] and checked["solved"] is True
         wrong = client.post(f"/api/grid/{token}/check", json={"values": {"0,2": "1"}}).json()
         assert wrong["wrong"] == ["0,2"]
-        job = client.post("/api/grid/generate", json={"genre": "tents", "size": "6x6",
-                                                      "seed": 4}).json()
+        job = client.post(
+            "/api/grid/generate", json={"genre": "tents", "size": "6x6", "seed": 4}
+        ).json()
         import time
 
         for _ in range(600):

@@ -1,4 +1,5 @@
 """Browser test of the grid-genre page: a small Unruly played with keys and hints to the end."""
+
 from __future__ import annotations
 
 import re
@@ -66,7 +67,7 @@ def test_load_text_errors_and_reveal(page, expect) -> None:
         expect(page.locator("#gp-error")).to_contain_text("more than one solution")
 
 
-SUDOKU_URL = "https://puzz.link/p?sudoku/4/4/h3g2h1g2g3j"   # a unique 4x4 Sudoku
+SUDOKU_URL = "https://puzz.link/p?sudoku/4/4/h3g2h1g2g3j"  # a unique 4x4 Sudoku
 
 
 def test_puzzlink_url_loads_and_plays_with_digit_keys(page, expect, save_screenshot) -> None:

@@ -1,4 +1,5 @@
 """Browser test of the logic-grid page: generate 4x4, mark, hint until solved, check."""
+
 from __future__ import annotations
 
 import re
@@ -18,7 +19,7 @@ def test_generate_mark_hint_until_solved_and_check(page, expect, save_screenshot
     expect(page.locator("#lg-play")).to_be_visible()
     expect(page.locator("#lg-info")).to_contain_text("4×4 · seed 11")
     cells = page.locator("#lg-grid button[data-key]")
-    expect(cells).to_have_count(6 * 16)   # K(K-1)/2 boxes of k*k cells
+    expect(cells).to_have_count(6 * 16)  # K(K-1)/2 boxes of k*k cells
     assert page.locator("#lg-clues li").count() > 0
 
     # a click cycles empty -> x -> dot -> empty
@@ -33,13 +34,13 @@ def test_generate_mark_hint_until_solved_and_check(page, expect, save_screenshot
     # a wrong mark is highlighted by check: mark the first cell with the wrong symbol
     key = first.get_attribute("data-key")
     first.focus()
-    page.keyboard.press("o")     # keyboard sets a dot
+    page.keyboard.press("o")  # keyboard sets a dot
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#lg-result")).to_be_visible()
     result = page.text_content("#lg-result")
     if "wrong mark(s)" in result:
         expect(page.locator(f'#lg-grid td[data-key="{key}"]')).to_have_class(re.compile("wrong"))
-        page.keyboard.press("Delete")   # clear it again with the keyboard
+        page.keyboard.press("Delete")  # clear it again with the keyboard
     else:
         assert "No wrong marks" in result
 
@@ -95,7 +96,10 @@ def test_walkthrough_rename_and_bad_size(page, expect, save_screenshot) -> None:
     expect(page.locator("#lg-grid")).to_contain_text("Zoltan")
 
     # both PDFs download (the sheet uses the new name)
-    for link, suffix in (("Download PDF sheet", ".pdf"), ("Download solution PDF", "-solution.pdf")):
+    for link, suffix in (
+        ("Download PDF sheet", ".pdf"),
+        ("Download solution PDF", "-solution.pdf"),
+    ):
         with page.expect_download() as info:
             page.get_by_role("link", name=link).click()
         download = info.value
@@ -111,7 +115,7 @@ def test_walkthrough_rename_and_bad_size(page, expect, save_screenshot) -> None:
 
 
 def test_6x6_fits_a_1280_window_and_step_numbers_have_room(page, expect) -> None:
-    page.goto("/logic-grid")          # the page fixture's window is 1280 px wide
+    page.goto("/logic-grid")  # the page fixture's window is 1280 px wide
     page.get_by_label("Categories (K)").fill("6")
     page.get_by_label("Objects per category (k)").fill("6")
     page.get_by_label("Seed (empty = random)").fill("3")
@@ -120,12 +124,13 @@ def test_6x6_fits_a_1280_window_and_step_numbers_have_room(page, expect) -> None
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     grid = page.locator("#lg-grid table").bounding_box()
     clues = page.locator("#lg-clues").bounding_box()
-    assert grid["x"] + grid["width"] <= clues["x"]          # side by side, not overlapping
+    assert grid["x"] + grid["width"] <= clues["x"]  # side by side, not overlapping
     assert clues["x"] + clues["width"] <= 1280
     page.get_by_role("button", name="Solve step by step").click()
-    expect(page.locator("#lg-step-list li").nth(9)).to_be_attached()   # two-digit steps
+    expect(page.locator("#lg-step-list li").nth(9)).to_be_attached()  # two-digit steps
     # the list's left padding holds a four-character marker ("100.") in its own font,
     # so step numbers from 10 on (and past 100) are never clipped
     room = page.locator("#lg-step-list").evaluate(
-        "ol => parseFloat(getComputedStyle(ol).paddingLeft) / parseFloat(getComputedStyle(ol).fontSize)")
+        "ol => parseFloat(getComputedStyle(ol).paddingLeft) / parseFloat(getComputedStyle(ol).fontSize)"
+    )
     assert room >= 3.0

@@ -1,4 +1,5 @@
 """The web assets really ship in the package: build it with setuptools and look."""
+
 from __future__ import annotations
 
 import shutil
@@ -13,15 +14,31 @@ WEB = REPO / "src" / "puzzleforge" / "web"
 def test_templates_and_static_files_are_in_the_built_package(tmp_path: Path) -> None:
     shutil.copy(REPO / "pyproject.toml", tmp_path)
     shutil.copy(REPO / "README.md", tmp_path)
-    shutil.copytree(REPO / "src", tmp_path / "src",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(
+        REPO / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+    )
     out = tmp_path / "build-lib"
     result = subprocess.run(
-        [sys.executable, "-c", "import setuptools; setuptools.setup()", "-q", "build_py",
-         "--build-lib", str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-c",
+            "import setuptools; setuptools.setup()",
+            "-q",
+            "build_py",
+            "--build-lib",
+            str(out),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
-    wanted = sorted(p.relative_to(WEB).as_posix() for p in WEB.rglob("*")
-                    if p.is_file() and p.suffix in (".html", ".js", ".css", ".svg"))
+    wanted = sorted(
+        p.relative_to(WEB).as_posix()
+        for p in WEB.rglob("*")
+        if p.is_file() and p.suffix in (".html", ".js", ".css", ".svg")
+    )
     assert wanted, "no assets found in the source tree"
     built = out / "puzzleforge" / "web"
     missing = [name for name in wanted if not (built / name).is_file()]

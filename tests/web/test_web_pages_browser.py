@@ -1,4 +1,5 @@
 """Every page in a real Chromium: titles, one h1, labelled controls, keyboard reachability."""
+
 from __future__ import annotations
 
 import pytest

@@ -6,6 +6,7 @@ mouse clicks, right-clicks, drags and key presses. Each game also asks for a hin
 it (Ctrl+Z), makes and undoes a wrong move, and ends with Check saying "Solved!".
 One browser serves every test (the session fixture); boards are small to keep it quick.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,10 +17,18 @@ pytestmark = pytest.mark.browser
 
 #: genre -> (size, seed): the smallest boards the genres allow, seeds fixed.
 GENRES = {
-    "unruly": ("6x6", 4), "binairo": ("4x4", 1), "sudoku": ("4x4", 1),
-    "futoshiki": ("4x4", 1), "skyscrapers": ("4x4", 1), "kakurasu": ("4x4", 1),
-    "starbattle": ("5x5", 1), "lightup": ("5x5", 1), "slitherlink": ("5x5", 1),
-    "masyu": ("5x5", 1), "nurikabe": ("5x5", 1), "nonogram": ("5x5", 1),
+    "unruly": ("6x6", 4),
+    "binairo": ("4x4", 1),
+    "sudoku": ("4x4", 1),
+    "futoshiki": ("4x4", 1),
+    "skyscrapers": ("4x4", 1),
+    "kakurasu": ("4x4", 1),
+    "starbattle": ("5x5", 1),
+    "lightup": ("5x5", 1),
+    "slitherlink": ("5x5", 1),
+    "masyu": ("5x5", 1),
+    "nurikabe": ("5x5", 1),
+    "nonogram": ("5x5", 1),
 }
 TWO_COLOUR = {"unruly", "binairo"}
 
@@ -90,20 +99,22 @@ def test_cell_genre_played_to_solved(page, expect, save_screenshot, genre: str) 
     _, solution = _generate(page, expect, genre, size, seed)
     _hint_then_undo(page, expect, edge=False)
     binary = set(solution.values()) <= {"0", "1"}
-    givens = {page.locator("#gp-board td.given").nth(i).get_attribute("data-key")
-              for i in range(page.locator("#gp-board td.given").count())}
+    givens = {
+        page.locator("#gp-board td.given").nth(i).get_attribute("data-key")
+        for i in range(page.locator("#gp-board td.given").count())
+    }
     todo = sorted(k for k in solution if k not in givens)
     if binary and genre not in TWO_COLOUR:
-        todo = [k for k in todo if solution[k] == "1"]   # unmarked cells count as empty
+        todo = [k for k in todo if solution[k] == "1"]  # unmarked cells count as empty
     for i, key in enumerate(todo):
         token = solution[key]
         if binary:
-            if i % 2 == 0:                                # mouse: left = "1", right = "0"
+            if i % 2 == 0:  # mouse: left = "1", right = "0"
                 _cell(page, key).click(button="left" if token == "1" else "right")
-            else:                                         # keyboard: b / w
+            else:  # keyboard: b / w
                 _cell(page, key).focus()
                 page.keyboard.press("b" if token == "1" else "w")
-        elif i == 0:                                      # the value picker
+        elif i == 0:  # the value picker
             _cell(page, key).click()
             page.get_by_role("button", name=f"Enter {token}", exact=True).click()
         else:
@@ -140,8 +151,10 @@ def test_drag_paints_cells_and_is_one_undo_step(page, expect) -> None:
 
 def test_two_digit_values_and_pencil_marks_on_a_12x12_sudoku(page, expect, save_screenshot) -> None:
     _, solution = _generate(page, expect, "sudoku", "12x12", 1)
-    givens = {page.locator("#gp-board td.given").nth(i).get_attribute("data-key")
-              for i in range(page.locator("#gp-board td.given").count())}
+    givens = {
+        page.locator("#gp-board td.given").nth(i).get_attribute("data-key")
+        for i in range(page.locator("#gp-board td.given").count())
+    }
     twelve = next(k for k in sorted(solution) if solution[k] == "12" and k not in givens)
     _cell(page, twelve).click()
     page.keyboard.press("1")
@@ -168,9 +181,12 @@ def test_slitherlink_by_clicks_and_keys(page, expect, save_screenshot) -> None:
     _, solution = _generate(page, expect, "slitherlink", size, seed)
     _hint_then_undo(page, expect, edge=True)
     lines = sorted(k for k, v in solution.items() if v == "1")
-    moves = {"h": ("Shift+ArrowUp", "Shift+ArrowDown"), "v": ("Shift+ArrowLeft", "Shift+ArrowRight")}
+    moves = {
+        "h": ("Shift+ArrowUp", "Shift+ArrowDown"),
+        "v": ("Shift+ArrowLeft", "Shift+ArrowRight"),
+    }
     for i, key in enumerate(lines):
-        if i % 3 == 2:       # keyboard: Shift+arrow draws the line on that side of a cell
+        if i % 3 == 2:  # keyboard: Shift+arrow draws the line on that side of a cell
             o, r, c = key.split(",")
             r, c = int(r), int(c)
             outer = (o == "h" and r == rows) or (o == "v" and c == cols)
@@ -184,7 +200,7 @@ def test_slitherlink_by_clicks_and_keys(page, expect, save_screenshot) -> None:
     empty = next(k for k, v in sorted(solution.items()) if v == "0")
     page.mouse.click(*_edge_point(page, empty, rows, cols), button="right")
     expect(page.locator("#gp-board svg line.cross[data-edge]")).to_have_count(1)
-    page.mouse.click(*_edge_point(page, empty, rows, cols))   # a line where none belongs
+    page.mouse.click(*_edge_point(page, empty, rows, cols))  # a line where none belongs
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#gp-result")).to_contain_text("1 wrong mark")
     page.locator("#gp-board button[data-key]").first.focus()
@@ -223,16 +239,20 @@ def test_masyu_drawn_by_dragging_between_cell_centres(page, expect, save_screens
     links = sum(1 for v in solution.values() if v == "1")
     assert len(order) == links
     half = len(order) // 2
-    page.mouse.move(*_centre(page, *order[0]))        # first half: one mouse drag
+    page.mouse.move(*_centre(page, *order[0]))  # first half: one mouse drag
     page.mouse.down()
-    for cell in order[1:half + 1]:
+    for cell in order[1 : half + 1]:
         page.mouse.move(*_centre(page, *cell), steps=3)
     page.mouse.up()
     expect(page.locator("#gp-board svg line.on")).to_have_count(half)
-    arrows = {(-1, 0): "Shift+ArrowUp", (1, 0): "Shift+ArrowDown",
-              (0, -1): "Shift+ArrowLeft", (0, 1): "Shift+ArrowRight"}
+    arrows = {
+        (-1, 0): "Shift+ArrowUp",
+        (1, 0): "Shift+ArrowDown",
+        (0, -1): "Shift+ArrowLeft",
+        (0, 1): "Shift+ArrowRight",
+    }
     _cell(page, "{},{}".format(*order[half])).focus()  # second half: Shift+arrows
-    for a, b in zip(order[half:], order[half + 1:] + order[:1]):
+    for a, b in zip(order[half:], order[half + 1 :] + order[:1]):
         page.keyboard.press(arrows[(b[0] - a[0], b[1] - a[1])])
     expect(page.locator("#gp-board svg line.on")).to_have_count(links)
     _finish(page, expect)

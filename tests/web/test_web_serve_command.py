@@ -1,4 +1,5 @@
 """``puzzleforge serve`` as a user runs it: a real process answering on 127.0.0.1."""
+
 from __future__ import annotations
 
 import os
@@ -23,9 +24,20 @@ def test_serve_binds_loopback_and_serves_pages(tmp_path: Path) -> None:
     port = _free_port()
     (tmp_path / "a.jsonl").write_text('{"family": "x", "question": "q", "answer": "a"}\n')
     proc = subprocess.Popen(
-        [sys.executable, "-m", "puzzleforge.cli.main", "serve", "--port", str(port),
-         "--data", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-m",
+            "puzzleforge.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--data",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -40,8 +52,9 @@ def test_serve_binds_loopback_and_serves_pages(tmp_path: Path) -> None:
         files = httpx.get(f"http://127.0.0.1:{port}/api/datasets/files", timeout=5).json()
         assert [f["name"] for f in files["files"]] == ["a.jsonl"]
         # bound to loopback only: the listening socket's address is 127.0.0.1
-        listening = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True,
-                                   text=True)
+        listening = subprocess.run(
+            ["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True
+        )
         if listening.returncode == 0 and listening.stdout.strip():
             local = {line.split()[3] for line in listening.stdout.strip().splitlines()}
             assert local == {f"127.0.0.1:{port}"}
@@ -85,12 +98,16 @@ def _wait_ready(proc: subprocess.Popen, port: int) -> None:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_serve_stops_on_a_signal_even_with_stuck_job_threads(sig: int) -> None:
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-c", STUCK_SERVER, str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", STUCK_SERVER, str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         _wait_ready(proc, port)
         proc.send_signal(sig)
-        code = proc.wait(timeout=60)     # a bound against hanging, not a timing assertion
+        code = proc.wait(timeout=60)  # a bound against hanging, not a timing assertion
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -104,8 +121,12 @@ def test_a_busy_port_gives_one_clear_line_and_no_url() -> None:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)
         port = busy.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "puzzleforge.cli.main", "serve", "--port",
-                               str(port)], capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "puzzleforge.cli.main", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert done.returncode == 2
     assert "http://" not in done.stdout and done.stdout == ""
     assert done.stderr.strip().count("\n") == 0, done.stderr

@@ -5,6 +5,7 @@ stuck grid paste is stopped the same way; normal requests still get their answer
 
 The server under test has a 10-second engine limit; no assertion is about wall time (a
 hang would show as the pytest timeout)."""
+
 from __future__ import annotations
 
 import socket
@@ -36,8 +37,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
 
     port = _free_port()
-    app = create_app(WebSettings(data_dir=tmp_path_factory.mktemp("workers"),
-                                 engine_seconds=10.0, engine_queue_seconds=2.0))
+    app = create_app(
+        WebSettings(
+            data_dir=tmp_path_factory.mktemp("workers"),
+            engine_seconds=10.0,
+            engine_queue_seconds=2.0,
+        )
+    )
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -52,8 +58,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _upload(server: str, records: list[dict]) -> str:
     body = b"".join(orjson.dumps(r) + b"\n" for r in records)
-    response = httpx.post(f"{server}/api/datasets/upload", files={"file": ("d.jsonl", body)},
-                          timeout=60)
+    response = httpx.post(
+        f"{server}/api/datasets/upload", files={"file": ("d.jsonl", body)}, timeout=60
+    )
     assert response.status_code == 200, response.text
     return response.json()["token"]
 
@@ -63,7 +70,8 @@ def _records() -> list[dict]:
     slow = orjson.loads(orjson.dumps(good))
     # four variables over 0..999999: within the size limits, but a search of minutes
     slow["meta"]["puzzle_file"] = ABCD.read_text(encoding="utf-8").replace(
-        "  domain: primes\n  max: 2000\n", "  domain: 0..999999\n")
+        "  domain: primes\n  max: 2000\n", "  domain: 0..999999\n"
+    )
     return [good, slow]
 
 
@@ -72,8 +80,12 @@ def test_a_stuck_explanation_is_stopped_and_the_server_answers(server: str) -> N
     response = httpx.get(f"{server}/api/datasets/{token}/records/1/explain", timeout=120)
     assert response.status_code == 503, response.text
     message = response.json()["error"]["message"]
-    assert message.startswith("explaining this record took longer than this server's limit "
-                              "of 10 s and was stopped") or "CPU or memory limit" in message
+    assert (
+        message.startswith(
+            "explaining this record took longer than this server's limit of 10 s and was stopped"
+        )
+        or "CPU or memory limit" in message
+    )
     assert httpx.get(f"{server}/api/health", timeout=30).json()["ok"] is True
     steps = httpx.get(f"{server}/api/datasets/{token}/records/0/explain", timeout=120)
     assert steps.status_code == 200 and len(steps.json()["steps"]) > 3
@@ -96,7 +108,7 @@ def test_41_stuck_explanations_do_not_stop_the_server(server: str) -> None:
 
 
 def test_a_stuck_grid_paste_is_stopped(server: str) -> None:
-    text = "nurikabe 12x12\n" + ("." * 12 + "\n") * 12     # no clue: endless search
+    text = "nurikabe 12x12\n" + ("." * 12 + "\n") * 12  # no clue: endless search
     big = "https://puzz.link/p?nurikabe/100/100/3" + "z" * 499 + "y"
     for pasted in (text, big):
         response = httpx.post(f"{server}/api/grid/load", json={"text": pasted}, timeout=120)
@@ -106,9 +118,11 @@ def test_a_stuck_grid_paste_is_stopped(server: str) -> None:
 
 
 def test_jobs_run_in_workers_and_report_their_result(server: str) -> None:
-    job = httpx.post(f"{server}/api/crossnumber/solve",
-                     json={"text": ABCD.read_text(encoding="utf-8"), "name": "abcd.yaml"},
-                     timeout=30).json()
+    job = httpx.post(
+        f"{server}/api/crossnumber/solve",
+        json={"text": ABCD.read_text(encoding="utf-8"), "name": "abcd.yaml"},
+        timeout=30,
+    ).json()
     for _ in range(600):
         view = httpx.get(f"{server}/api/jobs/{job['id']}", timeout=30).json()
         if view["status"] != "running":
@@ -116,4 +130,8 @@ def test_jobs_run_in_workers_and_report_their_result(server: str) -> None:
         time.sleep(0.1)
     assert view["status"] == "done", view
     assert view["result"]["count"] == 1 and view["result"]["variables"] == {
-        "A": 17, "B": 19, "C": 23, "D": 181}
+        "A": 17,
+        "B": 19,
+        "C": 23,
+        "D": 181,
+    }

@@ -1,5 +1,6 @@
 """verify / score_answer: JSON (ZebraLogic), markdown tables, "A ~ B ~ C" lines, partial
 credit, malformed input scores 0 without raising."""
+
 from __future__ import annotations
 
 import json
@@ -19,10 +20,13 @@ def test_all_answer_shapes_score_one() -> None:
     assert score_answer(p, answer_text(p)) == 1.0
     assert score_answer(p, json.dumps({"header": p.header(), "rows": rows})) == 1.0
     zl = {"solution": {f"House {n}": dict(zip(p.header(), r)) for n, r in enumerate(rows, 1)}}
-    assert score_answer(p, "Here it is:\n```json\n" + json.dumps(zl, ensure_ascii=False)
-                        + "\n```") == 1.0
+    assert (
+        score_answer(p, "Here it is:\n```json\n" + json.dumps(zl, ensure_ascii=False) + "\n```")
+        == 1.0
+    )
     table = "| kraj | imię | temperatura |\n|---|---|---|\n" + "\n".join(
-        "| " + " | ".join(r) + " |" for r in reversed(rows))
+        "| " + " | ".join(r) + " |" for r in reversed(rows)
+    )
     assert score_answer(p, table) == 1.0
     # formatting noise: bold, case, missing Polish letters
     noisy = "\n".join(" ~ ".join(f"**{x.upper()}**" for x in r) for r in rows)

@@ -6,6 +6,7 @@ categorical classes were chosen up front, so a heavy class with few lists (Polis
 10,000 draws per language at K=7-8 (draws only, no solving) and check every draw's
 shape; the seeds listed below crashed before the fix.
 """
+
 from __future__ import annotations
 
 import random
@@ -29,7 +30,7 @@ def _check_draw(cats, K: int, k: int) -> None:
     titles = [c.title.casefold() for c in cats]
     assert len(set(titles)) == K
     sources = [c.source for c in cats if c.kind != "numerical"]
-    assert len(set(sources)) == len(sources)          # no list drawn twice
+    assert len(set(sources)) == len(sources)  # no list drawn twice
     for c in cats:
         if c.kind == "numerical":
             values = c.fractions()
@@ -55,7 +56,8 @@ def test_small_class_is_never_overdrawn() -> None:
     n_special = sum(1 for f in db.categorical if f.klass == "special_names")
     assert n_special == 3
     for s in range(500):
-        cats = draw_categories(random.Random(s), 8, 5, "pl", kinds=["categorical"] * 7
-                               + ["numerical"])
+        cats = draw_categories(
+            random.Random(s), 8, 5, "pl", kinds=["categorical"] * 7 + ["numerical"]
+        )
         classes = [c.source.split("/")[1] for c in cats if c.kind == "categorical"]
         assert classes.count("special_names") <= n_special

@@ -1,4 +1,5 @@
 """The ``puzzleforge zebra`` commands through the real CLI app."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,27 @@ def test_generate_solve_pdf_categories(tmp_path) -> None:
     out = tmp_path / "out" / "zebra.pdf"
     sol = tmp_path / "out" / "solution.pdf"
     svg = tmp_path / "out" / "grid.svg"
-    res = runner.invoke(app, ["zebra", "pdf", "--seed", "1", "-K", "4", "-k", "4", "--lang", "pl",
-                              "--out", str(out), "--solution", str(sol), "--svg", str(svg)])
+    res = runner.invoke(
+        app,
+        [
+            "zebra",
+            "pdf",
+            "--seed",
+            "1",
+            "-K",
+            "4",
+            "-k",
+            "4",
+            "--lang",
+            "pl",
+            "--out",
+            str(out),
+            "--solution",
+            str(sol),
+            "--svg",
+            str(svg),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert out.read_bytes().startswith(b"%PDF") and sol.read_bytes().startswith(b"%PDF")
     assert svg.read_text(encoding="utf-8").startswith("<svg")
@@ -43,8 +63,26 @@ def test_generate_solve_pdf_categories(tmp_path) -> None:
 
 def test_generic_generate_with_params(tmp_path) -> None:
     out = tmp_path / "z.jsonl"
-    res = runner.invoke(app, ["generate", "zebra", "-n", "2", "--param", "K=4", "--param", "k=4",
-                              "--param", "lang=pl", "-o", str(out), "-w", "1", "-q"])
+    res = runner.invoke(
+        app,
+        [
+            "generate",
+            "zebra",
+            "-n",
+            "2",
+            "--param",
+            "K=4",
+            "--param",
+            "k=4",
+            "--param",
+            "lang=pl",
+            "-o",
+            str(out),
+            "-w",
+            "1",
+            "-q",
+        ],
+    )
     assert res.exit_code == 0, res.output
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 and all(json.loads(x)["params"]["lang"] == "pl" for x in lines)

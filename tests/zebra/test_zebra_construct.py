@@ -1,6 +1,7 @@
 """Difficulty by construction (construct.py, issue 22 item 1): every tier is met with a
 certified puzzle (unique, every clue necessary, checked here by a fresh SAT session),
 deterministically, and the search's moves keep the clue set unique and minimal."""
+
 from __future__ import annotations
 
 import random
@@ -42,8 +43,7 @@ def test_each_tier_is_built_and_certified(K: int, k: int, lang: str, tier: str) 
         assert tier_of(zp.rating["score"]) == tier
         assert _certified(K, k, zp.clues, zp.solution)
         if seed == 0:
-            again = puzzleforge.generate("zebra", seed=seed, K=K, k=k, lang=lang,
-                                         difficulty=tier)
+            again = puzzleforge.generate("zebra", seed=seed, K=K, k=k, lang=lang, difficulty=tier)
             assert again.to_json() == p.to_json()
 
 

@@ -1,6 +1,7 @@
 """The worked examples of seeds/003 behave as the document describes: the section 1.1
 sample puzzle (Figures 1-3) and the clue examples of 2.1.15-2.1.20 (their use_clue
 rules 2.1.21-2.1.26 and texts)."""
+
 from __future__ import annotations
 
 import sys
@@ -30,8 +31,11 @@ def test_sample_puzzle_of_section_1_1() -> None:
     assert out.solved and out.solution() == p.solution
     # Figure 3, in our answer format
     assert answer_text(p).splitlines() == [
-        "Dania ~ Stanisław ~ 5 stopni C", "Rosja ~ Tomasz ~ 7,5 stopni C",
-        "Rumunia ~ Halina ~ 10 stopni C", "Włochy ~ Janina ~ 12,5 stopni C"]
+        "Dania ~ Stanisław ~ 5 stopni C",
+        "Rosja ~ Tomasz ~ 7,5 stopni C",
+        "Rumunia ~ Halina ~ 10 stopni C",
+        "Włochy ~ Janina ~ 12,5 stopni C",
+    ]
     text = puzzle_text(p)
     assert "**Dania** i **Janina** nie są parą." in text
     assert "pasuje do" not in text  # no ungrammatical nominative after "do"
@@ -75,15 +79,15 @@ def test_type4_rules() -> None:
     P, Q, R = ((1, 1), (2, 0)), ((0, 2), (2, 2)), ((0, 0), (1, 2))
     clue = IfThenClue(p=P, q=Q, r=R)
     g = Grid(3, 4)
-    g.exclude(0, 2, 2, 2)          # Q excluded -> P excluded -> R confirmed
+    g.exclude(0, 2, 2, 2)  # Q excluded -> P excluded -> R confirmed
     clue.propagate(g)
     assert g.state(1, 1, 2, 0) == NO and g.state(0, 0, 1, 2) == YES
     g = Grid(3, 4)
-    g.confirm(1, 1, 2, 0)          # P -> Q
+    g.confirm(1, 1, 2, 0)  # P -> Q
     clue.propagate(g)
     assert g.state(0, 2, 2, 2) == YES
     g = Grid(3, 4)
-    g.exclude(0, 0, 1, 2)          # R excluded -> P confirmed -> Q confirmed
+    g.exclude(0, 0, 1, 2)  # R excluded -> P confirmed -> Q confirmed
     clue.propagate(g)
     assert g.state(1, 1, 2, 0) == YES and g.state(0, 2, 2, 2) == YES
     g = Grid(3, 4)
@@ -114,7 +118,7 @@ def test_type6_next_to_in_one_or_two_categories() -> None:
     clue = make_order_clue("nextto", 3, [(1, 1), (2, 1)], k=k)
     g = Grid(4, k)
     for v in (1, 2, 3):
-        g.exclude(1, 1, 3, v)      # first object sits at position 0
+        g.exclude(1, 1, 3, v)  # first object sits at position 0
     clue.propagate(g)
     assert [g.state(2, 1, 3, v) for v in range(k)] == [NO, UNKNOWN, NO, NO]
     assert g.state(1, 1, 2, 1) == NO
@@ -130,23 +134,36 @@ def test_every_clue_type_has_text_in_both_languages() -> None:
     clues = [
         NotClue(obj=(0, 0), others=((1, 1), (1, 2), (1, 3))),
         make_order_clue("chain", 2, [(0, 0), (1, 1), (0, 2)], k=4),
-        make_order_clue("arith", 2, [(0, 0), (1, 1)], k=4, values=p.categories[2].fractions(),
-                        oper="+", d="5/2"),
+        make_order_clue(
+            "arith", 2, [(0, 0), (1, 1)], k=4, values=p.categories[2].fractions(), oper="+", d="5/2"
+        ),
         IfThenClue(p=((0, 0), (1, 0)), q=((0, 1), (1, 1)), r=((0, 2), (2, 2))),
         EitherClue(p=((0, 0), (1, 0)), q=((0, 1), (1, 1)), exclusive=True),
-    ] + [make_order_clue(rel, 2, [(0, 0), (1, 1), (0, 2)][:n], k=4)
-         for rel, n in (("nextto", 2), ("left1", 2), ("right1", 2), ("left", 2), ("right", 2),
-                        ("between", 3), ("onebetween", 2), ("end", 1))]
+    ] + [
+        make_order_clue(rel, 2, [(0, 0), (1, 1), (0, 2)][:n], k=4)
+        for rel, n in (
+            ("nextto", 2),
+            ("left1", 2),
+            ("right1", 2),
+            ("left", 2),
+            ("right", 2),
+            ("between", 3),
+            ("onebetween", 2),
+            ("end", 1),
+        )
+    ]
     for clue in clues:
         en, pl = clue_text(p, clue, lang="en"), clue_text(p, clue, lang="pl")
         assert en.endswith(".") and pl.endswith(".")
         assert "**Dania**" in en and "**Dania**" in pl
     assert clue_text(p, clues[2], lang="pl") == (
         "Pod względem kategorii „temperatura” wartość w parze z obiektem **Halina** jest "
-        "o 2,5 większa niż wartość w parze z obiektem **Dania**.")
+        "o 2,5 większa niż wartość w parze z obiektem **Dania**."
+    )
     assert clue_text(p, clues[2], lang="en") == (
         "By temperatura: the value paired with **Halina** is 2.5 stopni C more than the "
-        "value paired with **Dania**.")
+        "value paired with **Dania**."
+    )
 
 
 def test_grouped_category_clue() -> None:
@@ -154,17 +171,25 @@ def test_grouped_category_clue() -> None:
     from puzzleforge.zebra.categories import Category
     from puzzleforge.zebra.clues import GroupClue
     from puzzleforge.zebra.model import ZebraPuzzle
-    cats = [Category("categorical", "person", ("Alice", "Bob", "Carol", "Dave"),
-                     groups=("woman", "man", "woman", "man")),
-            Category("categorical", "pet", ("cat", "dog", "owl", "eel"))]
+
+    cats = [
+        Category(
+            "categorical",
+            "person",
+            ("Alice", "Bob", "Carol", "Dave"),
+            groups=("woman", "man", "woman", "man"),
+        ),
+        Category("categorical", "pet", ("cat", "dog", "owl", "eel")),
+    ]
     clue = GroupClue(obj=(1, 2), cat=0, members=(0, 2), label="woman", phrase="a woman")
     g = Grid(2, 4)
     clue.propagate(g)
     assert [g.state(1, 2, 0, v) for v in range(4)] == [UNKNOWN, NO, UNKNOWN, NO]
     assert clue.holds([[0, 1, 2, 3], [0, 2, 1, 3]]) is False  # owl is Bob's (entity 1)
     assert clue.holds([[0, 1, 2, 3], [2, 0, 1, 3]]) is True  # owl is Alice's
-    p = ZebraPuzzle(K=2, k=4, lang="en", categories=cats, solution=[[0, 1, 2, 3], [0, 1, 2, 3]],
-                    clues=[clue])
+    p = ZebraPuzzle(
+        K=2, k=4, lang="en", categories=cats, solution=[[0, 1, 2, 3], [0, 1, 2, 3]], clues=[clue]
+    )
     assert clue_text(p, clue) == "**owl** is paired with a woman (category person)."
     assert "**Alice** (woman)" in puzzle_text(p)
     assert "z grupy" in clue_text(p, clue, lang="pl")

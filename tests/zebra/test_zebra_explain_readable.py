@@ -4,6 +4,7 @@ a guess shown as its shortest refutation, a 4x5 easy explanation in at most 30 s
 The refutation check is independent of the engine: every assignment of the small grid
 is enumerated, and none may agree with the marks known before the guess, the assumed
 pairing and the clues the refutation cites (so the cited steps suffice)."""
+
 from __future__ import annotations
 
 from itertools import permutations, product
@@ -73,6 +74,7 @@ def test_refutations_are_short_and_suffice(seed: int, K: int, k: int) -> None:
             for sol, ent in sols:
                 if all(_agrees(ent, m) for m in facts):
                     assert not all(by_id[c].holds(sol) for c in cited), (
-                        f"refutation of {step['assumed']} does not suffice: {step['text']}")
+                        f"refutation of {step['assumed']} does not suffice: {step['text']}"
+                    )
         known += step["marks"]
     assert guesses or seed == 5

@@ -1,5 +1,6 @@
 """Generated puzzles: unique by the exact solver, every clue necessary, solved by the
 deduction engine, deterministic, fast with default params, difficulty targeted."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,18 @@ from puzzleforge.zebra.engine import Engine
 from puzzleforge.zebra.exact import ExactChecker
 
 
-@pytest.mark.parametrize("K,k,lang", [(3, 4, "en"), (4, 4, "en"), (4, 5, "pl"), (3, 6, "en"),
-                                      (5, 4, "pl"), (3, 8, "en"), (8, 3, "pl")])
+@pytest.mark.parametrize(
+    "K,k,lang",
+    [
+        (3, 4, "en"),
+        (4, 4, "en"),
+        (4, 5, "pl"),
+        (3, 6, "en"),
+        (5, 4, "pl"),
+        (3, 8, "en"),
+        (8, 3, "pl"),
+    ],
+)
 def test_generated_puzzles_are_certified_and_engine_solved(K: int, k: int, lang: str) -> None:
     for seed in range(3):
         p = puzzleforge.generate("zebra", seed=seed, K=K, k=k, lang=lang)
@@ -37,9 +48,12 @@ def test_same_seed_gives_byte_identical_output() -> None:
         a = puzzleforge.generate("zebra", seed=seed, K=4, k=4, lang="pl")
         b = puzzleforge.generate("zebra", seed=seed, K=4, k=4, lang="pl")
         assert a.to_json() == b.to_json()
-    assert puzzleforge.generate("zebra", seed=1).to_json() != puzzleforge.generate(
-        "zebra", seed=2).to_json()
+    assert (
+        puzzleforge.generate("zebra", seed=1).to_json()
+        != puzzleforge.generate("zebra", seed=2).to_json()
+    )
     from puzzleforge.zebra import pdf_sheet, pdf_solution, svg_grid
+
     a, b = (puzzleforge.generate("zebra", seed=5, K=4, k=4, lang="pl") for _ in range(2))
     assert pdf_sheet(a) == pdf_sheet(b) and pdf_solution(a) == pdf_solution(b)
     assert svg_grid(a) == svg_grid(b)
@@ -80,6 +94,7 @@ def test_audit_of_the_family_and_bad_params() -> None:
     p = puzzleforge.generate("zebra", seed=2)
     assert fam.audit(p) == []
     from puzzleforge.core.errors import ConfigError
+
     with pytest.raises(ConfigError) as err:
         puzzleforge.generate("zebra", seed=0, K=9, k=2)
     assert "K=9" in str(err.value) and "k=2" in str(err.value)

@@ -1,6 +1,7 @@
 """Soundness of every clue propagator and of the conciliation rules: on thousands of
 random puzzles (clues true on a hidden solution) propagation never removes the true
 solution, and every clue's truth function agrees with its CNF encoding."""
+
 from __future__ import annotations
 
 import random
@@ -33,7 +34,9 @@ def _consistent(g: Grid, sol) -> list[str]:
 @pytest.mark.parametrize("K,k", [(3, 3), (3, 4), (4, 4), (3, 6), (4, 5)])
 def test_full_propagation_never_removes_the_solution(K: int, k: int) -> None:
     for seed in range(400):
-        cats, sol, clues = random_instance(seed * 7 + K * 100 + k, K, k, n_clues=random.Random(seed).randint(2, 10))
+        cats, sol, clues = random_instance(
+            seed * 7 + K * 100 + k, K, k, n_clues=random.Random(seed).randint(2, 10)
+        )
         assert all(c.holds(sol) for c in clues), f"drawer produced a false clue (seed {seed})"
         engine = Engine(K, k, clues)
         try:
@@ -77,7 +80,8 @@ def test_truth_function_agrees_with_cnf() -> None:
         for _ in range(5):
             other = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
             assumptions = [checker.selectors[0]] + [
-                checker.var(0, e, c, other[c][e]) for c in range(1, K) for e in range(k)]
+                checker.var(0, e, c, other[c][e]) for c in range(1, K) for e in range(k)
+            ]
             sat = checker.session.solve(assumptions).sat
             assert sat == clue.holds(other), f"{clue} on {other}"
         checker.close()
@@ -86,15 +90,18 @@ def test_truth_function_agrees_with_cnf() -> None:
 def test_group_clues_sound_and_agree_with_cnf() -> None:
     from puzzleforge.zebra.categories import Category
     from puzzleforge.zebra.generator import _Drawer
+
     for seed in range(300):
         rng = random.Random(seed)
         K, k = 3, rng.choice([3, 4, 5])
         labels = tuple(rng.choice(["woman", "man"]) for _ in range(k))
         if len(set(labels)) < 2:
             continue
-        cats = [Category("categorical", "a", tuple(f"a{i}" for i in range(k))),
-                Category("categorical", "b", tuple(f"b{i}" for i in range(k)), groups=labels),
-                Category("categorical", "c", tuple(f"c{i}" for i in range(k)))]
+        cats = [
+            Category("categorical", "a", tuple(f"a{i}" for i in range(k))),
+            Category("categorical", "b", tuple(f"b{i}" for i in range(k)), groups=labels),
+            Category("categorical", "c", tuple(f"c{i}" for i in range(k))),
+        ]
         sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
         clue = None
         while clue is None:
@@ -107,6 +114,7 @@ def test_group_clues_sound_and_agree_with_cnf() -> None:
         checker.add_clue(clue, 0)
         other = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
         assumptions = [checker.selectors[0]] + [
-            checker.var(0, e, c, other[c][e]) for c in range(1, K) for e in range(k)]
+            checker.var(0, e, c, other[c][e]) for c in range(1, K) for e in range(k)
+        ]
         assert checker.session.solve(assumptions).sat == clue.holds(other)
         checker.close()

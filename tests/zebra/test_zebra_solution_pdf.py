@@ -1,4 +1,5 @@
 """The zebra solution PDF: the answer first, then the steps grouped several to a page."""
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,7 @@ def _pages(data: bytes) -> int:
 
 def test_plan_groups_steps_by_height() -> None:
     assert plan_step_pages([10, 10, 10, 10, 10], 25) == [[0, 1], [2, 3], [4]]
-    assert plan_step_pages([30, 5, 5], 25) == [[0], [1, 2]]      # a tall step alone
+    assert plan_step_pages([30, 5, 5], 25) == [[0], [1, 2]]  # a tall step alone
     assert plan_step_pages([], 25) == []
 
 

@@ -5,6 +5,7 @@ Expected agreement forms are Polish and English grammar written out by hand here
 computed by numerals.py): 1 krok, 2-4 kroki (not 12-14), 5+ kroków; "po" + locative:
 po 1 kroku, po N krokach; a fraction takes the genitive singular (2,5 roku).
 """
+
 from __future__ import annotations
 
 import random
@@ -25,9 +26,33 @@ from zebra_text_parser import _compatible, meaning_of_clue, parse
 
 # -- agreement tables --------------------------------------------------------------------
 
-POLISH_FORM = {0: 2, 1: 0, 2: 1, 3: 1, 4: 1, 5: 2, 9: 2, 11: 2, 12: 2, 13: 2, 14: 2, 15: 2,
-               20: 2, 21: 2, 22: 1, 23: 1, 24: 1, 25: 2, 101: 2, 102: 1, 111: 2, 112: 2,
-               122: 1, 1000: 2, 1002: 1}
+POLISH_FORM = {
+    0: 2,
+    1: 0,
+    2: 1,
+    3: 1,
+    4: 1,
+    5: 2,
+    9: 2,
+    11: 2,
+    12: 2,
+    13: 2,
+    14: 2,
+    15: 2,
+    20: 2,
+    21: 2,
+    22: 1,
+    23: 1,
+    24: 1,
+    25: 2,
+    101: 2,
+    102: 1,
+    111: 2,
+    112: 2,
+    122: 1,
+    1000: 2,
+    1002: 1,
+}
 
 
 @pytest.mark.parametrize("n,form", sorted(POLISH_FORM.items()))
@@ -43,19 +68,33 @@ def test_polish_fraction_takes_the_fraction_form() -> None:
     assert object_name("@ {rok|lata|lat|roku}", Fraction(12), "pl") == "12 lat"
 
 
-@pytest.mark.parametrize("n,nom,loc", [(1, "1 krok", "1 kroku"), (2, "2 kroki", "2 krokach"),
-                                       (4, "4 kroki", "4 krokach"), (5, "5 kroków", "5 krokach"),
-                                       (12, "12 kroków", "12 krokach"),
-                                       (22, "22 kroki", "22 krokach"), (0, "0 kroków",
-                                                                         "0 krokach")])
+@pytest.mark.parametrize(
+    "n,nom,loc",
+    [
+        (1, "1 krok", "1 kroku"),
+        (2, "2 kroki", "2 krokach"),
+        (4, "4 kroki", "4 krokach"),
+        (5, "5 kroków", "5 krokach"),
+        (12, "12 kroków", "12 krokach"),
+        (22, "22 kroki", "22 krokach"),
+        (0, "0 kroków", "0 krokach"),
+    ],
+)
 def test_polish_counts(n: int, nom: str, loc: str) -> None:
     assert pl_count(n, "krok") == nom
     assert pl_count(n, "krok", "loc") == loc
 
 
-@pytest.mark.parametrize("n,text", [(0, "0 deductions"), (1, "1 deduction"),
-                                    (2, "2 deductions"), (11, "11 deductions"),
-                                    (21, "21 deductions")])
+@pytest.mark.parametrize(
+    "n,text",
+    [
+        (0, "0 deductions"),
+        (1, "1 deduction"),
+        (2, "2 deductions"),
+        (11, "11 deductions"),
+        (21, "21 deductions"),
+    ],
+)
 def test_english_counts(n: int, text: str) -> None:
     assert en_count(n, "deduction") == text
     assert en_count(1, "category") == "1 category" and en_count(3, "category") == "3 categories"
@@ -79,8 +118,10 @@ BAD = [
     (r"\*\* [=<+·] |zachodzi:", "mathematical notation between objects"),
     (r"\*\*[-−]?\d+(?:[.,]\d+)?\*\*", "a bare number as an object"),
     (r"\b1 (?:deductions|steps|clues|guesses|categories|objects)\b", "English 1 + plural"),
-    (r"\b(?:[02-9]|\d{2,}) (?:deduction|step|guess|category|object)(?![a-z])",
-     "English plural count with a singular noun"),
+    (
+        r"\b(?:[02-9]|\d{2,}) (?:deduction|step|guess|category|object)(?![a-z])",
+        "English plural count with a singular noun",
+    ),
     (r"po 1 krokach", "Polish 1 + plural locative"),
     (r"po (?:[02-9]|\d{2,}) kroku\b", "Polish plural count with a singular locative"),
     (r"nie tworzy pary z żadnym z obiektów", "Polish list instead of 'ani ..., ani ...'"),
@@ -96,12 +137,15 @@ def _bad(text: str) -> list[str]:
 
 def test_bad_pattern_list_catches_the_issue_examples() -> None:
     """The patterns recognise the sentences quoted in issue 22."""
-    for text in ["By weight: the value of **40 kg** is the value of **10 kg** times 2.",
-                 "Pod względem kategorii „cena” zachodzi: **20 zł** = **80 zł** · 25.",
-                 "**-3** is right next to **Alice**.", "**2** nie tworzy pary z **A**.",
-                 "assume A ● B; after 1 deductions the grid is contradictory",
-                 "załóżmy A ● B; po 1 krokach dochodzimy do sprzeczności",
-                 "**X** nie tworzy pary z żadnym z obiektów: **A** i **B**."]:
+    for text in [
+        "By weight: the value of **40 kg** is the value of **10 kg** times 2.",
+        "Pod względem kategorii „cena” zachodzi: **20 zł** = **80 zł** · 25.",
+        "**-3** is right next to **Alice**.",
+        "**2** nie tworzy pary z **A**.",
+        "assume A ● B; after 1 deductions the grid is contradictory",
+        "załóżmy A ● B; po 1 krokach dochodzimy do sprzeczności",
+        "**X** nie tworzy pary z żadnym z obiektów: **A** i **B**.",
+    ]:
         assert _bad(text), text
 
 
@@ -151,6 +195,5 @@ def test_drawn_clues_of_every_kind_round_trip(lang: str) -> None:
                     seen[kind] = seen.get(kind, 0) + 1
         for n, clue in enumerate(clues, start=1):
             clue.cid = n
-        _check_puzzle(ZebraPuzzle(K=K, k=k, lang=lang, categories=cats, solution=sol,
-                                  clues=clues))
+        _check_puzzle(ZebraPuzzle(K=K, k=k, lang=lang, categories=cats, solution=sol, clues=clues))
     assert set(seen) >= set(kinds) - {"group"}

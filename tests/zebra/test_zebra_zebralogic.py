@@ -2,6 +2,7 @@
 published grid-mode checks accepts as they are, the multiple-choice mode, houses in a
 row with "House" first, ZebraLogic's clue kinds (incl. two-between) and a created_at
 derived from the seed."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,10 @@ GRID_FIELDS = {"id", "size", "puzzle", "solution", "created_at"}
 MC_FIELDS = {"id", "puzzle", "question", "choices", "answer", "created_at"}
 
 #: One pattern per ZebraLogic clue shape this style writes ("R" = a person reference).
-R = (r"(?:[A-Z][\w' .-]*?|[Tt]he person whose .+? is .+?|[Tt]he person in the \w+ "
-     r"house)")
+R = (
+    r"(?:[A-Z][\w' .-]*?|[Tt]he person whose .+? is .+?|[Tt]he person in the \w+ "
+    r"house)"
+)
 SHAPES = [
     rf"^{R} lives in the \w+ house\.$",
     rf"^{R} is {R}\.$",
@@ -62,11 +65,16 @@ def test_grid_records_pass_the_zeroeval_checks(K: int, k: int) -> None:
         # a right answer in ZeroEval's format: solved, every cell counted
         right = answer_output(rec)
         result = grid_score(rec, right)
-        assert result == {"size": f"{k}*{K - 1}", "cells": k * (K - 1),
-                          "correct": k * (K - 1), "solved": True, "answered": True}
+        assert result == {
+            "size": f"{k}*{K - 1}",
+            "cells": k * (K - 1),
+            "correct": k * (K - 1),
+            "solved": True,
+            "answered": True,
+        }
         assert verify(p, right) == 1.0
         # swap two houses' values in one column: two cells wrong
-        wrong = json.loads(right[right.index("{"):])
+        wrong = json.loads(right[right.index("{") :])
         col = sol["header"][1]
         h1, h2 = wrong["solution"]["House 1"], wrong["solution"]["House 2"]
         h1[col], h2[col] = h2[col], h1[col]
@@ -107,13 +115,13 @@ def test_clues_are_zebralogic_kinds_in_zebralogic_words() -> None:
 
 def test_multiple_choice_mode() -> None:
     for seed in range(4):
-        p = puzzleforge.generate("zebra", seed=seed, K=3, k=4, style="zebralogic",
-                                 question="mc")
+        p = puzzleforge.generate("zebra", seed=seed, K=3, k=4, style="zebralogic", question="mc")
         zp = load(p)
         rec = zl_record(zp, p.id, p.answer)
         assert set(rec) == MC_FIELDS
         assert rec["answer"] in rec["choices"] and sorted(rec["choices"]) == sorted(
-            zp.categories[zp.question["cat"]].items)
+            zp.categories[zp.question["cat"]].items
+        )
         letter = "ABCD"[rec["choices"].index(rec["answer"])]
         other = next(x for x in "ABCD" if x != letter)
         assert mc_score(rec, json.dumps({"reasoning": "...", "answer": letter}))
@@ -130,8 +138,23 @@ def test_zebralogic_is_english_only() -> None:
 
 
 def test_cli_prints_the_zebralogic_record() -> None:
-    out = CliRunner().invoke(app, ["zebra", "generate", "--style", "zebralogic", "--format",
-                                   "zebralogic", "-K", "3", "-k", "4", "--seed", "3"])
+    out = CliRunner().invoke(
+        app,
+        [
+            "zebra",
+            "generate",
+            "--style",
+            "zebralogic",
+            "--format",
+            "zebralogic",
+            "-K",
+            "3",
+            "-k",
+            "4",
+            "--seed",
+            "3",
+        ],
+    )
     assert out.exit_code == 0, out.output
     rec = json.loads(out.output)
     assert set(rec) == GRID_FIELDS

@@ -1,4 +1,5 @@
 """Shared builders for the zebra tests (the document's sample puzzle, random clue sets)."""
+
 from __future__ import annotations
 
 import random
@@ -15,10 +16,14 @@ def sample_puzzle() -> ZebraPuzzle:
     cats = [
         Category("categorical", "kraj", ("Dania", "Rosja", "Rumunia", "Włochy")),
         Category("categorical", "imię", ("Tomasz", "Halina", "Janina", "Stanisław")),
-        Category("numerical", "temperatura",
-                 ("5 stopni C", "7,5 stopni C", "10 stopni C", "12,5 stopni C"),
-                 values=("5", "15/2", "10", "25/2"), template="@ stopni C",
-                 relations=("+5/2", "+5")),
+        Category(
+            "numerical",
+            "temperatura",
+            ("5 stopni C", "7,5 stopni C", "10 stopni C", "12,5 stopni C"),
+            values=("5", "15/2", "10", "25/2"),
+            template="@ stopni C",
+            relations=("+5/2", "+5"),
+        ),
     ]
     D, R, RU, W = ((0, i) for i in range(4))
     T, H, J, S = ((1, i) for i in range(4))

@@ -8,6 +8,7 @@ The result is a *meaning* (``meaning_of_clue`` gives the same for a clue object)
 may legitimately reorder the two alternatives of an either-clue or drop "exclusive"
 where both alternatives cannot hold anyway, so meanings compare atoms as sets.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,6 +24,7 @@ def _compatible(a, b) -> bool:
     independent check: no union-find, just try every entity labelling of the objects)."""
     objs = sorted({o for atom in (a, b) for o in atom})
     from itertools import product
+
     for labels in product(range(len(objs)), repeat=len(objs)):
         ent = dict(zip(objs, labels))
         # two objects of one category may not share an entity
@@ -107,8 +109,10 @@ PL_ORDER = {
     "left": rf"{PL_HEAD} obiekt {OBJ} stoi gdzieś wcześniej niż obiekt {OBJ}\.$",
     "right": rf"{PL_HEAD} obiekt {OBJ} stoi gdzieś dalej niż obiekt {OBJ}\.$",
     "between": rf"{PL_HEAD} obiekt {OBJ} stoi gdzieś pomiędzy obiektami {OBJ} i {OBJ}\.$",
-    "onebetween": (rf"{PL_HEAD} pomiędzy obiektami {OBJ} i {OBJ} stoi dokładnie jeden inny "
-                   r"obiekt\.$"),
+    "onebetween": (
+        rf"{PL_HEAD} pomiędzy obiektami {OBJ} i {OBJ} stoi dokładnie jeden inny "
+        r"obiekt\.$"
+    ),
     "end": rf"{PL_HEAD} obiekt {OBJ} stoi na jednym z dwóch końców \(pierwszy lub ostatni\)\.$",
 }
 NUM = r"(-?\d+(?:[.,]\d+)?)"
@@ -143,9 +147,12 @@ def parse(p, sentence: str) -> tuple:
     if m:
         ids = [int(i) for i in re.findall(r"§(\d+)§", m.group(2))]
         return ("not", objs[int(m.group(1))], frozenset(objs[i] for i in ids))
-    m = re.match(rf"^If {OBJ} is paired with {OBJ}, then {OBJ} is paired with {OBJ}; "
-                 rf"otherwise {OBJ} is "
-                 rf"paired with {OBJ}\.$", s)
+    m = re.match(
+        rf"^If {OBJ} is paired with {OBJ}, then {OBJ} is paired with {OBJ}; "
+        rf"otherwise {OBJ} is "
+        rf"paired with {OBJ}\.$",
+        s,
+    )
     if m:
         a, b, c, d, e, f = ob(m, 1, 2, 3, 4, 5, 6)
         return ("ifthen", _atom((a, b)), _atom((c, d)), _atom((e, f)))
@@ -154,9 +161,11 @@ def parse(p, sentence: str) -> tuple:
         x, y, z = ob(m, 1, 2, 3)
         assert not _compatible((x, y), (x, z))
         return ("either", frozenset({_atom((x, y)), _atom((x, z))}), None)
-    m = re.match(rf"^Either {OBJ} is paired with {OBJ} or {OBJ} is paired with {OBJ}"
-                 r"(, but not both)?\.$",
-                 s)
+    m = re.match(
+        rf"^Either {OBJ} is paired with {OBJ} or {OBJ} is paired with {OBJ}"
+        r"(, but not both)?\.$",
+        s,
+    )
     if m:
         a, b, c, d = ob(m, 1, 2, 3, 4)
         both = _compatible((a, b), (c, d))
@@ -171,17 +180,30 @@ def parse(p, sentence: str) -> tuple:
     m = re.match(rf"^{OBJ} is paired with (.+) \(category (.+)\)\.$", s)
     if m:
         return ("group", objs[int(m.group(1))], _cat(p, m.group(3)), m.group(2))
-    m = re.match(rf"^By (?P<t>.+?): the value paired with {OBJ} is (.+?) more than the value "
-                 rf"paired with {OBJ}\.$", s)
+    m = re.match(
+        rf"^By (?P<t>.+?): the value paired with {OBJ} is (.+?) more than the value "
+        rf"paired with {OBJ}\.$",
+        s,
+    )
     if m:
         d = re.search(NUM, m.group(3)).group(1)
-        return _order_meaning(p, "arith", m.group("t"),
-                              [objs[int(m.group(4))], objs[int(m.group(2))]], "+", d)
-    m = re.match(rf"^By (?P<t>.+?): the value paired with {OBJ} is {NUM} times the value paired "
-                 rf"with {OBJ}\.$", s)
+        return _order_meaning(
+            p, "arith", m.group("t"), [objs[int(m.group(4))], objs[int(m.group(2))]], "+", d
+        )
+    m = re.match(
+        rf"^By (?P<t>.+?): the value paired with {OBJ} is {NUM} times the value paired "
+        rf"with {OBJ}\.$",
+        s,
+    )
     if m:
-        return _order_meaning(p, "arith", m.group("t"),
-                              [objs[int(m.group(4))], objs[int(m.group(2))]], "*", m.group(3))
+        return _order_meaning(
+            p,
+            "arith",
+            m.group("t"),
+            [objs[int(m.group(4))], objs[int(m.group(2))]],
+            "*",
+            m.group(3),
+        )
     for rel, pat in EN_ORDER.items():
         m = re.match(pat, s)
         if m:
@@ -202,9 +224,12 @@ def _parse_pl(p, s: str, objs: list, ob) -> tuple:
     if m:
         ids = [int(i) for i in re.findall(r"§(\d+)§", m.group(2))]
         return ("not", objs[int(m.group(1))], frozenset(objs[i] for i in ids))
-    m = re.match(rf"^Jeśli {OBJ} i {OBJ} są parą, to {OBJ} i {OBJ} są parą; "
-                 r"w przeciwnym razie parą są "
-                 rf"{OBJ} i {OBJ}\.$", s)
+    m = re.match(
+        rf"^Jeśli {OBJ} i {OBJ} są parą, to {OBJ} i {OBJ} są parą; "
+        r"w przeciwnym razie parą są "
+        rf"{OBJ} i {OBJ}\.$",
+        s,
+    )
     if m:
         a, b, c, d, e, f = ob(m, 1, 2, 3, 4, 5, 6)
         return ("ifthen", _atom((a, b)), _atom((c, d)), _atom((e, f)))
@@ -213,16 +238,21 @@ def _parse_pl(p, s: str, objs: list, ob) -> tuple:
         x, y, z = ob(m, 1, 2, 3)
         assert not _compatible((x, y), (x, z))
         return ("either", frozenset({_atom((x, y)), _atom((x, z))}), None)
-    m = re.match(rf"^Albo {OBJ} i {OBJ} są parą, albo {OBJ} i {OBJ} są parą( \(dokładnie jedno z "
-                 rf"dwojga\))?\.$", s)
+    m = re.match(
+        rf"^Albo {OBJ} i {OBJ} są parą, albo {OBJ} i {OBJ} są parą( \(dokładnie jedno z "
+        rf"dwojga\))?\.$",
+        s,
+    )
     if m:
         a, b, c, d = ob(m, 1, 2, 3, 4)
         both = _compatible((a, b), (c, d))
         assert both == bool(m.group(5)), s
         return ("either", frozenset({_atom((a, b)), _atom((c, d))}), True if both else None)
-    m = re.match(rf"^{OBJ} i {OBJ} są parą lub {OBJ} i {OBJ} są parą "
-                 r"\(co najmniej jedno z dwojga\)\.$",
-                 s)
+    m = re.match(
+        rf"^{OBJ} i {OBJ} są parą lub {OBJ} i {OBJ} są parą "
+        r"\(co najmniej jedno z dwojga\)\.$",
+        s,
+    )
     if m:
         a, b, c, d = ob(m, 1, 2, 3, 4)
         assert _compatible((a, b), (c, d)), f"'co najmniej jedno' where both cannot hold: {s}"
@@ -230,28 +260,48 @@ def _parse_pl(p, s: str, objs: list, ob) -> tuple:
     m = re.match(rf"^{OBJ} tworzy parę z obiektem kategorii „(.+?)” z grupy „(.+?)”\.$", s)
     if m:
         return ("group", objs[int(m.group(1))], _cat(p, m.group(2)), m.group(3))
-    m = re.match(rf"{PL_HEAD} obiekt {OBJ} stoi wcześniej niż obiekt {OBJ}, a obiekt {OBJ} "
-                 rf"wcześniej niż obiekt {OBJ}\.$", s)
+    m = re.match(
+        rf"{PL_HEAD} obiekt {OBJ} stoi wcześniej niż obiekt {OBJ}, a obiekt {OBJ} "
+        rf"wcześniej niż obiekt {OBJ}\.$",
+        s,
+    )
     if m:
         a, b, b2, c = ob(m, 2, 3, 4, 5)
         assert b == b2, s
         return _order_meaning(p, "chain", m.group("t"), [a, b, c])
-    m = re.match(rf"{PL_HEAD} wartość w parze z obiektem {OBJ} jest o {NUM} większa niż wartość "
-                 rf"w parze z obiektem {OBJ}\.$", s)
+    m = re.match(
+        rf"{PL_HEAD} wartość w parze z obiektem {OBJ} jest o {NUM} większa niż wartość "
+        rf"w parze z obiektem {OBJ}\.$",
+        s,
+    )
     if m:
-        return _order_meaning(p, "arith", m.group("t"),
-                              [objs[int(m.group(4))], objs[int(m.group(2))]], "+", m.group(3))
-    m = re.match(rf"{PL_HEAD} wartość w parze z obiektem {OBJ} jest {NUM} (raz|razy|raza) większa "
-                 rf"niż wartość w parze z obiektem {OBJ}\.$", s)
+        return _order_meaning(
+            p,
+            "arith",
+            m.group("t"),
+            [objs[int(m.group(4))], objs[int(m.group(2))]],
+            "+",
+            m.group(3),
+        )
+    m = re.match(
+        rf"{PL_HEAD} wartość w parze z obiektem {OBJ} jest {NUM} (raz|razy|raza) większa "
+        rf"niż wartość w parze z obiektem {OBJ}\.$",
+        s,
+    )
     if m:
         # "2 razy", "10 razy", but "1,5 raza" (a fraction takes the genitive singular)
         assert m.group(4) == ("raza" if "," in m.group(3) else "razy"), s
-        return _order_meaning(p, "arith", m.group("t"),
-                              [objs[int(m.group(5))], objs[int(m.group(2))]], "*", m.group(3))
+        return _order_meaning(
+            p,
+            "arith",
+            m.group("t"),
+            [objs[int(m.group(5))], objs[int(m.group(2))]],
+            "*",
+            m.group(3),
+        )
     for rel, pat in PL_ORDER.items():
         m = re.match(pat, s)
         if m:
             ids = [int(g) for g in m.groups()[1:]]
             return _order_meaning(p, rel, m.group("t"), [objs[i] for i in ids])
     raise AssertionError(f"no Polish clue shape matches: {s}")
-

@@ -10,6 +10,7 @@ record's ``size``. Multiple-choice mode (ZeroEval's MCQA check): the answer's le
 the index of the record's ``answer`` in ``choices`` (A, B, ...); the model's JSON
 ``answer`` must equal that letter. Written here from that description, not copied.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,7 @@ def last_complete_json(text: str) -> Any:
         elif ch == "}" and depth:
             depth -= 1
             if depth == 0 and start is not None:
-                last = text[start:i + 1]
+                last = text[start : i + 1]
                 start = None
     if last is None:
         return None
@@ -42,13 +43,20 @@ def grid_score(record: dict[str, Any], output: str) -> dict[str, Any]:
     solution = record["solution"]
     columns = solution["header"]
     assert columns[0] == "House"
-    table = {f"House {i + 1}": {columns[j]: row[j] for j in range(1, len(columns))}
-             for i, row in enumerate(solution["rows"])}
+    table = {
+        f"House {i + 1}": {columns[j]: row[j] for j in range(1, len(columns))}
+        for i, row in enumerate(solution["rows"])
+    }
     cells = sum(len(columns) - 1 for _ in solution["rows"])
     pred = last_complete_json(output)
     if pred is None or pred.get("solution") is None:
-        return {"size": record["size"], "cells": cells, "correct": 0, "solved": False,
-                "answered": False}
+        return {
+            "size": record["size"],
+            "cells": cells,
+            "correct": 0,
+            "solved": False,
+            "answered": False,
+        }
     ptable = pred["solution"]
     correct = 0
     for house, cols in table.items():
@@ -63,8 +71,13 @@ def grid_score(record: dict[str, Any], output: str) -> dict[str, Any]:
                     raise ValueError(f"unknown cell type {type(value)}")
                 if truth.lower().strip() == value.lower().strip():
                     correct += 1
-    return {"size": record["size"], "cells": cells, "correct": correct,
-            "solved": correct == cells, "answered": True}
+    return {
+        "size": record["size"],
+        "cells": cells,
+        "correct": correct,
+        "solved": correct == cells,
+        "answered": True,
+    }
 
 
 def mc_score(record: dict[str, Any], output: str) -> bool:
@@ -79,7 +92,5 @@ def mc_score(record: dict[str, Any], output: str) -> bool:
 def answer_output(record: dict[str, Any], *, reasoning: str = "...") -> str:
     """What a model that solved the puzzle outputs in ZeroEval's grid format."""
     header, rows = record["solution"]["header"], record["solution"]["rows"]
-    sol = {f"House {row[0]}": {header[j]: row[j] for j in range(1, len(header))}
-           for row in rows}
-    return "Here is my answer.\n" + json.dumps({"reasoning": reasoning, "solution": sol},
-                                               indent=4)
+    sol = {f"House {row[0]}": {header[j]: row[j] for j in range(1, len(header))} for row in rows}
+    return "Here is my answer.\n" + json.dumps({"reasoning": reasoning, "solution": sol}, indent=4)

@@ -4,6 +4,7 @@ Why one tiny interface (submit / next_done / close): the runner's ordered-commit
 dedupe, resume and summary are written once and cannot differ between backends, which is
 what makes the output byte-identical for 1 worker, W workers and Ray.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -16,8 +17,18 @@ from typing import Any
 from ..core.errors import BackendUnavailable, ConfigError
 from .worker import ChunkResult, ChunkTask, run_chunk
 
-__all__ = ["Backend", "InlineBackend", "LocalPoolBackend", "RayBackend", "make_backend",
-           "default_workers", "check_backend", "local_workers", "die_with_parent", "BACKENDS"]
+__all__ = [
+    "Backend",
+    "InlineBackend",
+    "LocalPoolBackend",
+    "RayBackend",
+    "make_backend",
+    "default_workers",
+    "check_backend",
+    "local_workers",
+    "die_with_parent",
+    "BACKENDS",
+]
 
 BACKENDS = ("local", "ray")
 
@@ -33,11 +44,15 @@ def default_workers() -> int:
 def check_backend(backend: str, workers: int | None) -> None:
     """Clear errors for a bad backend name or worker count before anything starts."""
     if backend not in BACKENDS:
-        raise ConfigError(f"unknown backend '{backend}'", field="--backend",
-                          expected="local or ray")
+        raise ConfigError(
+            f"unknown backend '{backend}'", field="--backend", expected="local or ray"
+        )
     if workers is not None and workers < 1:
-        raise ConfigError(f"--workers {workers}", field="--workers",
-                          expected="a number of processes >= 1 (omit it for all cores)")
+        raise ConfigError(
+            f"--workers {workers}",
+            field="--workers",
+            expected="a number of processes >= 1 (omit it for all cores)",
+        )
 
 
 def local_workers(workers: int | None) -> int:
@@ -66,7 +81,7 @@ def die_with_parent(parent_pid: int) -> None:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)   # PR_SET_PDEATHSIG
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
     ppid = os.getppid()
@@ -143,8 +158,12 @@ class LocalPoolBackend(Backend):
             ctx.set_forkserver_preload(["puzzleforge.batch.worker", *(preload or [])])
         except ValueError:  # pragma: no cover - platforms without forkserver
             ctx = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                         initializer=die_with_parent, initargs=(os.getpid(),))
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=ctx,
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        )
         self._futures: dict[Future, int] = {}
         self._next = 0
 
@@ -187,7 +206,8 @@ class RayBackend(Backend):
         except ImportError:
             raise BackendUnavailable(
                 "the Ray backend needs the 'ray' package",
-                hint='Install it with: pip install "puzzleforge[ray]"') from None
+                hint='Install it with: pip install "puzzleforge[ray]"',
+            ) from None
         self._ray = ray
         self._owns = False
         if not ray.is_initialized():
@@ -203,7 +223,8 @@ class RayBackend(Backend):
                     f"cannot start or join a Ray cluster"
                     f"{' at ' + address if address else ''} ({type(exc).__name__}: {exc})",
                     hint="Start one with `ray start --head`, or omit --ray-address to run a "
-                         "local cluster") from None
+                    "local cluster",
+                ) from None
             self._owns = True
         self.workers = int(ray.cluster_resources().get("CPU", workers or 1))
         self._remote = ray.remote(num_cpus=1, max_retries=2)(run_chunk)
@@ -236,8 +257,12 @@ class RayBackend(Backend):
             self._ray.shutdown()
 
 
-def make_backend(backend: str, workers: int | None, ray_address: str | None = None,
-                 preload: list[str] | None = None) -> Backend:
+def make_backend(
+    backend: str,
+    workers: int | None,
+    ray_address: str | None = None,
+    preload: list[str] | None = None,
+) -> Backend:
     """Backend by name; ``workers`` None means all cores; ``preload``: modules to import in
     the local fork server (the families' modules)."""
     check_backend(backend, workers)

@@ -5,6 +5,7 @@ family from its name or file path, never from a pickled family object (families 
 solvers or compiled specs that do not pickle). The job's fingerprint, stored next to the
 output, lets ``--resume`` refuse to continue a file that a different command started.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,8 +20,14 @@ from ..core.puzzle import canonical_json
 from ..core.registry import FAMILIES, PATH_LOADERS, resolve_family
 from ..core.seeding import SEED_MAX, SEED_MIN, derive_seed, stable_hash
 
-__all__ = ["Component", "BatchJob", "Split", "family_ref", "load_family_ref",
-           "DEFAULT_MAX_ATTEMPTS"]
+__all__ = [
+    "Component",
+    "BatchJob",
+    "Split",
+    "family_ref",
+    "load_family_ref",
+    "DEFAULT_MAX_ATTEMPTS",
+]
 
 #: Attempts per item (attempt 0 plus retries with the next derived seed).
 DEFAULT_MAX_ATTEMPTS = 4
@@ -109,7 +116,7 @@ class BatchJob:
     timeout_per_item: float | None = None
     dedupe: bool = True
     recipe: str | None = None
-    audit: bool = False              # also run family.audit on each puzzle (slower, exact)
+    audit: bool = False  # also run family.audit on each puzzle (slower, exact)
 
     @property
     def total(self) -> int:
@@ -129,8 +136,15 @@ class BatchJob:
         """Everything that decides the records' content (not the count, workers or format)."""
         return {
             "components": [
-                {"ref": c.ref, "params": c.params, "name": c.name, "tier": c.tier,
-                 "options": c.options} for c in self.components],
+                {
+                    "ref": c.ref,
+                    "params": c.params,
+                    "name": c.name,
+                    "tier": c.tier,
+                    "options": c.options,
+                }
+                for c in self.components
+            ],
             "seed": self.seed,
             "splits": [[s.name, s.fraction] for s in self.splits],
             "max_attempts": self.max_attempts,
@@ -150,39 +164,52 @@ class BatchJob:
         if not self.components:
             problems.append("no components to generate")
         if not SEED_MIN <= self.seed <= SEED_MAX:
-            problems.append(f"seed {self.seed}; expected a whole number from {SEED_MIN} to "
-                            f"{SEED_MAX} (64-bit)")
+            problems.append(
+                f"seed {self.seed}; expected a whole number from {SEED_MIN} to {SEED_MAX} (64-bit)"
+            )
         if self.max_attempts < 1:
             problems.append(f"max_attempts={self.max_attempts}; expected >= 1")
         if self.timeout_per_item is not None and not (
-                math.isfinite(self.timeout_per_item) and self.timeout_per_item > 0):
-            problems.append(f"--timeout-per-item {self.timeout_per_item}; expected a finite "
-                            "number of seconds > 0")
+            math.isfinite(self.timeout_per_item) and self.timeout_per_item > 0
+        ):
+            problems.append(
+                f"--timeout-per-item {self.timeout_per_item}; expected a finite "
+                "number of seconds > 0"
+            )
         if self.splits:
             total = sum(s.fraction for s in self.splits)
             if abs(total - 1.0) > 1e-9 or any(s.fraction <= 0 for s in self.splits):
-                problems.append(f"split fractions {[s.fraction for s in self.splits]} must be > 0 "
-                                "and add up to 1")
+                problems.append(
+                    f"split fractions {[s.fraction for s in self.splits]} must be > 0 "
+                    "and add up to 1"
+                )
         for c in self.components:
             if c.count < 0:
                 problems.append(f"component '{c.name or c.ref}' count {c.count}; expected >= 0")
             if c.tier and c.tier not in TIERS:
-                problems.append(f"component '{c.name or c.ref}' tier {c.tier!r}; expected one of "
-                                f"{', '.join(TIERS)}")
+                problems.append(
+                    f"component '{c.name or c.ref}' tier {c.tier!r}; expected one of "
+                    f"{', '.join(TIERS)}"
+                )
         if problems:
             raise ConfigError("; ".join(problems), file=self.recipe)
         families = []
         for c in self.components:
             family = load_family_ref(c.ref, c.options)
-            params = build_params(family.Params, c.family_params(family), family=family.name,
-                                  source=f"components.{c.name}.params" if self.recipe else "params")
+            params = build_params(
+                family.Params,
+                c.family_params(family),
+                family=family.name,
+                source=f"components.{c.name}.params" if self.recipe else "params",
+            )
             _check_capacity(family, params, c, self.dedupe, self.recipe)
             families.append(family)
         return families
 
 
-def _check_capacity(family: Any, params: Any, component: Component, dedupe: bool,
-                    recipe: str | None) -> None:
+def _check_capacity(
+    family: Any, params: Any, component: Component, dedupe: bool, recipe: str | None
+) -> None:
     """Fail at once when a family says it cannot give ``component.count`` distinct puzzles.
 
     Why up front: without it the runner only notices an exhausted space after thousands of
@@ -196,8 +223,10 @@ def _check_capacity(family: Any, params: Any, component: Component, dedupe: bool
             f"family '{family.name}' can give at most {limit} distinct puzzle"
             f"{'' if limit == 1 else 's'} with these params; {component.count} were asked for"
             + (f" (component '{component.name}' of {recipe})" if recipe else ""),
-            attempts=0, reasons={"space exhausted": 1},
-            hint=f"Ask for at most {limit}, or widen the params")
+            attempts=0,
+            reasons={"space exhausted": 1},
+            hint=f"Ask for at most {limit}, or widen the params",
+        )
 
 
 def normalised_params(family: Any, params: dict[str, Any]) -> dict[str, Any]:

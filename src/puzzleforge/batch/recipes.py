@@ -20,6 +20,7 @@ so it lives in version control and one command regenerates it byte for byte. For
 With ``-n N`` the counts (or weights) are proportions scaled to N (largest remainder);
 without it the counts are used as written.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -34,8 +35,11 @@ __all__ = ["is_recipe", "load_recipe"]
 
 
 def _read(path: Path) -> Any:
-    return load_yaml(read_yaml_text(path, what="recipe"), file=str(path),
-                     expected="a recipe as described in docs/datasets.md")
+    return load_yaml(
+        read_yaml_text(path, what="recipe"),
+        file=str(path),
+        expected="a recipe as described in docs/datasets.md",
+    )
 
 
 def is_recipe(path: str | Path) -> bool:
@@ -60,24 +64,43 @@ def _scale(sizes: list[float], n: int) -> list[int]:
     return counts
 
 
-def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = None,
-                timeout_per_item: float | None = None) -> BatchJob:
+def load_recipe(
+    path: str | Path,
+    *,
+    n: int | None = None,
+    seed: int | None = None,
+    timeout_per_item: float | None = None,
+) -> BatchJob:
     """Read a recipe into a BatchJob (every problem listed in one InvalidSpec)."""
     path = Path(path)
     data = _read(path)
     where = str(path)
     if not isinstance(data, dict):
-        raise InvalidSpec("a recipe must be a mapping", file=where,
-                          expected="keys name, seed, splits, components")
+        raise InvalidSpec(
+            "a recipe must be a mapping", file=where, expected="keys name, seed, splits, components"
+        )
     problems: list[str] = []
-    known = {"name", "seed", "splits", "components", "timeout_per_item", "max_attempts",
-             "dedupe", "audit", "description"}
+    known = {
+        "name",
+        "seed",
+        "splits",
+        "components",
+        "timeout_per_item",
+        "max_attempts",
+        "dedupe",
+        "audit",
+        "description",
+    }
     for key in sorted(set(data) - known):
         problems.append(f"unknown key '{key}' (known: {', '.join(sorted(known))})")
     raw_components = data.get("components")
     if not isinstance(raw_components, list) or not raw_components:
-        raise InvalidSpec("'components' must be a non-empty list", file=where, field="components",
-                          expected="a list of {family, count|weight|tiers, params}")
+        raise InvalidSpec(
+            "'components' must be a non-empty list",
+            file=where,
+            field="components",
+            expected="a list of {family, count|weight|tiers, params}",
+        )
     entries: list[tuple[str, str, str, dict[str, Any], float]] = []  # ref, name, tier, params, size
     for i, comp in enumerate(raw_components):
         field = f"components[{i}]"
@@ -92,8 +115,10 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
             fam = str((path.parent / fam).resolve())
         if fam not in FAMILIES and not fam.lower().endswith((".yaml", ".yml")):
             # never a module:attribute reference: a recipe file must not import code
-            problems.append(f"{field}.family '{fam[:80]}' is neither a registered family "
-                            f"({', '.join(FAMILIES)}) nor a spec .yaml path")
+            problems.append(
+                f"{field}.family '{fam[:80]}' is neither a registered family "
+                f"({', '.join(FAMILIES)}) nor a spec .yaml path"
+            )
             continue
         ref = family_ref(fam)
         default_name = Path(fam).stem if fam.lower().endswith((".yaml", ".yml")) else fam
@@ -102,8 +127,9 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
         if not isinstance(base_params, dict):
             problems.append(f"{field}.params must be a mapping")
             continue
-        for key in sorted(set(comp) - {"family", "spec", "name", "tier", "count", "weight",
-                                       "params", "tiers"}):
+        for key in sorted(
+            set(comp) - {"family", "spec", "name", "tier", "count", "weight", "params", "tiers"}
+        ):
             problems.append(f"{field}: unknown key '{key}'")
         tiers = comp.get("tiers")
         if tiers is not None:
@@ -126,8 +152,9 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
             if not isinstance(size, (int, float)) or isinstance(size, bool) or size < 0:
                 problems.append(f"{field} needs count (records) or weight (share) >= 0")
                 continue
-            entries.append((ref, base_name, str(comp.get("tier") or ""), dict(base_params),
-                            float(size)))
+            entries.append(
+                (ref, base_name, str(comp.get("tier") or ""), dict(base_params), float(size))
+            )
     names = [e[1] for e in entries]
     for dup in sorted({x for x in names if names.count(x) > 1}):
         problems.append(f"component name '{dup}' is used twice (give each a distinct name)")
@@ -137,13 +164,17 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
         if not isinstance(raw_splits, dict) or not raw_splits:
             problems.append("splits must map split names to shares, e.g. {train: 0.9, test: 0.1}")
         else:
-            splits = [Split(str(k), float(v)) for k, v in raw_splits.items()
-                      if isinstance(v, (int, float))]
+            splits = [
+                Split(str(k), float(v))
+                for k, v in raw_splits.items()
+                if isinstance(v, (int, float))
+            ]
             if len(splits) != len(raw_splits) or abs(sum(s.fraction for s in splits) - 1) > 1e-9:
                 problems.append("split shares must be numbers adding up to 1")
     if problems:
-        raise InvalidSpec("; ".join(problems), file=where,
-                          expected="a recipe as described in docs/datasets.md")
+        raise InvalidSpec(
+            "; ".join(problems), file=where, expected="a recipe as described in docs/datasets.md"
+        )
     sizes = [e[4] for e in entries]
     if n is not None:
         if sum(sizes) <= 0:
@@ -151,15 +182,26 @@ def load_recipe(path: str | Path, *, n: int | None = None, seed: int | None = No
         counts = _scale(sizes, n)
     else:
         if any(s != int(s) for s in sizes):
-            raise ConfigError("weights need -n to know the total", file=where, field="components",
-                              expected="integer counts, or -n N with weights")
+            raise ConfigError(
+                "weights need -n to know the total",
+                file=where,
+                field="components",
+                expected="integer counts, or -n N with weights",
+            )
         counts = [int(s) for s in sizes]
-    components = tuple(Component(ref=e[0], count=c, params=e[3], name=e[1], tier=e[2])
-                       for e, c in zip(entries, counts, strict=True))
+    components = tuple(
+        Component(ref=e[0], count=c, params=e[3], name=e[1], tier=e[2])
+        for e, c in zip(entries, counts, strict=True)
+    )
     run_seed = seed if seed is not None else int(data.get("seed", 0))
     timeout = timeout_per_item if timeout_per_item is not None else data.get("timeout_per_item")
-    return BatchJob(components=components, seed=run_seed, splits=tuple(splits),
-                    max_attempts=int(data.get("max_attempts", DEFAULT_MAX_ATTEMPTS)),
-                    timeout_per_item=float(timeout) if timeout is not None else None,
-                    dedupe=bool(data.get("dedupe", True)), audit=bool(data.get("audit", False)),
-                    recipe=str(path))
+    return BatchJob(
+        components=components,
+        seed=run_seed,
+        splits=tuple(splits),
+        max_attempts=int(data.get("max_attempts", DEFAULT_MAX_ATTEMPTS)),
+        timeout_per_item=float(timeout) if timeout is not None else None,
+        dedupe=bool(data.get("dedupe", True)),
+        audit=bool(data.get("audit", False)),
+        recipe=str(path),
+    )

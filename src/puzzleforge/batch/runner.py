@@ -13,6 +13,7 @@ of items stops with GenerationFailed naming the reasons instead of spinning. An 
 marked ``ends_run`` (a spec error, a wall-clock safety net whose outcome would depend on
 machine load) stops the run at its item: the records before it stay in the journal.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -40,8 +41,14 @@ from .sinks import JsonlJournal, scan_journal, write_parquet, write_split_jsonl
 from .summary import ProgressState, Summary, sidecar, write_json_atomic
 from .worker import ChunkResult, ChunkTask, question_key
 
-__all__ = ["run_batch", "journal_path", "check_run_options", "FAILED_ITEMS_LIMIT",
-           "BAD_ITEMS_LIMIT", "MAX_CHUNK_SIZE"]
+__all__ = [
+    "run_batch",
+    "journal_path",
+    "check_run_options",
+    "FAILED_ITEMS_LIMIT",
+    "BAD_ITEMS_LIMIT",
+    "MAX_CHUNK_SIZE",
+]
 
 #: Stop when this many consecutive items failed every attempt (the family fails everything).
 FAILED_ITEMS_LIMIT = 20
@@ -68,10 +75,16 @@ def _auto_chunk(total: int, workers: int) -> int:
 
 
 class _Run:
-    def __init__(self, job: BatchJob, backend: Backend, journal: JsonlJournal,
-                 summary: Summary, chunk_size: int | None,
-                 on_progress: ProgressCallback | None,
-                 on_records: RecordsCallback | None = None) -> None:
+    def __init__(
+        self,
+        job: BatchJob,
+        backend: Backend,
+        journal: JsonlJournal,
+        summary: Summary,
+        chunk_size: int | None,
+        on_progress: ProgressCallback | None,
+        on_records: RecordsCallback | None = None,
+    ) -> None:
         self.job, self.backend, self.journal, self.summary = job, backend, journal, summary
         self.chunk_size = chunk_size
         self.on_progress = on_progress
@@ -86,8 +99,15 @@ class _Run:
         now = time.monotonic()
         if self.on_progress and (force or now - self.last_progress >= 0.2):
             self.last_progress = now
-            self.on_progress(ProgressState(self.done, self.job.total, self.reject_count,
-                                           now - self.started, self.summary.records_written))
+            self.on_progress(
+                ProgressState(
+                    self.done,
+                    self.job.total,
+                    self.reject_count,
+                    now - self.started,
+                    self.summary.records_written,
+                )
+            )
 
     def _commit(self, lines: list[str]) -> None:
         """Append committed records to the journal (fsynced), then hand them to ``on_records``."""
@@ -107,18 +127,28 @@ class _Run:
         workers = max(1, self.backend.workers)
         size = self.chunk_size or _auto_chunk(comp.count - have, workers)
         task_base = ChunkTask(
-            indices=(), component=comp.payload(), component_index=k,
+            indices=(),
+            component=comp.payload(),
+            component_index=k,
             base_seed=self.job.component_seed(k),
-            max_attempts=self.job.max_attempts, timeout=self.job.timeout_per_item,
+            max_attempts=self.job.max_attempts,
+            timeout=self.job.timeout_per_item,
             audit=self.job.audit,
             splits=tuple((s.name, s.fraction) for s in self.job.splits),
-            provenance={"generator": f"puzzleforge {__version__}", "run_seed": self.job.seed,
-                        "recipe": Path(self.job.recipe).name if self.job.recipe else None})
+            provenance={
+                "generator": f"puzzleforge {__version__}",
+                "run_seed": self.job.seed,
+                "recipe": Path(self.job.recipe).name if self.job.recipe else None,
+            },
+        )
         buffered: dict[int, ChunkResult] = {}
         mine: dict[int, float] = {}  # token -> submit time, this component's chunks only
         # hard stop: SIGALRM cannot interrupt native code that never returns to Python
-        hard = (3 * size * self.job.max_attempts * self.job.timeout_per_item
-                + HARD_GRACE_SECONDS if self.job.timeout_per_item else None)
+        hard = (
+            3 * size * self.job.max_attempts * self.job.timeout_per_item + HARD_GRACE_SECONDS
+            if self.job.timeout_per_item
+            else None
+        )
         in_flight = 0
         submit_at = commit_at = next_index
         committed_items = accepted_now = 0
@@ -128,11 +158,15 @@ class _Run:
         while accepted < comp.count:
             remaining = comp.count - accepted
             yield_rate = max(0.05, accepted_now / committed_items) if committed_items else 1.0
-            while (in_flight < 2 * workers and len(buffered) < 4 * workers
-                   and ((submit_at - commit_at) * yield_rate < remaining + size or in_flight == 0)):
+            while (
+                in_flight < 2 * workers
+                and len(buffered) < 4 * workers
+                and ((submit_at - commit_at) * yield_rate < remaining + size or in_flight == 0)
+            ):
                 indices = tuple(range(submit_at, submit_at + size))
-                mine[self.backend.submit(dataclasses.replace(task_base, indices=indices))] = \
+                mine[self.backend.submit(dataclasses.replace(task_base, indices=indices))] = (
                     time.monotonic()
+                )
                 submit_at += size
                 in_flight += 1
             got = self.backend.next_done(timeout=0.25)
@@ -149,7 +183,8 @@ class _Run:
                     f"although each attempt has {self.job.timeout_per_item:g} s; the generator "
                     "is stuck in code the per-item timeout cannot interrupt (a native solver "
                     "call without its own time limit)",
-                    hint="Give the family's solver calls a time limit, or lower the params")
+                    hint="Give the family's solver calls a time limit, or lower the params",
+                )
             while commit_at in buffered and accepted < comp.count:
                 result = buffered.pop(commit_at)
                 commit_at += len(result.items)
@@ -165,8 +200,9 @@ class _Run:
                         self._commit(lines)
                         self.summary.records_written += len(lines)
                         self.done += len(lines)
-                        stopped = GenerationFailed(f"item {item.index}: {item.stop}",
-                                                   reasons=dict(item.rejects))
+                        stopped = GenerationFailed(
+                            f"item {item.index}: {item.stop}", reasons=dict(item.rejects)
+                        )
                         stopped.kind = item.stop_kind or stopped.kind  # shown as the cause's kind
                         raise stopped
                     if item.line is None:
@@ -186,10 +222,14 @@ class _Run:
                         accepted += 1
                         accepted_now += 1
                         consecutive_failed = consecutive_bad = 0
-                    if consecutive_failed >= FAILED_ITEMS_LIMIT or consecutive_bad >= BAD_ITEMS_LIMIT:
+                    if (
+                        consecutive_failed >= FAILED_ITEMS_LIMIT
+                        or consecutive_bad >= BAD_ITEMS_LIMIT
+                    ):
                         self._commit(lines)
-                        self._stop(family, consecutive_failed, consecutive_bad, failure_reasons,
-                                   last_error)
+                        self._stop(
+                            family, consecutive_failed, consecutive_bad, failure_reasons, last_error
+                        )
                 self._commit(lines)
                 self.summary.records_written += len(lines)
                 self.done += len(lines)
@@ -197,23 +237,29 @@ class _Run:
             self._progress()
         self._progress(force=True)
 
-    def _stop(self, family: Any, failed: int, bad: int, reasons: dict[str, int],
-              last_error: str) -> None:
+    def _stop(
+        self, family: Any, failed: int, bad: int, reasons: dict[str, int], last_error: str
+    ) -> None:
         if failed >= FAILED_ITEMS_LIMIT:
             detail = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())) or "no reason given"
-            tries = ("" if getattr(family, "retries_itself", False)
-                     else f", every one of its {self.job.max_attempts} attempts")
+            tries = (
+                ""
+                if getattr(family, "retries_itself", False)
+                else f", every one of its {self.job.max_attempts} attempts"
+            )
             raise GenerationFailed(
                 f"family '{family.name}' failed {failed} items in a row{tries} (rejects: "
                 f"{detail}; last: {last_error}); stopping instead of spinning",
                 reasons=reasons,
                 hint="Check the params, raise --timeout-per-item, or run "
-                     "`puzzleforge generate` with -n 1 --debug to see one failure")
+                "`puzzleforge generate` with -n 1 --debug to see one failure",
+            )
         raise GenerationFailed(
             f"family '{family.name}' produced no new puzzle in {bad} items in a row "
             "(all duplicates of earlier ones)",
             hint="The parameter space looks exhausted: ask for fewer puzzles, widen the params, "
-                 "or keep duplicates (--no-dedupe)")
+            "or keep duplicates (--no-dedupe)",
+        )
 
 
 def _clear_for_fresh_start(out: Path, fmt: str, journal: Path) -> None:
@@ -226,22 +272,32 @@ def _clear_for_fresh_start(out: Path, fmt: str, journal: Path) -> None:
             path.unlink()
 
 
-def check_run_options(fmt: str, backend: str, workers: int | None,
-                      chunk_size: int | None) -> None:
+def check_run_options(fmt: str, backend: str, workers: int | None, chunk_size: int | None) -> None:
     """Every run option checked before any file is touched (a failed start leaves nothing)."""
     if fmt not in ("jsonl", "parquet"):
         raise ConfigError(f"unknown format '{fmt}'", field="--format", expected="jsonl or parquet")
     check_backend(backend, workers)
     if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK_SIZE:
-        raise ConfigError(f"--chunk-size {chunk_size}", field="--chunk-size",
-                          expected=f"a whole number of items from 1 to {MAX_CHUNK_SIZE}")
+        raise ConfigError(
+            f"--chunk-size {chunk_size}",
+            field="--chunk-size",
+            expected=f"a whole number of items from 1 to {MAX_CHUNK_SIZE}",
+        )
 
 
-def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: int | None = None,
-              backend: str = "local", resume: bool = False, ray_address: str | None = None,
-              chunk_size: int | None = None,
-              on_progress: ProgressCallback | None = None,
-              on_records: RecordsCallback | None = None) -> Summary:
+def run_batch(
+    job: BatchJob,
+    out: str | Path,
+    *,
+    fmt: str = "jsonl",
+    workers: int | None = None,
+    backend: str = "local",
+    resume: bool = False,
+    ray_address: str | None = None,
+    chunk_size: int | None = None,
+    on_progress: ProgressCallback | None = None,
+    on_records: RecordsCallback | None = None,
+) -> Summary:
     """Generate ``job`` into ``out``; returns the Summary (also written as JSON beside it).
 
     ``fmt`` is ``jsonl`` (``out`` is the file) or ``parquet`` (``out`` is a directory of
@@ -262,8 +318,19 @@ def run_batch(job: BatchJob, out: str | Path, *, fmt: str = "jsonl", workers: in
     families = job.validate()
     out.parent.mkdir(parents=True, exist_ok=True)
     with _output_lock(out):
-        return _run_locked(job, families, out, fmt, workers, backend, resume, ray_address,
-                           chunk_size, on_progress, on_records)
+        return _run_locked(
+            job,
+            families,
+            out,
+            fmt,
+            workers,
+            backend,
+            resume,
+            ray_address,
+            chunk_size,
+            on_progress,
+            on_records,
+        )
 
 
 @contextmanager
@@ -278,19 +345,22 @@ def _output_lock(out: Path) -> Iterator[None]:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             fh.close()
-            raise ConfigError("another puzzleforge run is writing this output now",
-                              file=str(out), expected="one run per output; wait for it or "
-                              "choose another --out") from None
+            raise ConfigError(
+                "another puzzleforge run is writing this output now",
+                file=str(out),
+                expected="one run per output; wait for it or choose another --out",
+            ) from None
         try:
             same = os.stat(lock_path).st_ino == os.fstat(fh.fileno()).st_ino
         except FileNotFoundError:
             same = False
         if same:
             break
-        fh.close()   # the previous holder removed it while we waited: take the new one
+        fh.close()  # the previous holder removed it while we waited: take the new one
     else:  # pragma: no cover - 50 writers racing
-        raise ConfigError("the output's lock keeps changing", file=str(out),
-                          expected="one run per output")
+        raise ConfigError(
+            "the output's lock keeps changing", file=str(out), expected="one run per output"
+        )
     try:
         yield
     finally:
@@ -299,10 +369,19 @@ def _output_lock(out: Path) -> Iterator[None]:
         fh.close()
 
 
-def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers: int | None,
-                backend: str, resume: bool, ray_address: str | None, chunk_size: int | None,
-                on_progress: ProgressCallback | None,
-                on_records: RecordsCallback | None = None) -> Summary:
+def _run_locked(
+    job: BatchJob,
+    families: list[Any],
+    out: Path,
+    fmt: str,
+    workers: int | None,
+    backend: str,
+    resume: bool,
+    ray_address: str | None,
+    chunk_size: int | None,
+    on_progress: ProgressCallback | None,
+    on_records: RecordsCallback | None = None,
+) -> Summary:
     wall0, cpu0 = time.monotonic(), time.process_time()
     tree_cpu0 = cpu_seconds()  # with children: the inline backend's sandboxed spec workers
     journal = journal_path(out, fmt)
@@ -311,19 +390,25 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
     for entry, family in zip(fingerprint["components"], families, strict=True):
         entry["params"] = normalised_params(family, entry["params"])  # "n=08" == "n=8"
     component_of = {c.name: k for k, c in enumerate(job.components)}
-    finished = out if fmt == "jsonl" else None   # a completed JSONL output (journal renamed)
+    finished = out if fmt == "jsonl" else None  # a completed JSONL output (journal renamed)
     continuing = bool(resume and job_file.exists())
     if continuing:
         stored = orjson.loads(job_file.read_bytes())
         if stored.get("fingerprint") != fingerprint:
             raise ConfigError(
                 "--resume: this output was started by a different command (family, params, "
-                "seed, recipe or splits differ)", file=str(job_file),
-                expected="the same command as the run being resumed, or no --resume to start over")
-    elif resume and any(p is not None and p.exists() and p.stat().st_size > 0
-                        for p in (journal, finished)):
-        raise ConfigError("--resume: the output exists but has no job file beside it",
-                          file=str(job_file), expected="an output written by puzzleforge generate")
+                "seed, recipe or splits differ)",
+                file=str(job_file),
+                expected="the same command as the run being resumed, or no --resume to start over",
+            )
+    elif resume and any(
+        p is not None and p.exists() and p.stat().st_size > 0 for p in (journal, finished)
+    ):
+        raise ConfigError(
+            "--resume: the output exists but has no job file beside it",
+            file=str(job_file),
+            expected="an output written by puzzleforge generate",
+        )
     preload = sorted({type(f).__module__ for f in families} - {"__main__"})
     # the backend starts before any file is written: a backend that cannot start (no Ray,
     # a bad --ray-address) is a failed start and leaves nothing behind
@@ -331,21 +416,35 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
     try:
         if continuing:
             if not journal.exists() and finished is not None and finished.exists():
-                _copy_durably(finished, journal)    # continue a completed run (more records)
+                _copy_durably(finished, journal)  # continue a completed run (more records)
         else:
             _clear_for_fresh_start(out, fmt, journal)
         if not journal.exists():
-            journal.touch()   # before the job file: a job file without journal means "completed"
+            journal.touch()  # before the job file: a job file without journal means "completed"
         if not continuing:
-            write_json_atomic(job_file, {"fingerprint": fingerprint, "requested": job.total,
-                                         "format": fmt, "generator": f"puzzleforge {__version__}"})
+            write_json_atomic(
+                job_file,
+                {
+                    "fingerprint": fingerprint,
+                    "requested": job.total,
+                    "format": fmt,
+                    "generator": f"puzzleforge {__version__}",
+                },
+            )
         state = scan_journal(journal, component_of, question_key)
     except BaseException:
         chosen.close(cancel=True)
         raise
-    summary = Summary(output=str(out), format=fmt, backend=chosen.name, workers=chosen.workers,
-                      seed=job.seed, requested=job.total, resumed_from=state.records,
-                      job=fingerprint)
+    summary = Summary(
+        output=str(out),
+        format=fmt,
+        backend=chosen.name,
+        workers=chosen.workers,
+        seed=job.seed,
+        requested=job.total,
+        resumed_from=state.records,
+        job=fingerprint,
+    )
     sink = JsonlJournal(journal)
     run = _Run(job, chosen, sink, summary, chunk_size, on_progress, on_records)
     run.seen = state.qkeys
@@ -359,8 +458,10 @@ def _run_locked(job: BatchJob, families: list[Any], out: Path, fmt: str, workers
         completed = True
     except PuzzleForgeError as exc:
         if fmt == "jsonl" and run.done:
-            note = (f"{out} was left as it was; the {run.done} record(s) made so far are in "
-                    f"{journal} (--resume continues from them)")
+            note = (
+                f"{out} was left as it was; the {run.done} record(s) made so far are in "
+                f"{journal} (--resume continues from them)"
+            )
             exc.hint = f"{exc.hint.rstrip('.')}. {note}" if exc.hint else note
             exc.args = (exc._compose(),)
         raise

@@ -4,6 +4,7 @@ Why match by record id: model outputs come back shuffled, filtered or sharded; t
 the one stable key. A dataset record without an answer counts as wrong (reported as
 missing), an answer whose id is not in the dataset is reported and ignored.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -35,9 +36,12 @@ class _Group:
         self.credit += score
 
     def to_dict(self) -> dict[str, Any]:
-        return {"n": self.n, "correct": self.correct,
-                "accuracy": round(self.correct / self.n, 6) if self.n else 0.0,
-                "mean_score": round(self.credit / self.n, 6) if self.n else 0.0}
+        return {
+            "n": self.n,
+            "correct": self.correct,
+            "accuracy": round(self.correct / self.n, 6) if self.n else 0.0,
+            "mean_score": round(self.credit / self.n, 6) if self.n else 0.0,
+        }
 
 
 @dataclass
@@ -52,11 +56,13 @@ class ScoreReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "dataset": self.dataset, "answers": self.answers,
+            "dataset": self.dataset,
+            "answers": self.answers,
             "overall": self.overall.to_dict(),
             "by_family": {k: g.to_dict() for k, g in sorted(self.by_family.items())},
             "by_tier": {k: g.to_dict() for k, g in sorted(self.by_tier.items())},
-            "missing_answers": self.missing, "answers_with_unknown_id": self.unknown_ids,
+            "missing_answers": self.missing,
+            "answers_with_unknown_id": self.unknown_ids,
         }
 
 
@@ -69,12 +75,19 @@ def _load_answers(path: Path) -> dict[str, str]:
             try:
                 row = orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
-                raise InvalidDescription(f"not valid JSON ({exc})", file=str(path), line=number,
-                                         expected='one {"id": ..., "answer": ...} object per line'
-                                         ) from None
+                raise InvalidDescription(
+                    f"not valid JSON ({exc})",
+                    file=str(path),
+                    line=number,
+                    expected='one {"id": ..., "answer": ...} object per line',
+                ) from None
             if not isinstance(row, dict) or "id" not in row:
-                raise InvalidDescription("answer line has no 'id'", file=str(path), line=number,
-                                         expected='{"id": <record id>, "answer": <text>}')
+                raise InvalidDescription(
+                    "answer line has no 'id'",
+                    file=str(path),
+                    line=number,
+                    expected='{"id": <record id>, "answer": <text>}',
+                )
             value = next((row[k] for k in ANSWER_KEYS if k in row), None)
             answers[str(row["id"])] = "" if value is None else str(value)
     return answers

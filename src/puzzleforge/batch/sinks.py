@@ -7,6 +7,7 @@ written from the journal at the end, one shard per split, with ``solution``, ``p
 ``config``, ``meta`` (and family-specific extra fields) as JSON string columns so every
 shard has the same schema and Hugging Face ``datasets`` loads them together.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,16 @@ import orjson
 
 from ..core.errors import BackendUnavailable, InvalidDescription
 
-__all__ = ["JsonlJournal", "JournalState", "scan_journal", "iter_records", "write_parquet",
-           "write_split_jsonl", "PARQUET_JSON_COLUMNS", "record_from_row"]
+__all__ = [
+    "JsonlJournal",
+    "JournalState",
+    "scan_journal",
+    "iter_records",
+    "write_parquet",
+    "write_split_jsonl",
+    "PARQUET_JSON_COLUMNS",
+    "record_from_row",
+]
 
 #: Columns stored as JSON text in Parquet (their shape differs between families).
 PARQUET_JSON_COLUMNS = ("solution", "params", "config", "meta", "extra")
@@ -76,8 +85,10 @@ def scan_journal(path: Path, component_of: dict[str, int], qkey: Any) -> Journal
                 index = int(meta["index"])
             except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
                 raise InvalidDescription(
-                    "this line is not a record of the job being resumed", file=str(path),
-                    line=number, expected="a journal written by the same generate command"
+                    "this line is not a record of the job being resumed",
+                    file=str(path),
+                    line=number,
+                    expected="a journal written by the same generate command",
                 ) from None
             state.counts[comp] = state.counts.get(comp, 0) + 1
             state.last_index[comp] = max(state.last_index.get(comp, -1), index)
@@ -119,17 +130,19 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             try:
                 import pyarrow.parquet as pq
             except ImportError:
-                raise BackendUnavailable("reading Parquet needs pyarrow",
-                                         hint='pip install "puzzleforge[parquet]"') from None
+                raise BackendUnavailable(
+                    "reading Parquet needs pyarrow", hint='pip install "puzzleforge[parquet]"'
+                ) from None
             import pyarrow as pa
 
             try:
                 rows = pq.read_table(file).to_pylist()
             except (pa.ArrowException, OSError) as exc:
                 raise InvalidDescription(
-                    f"cannot read this Parquet file ({str(exc).rstrip('.')})", file=str(file),
-                    expected="a Parquet file written by puzzleforge generate --format "
-                             "parquet") from None
+                    f"cannot read this Parquet file ({str(exc).rstrip('.')})",
+                    file=str(file),
+                    expected="a Parquet file written by puzzleforge generate --format parquet",
+                ) from None
             for row in rows:
                 number += 1
                 try:
@@ -137,9 +150,11 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 except (orjson.JSONDecodeError, TypeError, KeyError) as exc:
                     raise InvalidDescription(
                         f"row {number} does not hold a record ({type(exc).__name__}: {exc})",
-                        file=str(file), line=number,
+                        file=str(file),
+                        line=number,
                         expected="the columns puzzleforge writes (JSON text in solution, "
-                                 "params, config, meta, extra)") from None
+                        "params, config, meta, extra)",
+                    ) from None
                 yield number, record
         return
     with open(path, "rb") as fh:
@@ -149,17 +164,35 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             try:
                 record = orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
-                raise InvalidDescription(f"not valid JSON ({exc})", file=str(path), line=number,
-                                         expected="one JSON object per line") from None
+                raise InvalidDescription(
+                    f"not valid JSON ({exc})",
+                    file=str(path),
+                    line=number,
+                    expected="one JSON object per line",
+                ) from None
             if not isinstance(record, dict):
-                raise InvalidDescription("a record must be a JSON object", file=str(path),
-                                         line=number, expected="one JSON object per line")
+                raise InvalidDescription(
+                    "a record must be a JSON object",
+                    file=str(path),
+                    line=number,
+                    expected="one JSON object per line",
+                )
             yield number, record
 
 
 def _row(record: dict[str, Any]) -> dict[str, Any]:
-    core = {"id", "family", "question", "answer", "difficulty", "seed",
-            "solution", "params", "config", "meta"}
+    core = {
+        "id",
+        "family",
+        "question",
+        "answer",
+        "difficulty",
+        "seed",
+        "solution",
+        "params",
+        "config",
+        "meta",
+    }
     extra = {k: v for k, v in record.items() if k not in core}
     meta = record.get("meta") or {}
     return {
@@ -182,8 +215,9 @@ def _row(record: dict[str, Any]) -> dict[str, Any]:
 
 def record_from_row(row: dict[str, Any]) -> dict[str, Any]:
     """Undo ``_row``: a Parquet row back to the JSONL record shape."""
-    record: dict[str, Any] = {k: row[k] for k in ("id", "family", "question", "answer",
-                                                  "difficulty", "seed") if k in row}
+    record: dict[str, Any] = {
+        k: row[k] for k in ("id", "family", "question", "answer", "difficulty", "seed") if k in row
+    }
     for key in ("solution", "params", "config", "meta"):
         value = row.get(key)
         record[key] = orjson.loads(value) if isinstance(value, str) else value
@@ -195,10 +229,20 @@ def record_from_row(row: dict[str, Any]) -> dict[str, Any]:
 
 #: The flat Parquet schema (nested fields as JSON strings), also listed in the dataset card.
 PARQUET_COLUMNS = (
-    ("id", "string"), ("family", "string"), ("question", "string"), ("answer", "string"),
-    ("difficulty", "float64"), ("seed", "int64"), ("index", "int64"), ("split", "string"),
-    ("tier", "string"), ("solution", "string"), ("params", "string"), ("config", "string"),
-    ("meta", "string"), ("extra", "string"),
+    ("id", "string"),
+    ("family", "string"),
+    ("question", "string"),
+    ("answer", "string"),
+    ("difficulty", "float64"),
+    ("seed", "int64"),
+    ("index", "int64"),
+    ("split", "string"),
+    ("tier", "string"),
+    ("solution", "string"),
+    ("params", "string"),
+    ("config", "string"),
+    ("meta", "string"),
+    ("extra", "string"),
 )
 
 
@@ -208,11 +252,12 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise BackendUnavailable("Parquet output needs pyarrow",
-                                 hint='pip install "puzzleforge[parquet]"') from None
+        raise BackendUnavailable(
+            "Parquet output needs pyarrow", hint='pip install "puzzleforge[parquet]"'
+        ) from None
     schema = pa.schema([(name, getattr(pa, dtype)()) for name, dtype in PARQUET_COLUMNS])
     out_dir.mkdir(parents=True, exist_ok=True)
-    for old in out_dir.glob("*.parquet.tmp"):   # left by a run killed while writing shards
+    for old in out_dir.glob("*.parquet.tmp"):  # left by a run killed while writing shards
         old.unlink()
     # stream: at most rows_per_shard rows per split in memory; shard totals known at the end
     buffers: dict[str, list[dict[str, Any]]] = {}
@@ -234,8 +279,11 @@ def write_parquet(journal: Path, out_dir: Path, *, rows_per_shard: int = 100_000
     for split in list(buffers):
         flush(split)
     # the earlier shards stay until every new one is complete
-    names = {f"{split}-{s:05d}-of-{len(tmps):05d}.parquet"
-             for split, tmps in parts.items() for s in range(len(tmps))}
+    names = {
+        f"{split}-{s:05d}-of-{len(tmps):05d}.parquet"
+        for split, tmps in parts.items()
+        for s in range(len(tmps))
+    }
     for old in out_dir.glob("*.parquet"):
         if old.name not in names:
             old.unlink()

@@ -3,6 +3,7 @@
 Why a dataclass with ``to_dict``: the CLI prints it as a table and writes the same numbers
 as JSON next to the output, so scripts and people read one source of truth.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
@@ -52,9 +53,9 @@ class Summary:
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
     worker_cpu_seconds: float = 0.0
-    worker_busy_seconds: float = 0.0   # wall time workers spent inside chunks
+    worker_busy_seconds: float = 0.0  # wall time workers spent inside chunks
     files: list[str] = field(default_factory=list)
-    card: str = ""                     # the dataset card (README.md) written beside the data
+    card: str = ""  # the dataset card (README.md) written beside the data
     job: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -74,19 +75,28 @@ class Summary:
         """Human-readable lines (the CLI prints these)."""
         out = [
             f"records: {self.records_total}/{self.requested} in {self.output}"
-            + (f" ({self.records_written} written now, {self.resumed_from} already there)"
-               if self.resumed_from else ""),
+            + (
+                f" ({self.records_written} written now, {self.resumed_from} already there)"
+                if self.resumed_from
+                else ""
+            ),
             f"throughput: {self.puzzles_per_second:.1f} puzzles/s; wall {self.wall_seconds:.2f} s; "
             f"CPU {self.cpu_seconds:.2f} s ({self.workers} worker(s), {self.backend})",
         ]
         if self.rejects:
-            out.append("rejected: " + ", ".join(f"{k} {v}" for k, v in sorted(self.rejects.items())))
+            out.append(
+                "rejected: " + ", ".join(f"{k} {v}" for k, v in sorted(self.rejects.items()))
+            )
         else:
             out.append("rejected: none")
         if len(self.per_component) > 1:
-            out.append("components: " + ", ".join(f"{k} {v}" for k, v in self.per_component.items()))
+            out.append(
+                "components: " + ", ".join(f"{k} {v}" for k, v in self.per_component.items())
+            )
         if self.per_split:
-            out.append("splits: " + ", ".join(f"{k} {v}" for k, v in sorted(self.per_split.items())))
+            out.append(
+                "splits: " + ", ".join(f"{k} {v}" for k, v in sorted(self.per_split.items()))
+            )
         if self.card:
             out.append(f"dataset card: {self.card}")
         return out

@@ -17,6 +17,7 @@ made it. Without it the whole run stops at the first such spec with one paragrap
 the dataset, the record, the spec, its operator file and the missing ``--trust``, instead
 of failing every record of that spec with the same message.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -41,7 +42,7 @@ __all__ = ["RecordCheck", "check_record", "verify_file", "VerifyReport"]
 
 @dataclass
 class RecordCheck:
-    number: int              # 1-based line (JSONL) or row (Parquet)
+    number: int  # 1-based line (JSONL) or row (Parquet)
     id: str
     family: str
     problems: list[str] = field(default_factory=list)
@@ -91,8 +92,9 @@ def _family(record: dict[str, Any], trust: bool = False) -> Any:
     return _CACHE[key]
 
 
-def _check_spec(path: Path, number: int, record: dict[str, Any], trust: bool,
-                seen: set[str]) -> None:
+def _check_spec(
+    path: Path, number: int, record: dict[str, Any], trust: bool, seen: set[str]
+) -> None:
     """Stop the run (one paragraph) when a record's spec needs ``--trust`` that was not given,
     or names a Python operator file that is not there.
 
@@ -114,20 +116,27 @@ def _check_spec(path: Path, number: int, record: dict[str, Any], trust: bool,
         what = str(exc).split(". Expected")[0]
         raise TrustRequired(
             f"record {number} was made from the spec {source}, which runs Python code: {what}",
-            file=str(path), field="meta.source",
-            expected=(f"`puzzleforge verify {path} --trust` to re-derive it, the same --trust "
-                      "the dataset was generated with (verify never trusts a spec on a "
-                      "record's word)"),
-            hint=f"Only pass --trust if you trust {source} and its operator files") from None
+            file=str(path),
+            field="meta.source",
+            expected=(
+                f"`puzzleforge verify {path} --trust` to re-derive it, the same --trust "
+                "the dataset was generated with (verify never trusts a spec on a "
+                "record's word)"
+            ),
+            hint=f"Only pass --trust if you trust {source} and its operator files",
+        ) from None
     except InvalidSpec as exc:
         if not str(exc.field or "").startswith("custom_operator."):
             return
         what = str(exc).split(". Expected")[0]
         raise InvalidSpec(
             f"record {number} was made from the spec {source}, whose Python operator file "
-            f"cannot be used here: {what}", file=str(path), field="meta.source",
-            expected=(exc.expected or "the operator file beside the spec") +
-            " (run verify where the dataset was generated, with its customs/ folder)") from None
+            f"cannot be used here: {what}",
+            file=str(path),
+            field="meta.source",
+            expected=(exc.expected or "the operator file beside the spec")
+            + " (run verify where the dataset was generated, with its customs/ folder)",
+        ) from None
     except Exception:  # noqa: BLE001 - reported per record by check_record
         return
 
@@ -136,8 +145,14 @@ def _check_spec(path: Path, number: int, record: dict[str, Any], trust: bool,
 AUDIT_SECONDS = 60.0
 
 
-def check_record(number: int, record: dict[str, Any], *, audit: bool = True,
-                 audit_seconds: float = AUDIT_SECONDS, trust: bool = False) -> RecordCheck:
+def check_record(
+    number: int,
+    record: dict[str, Any],
+    *,
+    audit: bool = True,
+    audit_seconds: float = AUDIT_SECONDS,
+    trust: bool = False,
+) -> RecordCheck:
     """Every problem of one record (empty list: the record is right).
 
     ``trust`` (``verify --trust``) loads the record's spec with its Python operator
@@ -156,13 +171,16 @@ def check_record(number: int, record: dict[str, Any], *, audit: bool = True,
         check.problems.append(f"cannot regenerate: {type(exc).__name__}: {exc}")
         return check
     if stored.id and stored.id != regenerated.id and stored.id not in earlier_ids(regenerated):
-        check.problems.append(f"id {stored.id} is not the id of (family, params, seed) "
-                              f"({regenerated.id})")
+        check.problems.append(
+            f"id {stored.id} is not the id of (family, params, seed) ({regenerated.id})"
+        )
     if stored.question != regenerated.question:
         check.problems.append("question differs from the one (params, seed) generate")
     if stored.answer != regenerated.answer:
-        check.problems.append(f"answer differs from the regenerated answer "
-                              f"({_short(stored.answer)!r} vs {_short(regenerated.answer)!r})")
+        check.problems.append(
+            f"answer differs from the regenerated answer "
+            f"({_short(stored.answer)!r} vs {_short(regenerated.answer)!r})"
+        )
     try:
         score = float(family.verify(regenerated, stored.answer))
     except Exception as exc:  # noqa: BLE001
@@ -193,14 +211,20 @@ def _short(text: str, limit: int = 40) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-def _check_chunk(chunk: list[tuple[int, dict[str, Any]]], audit: bool,
-                 audit_seconds: float = AUDIT_SECONDS, trust: bool = False) -> list[RecordCheck]:
-    return [check_record(n, r, audit=audit, audit_seconds=audit_seconds, trust=trust)
-            for n, r in chunk]
+def _check_chunk(
+    chunk: list[tuple[int, dict[str, Any]]],
+    audit: bool,
+    audit_seconds: float = AUDIT_SECONDS,
+    trust: bool = False,
+) -> list[RecordCheck]:
+    return [
+        check_record(n, r, audit=audit, audit_seconds=audit_seconds, trust=trust) for n, r in chunk
+    ]
 
 
-def _chunks(items: Iterator[tuple[int, dict[str, Any]]], size: int
-            ) -> Iterator[list[tuple[int, dict[str, Any]]]]:
+def _chunks(
+    items: Iterator[tuple[int, dict[str, Any]]], size: int
+) -> Iterator[list[tuple[int, dict[str, Any]]]]:
     chunk: list[tuple[int, dict[str, Any]]] = []
     for item in items:
         chunk.append(item)
@@ -211,10 +235,16 @@ def _chunks(items: Iterator[tuple[int, dict[str, Any]]], size: int
         yield chunk
 
 
-def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = True,
-                chunk_size: int = 32, audit_seconds: float = AUDIT_SECONDS,
-                on_progress: Callable[[int], None] | None = None,
-                trust: bool = False) -> VerifyReport:
+def verify_file(
+    path: str | Path,
+    *,
+    workers: int | None = None,
+    audit: bool = True,
+    chunk_size: int = 32,
+    audit_seconds: float = AUDIT_SECONDS,
+    on_progress: Callable[[int], None] | None = None,
+    trust: bool = False,
+) -> VerifyReport:
     """Check every record of a JSONL file / Parquet file or directory.
 
     ``trust``: load the specs the records name with their Python operator files; without
@@ -229,7 +259,7 @@ def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = T
             yield number, record
 
     records = checked_records()
-    count = local_workers(workers)   # at most the cores; see backends.local_workers
+    count = local_workers(workers)  # at most the cores; see backends.local_workers
 
     def take(results: list[RecordCheck]) -> None:
         for check in results:
@@ -248,8 +278,9 @@ def verify_file(path: str | Path, *, workers: int | None = None, audit: bool = T
             take(_check_chunk(chunk, audit, audit_seconds, trust))
         return report
     ctx = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=count, mp_context=ctx, initializer=die_with_parent,
-                             initargs=(os.getpid(),)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=count, mp_context=ctx, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         pending = []
         for chunk in _chunks(records, chunk_size):
             pending.append(pool.submit(_check_chunk, chunk, audit, audit_seconds, trust))

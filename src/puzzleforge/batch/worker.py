@@ -8,6 +8,7 @@ does not verify is retried with the next derived seed and counted by reason (unl
 family retries inside its own ``generate``: ``retries_itself``, spec files). An error
 marked ``ends_run`` (core/errors.py) ends the item and tells the runner to stop.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,8 +26,15 @@ from ..core.puzzle import stamp
 from ..core.seeding import derive_seed, make_rng, stable_hash
 from .job import Component, load_family_ref
 
-__all__ = ["ChunkTask", "ItemResult", "ChunkResult", "run_chunk", "question_key",
-           "structural_key", "split_for"]
+__all__ = [
+    "ChunkTask",
+    "ItemResult",
+    "ChunkResult",
+    "run_chunk",
+    "question_key",
+    "structural_key",
+    "split_for",
+]
 
 _FAMILY_CACHE: dict[str, Any] = {}
 
@@ -35,26 +43,26 @@ _FAMILY_CACHE: dict[str, Any] = {}
 class ChunkTask:
     """Plain data sent to a worker: which component, which indices, and the run settings."""
 
-    component: dict[str, Any]        # Component.payload()
+    component: dict[str, Any]  # Component.payload()
     component_index: int
-    base_seed: int                   # the component's base seed
+    base_seed: int  # the component's base seed
     indices: tuple[int, ...]
     max_attempts: int
     timeout: float | None
     splits: tuple[tuple[str, float], ...]
-    provenance: dict[str, Any]       # generator version, run seed, recipe...
-    audit: bool = False              # run family.audit too; a finding rejects the attempt
+    provenance: dict[str, Any]  # generator version, run seed, recipe...
+    audit: bool = False  # run family.audit too; a finding rejects the attempt
 
 
 @dataclass
 class ItemResult:
     index: int
-    line: str | None                 # the JSON record, or None when every attempt failed
-    qkey: int = 0                    # dedupe key (canonical question hash)
+    line: str | None  # the JSON record, or None when every attempt failed
+    qkey: int = 0  # dedupe key (canonical question hash)
     rejects: dict[str, int] = field(default_factory=dict)
-    error: str = ""                  # last failure message when line is None
-    stop: str = ""                   # an error that ends the run (PuzzleForgeError.ends_run)
-    stop_kind: str = ""              # its kind ("invalid spec", "generation failed", ...)
+    error: str = ""  # last failure message when line is None
+    stop: str = ""  # an error that ends the run (PuzzleForgeError.ends_run)
+    stop_kind: str = ""  # its kind ("invalid spec", "generation failed", ...)
 
 
 @dataclass
@@ -124,8 +132,7 @@ def _reason(exc: BaseException) -> str:
     return "error:" + type(exc).__name__
 
 
-def _attempt(family: Any, params: Any, seed: int, timeout: float | None,
-             use_alarm: bool) -> Any:
+def _attempt(family: Any, params: Any, seed: int, timeout: float | None, use_alarm: bool) -> Any:
     if timeout and use_alarm:
         # core/alarm.py keeps any timer the host process armed (pytest-timeout, a
         # caller's own alarm) and puts it back exactly
@@ -138,8 +145,7 @@ def _attempt(family: Any, params: Any, seed: int, timeout: float | None,
     return puzzle
 
 
-def run_item(family: Any, params: Any, task: ChunkTask, index: int,
-             use_alarm: bool) -> ItemResult:
+def run_item(family: Any, params: Any, task: ChunkTask, index: int, use_alarm: bool) -> ItemResult:
     """Generate item ``index`` with retries; the record carries its provenance in meta."""
     comp = task.component
     rejects: dict[str, int] = {}
@@ -161,8 +167,15 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int,
             rejects[reason] = rejects.get(reason, 0) + 1
             error = f"{type(exc).__name__}: {exc}"
             if getattr(exc, "ends_run", False):  # no later item can do better: stop the run
-                return ItemResult(index, None, 0, rejects, error, stop=str(exc),
-                                  stop_kind=str(getattr(exc, "kind", "")))
+                return ItemResult(
+                    index,
+                    None,
+                    0,
+                    rejects,
+                    error,
+                    stop=str(exc),
+                    stop_kind=str(getattr(exc, "kind", "")),
+                )
             continue
         try:
             score = float(family.verify(puzzle, puzzle.answer))
@@ -210,11 +223,19 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     wall0, cpu0 = time.monotonic(), cpu_seconds()
     comp = task.component
     family = _family(comp["ref"], comp.get("options") or {})
-    params = build_params(family.Params, Component(**comp).family_params(family),
-                          family=family.name)
-    use_alarm = (task.timeout is not None
-                 and threading.current_thread() is threading.main_thread()
-                 and hasattr(signal, "setitimer"))
+    params = build_params(
+        family.Params, Component(**comp).family_params(family), family=family.name
+    )
+    use_alarm = (
+        task.timeout is not None
+        and threading.current_thread() is threading.main_thread()
+        and hasattr(signal, "setitimer")
+    )
     items = [run_item(family, params, task, i, use_alarm) for i in task.indices]
-    return ChunkResult(task.component_index, task.indices[0] if task.indices else 0, items,
-                       cpu_seconds() - cpu0, time.monotonic() - wall0)
+    return ChunkResult(
+        task.component_index,
+        task.indices[0] if task.indices else 0,
+        items,
+        cpu_seconds() - cpu0,
+        time.monotonic() - wall0,
+    )

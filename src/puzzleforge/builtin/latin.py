@@ -9,6 +9,7 @@ big engines land, and stays as the smallest readable example of a Family.
 >>> family.verify(p, p.answer)
 1.0
 """
+
 from __future__ import annotations
 
 import random
@@ -75,15 +76,18 @@ class _Instance:
         if not result.sat:
             raise GenerationFailed("latin square constraints unexpectedly unsatisfiable")
         n = self.n
-        return [[next(v for v in range(n) if result.value(self.lit(r, c, v))) for c in range(n)]
-                for r in range(n)]
+        return [
+            [next(v for v in range(n) if result.value(self.lit(r, c, v))) for c in range(n)]
+            for r in range(n)
+        ]
 
     def block(self, solution: Grid) -> int:
         """Activation literal of 'some cell differs from ``solution``'."""
         act = self.session.new_var()
         n = self.n
-        self.session.add_clause([-act] + [-self.lit(r, c, solution[r][c])
-                                          for r in range(n) for c in range(n)])
+        self.session.add_clause(
+            [-act] + [-self.lit(r, c, solution[r][c]) for r in range(n) for c in range(n)]
+        )
         return act
 
 
@@ -115,7 +119,7 @@ def parse_grid(text: str, n: int) -> list[list[int]] | None:
     numbers = [int(t) for t in re.findall(r"\d+", text)]
     if len(numbers) != n * n:
         return None
-    return [[v - 1 for v in numbers[r * n:(r + 1) * n]] for r in range(n)]
+    return [[v - 1 for v in numbers[r * n : (r + 1) * n]] for r in range(n)]
 
 
 #: the Params class under a name the family's methods can annotate with (inside the class
@@ -127,9 +131,11 @@ class LatinFamily:
     name = "latin"
     Params = Params
     summary = "Latin square completion with a unique solution (example family)"
-    difficulty_doc = ("Native rating: the number of cells to fill in the clue-minimal puzzle "
-                      "(removing any given makes it ambiguous); tiers: easy < 14, medium < 22, "
-                      "hard < 35, expert from 35 empty cells.")
+    difficulty_doc = (
+        "Native rating: the number of cells to fill in the clue-minimal puzzle "
+        "(removing any given makes it ambiguous); tiers: easy < 14, medium < 22, "
+        "hard < 35, expert from 35 empty cells."
+    )
     difficulty_scale = DifficultyScale((0, 14, 22, 35, 64), "cells to fill")
 
     def generate(self, params: LatinParams, rng: random.Random) -> Puzzle:
@@ -150,8 +156,9 @@ class LatinFamily:
                     givens.add(cell)
         finally:
             inst.session.close()
-        puzzle_grid = [[solution[r][c] if (r, c) in givens else None for c in range(n)]
-                       for r in range(n)]
+        puzzle_grid = [
+            [solution[r][c] if (r, c) in givens else None for c in range(n)] for r in range(n)
+        ]
         empty = n * n - len(givens)
         question = (
             f"Fill the {n}x{n} grid with the numbers 1 to {n} so that every number appears "
@@ -159,17 +166,22 @@ class LatinFamily:
             f"{render_grid(puzzle_grid)}\n\n"
             f"Answer format: the completed grid, {n} lines of {n} numbers separated by spaces."
         )
-        return apply_scale(Puzzle(
-            family=self.name,
-            question=question,
-            answer=render_grid(solution),
-            solution={"grid": [[v + 1 for v in row] for row in solution],
-                      "givens": [[None if v is None else v + 1 for v in row] for row in puzzle_grid]},
-            difficulty=float(empty),
-            params=params_to_dict(params),
-            seed=0,
-            meta={"uniqueness_checks": checks, "backend": params.backend, "unique": True},
-        ), self.difficulty_scale)
+        return apply_scale(
+            Puzzle(
+                family=self.name,
+                question=question,
+                answer=render_grid(solution),
+                solution={
+                    "grid": [[v + 1 for v in row] for row in solution],
+                    "givens": [[None if v is None else v + 1 for v in row] for row in puzzle_grid],
+                },
+                difficulty=float(empty),
+                params=params_to_dict(params),
+                seed=0,
+                meta={"uniqueness_checks": checks, "backend": params.backend, "unique": True},
+            ),
+            self.difficulty_scale,
+        )
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         """Fraction of cells equal to the (unique) solution; 1.0 only for the whole grid."""
@@ -187,17 +199,29 @@ class LatinFamily:
         n = len(givens)
         pool = VarPool()
         clauses = latin_clauses(n, pool)
-        clauses += [[pool.id((r, c, v - 1))] for r in range(n) for c in range(n)
-                    if (v := givens[r][c]) is not None]
+        clauses += [
+            [pool.id((r, c, v - 1))]
+            for r in range(n)
+            for c in range(n)
+            if (v := givens[r][c]) is not None
+        ]
         project = [pool.id((r, c, v)) for r in range(n) for c in range(n) for v in range(n)]
         with open_session("sat", clauses) as session:
             found = session.enumerate(project=project, limit=2)
         if len(found.models) != 1:
-            return [f"givens admit {len(found.models)}{'+' if not found.complete else ''} solutions"]
+            return [
+                f"givens admit {len(found.models)}{'+' if not found.complete else ''} solutions"
+            ]
         model = found.models[0]
-        solved = [[next(v for v in range(n) if model[pool.id((r, c, v))]) + 1 for c in range(n)]
-                  for r in range(n)]
-        return [] if solved == puzzle.solution["grid"] else ["stored solution differs from the solver's"]
+        solved = [
+            [next(v for v in range(n) if model[pool.id((r, c, v))]) + 1 for c in range(n)]
+            for r in range(n)
+        ]
+        return (
+            []
+            if solved == puzzle.solution["grid"]
+            else ["stored solution differs from the solver's"]
+        )
 
 
 family = LatinFamily()

@@ -4,6 +4,7 @@ Why in the CLI layer: the batch package never prints; here its progress callback
 a live bar on a terminal (only for runs slower than a second) or plain periodic lines in
 logs, and its Summary becomes the table and JSON file users read.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,9 +21,11 @@ from .errors import run_guarded
 
 __all__ = ["register", "parse_param_pairs"]
 
-TRUST_HELP = ("Load grid genre .py files (a family given as a .py file, or named by the "
-              "records) and spec files' Python operator files (customs/*.py): they are "
-              "Python code. Only for files you trust.")
+TRUST_HELP = (
+    "Load grid genre .py files (a family given as a .py file, or named by the "
+    "records) and spec files' Python operator files (customs/*.py): they are "
+    "Python code. Only for files you trust."
+)
 
 
 def parse_param_pairs(pairs: list[str]) -> dict[str, str]:
@@ -32,8 +35,11 @@ def parse_param_pairs(pairs: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     bad = [p for p in pairs if "=" not in p or not p.split("=", 1)[0].strip()]
     if bad:
-        raise ConfigError(f"cannot read --param {', '.join(repr(b) for b in bad)}",
-                          field="--param", expected="key=value, e.g. --param n=6")
+        raise ConfigError(
+            f"cannot read --param {', '.join(repr(b) for b in bad)}",
+            field="--param",
+            expected="key=value, e.g. --param n=6",
+        )
     for pair in pairs:
         key, value = pair.split("=", 1)
         out[key.strip()] = value.strip()
@@ -43,8 +49,15 @@ def parse_param_pairs(pairs: list[str]) -> dict[str, str]:
 class _Progress:
     """A rich bar on a TTY (started after 1 s), plain lines every few seconds otherwise."""
 
-    def __init__(self, label: str, total: int, *, delay: float = 1.0, every: float = 5.0,
-                 rejects: bool = True) -> None:
+    def __init__(
+        self,
+        label: str,
+        total: int,
+        *,
+        delay: float = 1.0,
+        every: float = 5.0,
+        rejects: bool = True,
+    ) -> None:
         self.label, self.total, self.show_rejects = label, total, rejects
         self.tty = sys.stderr.isatty()
         self.delay, self.every = delay, every
@@ -53,8 +66,9 @@ class _Progress:
         self._bar: Any = None
         self._task: Any = None
 
-    def update(self, done: int, rejects: int = 0, rate: float = 0.0,
-               eta: float | None = None) -> None:
+    def update(
+        self, done: int, rejects: int = 0, rate: float = 0.0, eta: float | None = None
+    ) -> None:
         now = time.monotonic()
         if now - self.started < self.delay:
             return
@@ -70,15 +84,22 @@ class _Progress:
                     TimeRemainingColumn,
                 )
 
-                self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TextColumn("{task.fields[rate]}/s"),
-                                     TextColumn("rejects {task.fields[rejects]}"
-                                                if self.show_rejects else ""),
-                                     TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                                     console=Console(stderr=True), transient=False)
+                self._bar = Progress(
+                    TextColumn("[bold]{task.description}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("{task.fields[rate]}/s"),
+                    TextColumn("rejects {task.fields[rejects]}" if self.show_rejects else ""),
+                    TimeElapsedColumn(),
+                    TextColumn("ETA"),
+                    TimeRemainingColumn(),
+                    console=Console(stderr=True),
+                    transient=False,
+                )
                 self._bar.start()
-                self._task = self._bar.add_task(self.label, total=self.total or None, rate="0",
-                                                rejects=0)
+                self._task = self._bar.add_task(
+                    self.label, total=self.total or None, rate="0", rejects=0
+                )
             self._bar.update(self._task, completed=done, rate=f"{rate:.1f}", rejects=rejects)
         elif now - self.last_line >= self.every:
             self.last_line = now
@@ -92,11 +113,25 @@ class _Progress:
             self._bar.stop()
 
 
-def _generate(target: str, n: int | None, seed: int | None, out: Path,
-              params: list[str], workers: int | None, backend: str, ray_address: str | None,
-              fmt: str, resume: bool, timeout: float | None, chunk_size: int | None,
-              max_attempts: int | None, quiet: bool, audit: bool = False,
-              trust: bool = False, dedupe: bool = True) -> None:
+def _generate(
+    target: str,
+    n: int | None,
+    seed: int | None,
+    out: Path,
+    params: list[str],
+    workers: int | None,
+    backend: str,
+    ray_address: str | None,
+    fmt: str,
+    resume: bool,
+    timeout: float | None,
+    chunk_size: int | None,
+    max_attempts: int | None,
+    quiet: bool,
+    audit: bool = False,
+    trust: bool = False,
+    dedupe: bool = True,
+) -> None:
     from ..batch import BatchJob, Component, is_recipe, load_recipe, run_batch
     from ..batch.backends import default_workers
     from ..batch.job import DEFAULT_MAX_ATTEMPTS, family_ref
@@ -108,12 +143,18 @@ def _generate(target: str, n: int | None, seed: int | None, out: Path,
         raise ConfigError(f"-n {n}", field="-n", expected="a count >= 1")
     check_run_options(fmt, backend, workers, chunk_size)
     if backend == "local" and workers is not None and workers > default_workers() and not quiet:
-        typer.echo(f"note: --workers {workers} capped at {default_workers()}, the cores this "
-                   "process may use (the output does not depend on it)", err=True)
+        typer.echo(
+            f"note: --workers {workers} capped at {default_workers()}, the cores this "
+            "process may use (the output does not depend on it)",
+            err=True,
+        )
     if is_recipe(target):
         if params:
-            raise ConfigError("--param does not apply to a recipe", field="--param",
-                              expected="params inside the recipe's components")
+            raise ConfigError(
+                "--param does not apply to a recipe",
+                field="--param",
+                expected="params inside the recipe's components",
+            )
         job = load_recipe(target, n=n, seed=seed, timeout_per_item=timeout)
         if max_attempts is not None:
             job = dataclasses.replace(job, max_attempts=max_attempts)
@@ -123,11 +164,19 @@ def _generate(target: str, n: int | None, seed: int | None, out: Path,
         # a clear UnknownFamily / TrustRequired error before anything starts
         options = {"trust": True} if trust else {}
         resolve_family(target, **options)
-        job = BatchJob(components=(Component(ref=family_ref(target), count=n,
-                                             params=parse_param_pairs(params),
-                                             options=options),),
-                       seed=seed or 0, max_attempts=max_attempts or DEFAULT_MAX_ATTEMPTS,
-                       timeout_per_item=timeout)
+        job = BatchJob(
+            components=(
+                Component(
+                    ref=family_ref(target),
+                    count=n,
+                    params=parse_param_pairs(params),
+                    options=options,
+                ),
+            ),
+            seed=seed or 0,
+            max_attempts=max_attempts or DEFAULT_MAX_ATTEMPTS,
+            timeout_per_item=timeout,
+        )
     if audit:
         job = dataclasses.replace(job, audit=True)
     if not dedupe:
@@ -135,10 +184,18 @@ def _generate(target: str, n: int | None, seed: int | None, out: Path,
     progress = _Progress(f"generate {Path(target).name}", job.total)
     try:
         summary = run_batch(
-            job, out, fmt=fmt, workers=workers, backend=backend, resume=resume,
-            ray_address=ray_address, chunk_size=chunk_size,
-            on_progress=None if quiet else
-            (lambda s: progress.update(s.done, s.rejects, s.rate, s.eta)))
+            job,
+            out,
+            fmt=fmt,
+            workers=workers,
+            backend=backend,
+            resume=resume,
+            ray_address=ray_address,
+            chunk_size=chunk_size,
+            on_progress=None
+            if quiet
+            else (lambda s: progress.update(s.done, s.rejects, s.rate, s.eta)),
+        )
     finally:
         progress.close()
     if not quiet:
@@ -162,15 +219,18 @@ def _show(path: Path, index: int, record_id: str | None) -> None:
     count = 0
     for position, (_, record) in enumerate(iter_records(path)):
         count += 1
-        if (record_id is not None and str(record.get("id")) == record_id) or \
-                (record_id is None and position == index):
+        if (record_id is not None and str(record.get("id")) == record_id) or (
+            record_id is None and position == index
+        ):
             chosen = record
             break
     if chosen is None:
         what = f"id {record_id}" if record_id is not None else f"index {index}"
-        raise InvalidDescription(f"no record with {what} ({count} records read)", file=str(path),
-                                 expected="--index from 0 to the number of records - 1, or an "
-                                          "existing --id")
+        raise InvalidDescription(
+            f"no record with {what} ({count} records read)",
+            file=str(path),
+            expected="--index from 0 to the number of records - 1, or an existing --id",
+        )
     console = Console()
     head = Table.grid(padding=(0, 2))
     head.add_column(style="bold")
@@ -186,8 +246,11 @@ def _show(path: Path, index: int, record_id: str | None) -> None:
             head.add_row(key, str(meta[key]))
     console.print(head)
     console.print(Panel(str(chosen.get("question", "")), title="question", title_align="left"))
-    console.print(Panel(str(chosen.get("answer", "")), title="answer", title_align="left",
-                        border_style="green"))
+    console.print(
+        Panel(
+            str(chosen.get("answer", "")), title="answer", title_align="left", border_style="green"
+        )
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -195,55 +258,98 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def generate_command(
         family: str = typer.Argument(..., help="Family id, spec .yaml file, or recipe .yaml."),
-        n: int | None = typer.Option(None, "-n", "--count", min=1,
-                                        help="Number of puzzles (>= 1)."),
-        seed: int | None = typer.Option(None, "--seed", min=SEED_MIN, max=SEED_MAX,
-                                           help="Run seed, a 64-bit integer (default 0, or the "
-                                           "recipe's seed)."),
-        out: Path = typer.Option(..., "--out", "-o", help="Output .jsonl file (or directory "
-                                 "for --format parquet)."),
-        param: list[str] = typer.Option([], "--param", "-p", help="Family parameter key=value "
-                                        "(repeatable)."),
-        workers: int | None = typer.Option(None, "--workers", "-w", min=1,
-                                              help="Processes (default and maximum: the cores "
-                                              "this process may use)."),
+        n: int | None = typer.Option(
+            None, "-n", "--count", min=1, help="Number of puzzles (>= 1)."
+        ),
+        seed: int | None = typer.Option(
+            None,
+            "--seed",
+            min=SEED_MIN,
+            max=SEED_MAX,
+            help="Run seed, a 64-bit integer (default 0, or the recipe's seed).",
+        ),
+        out: Path = typer.Option(
+            ..., "--out", "-o", help="Output .jsonl file (or directory for --format parquet)."
+        ),
+        param: list[str] = typer.Option(
+            [], "--param", "-p", help="Family parameter key=value (repeatable)."
+        ),
+        workers: int | None = typer.Option(
+            None,
+            "--workers",
+            "-w",
+            min=1,
+            help="Processes (default and maximum: the cores this process may use).",
+        ),
         backend: str = typer.Option("local", "--backend", help="local or ray."),
-        ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster "
-                                                  "address ('auto'); default starts a local one."),
+        ray_address: str | None = typer.Option(
+            None, "--ray-address", help="Ray cluster address ('auto'); default starts a local one."
+        ),
         fmt: str = typer.Option("jsonl", "--format", help="jsonl or parquet."),
         resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
-        timeout: float | None = typer.Option(None, "--timeout-per-item", help="Seconds per "
-                                                "attempt; slower attempts are retried."),
-        chunk_size: int | None = typer.Option(None, "--chunk-size", min=1,
-                                                 max=MAX_CHUNK_SIZE, help="Items per chunk."),
-        max_attempts: int | None = typer.Option(None, "--max-attempts", min=1,
-                                                help="Attempts per item, each with a new "
-                                                "seed (default 4; spec files retry inside "
-                                                "instead: --param attempts=N)."),
+        timeout: float | None = typer.Option(
+            None, "--timeout-per-item", help="Seconds per attempt; slower attempts are retried."
+        ),
+        chunk_size: int | None = typer.Option(
+            None, "--chunk-size", min=1, max=MAX_CHUNK_SIZE, help="Items per chunk."
+        ),
+        max_attempts: int | None = typer.Option(
+            None,
+            "--max-attempts",
+            min=1,
+            help="Attempts per item, each with a new "
+            "seed (default 4; spec files retry inside "
+            "instead: --param attempts=N).",
+        ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress or summary."),
-        audit: bool = typer.Option(False, "--audit", help="Also run each family's exact "
-                                   "audit while generating (slower)."),
+        audit: bool = typer.Option(
+            False, "--audit", help="Also run each family's exact audit while generating (slower)."
+        ),
         trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
-        no_dedupe: bool = typer.Option(False, "--no-dedupe", help="Keep puzzles whose question "
-                                       "repeats an earlier one (default: drop them and take "
-                                       "the next index)."),
+        no_dedupe: bool = typer.Option(
+            False,
+            "--no-dedupe",
+            help="Keep puzzles whose question "
+            "repeats an earlier one (default: drop them and take "
+            "the next index).",
+        ),
     ) -> None:
         """Generate a dataset: N verified puzzles, deterministic for the seed."""
-        _generate(family, n, seed, out, param, workers, backend, ray_address, fmt, resume,
-                  timeout, chunk_size, max_attempts, quiet, audit, trust, not no_dedupe)
+        _generate(
+            family,
+            n,
+            seed,
+            out,
+            param,
+            workers,
+            backend,
+            ray_address,
+            fmt,
+            resume,
+            timeout,
+            chunk_size,
+            max_attempts,
+            quiet,
+            audit,
+            trust,
+            not no_dedupe,
+        )
 
     @app.command("verify")
     @run_guarded
     def verify_command(
         path: Path = typer.Argument(..., help="Dataset (.jsonl, .parquet or a Parquet dir)."),
-        workers: int | None = typer.Option(None, "--workers", "-w", min=1,
-                                              help="Processes (at most the cores)."),
+        workers: int | None = typer.Option(
+            None, "--workers", "-w", min=1, help="Processes (at most the cores)."
+        ),
         no_audit: bool = typer.Option(False, "--no-audit", help="Skip the families' audits."),
         audit_seconds: float = typer.Option(
-            60.0, "--audit-seconds",
+            60.0,
+            "--audit-seconds",
             help="Wall-clock bound of each spec record's uniqueness audit (a fresh solver, no "
-                 "work budget); a record it cannot decide in time is reported 'undecided', "
-                 "never as a pass, and the command exits 1."),
+            "work budget); a record it cannot decide in time is reported 'undecided', "
+            "never as a pass, and the command exits 1.",
+        ),
         trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:
         """Re-derive every record and check its answer; exit 1 if any is wrong or undecided."""
@@ -253,27 +359,45 @@ def register(app: typer.Typer) -> None:
         if not path.exists():
             raise FileNotFoundError(2, "No such file or directory", str(path))
         if not audit_seconds > 0:
-            raise ConfigError(f"--audit-seconds must be > 0, got {audit_seconds:g}",
-                              field="--audit-seconds", expected="a positive number of seconds")
+            raise ConfigError(
+                f"--audit-seconds must be > 0, got {audit_seconds:g}",
+                field="--audit-seconds",
+                expected="a positive number of seconds",
+            )
         progress = _Progress(f"verify {path.name}", 0, rejects=False)
         try:
-            report = verify_file(path, workers=workers, audit=not no_audit,
-                                 audit_seconds=audit_seconds, trust=trust,
-                                 on_progress=lambda done: progress.update(
-                                     done, rate=done / max(1e-9, time.monotonic() - progress.started)))
+            report = verify_file(
+                path,
+                workers=workers,
+                audit=not no_audit,
+                audit_seconds=audit_seconds,
+                trust=trust,
+                on_progress=lambda done: progress.update(
+                    done, rate=done / max(1e-9, time.monotonic() - progress.started)
+                ),
+            )
         finally:
             progress.close()
         for check in report.wrong:
-            typer.echo(f"record {check.number} (id {check.id}, {check.family}): "
-                       + "; ".join(check.problems))
+            typer.echo(
+                f"record {check.number} (id {check.id}, {check.family}): "
+                + "; ".join(check.problems)
+            )
         for check in report.undecided:
-            typer.echo(f"record {check.number} (id {check.id}, {check.family}): uniqueness "
-                       f"undecided: {check.uniqueness_detail}")
+            typer.echo(
+                f"record {check.number} (id {check.id}, {check.family}): uniqueness "
+                f"undecided: {check.uniqueness_detail}"
+            )
         typer.echo(f"{report.correct}/{report.checked} correct in {path}")
         if report.uniqueness:
-            typer.echo("uniqueness audit: " + ", ".join(
-                f"{report.uniqueness.get(k, 0)} {k}" for k in ("pass", "ambiguous", "wrong", "undecided", "error")
-                if k == "pass" or report.uniqueness.get(k, 0)))
+            typer.echo(
+                "uniqueness audit: "
+                + ", ".join(
+                    f"{report.uniqueness.get(k, 0)} {k}"
+                    for k in ("pass", "ambiguous", "wrong", "undecided", "error")
+                    if k == "pass" or report.uniqueness.get(k, 0)
+                )
+            )
         if report.wrong or report.undecided or report.checked == 0:
             raise typer.Exit(1)
 
@@ -294,9 +418,11 @@ def register(app: typer.Typer) -> None:
     def score_command(
         dataset: Path = typer.Argument(..., help="Dataset the answers are for."),
         answers: Path = typer.Argument(..., help='JSONL of {"id": ..., "answer": ...}.'),
-        json_out: Path | None = typer.Option(None, "--json", help="Where to write the JSON "
-                                                "report (default ANSWERS.scores.json; '-' "
-                                                "prints it)."),
+        json_out: Path | None = typer.Option(
+            None,
+            "--json",
+            help="Where to write the JSON report (default ANSWERS.scores.json; '-' prints it).",
+        ),
         trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:
         """Score a model's answers: accuracy and mean partial credit per family and tier."""
@@ -318,12 +444,20 @@ def register(app: typer.Typer) -> None:
         rows += [("tier", k, g) for k, g in data["by_tier"].items()]
         rows.append(("all", "", data["overall"]))
         for group, name, g in rows:
-            table.add_row(group, name, str(g["n"]), str(g["correct"]), f"{g['accuracy']:.3f}",
-                          f"{g['mean_score']:.3f}")
+            table.add_row(
+                group,
+                name,
+                str(g["n"]),
+                str(g["correct"]),
+                f"{g['accuracy']:.3f}",
+                f"{g['mean_score']:.3f}",
+            )
         Console().print(table)
         if report.missing or report.unknown_ids:
-            typer.echo(f"{report.missing} record(s) had no answer (scored 0); "
-                       f"{report.unknown_ids} answer id(s) are not in the dataset")
+            typer.echo(
+                f"{report.missing} record(s) had no answer (scored 0); "
+                f"{report.unknown_ids} answer id(s) are not in the dataset"
+            )
         if str(json_out) == "-":
             import orjson
 

@@ -5,6 +5,7 @@ puzzles of every registered family and of the example spec files into one JSONL 
 every record is then re-derived and checked by ``verify``; a logic-grid PDF sheet is
 written beside it. Prints where everything went and a per-family summary table.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -34,8 +35,9 @@ def demo_components(count: int) -> list[Component]:
     components = [Component(ref=name, count=count, name=name) for name in family_names()]
     if importlib.util.find_spec("puzzleforge.spec") is not None and EXAMPLE_SPECS.is_dir():
         for spec in sorted(EXAMPLE_SPECS.glob("*.yaml")):
-            components.append(Component(ref=family_ref(str(spec)), count=count,
-                                        name=f"spec:{spec.stem}"))
+            components.append(
+                Component(ref=family_ref(str(spec)), count=count, name=f"spec:{spec.stem}")
+            )
     return components
 
 
@@ -58,17 +60,21 @@ def register(app: typer.Typer) -> None:
     def demo(
         out: Path = typer.Option(Path("out"), "--out", help="Folder to write into."),
         count: int = typer.Option(4, "-n", min=1, help="Puzzles per family."),
-        seed: int = typer.Option(1, "--seed", min=SEED_MIN, max=SEED_MAX,
-                                 help="Base seed (same seed, same files)."),
-        workers: int = typer.Option(0, "--workers", min=0,
-                                    help="Worker processes (0 = all cores)."),
+        seed: int = typer.Option(
+            1, "--seed", min=SEED_MIN, max=SEED_MAX, help="Base seed (same seed, same files)."
+        ),
+        workers: int = typer.Option(
+            0, "--workers", min=0, help="Worker processes (0 = all cores)."
+        ),
     ) -> None:
         """Generate a small verified dataset from every family plus a PDF sheet."""
         console = Console()
         out.mkdir(parents=True, exist_ok=True)
         dataset = out / "demo.jsonl"
         job = BatchJob(components=tuple(demo_components(count)), seed=seed, recipe="demo")
-        with console.status(f"generating {job.total} puzzles from {len(job.components)} families..."):
+        with console.status(
+            f"generating {job.total} puzzles from {len(job.components)} families..."
+        ):
             summary = run_batch(job, dataset, workers=workers or None)
         with console.status("re-deriving and checking every record..."):
             report = verify_file(dataset, workers=workers or None)
@@ -90,8 +96,10 @@ def register(app: typer.Typer) -> None:
             mean = f"{sum(scores) / len(scores):.2f}" if scores else "-"
             table.add_row(comp.name, str(written), f"{written - bad}/{written}", mean)
         console.print(table)
-        console.print(f"{summary.records_written} puzzles in {summary.wall_seconds:.1f} s "
-                      f"({summary.puzzles_per_second:.1f}/s); {report.correct}/{report.checked} verified.")
+        console.print(
+            f"{summary.records_written} puzzles in {summary.wall_seconds:.1f} s "
+            f"({summary.puzzles_per_second:.1f}/s); {report.correct}/{report.checked} verified."
+        )
         console.print(f"Dataset: {dataset.resolve()}")
         console.print(f"Summary: {dataset.with_suffix('.summary.json').resolve()}")
         if sheet is not None:

@@ -1,5 +1,6 @@
 """The command error guard, re-exported from core/cliguard.py (its home, so that engine
 ``cli.py`` modules can use it without importing ``puzzleforge.cli``)."""
+
 from __future__ import annotations
 
 from ..core.cliguard import (
@@ -12,5 +13,12 @@ from ..core.cliguard import (
     set_debug,
 )
 
-__all__ = ["run_guarded", "debug_enabled", "set_debug", "fail", "quiet_broken_pipe",
-           "report", "BROKEN_PIPE_EXIT"]
+__all__ = [
+    "run_guarded",
+    "debug_enabled",
+    "set_debug",
+    "fail",
+    "quiet_broken_pipe",
+    "report",
+    "BROKEN_PIPE_EXIT",
+]

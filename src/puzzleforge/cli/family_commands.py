@@ -1,4 +1,5 @@
 """``puzzleforge families``: what can be generated, with each family's parameters."""
+
 from __future__ import annotations
 
 import typer

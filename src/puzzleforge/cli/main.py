@@ -5,6 +5,7 @@ The top-level commands (families, generate, verify, show, score, demo) live in
 ``ENGINE_APPS`` table, so engines never import each other and the CLI stays the only
 place that knows them all.
 """
+
 from __future__ import annotations
 
 import functools
@@ -71,20 +72,30 @@ def _positive(value: float | None) -> float | None:
 
 
 @app.callback()
-def _root(debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
-          cpu_limit: float | None = typer.Option(
-              None, "--cpu-limit", callback=_positive,
-              help=f"CPU seconds one grid/zebra/crossnumber command (per puzzle with -n) may "
-                   f"use before it is stopped with exit status 4 (default 300, or {ENV_CPU})"),
-          memory_limit: int | None = typer.Option(
-              None, "--memory-limit", min=64,
-              help=f"MB of memory such a command may use (default 4096, or {ENV_MEMORY})"),
-          ) -> None:
+def _root(
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+    cpu_limit: float | None = typer.Option(
+        None,
+        "--cpu-limit",
+        callback=_positive,
+        help=f"CPU seconds one grid/zebra/crossnumber command (per puzzle with -n) may "
+        f"use before it is stopped with exit status 4 (default 300, or {ENV_CPU})",
+    ),
+    memory_limit: int | None = typer.Option(
+        None,
+        "--memory-limit",
+        min=64,
+        help=f"MB of memory such a command may use (default 4096, or {ENV_MEMORY})",
+    ),
+) -> None:
     set_debug(debug)
     if cpu_limit is not None or memory_limit is not None:
         base = current_limits()
-        set_limits(Limits(cpu_seconds=cpu_limit or base.cpu_seconds,
-                          memory_mb=memory_limit or base.memory_mb))
+        set_limits(
+            Limits(
+                cpu_seconds=cpu_limit or base.cpu_seconds, memory_mb=memory_limit or base.memory_mb
+            )
+        )
 
 
 def bounded(func: Callable[..., Any], label: str) -> Callable[..., Any]:
@@ -103,10 +114,10 @@ def bounded(func: Callable[..., Any], label: str) -> Callable[..., Any]:
             limits = limits.scaled(count)
         seconds = kwargs.get("time_limit")
         if isinstance(seconds, (int, float)) and seconds > 0:
-            limits = replace(limits, cpu_seconds=min(limits.cpu_seconds,
-                                                     float(seconds) * 1.1 + 5.0))
-        return run_limited(func, *args, limits=limits, what=f"`puzzleforge {label}`",
-                           **kwargs)
+            limits = replace(
+                limits, cpu_seconds=min(limits.cpu_seconds, float(seconds) * 1.1 + 5.0)
+            )
+        return run_limited(func, *args, limits=limits, what=f"`puzzleforge {label}`", **kwargs)
 
     return run_guarded(wrapper)
 
@@ -132,7 +143,7 @@ _mount()
 def main() -> None:
     try:
         app()
-    except BrokenPipeError:       # output piped into `head` and the like: end quietly
+    except BrokenPipeError:  # output piped into `head` and the like: end quietly
         from .errors import quiet_broken_pipe
 
         raise SystemExit(quiet_broken_pipe()) from None

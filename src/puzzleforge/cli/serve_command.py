@@ -4,6 +4,7 @@ Why it binds to 127.0.0.1: the app reads files and runs solvers for whoever conn
 by default only this machine can reach it. Heavy imports (FastAPI, uvicorn) stay inside
 the command so the rest of the CLI starts fast and works without the ``web`` extra.
 """
+
 from __future__ import annotations
 
 import errno
@@ -28,13 +29,19 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def serve(
         port: int = typer.Option(8765, "--port", "-p", min=1, max=65535, help="TCP port."),
-        host: str = typer.Option("127.0.0.1", "--host",
-                                 help="Address to bind (default: this machine only)."),
-        data: Path = typer.Option(Path("."), "--data",
-                                  help="Folder whose .jsonl datasets the dataset page lists."),
-        trust: bool = typer.Option(False, "--trust", help="Let the grid page load grid "
-                                   "genre files (.py: Python code run on this server). "
-                                   "Only with files you trust."),
+        host: str = typer.Option(
+            "127.0.0.1", "--host", help="Address to bind (default: this machine only)."
+        ),
+        data: Path = typer.Option(
+            Path("."), "--data", help="Folder whose .jsonl datasets the dataset page lists."
+        ),
+        trust: bool = typer.Option(
+            False,
+            "--trust",
+            help="Let the grid page load grid "
+            "genre files (.py: Python code run on this server). "
+            "Only with files you trust.",
+        ),
     ) -> None:
         """Run the local web app on http://127.0.0.1:PORT (assets are bundled; works offline)."""
         try:
@@ -42,18 +49,22 @@ def register(app: typer.Typer) -> None:
 
             from ..web import WebSettings, create_app
         except ImportError as exc:
-            raise fail(f"the web app needs FastAPI, uvicorn and Jinja2 ({exc.name} is "
-                       f"missing); {WEB_HINT}") from exc
+            raise fail(
+                f"the web app needs FastAPI, uvicorn and Jinja2 ({exc.name} is missing); {WEB_HINT}"
+            ) from exc
         if host not in ("127.0.0.1", "localhost", "::1"):
             typer.echo(f"warning: binding to {host} exposes the app beyond this machine", err=True)
         hosts = WebSettings().allowed_hosts
         if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
             hosts = hosts + (host,)  # a named address may be used in the Host header too
-        settings = WebSettings(data_dir=data.resolve() if data.is_dir() else None,
-                               allowed_hosts=hosts, trust=trust)
-        sock = bind_socket(host, port)   # a busy port is one clear line, before any URL
-        typer.echo(f"puzzleforge web app on http://{'127.0.0.1' if host == 'localhost' else host}:{port}/"
-                   "  (Ctrl-C stops it)")
+        settings = WebSettings(
+            data_dir=data.resolve() if data.is_dir() else None, allowed_hosts=hosts, trust=trust
+        )
+        sock = bind_socket(host, port)  # a busy port is one clear line, before any URL
+        typer.echo(
+            f"puzzleforge web app on http://{'127.0.0.1' if host == 'localhost' else host}:{port}/"
+            "  (Ctrl-C stops it)"
+        )
         serve_app(create_app(settings), sock)
 
 
@@ -72,8 +83,11 @@ def bind_socket(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise ConfigError(f"cannot resolve --host {host!r} ({exc.strerror})", field="--host",
-                          expected="an address of this machine such as 127.0.0.1") from None
+        raise ConfigError(
+            f"cannot resolve --host {host!r} ({exc.strerror})",
+            field="--host",
+            expected="an address of this machine such as 127.0.0.1",
+        ) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -85,9 +99,14 @@ def bind_socket(host: str, port: int) -> socket.socket:
         busy = exc.errno == errno.EADDRINUSE
         raise ConfigError(
             f"cannot listen on {host}:{port}: "
-            + ("the port is already in use (another program, or another puzzleforge serve)"
-               if busy else (exc.strerror or str(exc))),
-            field="--port", expected="a free port, e.g. --port 8766" if busy else None) from None
+            + (
+                "the port is already in use (another program, or another puzzleforge serve)"
+                if busy
+                else (exc.strerror or str(exc))
+            ),
+            field="--port",
+            expected="a free port, e.g. --port 8766" if busy else None,
+        ) from None
     sock.set_inheritable(True)
     return sock
 
@@ -112,8 +131,12 @@ def serve_app(app: Any, sock: socket.socket) -> None:
             timer.daemon = True
             timer.start()
 
-    config = uvicorn.Config(app, log_level="warning", server_header=False,
-                            timeout_graceful_shutdown=math.ceil(GRACE_SECONDS))
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        server_header=False,
+        timeout_graceful_shutdown=math.ceil(GRACE_SECONDS),
+    )
     server = _Server(config)
     code = 0
     try:

@@ -12,6 +12,7 @@ fires on time with its own handler.
 The alarm is a runaway stop, never a decision: what fires it fails the work loudly
 (a budget that decides what is kept counts solver work, not seconds).
 """
+
 from __future__ import annotations
 
 import signal
@@ -39,7 +40,9 @@ class wall_alarm:
         self._start = 0.0
 
     def __enter__(self) -> wall_alarm:
-        if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        if threading.current_thread() is not threading.main_thread() or not hasattr(
+            signal, "setitimer"
+        ):
             return self
         outer = signal.getitimer(signal.ITIMER_REAL)
         if outer[0] and outer[0] <= self.seconds:

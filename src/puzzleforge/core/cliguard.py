@@ -6,6 +6,7 @@ top-level CLI and each engine's ``cli.py`` share this guard, and engines may imp
 but never ``puzzleforge.cli`` (which imports them: tests/core/test_import_layers.py).
 ``puzzleforge.cli.errors`` re-exports it.
 """
+
 from __future__ import annotations
 
 import functools
@@ -19,8 +20,14 @@ import typer
 
 from .errors import PuzzleForgeError
 
-__all__ = ["run_guarded", "debug_enabled", "set_debug", "fail", "quiet_broken_pipe",
-           "BROKEN_PIPE_EXIT"]
+__all__ = [
+    "run_guarded",
+    "debug_enabled",
+    "set_debug",
+    "fail",
+    "quiet_broken_pipe",
+    "BROKEN_PIPE_EXIT",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _DEBUG = {"on": False}
@@ -70,13 +77,19 @@ def report(exc: BaseException) -> int:
         typer.echo(f"error ({exc.kind}): {exc}", err=True)
         return int(getattr(exc, "exit_code", 2))
     if isinstance(exc, UnicodeDecodeError):
-        byte = exc.object[exc.start:exc.start + 1]
-        typer.echo(f"error (file): the input is not UTF-8 text (byte {byte!r} "
-                   f"at position {exc.start}). Expected a UTF-8 text file.", err=True)
+        byte = exc.object[exc.start : exc.start + 1]
+        typer.echo(
+            f"error (file): the input is not UTF-8 text (byte {byte!r} "
+            f"at position {exc.start}). Expected a UTF-8 text file.",
+            err=True,
+        )
         return 2
     if isinstance(exc, MemoryError):
-        typer.echo("error (out of memory): this input needs more memory than the machine has. "
-                   "Expected a smaller input (see the size limits in the docs).", err=True)
+        typer.echo(
+            "error (out of memory): this input needs more memory than the machine has. "
+            "Expected a smaller input (see the size limits in the docs).",
+            err=True,
+        )
         return 2
     if isinstance(exc, KeyboardInterrupt):
         typer.echo("interrupted", err=True)
@@ -88,7 +101,9 @@ def report(exc: BaseException) -> int:
         return 2
     typer.echo(
         f"error (internal): {type(exc).__name__}: {exc}. This is a bug in puzzleforge; "
-        "rerun with --debug for the traceback and report it.", err=True)
+        "rerun with --debug for the traceback and report it.",
+        err=True,
+    )
     return 3
 
 

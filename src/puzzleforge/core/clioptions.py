@@ -7,6 +7,7 @@ status 2) before any work starts. Integer bounds stay as ``min=``/``max=`` on th
 In core because the engines' ``cli.py`` modules use them and must not import
 ``puzzleforge.cli``; ``puzzleforge.cli.options`` re-exports them.
 """
+
 from __future__ import annotations
 
 import math

@@ -7,6 +7,7 @@ cost. ``RUSAGE_CHILDREN`` alone counts only children that have exited and been w
 for, while the spec workers live as long as their thread, so the live descendants' CPU
 is read from ``/proc`` (Linux) and added.
 """
+
 from __future__ import annotations
 
 import os
@@ -57,5 +58,10 @@ def cpu_seconds() -> float:
     """CPU seconds of this process + its finished children + its live descendants."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     done = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (own.ru_utime + own.ru_stime + done.ru_utime + done.ru_stime
-            + _live_descendants_seconds(os.getpid()))
+    return (
+        own.ru_utime
+        + own.ru_stime
+        + done.ru_utime
+        + done.ru_stime
+        + _live_descendants_seconds(os.getpid())
+    )

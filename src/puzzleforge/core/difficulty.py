@@ -17,6 +17,7 @@ tier can be read back from ``difficulty`` alone in every family.
 >>> tier_of_difficulty(0.375)
 'medium'
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

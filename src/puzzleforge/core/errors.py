@@ -4,6 +4,7 @@ Why: the CLI, the batch runner and the web app turn any ``PuzzleForgeError`` int
 clear paragraph (file, field path, YAML line, what was expected) instead of a traceback,
 so every error raised on purpose anywhere in puzzleforge must be one of these.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -105,8 +106,9 @@ class PuzzleForgeError(Exception):
         subclasses' own ``__init__`` arguments need not be replayed)."""
         return (_restore_error, (type(self), str(self), dict(self.__dict__)))
 
-    def with_location(self, *, file: str | None = None, field: str | None = None,
-                      line: int | None = None) -> PuzzleForgeError:
+    def with_location(
+        self, *, file: str | None = None, field: str | None = None, line: int | None = None
+    ) -> PuzzleForgeError:
         """Return a copy of this error with missing location parts filled in."""
         new = self.__class__.__new__(self.__class__)
         PuzzleForgeError.__init__(
@@ -179,8 +181,9 @@ class GenerationFailed(PuzzleForgeError):
 
     kind = "generation failed"
 
-    def __init__(self, message: str, *, attempts: int = 0,
-                 reasons: dict[str, int] | None = None, **kw) -> None:
+    def __init__(
+        self, message: str, *, attempts: int = 0, reasons: dict[str, int] | None = None, **kw
+    ) -> None:
         self.attempts = attempts
         self.reasons = dict(reasons or {})
         super().__init__(message, **kw)

@@ -23,6 +23,7 @@ output yields several candidates: the whole text, its last paragraph and its fir
 >>> final_answer_candidates("Step 1: try 5.\\n\\n1 2\\n2 1")
 ['Step 1: try 5.\\n\\n1 2\\n2 1', '1 2\\n2 1', 'Step 1: try 5']
 """
+
 from __future__ import annotations
 
 import re
@@ -38,7 +39,8 @@ _FENCE = re.compile(r"```[^\n`]*\n(.*?)```", re.DOTALL)
 # Anywhere in a line: "final answer is", "Final Answer:", "the answer is", "最终答案是", "答案：".
 _MARKER = re.compile(
     r"(?i)(?:final\s+answer(?:\s+is)?[ \t*_]*[:：]?|\banswer\s+is[ \t*_]*[:：]?"
-    r"|最终答案(?:是|为)?[ \t*_]*[:：]?|答案(?:是|为)[:：]?|答案[ \t*_]*[:：])[ \t*_]*")
+    r"|最终答案(?:是|为)?[ \t*_]*[:：]?|答案(?:是|为)[:：]?|答案[ \t*_]*[:：])[ \t*_]*"
+)
 # At the start of a line only, with its colon: "Answer:", "**Answer**:", "> Answer:".
 _LINE_MARKER = re.compile(r"(?im)^[ \t>#*_-]*answer[ \t*_]*[:：][ \t*_]*")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -75,7 +77,7 @@ def _last_marked(text: str) -> str | None:
         return boxed
     markers = list(_MARKER.finditer(text)) + list(_LINE_MARKER.finditer(text))
     if markers:
-        rest = text[max(m.end() for m in markers):]
+        rest = text[max(m.end() for m in markers) :]
         first, _, after = rest.partition("\n")
         if first.strip():
             return first

@@ -4,6 +4,7 @@ Why a protocol and not a base class: engines stay independent of each other and 
 core; anything with these attributes is a family. The batch runner, the CLI, the web app
 and dataset export only call through it.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -75,7 +76,9 @@ def coerce_value(text: Any, tp: Any) -> Any:
     (5, True, ('a', 'b'))
     """
     tp, optional = _unwrap_optional(tp)
-    if optional and (text is None or (isinstance(text, str) and text.lower() in ("none", "null", ""))):
+    if optional and (
+        text is None or (isinstance(text, str) and text.lower() in ("none", "null", ""))
+    ):
         return None
     origin = typing.get_origin(tp)
     if tp is Any:
@@ -119,8 +122,13 @@ def coerce_value(text: Any, tp: Any) -> Any:
     return text
 
 
-def build_params(params_cls: type, values: Mapping[str, Any] | None = None, *,
-                 family: str = "", source: str = "params") -> Any:
+def build_params(
+    params_cls: type,
+    values: Mapping[str, Any] | None = None,
+    *,
+    family: str = "",
+    source: str = "params",
+) -> Any:
     """Build and validate a frozen Params dataclass from loose values.
 
     Every unknown key and every value that does not convert is reported at once, in one
@@ -141,8 +149,11 @@ def build_params(params_cls: type, values: Mapping[str, Any] | None = None, *,
         except (TypeError, ValueError) as exc:
             problems.append(f"'{key}'={raw!r}: {exc}; expected {_type_name(hints.get(key))}")
     if problems:
-        raise ConfigError("; ".join(problems), field=source,
-                          expected=f"parameters of family '{family}'" if family else None)
+        raise ConfigError(
+            "; ".join(problems),
+            field=source,
+            expected=f"parameters of family '{family}'" if family else None,
+        )
     try:
         params = params_cls(**kwargs)
     except (TypeError, ValueError) as exc:

@@ -5,6 +5,7 @@ zebra package's own ``generate``) need them too, and engines may import core onl
 ``puzzleforge.api`` (tests/core/test_import_layers.py). ``puzzleforge.api`` re-exports
 them unchanged.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -28,8 +29,9 @@ def load_family(name_or_path: str, **options: Any) -> Any:
     return resolve_family(name_or_path, **options)
 
 
-def generate(name: str, seed: int = 0, *, family_options: Mapping[str, Any] | None = None,
-             **params: Any) -> Puzzle:
+def generate(
+    name: str, seed: int = 0, *, family_options: Mapping[str, Any] | None = None, **params: Any
+) -> Puzzle:
     """Generate the puzzle of family ``name`` for ``seed`` (same seed, same puzzle)."""
     family = resolve_family(name, **dict(family_options or {}))
     built = build_params(family.Params, params, family=family.name)
@@ -39,7 +41,10 @@ def generate(name: str, seed: int = 0, *, family_options: Mapping[str, Any] | No
 
 def verify(puzzle_or_record: Puzzle | Mapping[str, Any], answer: str) -> float:
     """Score ``answer`` against a Puzzle or a dataset record (1.0 = correct)."""
-    puzzle = (puzzle_or_record if isinstance(puzzle_or_record, Puzzle)
-              else Puzzle.from_record(puzzle_or_record))
+    puzzle = (
+        puzzle_or_record
+        if isinstance(puzzle_or_record, Puzzle)
+        else Puzzle.from_record(puzzle_or_record)
+    )
     family = family_for_record(puzzle)
     return float(family.verify(puzzle, answer))

@@ -17,6 +17,7 @@ The limits come from ``--cpu-limit`` / ``--memory-limit`` on the root command or
 ``PUZZLEFORGE_CPU_LIMIT`` / ``PUZZLEFORGE_MEMORY_LIMIT_MB``; docs/limits.md lists them
 with the size maxima that are checked before any work starts.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -34,9 +35,18 @@ from typing import Any
 
 from .errors import PuzzleForgeError
 
-__all__ = ["Limits", "LimitExceeded", "DEFAULT_CPU_SECONDS", "DEFAULT_MEMORY_MB",
-           "LIMIT_EXIT", "current_limits", "set_limits", "run_limited", "in_worker",
-           "limit_from_text"]
+__all__ = [
+    "Limits",
+    "LimitExceeded",
+    "DEFAULT_CPU_SECONDS",
+    "DEFAULT_MEMORY_MB",
+    "LIMIT_EXIT",
+    "current_limits",
+    "set_limits",
+    "run_limited",
+    "in_worker",
+    "limit_from_text",
+]
 
 #: CPU seconds one command, solve, generated puzzle or web request may use.
 DEFAULT_CPU_SECONDS = 300.0
@@ -83,8 +93,11 @@ def limit_from_text(text: str, what: str, *, whole: bool = False) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0) or (whole and value != int(value)):
-        raise PuzzleForgeError(f"{what} is {text!r}", field=what,
-                               expected=f"a {'whole' if whole else 'finite'} number > 0")
+        raise PuzzleForgeError(
+            f"{what} is {text!r}",
+            field=what,
+            expected=f"a {'whole' if whole else 'finite'} number > 0",
+        )
     return value
 
 
@@ -104,7 +117,8 @@ def current_limits() -> Limits:
     mem = os.environ.get(ENV_MEMORY)
     return Limits(
         cpu_seconds=limit_from_text(cpu, ENV_CPU) if cpu else DEFAULT_CPU_SECONDS,
-        memory_mb=int(limit_from_text(mem, ENV_MEMORY, whole=True)) if mem else DEFAULT_MEMORY_MB)
+        memory_mb=int(limit_from_text(mem, ENV_MEMORY, whole=True)) if mem else DEFAULT_MEMORY_MB,
+    )
 
 
 def in_worker() -> bool:
@@ -126,7 +140,7 @@ def _child_setup(limits: Limits) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PDEATHSIG
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides; it kills us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it kills us
     soft = max(1, math.ceil(limits.cpu_seconds))
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
     if hard == resource.RLIM_INFINITY or hard >= soft + _HARD_GRACE:
@@ -143,8 +157,13 @@ class _PipeText(io.TextIOWrapper):
     """A text stream into a pipe whose name tells typer/click it is not a terminal."""
 
 
-def run_limited(fn: Callable[..., Any], *args: Any, limits: Limits | None = None,
-                what: str = "the operation", **kwargs: Any) -> Any:
+def run_limited(
+    fn: Callable[..., Any],
+    *args: Any,
+    limits: Limits | None = None,
+    what: str = "the operation",
+    **kwargs: Any,
+) -> Any:
     """``fn(*args, **kwargs)`` in a forked worker bounded by ``limits``; its result or its
     exception (pickled back); ``LimitExceeded`` when the kernel stopped it.
 
@@ -156,8 +175,11 @@ def run_limited(fn: Callable[..., Any], *args: Any, limits: Limits | None = None
     limits = limits or current_limits()
     if in_worker() or not hasattr(os, "fork"):
         return fn(*args, **kwargs)
-    forward = [(name, stream) for name, stream in (("stdout", sys.stdout), ("stderr", sys.stderr))
-               if not _real_fd(stream)]
+    forward = [
+        (name, stream)
+        for name, stream in (("stdout", sys.stdout), ("stderr", sys.stderr))
+        if not _real_fd(stream)
+    ]
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
@@ -171,8 +193,13 @@ def run_limited(fn: Callable[..., Any], *args: Any, limits: Limits | None = None
             _STATE["in_worker"] = True
             for name, (r, w) in pipes.items():
                 os.close(r)
-                setattr(sys, name, _PipeText(os.fdopen(w, "wb"), encoding="utf-8",
-                                             errors="replace", line_buffering=True))
+                setattr(
+                    sys,
+                    name,
+                    _PipeText(
+                        os.fdopen(w, "wb"), encoding="utf-8", errors="replace", line_buffering=True
+                    ),
+                )
             _child_setup(limits)
             try:
                 payload: tuple[str, Any] = ("ok", fn(*args, **kwargs))
@@ -181,8 +208,12 @@ def run_limited(fn: Callable[..., Any], *args: Any, limits: Limits | None = None
             try:
                 data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # noqa: BLE001 - an unpicklable result is our bug
-                data = pickle.dumps(("err", RuntimeError(
-                    f"the worker's {payload[0]} could not be sent back: {exc}")))
+                data = pickle.dumps(
+                    (
+                        "err",
+                        RuntimeError(f"the worker's {payload[0]} could not be sent back: {exc}"),
+                    )
+                )
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(BaseException):  # noqa: BLE001 - a closed reader (| head)
                     stream.flush()
@@ -195,8 +226,7 @@ def run_limited(fn: Callable[..., Any], *args: Any, limits: Limits | None = None
     os.close(res_w)
     for _, (_, w) in pipes.items():
         os.close(w)
-    return _wait(pid, res_r, {pipes[name][0]: stream for name, stream in forward},
-                 limits, what)
+    return _wait(pid, res_r, {pipes[name][0]: stream for name, stream in forward}, limits, what)
 
 
 def _wait(pid: int, res_r: int, forwards: dict[int, Any], limits: Limits, what: str) -> Any:
@@ -220,8 +250,10 @@ def _wait(pid: int, res_r: int, forwards: dict[int, Any], limits: Limits, what: 
                 elif fd == res_r:
                     size += len(data)
                     if size > _MAX_REPLY:
-                        raise LimitExceeded(f"{what} produced a result larger than "
-                                            f"{_MAX_REPLY >> 20} MB", expected="a smaller input")
+                        raise LimitExceeded(
+                            f"{what} produced a result larger than {_MAX_REPLY >> 20} MB",
+                            expected="a smaller input",
+                        )
                     chunks.append(data)
                 else:
                     stream = forwards[fd]
@@ -243,21 +275,26 @@ def _wait(pid: int, res_r: int, forwards: dict[int, Any], limits: Limits, what: 
     used = usage.ru_utime + usage.ru_stime
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
-        if sig == signal.SIGXCPU or (sig == signal.SIGKILL
-                                     and used >= max(1, math.ceil(limits.cpu_seconds)) - 0.5):
+        if sig == signal.SIGXCPU or (
+            sig == signal.SIGKILL and used >= max(1, math.ceil(limits.cpu_seconds)) - 0.5
+        ):
             raise LimitExceeded(
                 f"{what} was stopped at its limit of {limits.cpu_seconds:g} CPU seconds",
                 expected="a smaller input, or a larger limit (--cpu-limit SECONDS on the "
-                         f"puzzleforge command, or {ENV_CPU})")
+                f"puzzleforge command, or {ENV_CPU})",
+            )
         raise LimitExceeded(
             f"{what} was ended by signal {signal.Signals(sig).name} after {used:.1f} CPU "
             "seconds (the machine may have run out of memory)",
             expected="a smaller input, or more memory (--memory-limit MB on the puzzleforge "
-                     f"command, or {ENV_MEMORY})")
+            f"command, or {ENV_MEMORY})",
+        )
     if not chunks:
-        raise LimitExceeded(f"{what} ended without a result (exit status "
-                            f"{os.WEXITSTATUS(status)}, {used:.1f} CPU seconds)",
-                            expected="a smaller input")
+        raise LimitExceeded(
+            f"{what} ended without a result (exit status "
+            f"{os.WEXITSTATUS(status)}, {used:.1f} CPU seconds)",
+            expected="a smaller input",
+        )
     kind, value = pickle.loads(b"".join(chunks))
     if kind == "err":
         raise value

@@ -5,6 +5,7 @@ other (tests/core/test_import_layers.py). The fonts are the DejaVu Sans files bu
 with the zebra package (with their licence), read as package data, not imported. The
 fixed creation date keeps the output byte-identical for the same puzzle.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timezone

@@ -5,6 +5,7 @@ talk to this shape, so a new family needs no change anywhere else. ``extra`` hol
 family-specific top-level fields (the spec engine keeps PuzzleClone's ``problem`` and
 ``parameters`` there so existing tooling reads spec records unchanged).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -19,8 +20,16 @@ from .seeding import stable_hash
 __all__ = ["Puzzle", "puzzle_id", "canonical_json", "RECORD_FIELDS", "stamp", "earlier_ids"]
 
 RECORD_FIELDS = (
-    "id", "family", "question", "answer", "solution", "difficulty",
-    "params", "seed", "config", "meta",
+    "id",
+    "family",
+    "question",
+    "answer",
+    "solution",
+    "difficulty",
+    "params",
+    "seed",
+    "config",
+    "meta",
 )
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
@@ -43,8 +52,9 @@ def puzzle_id(family: str, params: Mapping[str, Any], seed: int, source: str | N
     True
     """
     if source:
-        return stable_hash("puzzle", family, source, canonical_json(dict(params)), seed,
-                           digest_size=10)
+        return stable_hash(
+            "puzzle", family, source, canonical_json(dict(params)), seed, digest_size=10
+        )
     return stable_hash("puzzle", family, canonical_json(dict(params)), seed, digest_size=10)
 
 
@@ -110,13 +120,18 @@ class Puzzle:
     def from_record(cls, record: Mapping[str, Any], *, source: str | None = None) -> Puzzle:
         """Rebuild a Puzzle from a dataset record, naming what is missing if it is not one."""
         if not isinstance(record, Mapping):
-            raise InvalidDescription("a puzzle record must be a JSON object", file=source,
-                                     expected="an object with " + ", ".join(RECORD_FIELDS))
+            raise InvalidDescription(
+                "a puzzle record must be a JSON object",
+                file=source,
+                expected="an object with " + ", ".join(RECORD_FIELDS),
+            )
         missing = [k for k in ("family", "question", "answer") if k not in record]
         if missing:
             raise InvalidDescription(
-                f"record lacks {', '.join(missing)}", file=source,
-                expected="an object with " + ", ".join(RECORD_FIELDS))
+                f"record lacks {', '.join(missing)}",
+                file=source,
+                expected="an object with " + ", ".join(RECORD_FIELDS),
+            )
         extra = {k: v for k, v in record.items() if k not in RECORD_FIELDS}
         seed = record.get("seed", 0)
         return cls(
@@ -126,7 +141,9 @@ class Puzzle:
             solution=record.get("solution"),
             difficulty=record.get("difficulty", 0.0),
             params=dict(record.get("params") or {}),
-            seed=int(seed) if isinstance(seed, (int, str)) and str(seed).lstrip("-").isdigit() else 0,
+            seed=int(seed)
+            if isinstance(seed, (int, str)) and str(seed).lstrip("-").isdigit()
+            else 0,
             config=dict(record.get("config") or {}),
             meta=dict(record.get("meta") or {}),
             extra=extra,
@@ -138,8 +155,9 @@ class Puzzle:
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            raise InvalidDescription(f"not valid JSON ({exc})", file=source,
-                                     expected="one JSON object per line") from None
+            raise InvalidDescription(
+                f"not valid JSON ({exc})", file=source, expected="one JSON object per line"
+            ) from None
         return cls.from_record(record, source=source)
 
 

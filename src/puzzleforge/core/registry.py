@@ -10,6 +10,7 @@ Paths are families too: a ``.yaml``/``.yml`` file is a PuzzleClone spec (or a ba
 recipe, which the batch layer recognises first), a ``.py`` file a grid genre of one's own
 (loaded only with ``--trust``: it is Python); the loader for each suffix is named here.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -19,8 +20,16 @@ from typing import Any
 
 from .errors import UnknownFamily
 
-__all__ = ["FAMILIES", "PATH_LOADERS", "CODE_SUFFIXES", "family_names", "get_family", "resolve_family",
-           "family_for_record", "record_spec_path"]
+__all__ = [
+    "FAMILIES",
+    "PATH_LOADERS",
+    "CODE_SUFFIXES",
+    "family_names",
+    "get_family",
+    "resolve_family",
+    "family_for_record",
+    "record_spec_path",
+]
 
 #: Family id -> "module:attribute" of an object implementing ``core.family.Family``.
 FAMILIES: dict[str, str] = {
@@ -71,7 +80,8 @@ def get_family(name: str) -> Any:
     if target is None:
         raise UnknownFamily(
             f"no family named '{name}'",
-            expected="one of " + ", ".join(FAMILIES) + ", or a path to a spec .yaml file")
+            expected="one of " + ", ".join(FAMILIES) + ", or a path to a spec .yaml file",
+        )
     return _load(target)
 
 
@@ -82,14 +92,15 @@ def resolve_family(name_or_path: str, **options: Any) -> Any:
     suffix = Path(name_or_path).suffix.lower()
     if suffix in PATH_LOADERS:
         if not Path(name_or_path).exists():
-            raise UnknownFamily(f"file '{name_or_path}' does not exist",
-                                expected="a registered family id or an existing spec file")
+            raise UnknownFamily(
+                f"file '{name_or_path}' does not exist",
+                expected="a registered family id or an existing spec file",
+            )
         return _load(PATH_LOADERS[suffix])(name_or_path, **options)
     return get_family(name_or_path)
 
 
-def family_for_record(record: dict[str, Any] | Any, *, trust: bool = False,
-                      **options: Any) -> Any:
+def family_for_record(record: dict[str, Any] | Any, *, trust: bool = False, **options: Any) -> Any:
     """The family that produced a dataset record (or Puzzle).
 
     Registered ids resolve directly; file-defined families (spec files, grid genre files)
@@ -118,8 +129,10 @@ def family_for_record(record: dict[str, Any] | Any, *, trust: bool = False,
             family = _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=trusted, **options)
             _check_digest(family, get("meta", None), path)
             return family
-    raise UnknownFamily(f"record of unknown family '{name[:80]}' carries no config.source",
-                        expected="a registered family id or a record made from a spec file")
+    raise UnknownFamily(
+        f"record of unknown family '{name[:80]}' carries no config.source",
+        expected="a registered family id or a record made from a spec file",
+    )
 
 
 def _code_family(path: str, name: str, meta: Any, trusted: bool, field: str) -> Any:
@@ -134,15 +147,20 @@ def _code_family(path: str, name: str, meta: Any, trusted: bool, field: str) -> 
         raise TrustRequired(
             f"record of family '{name[:60]}' names the grid genre file {path} ({field}.source); a "
             "genre file is Python code that runs when loaded, so verify, score and the web "
-            "app never load it on a record's say-so", file=path, field="--trust",
-            expected="--trust on the command if you trust that file")
+            "app never load it on a record's say-so",
+            file=path,
+            field="--trust",
+            expected="--trust on the command if you trust that file",
+        )
     want = meta.get("source_sha256") if isinstance(meta, dict) else None
     have = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     if want and want != have:
-        raise InvalidSpec(f"the genre file {path} has changed since this record was made "
-                          f"(its sha256 is {have[:16]}..., the record names {str(want)[:16]}...)",
-                          field="meta.source_sha256",
-                          expected="the genre file the dataset was generated from, unchanged")
+        raise InvalidSpec(
+            f"the genre file {path} has changed since this record was made "
+            f"(its sha256 is {have[:16]}..., the record names {str(want)[:16]}...)",
+            field="meta.source_sha256",
+            expected="the genre file the dataset was generated from, unchanged",
+        )
     return _load(PATH_LOADERS[Path(path).suffix.lower()])(path, trust=True)
 
 
@@ -155,10 +173,12 @@ def _check_digest(family: Any, meta: Any, path: str) -> None:
     if want and have and want != have:
         from .errors import InvalidSpec
 
-        raise InvalidSpec(f"the spec file {path} has changed since this record was made "
-                          f"(its sha256 is {have[:16]}..., the record names {str(want)[:16]}...)",
-                          field="meta.source_sha256",
-                          expected="the spec file the dataset was generated from, unchanged")
+        raise InvalidSpec(
+            f"the spec file {path} has changed since this record was made "
+            f"(its sha256 is {have[:16]}..., the record names {str(want)[:16]}...)",
+            field="meta.source_sha256",
+            expected="the spec file the dataset was generated from, unchanged",
+        )
 
 
 def record_spec_path(source: Any, *, field: str = "meta.source", family: str = "") -> str:
@@ -172,28 +192,42 @@ def record_spec_path(source: Any, *, field: str = "meta.source", family: str = "
     from .yamlio import MAX_YAML_BYTES
 
     shown = repr(source)[:120]
-    expected = ("the path of an existing spec .yaml/.yml file (or grid genre .py file), "
-                "relative to the directory the dataset was generated in (run verify/score "
-                "from there)")
+    expected = (
+        "the path of an existing spec .yaml/.yml file (or grid genre .py file), "
+        "relative to the directory the dataset was generated in (run verify/score "
+        "from there)"
+    )
     where = f"record of family '{family[:60]}'" if family else "record"
     if not isinstance(source, str) or not source.strip() or "\x00" in source:
-        raise InvalidSpec(f"{where}: {field} {shown} is not a file path", field=field,
-                          expected=expected)
+        raise InvalidSpec(
+            f"{where}: {field} {shown} is not a file path", field=field, expected=expected
+        )
     path = Path(source)
     if path.suffix.lower() not in PATH_LOADERS:
-        raise InvalidSpec(f"{where}: {field} {shown} is not a spec file (.yaml or .yml) "
-                          "or a grid genre file (.py)",
-                          field=field, expected=expected)
+        raise InvalidSpec(
+            f"{where}: {field} {shown} is not a spec file (.yaml or .yml) "
+            "or a grid genre file (.py)",
+            field=field,
+            expected=expected,
+        )
     try:
         info = path.stat()
     except OSError:
-        raise InvalidSpec(f"{where}: {field} {shown} does not exist (relative to "
-                          f"{Path.cwd()})", field=field, expected=expected) from None
+        raise InvalidSpec(
+            f"{where}: {field} {shown} does not exist (relative to {Path.cwd()})",
+            field=field,
+            expected=expected,
+        ) from None
     import stat as _stat
+
     if not _stat.S_ISREG(info.st_mode):
-        raise InvalidSpec(f"{where}: {field} {shown} is not a regular file", field=field,
-                          expected=expected)
+        raise InvalidSpec(
+            f"{where}: {field} {shown} is not a regular file", field=field, expected=expected
+        )
     if info.st_size > MAX_YAML_BYTES:
-        raise InvalidSpec(f"{where}: {field} {shown} is {info.st_size:,} bytes (limit "
-                          f"{MAX_YAML_BYTES:,})", field=field, expected=expected)
+        raise InvalidSpec(
+            f"{where}: {field} {shown} is {info.st_size:,} bytes (limit {MAX_YAML_BYTES:,})",
+            field=field,
+            expected=expected,
+        )
     return str(path)

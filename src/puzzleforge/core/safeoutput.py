@@ -17,6 +17,7 @@ files after a crash. Every writer now goes through here:
   worth keeping (``keep_partial=True``), left beside the untouched original and named in
   the error, as it is after ``kill -9``.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -29,8 +30,16 @@ from typing import IO, Any
 
 from .errors import ConfigError, PuzzleForgeError
 
-__all__ = ["check_output_path", "check_output_dir", "partial_path", "AtomicOutput",
-           "StreamOutput", "write_atomic", "fsync_dir", "describe_kind"]
+__all__ = [
+    "check_output_path",
+    "check_output_dir",
+    "partial_path",
+    "AtomicOutput",
+    "StreamOutput",
+    "write_atomic",
+    "fsync_dir",
+    "describe_kind",
+]
 
 
 def describe_kind(mode: int) -> str:
@@ -59,12 +68,18 @@ def check_output_path(path: str | os.PathLike[str], *, option: str = "--out") ->
     except FileNotFoundError:
         mode = None
     except NotADirectoryError:
-        raise ConfigError(f"'{path}' lies under something that is not a folder",
-                          field=option, expected="a file path in an existing folder") from None
+        raise ConfigError(
+            f"'{path}' lies under something that is not a folder",
+            field=option,
+            expected="a file path in an existing folder",
+        ) from None
     if mode is not None and not stat.S_ISREG(mode):
-        raise ConfigError(f"'{path}' is {describe_kind(mode)}; puzzleforge writes only regular "
-                          "files and leaves anything else alone", field=option,
-                          expected="a path to a regular file or a new file name")
+        raise ConfigError(
+            f"'{path}' is {describe_kind(mode)}; puzzleforge writes only regular "
+            "files and leaves anything else alone",
+            field=option,
+            expected="a path to a regular file or a new file name",
+        )
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
@@ -76,8 +91,11 @@ def check_output_dir(path: str | os.PathLike[str], *, option: str = "--out") -> 
     except FileNotFoundError:
         return path
     if not stat.S_ISDIR(mode):
-        raise ConfigError(f"'{path}' is {describe_kind(mode) if not stat.S_ISREG(mode) else 'a file'}",
-                          field=option, expected="a directory (or a new name) for the shards")
+        raise ConfigError(
+            f"'{path}' is {describe_kind(mode) if not stat.S_ISREG(mode) else 'a file'}",
+            field=option,
+            expected="a directory (or a new name) for the shards",
+        )
     return path
 
 
@@ -110,10 +128,12 @@ def _open_locked(path: Path, option: str) -> int:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise ConfigError("another puzzleforge run is writing this output now",
-                              file=str(path.with_name(path.name.removesuffix(".partial"))),
-                              field=option, expected="one run per output; wait for it or "
-                              "choose another path") from None
+            raise ConfigError(
+                "another puzzleforge run is writing this output now",
+                file=str(path.with_name(path.name.removesuffix(".partial"))),
+                field=option,
+                expected="one run per output; wait for it or choose another path",
+            ) from None
         try:
             same = os.stat(path).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError:
@@ -121,8 +141,12 @@ def _open_locked(path: Path, option: str) -> int:
         if same:
             return fd
         os.close(fd)
-    raise ConfigError("the output keeps changing under this run", file=str(path), field=option,
-                      expected="one run per output")
+    raise ConfigError(
+        "the output keeps changing under this run",
+        file=str(path),
+        field=option,
+        expected="one run per output",
+    )
 
 
 class AtomicOutput:
@@ -144,9 +168,15 @@ class AtomicOutput:
     and name it in the PuzzleForgeError's hint. ``binary`` opens the file in bytes mode.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, option: str = "--out",
-                 binary: bool = False, keep_partial: bool = False,
-                 encoding: str = "utf-8") -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        option: str = "--out",
+        binary: bool = False,
+        keep_partial: bool = False,
+        encoding: str = "utf-8",
+    ) -> None:
         self.path = check_output_path(path, option=option)
         self.option = option
         self.binary = binary
@@ -161,13 +191,19 @@ class AtomicOutput:
         except FileNotFoundError:
             mode = None
         if mode is not None and not stat.S_ISREG(mode):
-            raise ConfigError(f"'{self.partial}' (where the output is written until complete) "
-                              f"is {describe_kind(mode)}", field=self.option,
-                              expected="nothing or a regular file at that path")
+            raise ConfigError(
+                f"'{self.partial}' (where the output is written until complete) "
+                f"is {describe_kind(mode)}",
+                field=self.option,
+                expected="nothing or a regular file at that path",
+            )
         fd = _open_locked(self.partial, self.option)
         os.ftruncate(fd, 0)
-        self._fh = (os.fdopen(fd, "wb") if self.binary
-                    else os.fdopen(fd, "w", encoding=self.encoding, newline=""))
+        self._fh = (
+            os.fdopen(fd, "wb")
+            if self.binary
+            else os.fdopen(fd, "w", encoding=self.encoding, newline="")
+        )
         return self._fh
 
     def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
@@ -211,11 +247,13 @@ class AtomicOutput:
         except OSError:
             kept = False
         if not kept:
-            _unlink(self.partial)   # while still locked: no other writer can own it yet
+            _unlink(self.partial)  # while still locked: no other writer can own it yet
         fh.close()
         if kept and isinstance(exc, PuzzleForgeError):
-            note = (f"{self.path} was left unchanged; the records made before the failure "
-                    f"are in {self.partial}")
+            note = (
+                f"{self.path} was left unchanged; the records made before the failure "
+                f"are in {self.partial}"
+            )
             exc.hint = f"{exc.hint.rstrip('.')}. {note}" if exc.hint else note
             exc.args = (exc._compose(),)
         return kept
@@ -229,8 +267,9 @@ class StreamOutput:
     commit leaves the path untouched and keeps a non-empty ``.partial``.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, option: str = "--out",
-                 keep_partial: bool = True) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, option: str = "--out", keep_partial: bool = True
+    ) -> None:
         self._writer = AtomicOutput(path, option=option, keep_partial=keep_partial)
         self._fh = self._writer.__enter__()
         self.path = self._writer.path
@@ -263,11 +302,9 @@ def _unlink(path: Path) -> None:
             raise
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
-                 option: str = "--out") -> Path:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, option: str = "--out") -> Path:
     """Write ``data`` to ``path`` through ``AtomicOutput``; returns the path written."""
     writer = AtomicOutput(path, option=option, binary=isinstance(data, bytes))
     with writer as fh:
         fh.write(data)
     return writer.path
-

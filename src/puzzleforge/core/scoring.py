@@ -4,6 +4,7 @@ Why in core: scoring reaches the family through the registry only, and the web a
 the CLI and integrations score answers without needing the dataset builder;
 ``puzzleforge.dataset`` re-exports ``score_answer`` unchanged.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -20,7 +21,11 @@ def record_of(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The Puzzle record inside a dataset item, a record itself, or a Puzzle."""
     if isinstance(entry, Puzzle):
         return entry.to_record()
-    if "metadata" in entry and isinstance(entry["metadata"], Mapping) and "family" in entry["metadata"]:
+    if (
+        "metadata" in entry
+        and isinstance(entry["metadata"], Mapping)
+        and "family" in entry["metadata"]
+    ):
         record = dict(entry["metadata"])
         record.setdefault("question", entry.get("question", ""))
         record.setdefault("answer", entry.get("answer", ""))
@@ -28,8 +33,9 @@ def record_of(entry: Mapping[str, Any]) -> dict[str, Any]:
     return dict(entry)
 
 
-def score_answer(answer: str | None, entry: Mapping[str, Any], *, trust: bool = False,
-                 family: Any = None) -> float:
+def score_answer(
+    answer: str | None, entry: Mapping[str, Any], *, trust: bool = False, family: Any = None
+) -> float:
     """Score a model's ``answer`` for a dataset item (or record): 1.0 right, 0.0 wrong,
     partial credit where the family defines it. Never raises on a malformed answer.
 

@@ -4,6 +4,7 @@ Why: item *i* of a dataset must be rebuildable alone, identically on 1 core, 16 
 a cluster. Python's ``hash()`` is salted per process, so seeds come from BLAKE2b over a
 canonical text instead, and every draw goes through an explicit ``random.Random``.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -3,6 +3,7 @@
 Why: ``Path.read_text`` on a binary or Latin-1 file raises a bare UnicodeDecodeError with
 no file name, which the CLI could only report as an internal error.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,5 +23,7 @@ def read_text_file(path: str | Path) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidDescription(
-            f"not UTF-8 text (byte {data[exc.start:exc.start + 1]!r} at offset {exc.start})",
-            file=str(path), expected="a UTF-8 text file") from None
+            f"not UTF-8 text (byte {data[exc.start : exc.start + 1]!r} at offset {exc.start})",
+            file=str(path),
+            expected="a UTF-8 text file",
+        ) from None

@@ -24,6 +24,7 @@ Only ``yaml.SafeLoader`` constructors are used: no Python object tags.
 ...     print(exc)
 demo.yaml:2: duplicate key 'a' (lines 1 and 2). Expected each key once per mapping.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,8 +34,15 @@ import yaml
 
 from .errors import InvalidSpec
 
-__all__ = ["load_yaml", "load_yaml_node", "read_yaml_text", "MAX_YAML_BYTES", "MAX_ALIASES",
-           "MAX_ALIAS_NODES", "MAX_DEPTH"]
+__all__ = [
+    "load_yaml",
+    "load_yaml_node",
+    "read_yaml_text",
+    "MAX_YAML_BYTES",
+    "MAX_ALIASES",
+    "MAX_ALIAS_NODES",
+    "MAX_DEPTH",
+]
 
 #: Largest YAML file read at all (a spec, a recipe, a crossnumber puzzle).
 MAX_YAML_BYTES = 4 * 1024 * 1024
@@ -117,30 +125,39 @@ def _check_expansion(root: Any) -> None:
         if nid in sizes:
             continue
         if nid in open_ids:
-            raise _Budget("a recursive alias (a node that contains itself)",
-                          node.start_mark.line + 1)
+            raise _Budget(
+                "a recursive alias (a node that contains itself)", node.start_mark.line + 1
+            )
         distinct += 1
         if isinstance(node, yaml.ScalarNode):
             sizes[nid] = 1
             continue
         open_ids.add(nid)
         stack.append((node, True))
-        kids = [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) \
+        kids = (
+            [n for pair in node.value for n in pair]
+            if isinstance(node, yaml.MappingNode)
             else list(node.value)
+        )
         for kid in kids:
             kid_id = id(kid)
             if kid_id in open_ids:
-                raise _Budget("a recursive alias (a node that contains itself)",
-                              kid.start_mark.line + 1)
+                raise _Budget(
+                    "a recursive alias (a node that contains itself)", kid.start_mark.line + 1
+                )
             if kid_id not in sizes:
                 stack.append((kid, False))
     if sizes[id(root)] - distinct > MAX_ALIAS_NODES:
-        raise _Budget(f"aliases expand to {sizes[id(root)]:,} nodes (at most "
-                      f"{MAX_ALIAS_NODES:,} may come from aliases): an alias bomb", None)
+        raise _Budget(
+            f"aliases expand to {sizes[id(root)]:,} nodes (at most "
+            f"{MAX_ALIAS_NODES:,} may come from aliases): an alias bomb",
+            None,
+        )
 
 
-def load_yaml_node(text: str, *, file: str | None,
-                   expected: str = "a YAML document") -> tuple[Any, Any]:
+def load_yaml_node(
+    text: str, *, file: str | None, expected: str = "a YAML document"
+) -> tuple[Any, Any]:
     """(data, root node) of one YAML document, with every bound checked.
 
     The node is returned for callers that map field paths to lines; walking it is bounded
@@ -148,7 +165,7 @@ def load_yaml_node(text: str, *, file: str | None,
     """
     loader = None
     try:
-        loader = _BoundedLoader(text)   # its reader refuses control characters at once
+        loader = _BoundedLoader(text)  # its reader refuses control characters at once
         node = loader.get_single_node()
         if node is None:
             return None, None
@@ -156,18 +173,25 @@ def load_yaml_node(text: str, *, file: str | None,
         data = loader.construct_document(node)
         return data, node
     except _Budget as exc:
-        raise InvalidSpec(exc.message, file=file, line=exc.line,
-                          expected=_expected_for(exc.message, expected)) from None
+        raise InvalidSpec(
+            exc.message, file=file, line=exc.line, expected=_expected_for(exc.message, expected)
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InvalidSpec(f"malformed YAML: {problem}", file=file,
-                          line=mark.line + 1 if mark is not None else None,
-                          expected=expected) from None
+        raise InvalidSpec(
+            f"malformed YAML: {problem}",
+            file=file,
+            line=mark.line + 1 if mark is not None else None,
+            expected=expected,
+        ) from None
     except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
-        raise InvalidSpec(f"unreadable YAML value ({type(exc).__name__}: "
-                          f"{str(exc).splitlines()[0][:160] if str(exc) else 'too large'})",
-                          file=file, expected=expected) from None
+        raise InvalidSpec(
+            f"unreadable YAML value ({type(exc).__name__}: "
+            f"{str(exc).splitlines()[0][:160] if str(exc) else 'too large'})",
+            file=file,
+            expected=expected,
+        ) from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -184,30 +208,51 @@ def load_yaml(text: str, *, file: str | None, expected: str = "a YAML document")
     return load_yaml_node(text, file=file, expected=expected)[0]
 
 
-def read_yaml_text(path: str | Path, *, max_bytes: int = MAX_YAML_BYTES,
-                   what: str = "YAML file", require_suffix: bool = True) -> str:
+def read_yaml_text(
+    path: str | Path,
+    *,
+    max_bytes: int = MAX_YAML_BYTES,
+    what: str = "YAML file",
+    require_suffix: bool = True,
+) -> str:
     """The text of a YAML file, refusing non-files, other suffixes and files over ``max_bytes``."""
     p = Path(path)
     if require_suffix and p.suffix.lower() not in (".yaml", ".yml"):
-        raise InvalidSpec(f"{what} '{p}' does not end in .yaml or .yml", file=str(p),
-                          expected="a .yaml or .yml file")
+        raise InvalidSpec(
+            f"{what} '{p}' does not end in .yaml or .yml",
+            file=str(p),
+            expected="a .yaml or .yml file",
+        )
     try:
         if not p.is_file():
-            raise InvalidSpec(f"cannot read {what}: not found or not a regular file", file=str(p),
-                              expected="an existing .yaml file")
+            raise InvalidSpec(
+                f"cannot read {what}: not found or not a regular file",
+                file=str(p),
+                expected="an existing .yaml file",
+            )
         size = p.stat().st_size
         if size > max_bytes:
-            raise InvalidSpec(f"{what} is {size:,} bytes (limit {max_bytes:,})", file=str(p),
-                              expected="a smaller YAML file")
+            raise InvalidSpec(
+                f"{what} is {size:,} bytes (limit {max_bytes:,})",
+                file=str(p),
+                expected="a smaller YAML file",
+            )
         data = p.read_bytes()
     except OSError as exc:
-        raise InvalidSpec(f"cannot read {what}: {exc.strerror or exc}", file=str(p),
-                          expected="a readable .yaml file") from None
+        raise InvalidSpec(
+            f"cannot read {what}: {exc.strerror or exc}",
+            file=str(p),
+            expected="a readable .yaml file",
+        ) from None
     if len(data) > max_bytes:
-        raise InvalidSpec(f"{what} is over {max_bytes:,} bytes", file=str(p),
-                          expected="a smaller YAML file")
+        raise InvalidSpec(
+            f"{what} is over {max_bytes:,} bytes", file=str(p), expected="a smaller YAML file"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidSpec(f"{what} is not UTF-8 text (byte {exc.start})", file=str(p),
-                          expected="a UTF-8 encoded YAML file") from None
+        raise InvalidSpec(
+            f"{what} is not UTF-8 text (byte {exc.start})",
+            file=str(p),
+            expected="a UTF-8 encoded YAML file",
+        ) from None

@@ -4,6 +4,7 @@ Why its own module: the family's ``verify`` and ``api.check_answer`` both score 
 the API sits below the family (the family builds puzzles through the API), so the scoring
 both use lives beneath them.
 """
+
 from __future__ import annotations
 
 import json
@@ -48,9 +49,13 @@ def parse_answer(answer: Any) -> tuple[str, Any]:
 
 def score_answer(model_or_none: Any, sol: Any, answer: Any) -> float:
     """Score against a Solution object (used by api.check_answer)."""
-    data = {"rows": sol.rows(model_or_none, " ") if model_or_none.rules.cell_values is not None
-            else sol.rows(model_or_none), "values": sol.values,
-            "multi": model_or_none.rules.cell_values is not None}
+    data = {
+        "rows": sol.rows(model_or_none, " ")
+        if model_or_none.rules.cell_values is not None
+        else sol.rows(model_or_none),
+        "values": sol.values,
+        "multi": model_or_none.rules.cell_values is not None,
+    }
     return score_solution_data(data, answer)
 
 

@@ -23,6 +23,7 @@ together. Everything here is pure (no printing, no files except ``load``).
 | 3   6 |
 +---+---+
 """
+
 from __future__ import annotations
 
 from itertools import pairwise
@@ -34,9 +35,20 @@ from .hints import Hint, next_hint
 from .model import Model, load_model, parse_model
 from .solver import Solution, SolveResult, solve
 
-__all__ = ["parse_puzzle", "load_puzzle", "solve_puzzle", "render_solution", "render_question",
-           "solution_json", "answer_text", "list_puzzles", "bundled_dir", "check_answer",
-           "Hint", "next_hint"]
+__all__ = [
+    "parse_puzzle",
+    "load_puzzle",
+    "solve_puzzle",
+    "render_solution",
+    "render_question",
+    "solution_json",
+    "answer_text",
+    "list_puzzles",
+    "bundled_dir",
+    "check_answer",
+    "Hint",
+    "next_hint",
+]
 
 
 def bundled_dir() -> Path:
@@ -61,8 +73,9 @@ def list_puzzles(source: str | Path | None = None) -> list[Path]:
     return sorted(list(p.glob("*.yaml")) + list(p.glob("*.yml")))
 
 
-def solve_puzzle(model: Model, *, limit: int = 10, time_limit: float = 60.0,
-                 steps: bool = True) -> SolveResult:
+def solve_puzzle(
+    model: Model, *, limit: int = 10, time_limit: float = 60.0, steps: bool = True
+) -> SolveResult:
     """All solutions up to ``limit``, with the step log."""
     return solve(model, limit=limit, time_limit=time_limit, log_steps=steps)
 
@@ -132,7 +145,9 @@ def render_question(model: Model) -> str:
     if r.cell_values is not None:
         rules.append(f"Cells hold the numbers {min(r.cell_values)}..{max(r.cell_values)}.")
     if r.cell_values_once:
-        rules.append("Each of " + ", ".join(map(str, r.cell_values_once)) + " is in exactly one cell.")
+        rules.append(
+            "Each of " + ", ".join(map(str, r.cell_values_once)) + " is in exactly one cell."
+        )
     if r.digits_once:
         rules.append("Each digit is used once.")
     for kind in r.no_repeat:
@@ -146,18 +161,25 @@ def render_question(model: Model) -> str:
     if r.nontrivial:
         rules.append("Every operation is non-trivial (its result differs from its operands).")
     if r.clue_order:
-        rules.append(f"Clues are listed in {r.clue_order} order of their answers; clue labels "
-                     "do not give grid positions (the number in brackets is the cell count).")
+        rules.append(
+            f"Clues are listed in {r.clue_order} order of their answers; clue labels "
+            "do not give grid positions (the number in brackets is the cell count)."
+        )
     v = model.variables
     if v.names:
-        rules.append(f"Variables {', '.join(v.names)} take values from {v.text}"
-                     + (", all different" if v.distinct else "")
-                     + ("; " + "; ".join(" < ".join(ch) for ch in v.order) if v.order else "") + ".")
+        rules.append(
+            f"Variables {', '.join(v.names)} take values from {v.text}"
+            + (", all different" if v.distinct else "")
+            + ("; " + "; ".join(" < ".join(ch) for ch in v.order) if v.order else "")
+            + "."
+        )
     givens = sorted(model.grid.givens.items())
     if givens:
-        rules.append("Given digits (row, column counted from the top left): "
-                     + "; ".join(f"row {r + 1}, column {c + 1}: {d}" for (r, c), d in givens)
-                     + ".")
+        rules.append(
+            "Given digits (row, column counted from the top left): "
+            + "; ".join(f"row {r + 1}, column {c + 1}: {d}" for (r, c), d in givens)
+            + "."
+        )
     out += rules
     out += ["", render_solution(model, None, show_numbers=True), ""]
     if givens:
@@ -178,10 +200,15 @@ def answer_text(model: Model, sol: Solution) -> str:
 
 
 def solution_json(model: Model, result: SolveResult) -> dict[str, Any]:
-    return {"title": model.title, "count": result.count, "complete": result.complete,
-            "seconds": round(result.seconds, 4), "nodes": result.nodes,
-            "solutions": [s.to_json(model) for s in result.solutions],
-            "steps": result.steps.to_json()}
+    return {
+        "title": model.title,
+        "count": result.count,
+        "complete": result.complete,
+        "seconds": round(result.seconds, 4),
+        "nodes": result.nodes,
+        "solutions": [s.to_json(model) for s in result.solutions],
+        "steps": result.steps.to_json(),
+    }
 
 
 def check_answer(model: Model, sol: Solution, answer: Any) -> float:

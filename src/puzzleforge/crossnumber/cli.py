@@ -2,6 +2,7 @@
 
 Heavy imports stay inside the commands so ``puzzleforge`` starts fast.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,12 @@ __all__ = ["app", "UNDECIDED_EXIT"]
 #: (1 is kept for a proven "no solution" or a wrong answer, 2 for bad input).
 UNDECIDED_EXIT = 4
 
-app = typer.Typer(name="crossnumber", help="Cross-number puzzles from declarative YAML files.",
-                  no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    name="crossnumber",
+    help="Cross-number puzzles from declarative YAML files.",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 
 def _write_pdf(path: Path, model, solution) -> None:
@@ -31,8 +36,9 @@ def _write_pdf(path: Path, model, solution) -> None:
     except ImportError:
         from ..core.errors import ConfigError
 
-        raise ConfigError("PDF sheets need fpdf2", field="pdf",
-                          expected='pip install -e ".[pdf]"') from None
+        raise ConfigError(
+            "PDF sheets need fpdf2", field="pdf", expected='pip install -e ".[pdf]"'
+        ) from None
     write_atomic(path, sheet_bytes(model, solution), option="--pdf")
 
 
@@ -44,16 +50,20 @@ def solve_command(
     all_: bool = typer.Option(False, "--all", help="print every solution (up to --limit)"),
     limit: int = typer.Option(10, "--limit", min=1, help="stop after this many solutions (>= 1)"),
     as_json: bool = typer.Option(False, "--json", help="solutions and steps as JSON"),
-    time_limit: float = typer.Option(120.0, "--time-limit", callback=positive_seconds,
-                                     help="seconds (> 0)"),
-    pdf: Path | None = typer.Option(None, "--pdf", help="write a printable PDF sheet: the "
-                                       "puzzle, then its (first) solution"),
+    time_limit: float = typer.Option(
+        120.0, "--time-limit", callback=positive_seconds, help="seconds (> 0)"
+    ),
+    pdf: Path | None = typer.Option(
+        None, "--pdf", help="write a printable PDF sheet: the puzzle, then its (first) solution"
+    ),
 ) -> None:
     """Solve a puzzle file: the grid, the solution count, optionally the steps."""
     from . import api
 
     model = api.load_puzzle(file)
-    result = api.solve_puzzle(model, limit=max(limit, 2), time_limit=time_limit, steps=steps or as_json)
+    result = api.solve_puzzle(
+        model, limit=max(limit, 2), time_limit=time_limit, steps=steps or as_json
+    )
     if as_json:
         data = api.solution_json(model, result)
         if not steps:
@@ -66,12 +76,17 @@ def solve_command(
     count = f"{result.count}{'' if result.complete else '+'}"
     if result.count == 0 and not result.complete:
         # not a proof of "no solution": a limit stopped the search before it decided
-        typer.echo(f"{model.title}: undecided: no solution found before the search stopped "
-                   f"(--time-limit {time_limit:g} s or --limit; {result.seconds:.2f} s, "
-                   f"{result.nodes} search nodes); raise --time-limit to decide", err=True)
+        typer.echo(
+            f"{model.title}: undecided: no solution found before the search stopped "
+            f"(--time-limit {time_limit:g} s or --limit; {result.seconds:.2f} s, "
+            f"{result.nodes} search nodes); raise --time-limit to decide",
+            err=True,
+        )
         raise typer.Exit(UNDECIDED_EXIT)
-    typer.echo(f"{model.title}: {count} solution{'s' if result.count != 1 else ''} "
-               f"({result.seconds:.2f} s, {result.nodes} search nodes)")
+    typer.echo(
+        f"{model.title}: {count} solution{'s' if result.count != 1 else ''} "
+        f"({result.seconds:.2f} s, {result.nodes} search nodes)"
+    )
     shown = result.solutions if all_ else result.solutions[:1]
     for i, sol in enumerate(shown):
         if len(shown) > 1:
@@ -93,8 +108,9 @@ def solve_command(
 @run_guarded
 def check_command(
     file: Path = typer.Argument(..., help="puzzle file (.yaml)"),
-    answer: str = typer.Argument(..., help="grid rows ('455451/173096/...', a file, or '-'), "
-                                 "or 'A1=4554,D2=57'"),
+    answer: str = typer.Argument(
+        ..., help="grid rows ('455451/173096/...', a file, or '-'), or 'A1=4554,D2=57'"
+    ),
 ) -> None:
     """Score an answer: 1.0 when it is a solution, else the fraction of right cells/entries."""
     import sys
@@ -132,12 +148,16 @@ def show_command(file: Path = typer.Argument(..., help="puzzle file (.yaml)")) -
 @run_guarded
 def generate_command(
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help=SEED_HELP),
-    size: int = typer.Option(3, "--size", min=3, max=5,
-                             help="grid side: 3, 4 or 5 (5 takes seconds)"),
+    size: int = typer.Option(
+        3, "--size", min=3, max=5, help="grid side: 3, 4 or 5 (5 takes seconds)"
+    ),
     out: Path | None = typer.Option(None, "--out", help="write the puzzle file here"),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
-    pdf: Path | None = typer.Option(None, "--pdf", help="also write a printable PDF sheet "
-                                       "(with a solution page when --solution is given)"),
+    pdf: Path | None = typer.Option(
+        None,
+        "--pdf",
+        help="also write a printable PDF sheet (with a solution page when --solution is given)",
+    ),
 ) -> None:
     """Build a new small puzzle with a unique solution and print its puzzle file."""
     from ..core.seeding import make_rng

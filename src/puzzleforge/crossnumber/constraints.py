@@ -4,6 +4,7 @@ Why a module of its own: the solver (solver.py) only runs a work queue and a sea
 a clue, a clue/entry link or a puzzle-wide rule means lives here, one class each, with
 ``propagate`` (narrow the sets it watches) and ``check`` (judge a complete assignment).
 """
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,22 @@ from .model import Clue, Part
 if TYPE_CHECKING:
     from .solver import Solver
 
-__all__ = ["Con", "ExprCon", "LinkCon", "AllDiff", "Matching", "Ordered", "GridDigitSum", "ValuesOnce",
-           "FinalCheck", "Contradiction", "range_for", "COMBO_LIMIT", "CHECK_LIMIT", "BUDGET"]
+__all__ = [
+    "Con",
+    "ExprCon",
+    "LinkCon",
+    "AllDiff",
+    "Matching",
+    "Ordered",
+    "GridDigitSum",
+    "ValuesOnce",
+    "FinalCheck",
+    "Contradiction",
+    "range_for",
+    "COMBO_LIMIT",
+    "CHECK_LIMIT",
+    "BUDGET",
+]
 
 COMBO_LIMIT = 40_000
 CHECK_LIMIT = 2_000
@@ -30,8 +45,6 @@ Key = tuple
 
 class Contradiction(Exception):
     """A domain became empty (a dead end of the search, or an unsolvable puzzle)."""
-
-
 
 
 class Con:
@@ -51,7 +64,7 @@ def range_for(s: Solver, clue: Clue) -> tuple[int, int]:
     if s.multi:
         extra = min(clue.cells, s.max_multi_cells)
         hi_d = clue.cells + extra * (s.max_cell_len - 1)
-    return (10 ** (lo_d - 1) if lo_d > 1 else 0), 10 ** hi_d - 1
+    return (10 ** (lo_d - 1) if lo_d > 1 else 0), 10**hi_d - 1
 
 
 class ExprCon(Con):
@@ -68,8 +81,9 @@ class ExprCon(Con):
             node = part.cond.node  # type: ignore[union-attr]
             vs, cs = set(part.cond.variables), set(part.cond.clues)  # type: ignore[union-attr]
             self.ops = node.ops
-            self.operands = [ex.compile_expr(a, nontrivial=s.model.rules.nontrivial)
-                             for a in node.args]
+            self.operands = [
+                ex.compile_expr(a, nontrivial=s.model.rules.nontrivial) for a in node.args
+            ]
         self.is_cond = part.kind == "cond"
         self.memo: dict = {}
         self.has_gen = not self.is_cond and any(c.single is None for c in part.sides)
@@ -195,8 +209,9 @@ class ExprCon(Con):
             s.narrow(dom, k, sup, self, f"{self.label}")
         s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
 
-    def _check_mode(self, own: frozenset[int], doms: list[list[Any]]
-                    ) -> tuple[set[int], list[set[Any]]] | None:
+    def _check_mode(
+        self, own: frozenset[int], doms: list[list[Any]]
+    ) -> tuple[set[int], list[set[Any]]] | None:
         """Per candidate value t: does the expression produce t (bounds [t, t])?"""
         budget = ex.Budget(BUDGET * 4)
         new_own: set[int] = set()
@@ -242,7 +257,9 @@ class LinkCon(Con):
         cells: set[Key] = set()
         for e in clue.candidates:
             cells.update(("x", rc) for rc in s.model.entries[e].cells)
-        self.scope = [self.key] + ([self.map_key] if len(clue.candidates) > 1 else []) + sorted(cells)
+        self.scope = (
+            [self.key] + ([self.map_key] if len(clue.candidates) > 1 else []) + sorted(cells)
+        )
         self.label = f"{clue.name} fits its cells"
 
     def entry_of(self, dom: dict) -> str | None:
@@ -359,6 +376,7 @@ class Matching(Con):
                     owner[e] = k
                     return True
             return False
+
         return all(augment(k, set()) for k in keys)
 
     def propagate(self, s: Solver, dom: dict) -> None:
@@ -433,16 +451,25 @@ class GridDigitSum(Con):
         maxs = [max(x) for x in sums]
         smin, smax = sum(mins), sum(maxs)
         if isinstance(self.target, tuple):
-            s.narrow(dom, self.target, {v for v in t if smin <= v <= smax}, self,
-                     f"the grid's digits add up to between {smin} and {smax}")
+            s.narrow(
+                dom,
+                self.target,
+                {v for v in t if smin <= v <= smax},
+                self,
+                f"the grid's digits add up to between {smin} and {smax}",
+            )
             t = dom[self.target]
         tmin, tmax = min(t), max(t)
         if smin > tmax or smax < tmin:
             raise Contradiction("digit sum out of range")
         for c, lo_c, hi_c in zip(self.cells, mins, maxs, strict=True):
             d = dom[c]
-            keep = {v for v in d if smin - lo_c + nb.digits_sum(int(v)) <= tmax
-                    and smax - hi_c + nb.digits_sum(int(v)) >= tmin}
+            keep = {
+                v
+                for v in d
+                if smin - lo_c + nb.digits_sum(int(v)) <= tmax
+                and smax - hi_c + nb.digits_sum(int(v)) >= tmin
+            }
             if len(keep) < len(d):
                 s.narrow(dom, c, keep, self, "the grid digit sum")
 
@@ -491,5 +518,3 @@ class FinalCheck(Con):
 
     def check(self, s: Solver, a: dict) -> bool:
         return self.fn(s, a)
-
-

@@ -23,6 +23,7 @@ Grammar (lowest precedence first)::
     postfix := primary ('!' | "'")*                          # factorial, reverse
     primary := NUMBER | VAR | CLUE | GEN | FUNC [ '(' args ')' | unary ] | '(' chain ')'
 """
+
 from __future__ import annotations
 
 import math
@@ -33,8 +34,20 @@ from dataclasses import dataclass, field
 from ..core.errors import InvalidSpec
 from . import kinds as nb
 
-__all__ = ["Node", "ExprSyntaxError", "Unbounded", "BudgetExceeded", "Budget", "parse",
-           "refs", "has_generator", "Compiled", "compile_expr", "FUNCTIONS", "to_text"]
+__all__ = [
+    "Node",
+    "ExprSyntaxError",
+    "Unbounded",
+    "BudgetExceeded",
+    "Budget",
+    "parse",
+    "refs",
+    "has_generator",
+    "Compiled",
+    "compile_expr",
+    "FUNCTIONS",
+    "to_text",
+]
 
 MAX_FACTORIAL = 30
 MAX_POW_BITS = 400
@@ -84,9 +97,16 @@ class Node:
 
 
 FUNCTIONS = {
-    "ds": "digit sum", "dp": "digit product", "rev": "reverse", "reverse": "reverse",
-    "jumble": "another arrangement of the digits", "sqrt": "square root", "abs": "absolute value",
-    "square": "the square", "cube": "the cube", "mp": "multiplicative persistence",
+    "ds": "digit sum",
+    "dp": "digit product",
+    "rev": "reverse",
+    "reverse": "reverse",
+    "jumble": "another arrangement of the digits",
+    "sqrt": "square root",
+    "abs": "absolute value",
+    "square": "the square",
+    "cube": "the cube",
+    "mp": "multiplicative persistence",
     "persistence": "multiplicative persistence",
 }
 
@@ -119,8 +139,10 @@ def to_text(n: Node) -> str:
 
 # ------------------------------------------------------------------ tokenizer
 
-_TOKEN_RE = re.compile(r"\s*(?:(?P<num>\d+)|(?P<word>[A-Za-z_][A-Za-z0-9_]*)|(?P<gen>#[A-Za-z_][A-Za-z0-9_]*)"
-                       r"|(?P<func>\$[A-Za-z_][A-Za-z0-9_]*)|(?P<op><=|>=|!=|≠|[-+*/%^()=<>!'’,√×÷]))")
+_TOKEN_RE = re.compile(
+    r"\s*(?:(?P<num>\d+)|(?P<word>[A-Za-z_][A-Za-z0-9_]*)|(?P<gen>#[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<func>\$[A-Za-z_][A-Za-z0-9_]*)|(?P<op><=|>=|!=|≠|[-+*/%^()=<>!'’,√×÷]))"
+)
 
 
 @dataclass
@@ -130,8 +152,14 @@ class _Tok:
     pos: int
 
 
-def _tokenize(text: str, clues: set[str], variables: set[str], field_name: str | None,
-              file: str | None, line: int | None) -> list[_Tok]:
+def _tokenize(
+    text: str,
+    clues: set[str],
+    variables: set[str],
+    field_name: str | None,
+    file: str | None,
+    line: int | None,
+) -> list[_Tok]:
     toks: list[_Tok] = []
     i = 0
     clue_by_len = sorted(clues, key=len, reverse=True)
@@ -141,18 +169,30 @@ def _tokenize(text: str, clues: set[str], variables: set[str], field_name: str |
             continue
         m = _TOKEN_RE.match(text, i)
         if not m or m.end() == i:
-            raise _syntax(text, i, f"unexpected character {text[i]!r}",
-                          "a number, a variable, a clue name, an operator or a parenthesis",
-                          field_name, file, line)
+            raise _syntax(
+                text,
+                i,
+                f"unexpected character {text[i]!r}",
+                "a number, a variable, a clue name, an operator or a parenthesis",
+                field_name,
+                file,
+                line,
+            )
         start = m.start(m.lastgroup or 0)
         if m.group("num"):
             toks.append(_Tok("num", m.group("num"), start))
         elif m.group("gen"):
             name = m.group("gen")[1:]
             if nb.canonical_kind(name) is None:
-                raise _syntax(text, start, f"unknown generator #{name}",
-                              "one of " + ", ".join("#" + k for k in sorted(nb.KINDS)),
-                              field_name, file, line)
+                raise _syntax(
+                    text,
+                    start,
+                    f"unknown generator #{name}",
+                    "one of " + ", ".join("#" + k for k in sorted(nb.KINDS)),
+                    field_name,
+                    file,
+                    line,
+                )
             toks.append(_Tok("gen", nb.canonical_kind(name) or name, start))
         elif m.group("func"):
             name = m.group("func")[1:].lower()
@@ -164,12 +204,21 @@ def _tokenize(text: str, clues: set[str], variables: set[str], field_name: str |
             elif kind is not None:
                 toks.append(_Tok("gen", kind, start))
             else:
-                raise _syntax(text, start, f"unknown function ${name}",
-                              "one of " + ", ".join("$" + k for k in sorted(FUNCTIONS)),
-                              field_name, file, line)
+                raise _syntax(
+                    text,
+                    start,
+                    f"unknown function ${name}",
+                    "one of " + ", ".join("$" + k for k in sorted(FUNCTIONS)),
+                    field_name,
+                    file,
+                    line,
+                )
         elif m.group("word"):
-            toks.extend(_split_word(text, start, m.group("word"), clue_by_len, variables,
-                                    field_name, file, line))
+            toks.extend(
+                _split_word(
+                    text, start, m.group("word"), clue_by_len, variables, field_name, file, line
+                )
+            )
         else:
             op = m.group("op")
             op = {"≠": "!=", "’": "'", "×": "*", "÷": "/"}.get(op, op)
@@ -179,8 +228,16 @@ def _tokenize(text: str, clues: set[str], variables: set[str], field_name: str |
     return toks
 
 
-def _split_word(text: str, start: int, word: str, clue_by_len: list[str], variables: set[str],
-                field_name, file, line) -> list[_Tok]:
+def _split_word(
+    text: str,
+    start: int,
+    word: str,
+    clue_by_len: list[str],
+    variables: set[str],
+    field_name,
+    file,
+    line,
+) -> list[_Tok]:
     """Split a run like ``AC`` / ``A14`` / ``Triangular`` / ``IR`` into tokens."""
     out: list[_Tok] = []
     all_vars = all(ch in variables for ch in word)
@@ -191,8 +248,14 @@ def _split_word(text: str, start: int, word: str, clue_by_len: list[str], variab
     j = 0
     while j < len(word):
         rest = word[j:]
-        hit = next((c for c in clue_by_len if rest.startswith(c)
-                    and (len(rest) == len(c) or not rest[len(c)].isdigit())), None)
+        hit = next(
+            (
+                c
+                for c in clue_by_len
+                if rest.startswith(c) and (len(rest) == len(c) or not rest[len(c)].isdigit())
+            ),
+            None,
+        )
         if hit is not None:
             out.append(_Tok("clue", hit, start + j))
             j += len(hit)
@@ -211,16 +274,32 @@ def _split_word(text: str, start: int, word: str, clue_by_len: list[str], variab
             continue
         if len(word) > 1 and any(c.islower() for c in word):
             # a word, not a run of variable letters: blame the whole word ("Cubee", not 'u')
-            raise _syntax(text, start, f"undefined name {word!r}{_suggest(word)}",
-                          "a declared variable (single letter), a clue name ("
-                          + ", ".join(sorted(clue_by_len)[:6])
-                          + ("..." if len(clue_by_len) > 6 else "")
-                          + ") or a number kind such as square", field_name, file, line)
-        raise _syntax(text, start + j, f"undefined name {rest!r}" if len(word) > 1 and j == 0
-                      else f"undefined variable {ch!r}",
-                      "a declared variable (single letter), a clue name ("
-                      + ", ".join(sorted(clue_by_len)[:6]) + ("..." if len(clue_by_len) > 6 else "")
-                      + ") or a number kind such as square", field_name, file, line)
+            raise _syntax(
+                text,
+                start,
+                f"undefined name {word!r}{_suggest(word)}",
+                "a declared variable (single letter), a clue name ("
+                + ", ".join(sorted(clue_by_len)[:6])
+                + ("..." if len(clue_by_len) > 6 else "")
+                + ") or a number kind such as square",
+                field_name,
+                file,
+                line,
+            )
+        raise _syntax(
+            text,
+            start + j,
+            f"undefined name {rest!r}"
+            if len(word) > 1 and j == 0
+            else f"undefined variable {ch!r}",
+            "a declared variable (single letter), a clue name ("
+            + ", ".join(sorted(clue_by_len)[:6])
+            + ("..." if len(clue_by_len) > 6 else "")
+            + ") or a number kind such as square",
+            field_name,
+            file,
+            line,
+        )
     return out
 
 
@@ -238,8 +317,13 @@ def _suggest(word: str) -> str:
 
 def _syntax(text: str, pos: int, problem: str, expected: str, field_name, file, line):
     caret = text + "\n" + " " * pos + "^"
-    return ExprSyntaxError(f"{problem} at position {pos + 1} of expression:\n{caret}\n",
-                           expected=expected, field=field_name, file=file, line=line)
+    return ExprSyntaxError(
+        f"{problem} at position {pos + 1} of expression:\n{caret}\n",
+        expected=expected,
+        field=field_name,
+        file=file,
+        line=line,
+    )
 
 
 # ------------------------------------------------------------------ parser
@@ -262,8 +346,15 @@ class _Parser:
     def error(self, expected: str, tok: _Tok | None = None):
         tok = tok or self.peek()
         found = "end of expression" if tok.kind == "end" else repr(tok.text)
-        return _syntax(self.text, tok.pos, f"unexpected {found}", expected,
-                       self.field_name, self.file, self.line)
+        return _syntax(
+            self.text,
+            tok.pos,
+            f"unexpected {found}",
+            expected,
+            self.field_name,
+            self.file,
+            self.line,
+        )
 
     def is_op(self, *ops: str) -> bool:
         t = self.peek()
@@ -298,16 +389,24 @@ class _Parser:
             t = self.take()
             right = self.juxt()
             if t.text in ("/", "%") and _constant(right) == 0:
-                raise _syntax(self.text, t.pos, "division by zero" + (
-                                  "" if right.op == "num" else f" ({to_text(right)} is always 0)"),
-                              "a divisor that can be non-zero", self.field_name, self.file,
-                              self.line)
+                raise _syntax(
+                    self.text,
+                    t.pos,
+                    "division by zero"
+                    + ("" if right.op == "num" else f" ({to_text(right)} is always 0)"),
+                    "a divisor that can be non-zero",
+                    self.field_name,
+                    self.file,
+                    self.line,
+                )
             node = Node(t.text, (node, right), pos=t.pos)
         return node
 
     def _starts_primary(self) -> bool:
         t = self.peek()
-        return t.kind in ("var", "clue", "gen", "func", "macro") or (t.kind == "op" and t.text in ("(", "√"))
+        return t.kind in ("var", "clue", "gen", "func", "macro") or (
+            t.kind == "op" and t.text in ("(", "√")
+        )
 
     def juxt(self) -> Node:
         node = self.unary()
@@ -322,9 +421,15 @@ class _Parser:
         self.depth += 1
         try:
             if self.depth > MAX_NESTING:
-                raise _syntax(self.text, self.peek().pos,
-                              f"the expression is nested more than {MAX_NESTING} levels deep",
-                              "a flatter expression", self.field_name, self.file, self.line)
+                raise _syntax(
+                    self.text,
+                    self.peek().pos,
+                    f"the expression is nested more than {MAX_NESTING} levels deep",
+                    "a flatter expression",
+                    self.field_name,
+                    self.file,
+                    self.line,
+                )
             return self._unary()
         finally:
             self.depth -= 1
@@ -401,7 +506,9 @@ class _Parser:
                 raise self.error("')' closing the parenthesis")
             self.take()
             return node
-        raise self.error("a number, variable, clue name, generator (#primes), function ($ds) or '('")
+        raise self.error(
+            "a number, variable, clue name, generator (#primes), function ($ds) or '('"
+        )
 
 
 def _constant(node: Node) -> int | None:
@@ -426,8 +533,15 @@ def _macro(name: str, arg: Node, pos: int) -> Node:
     return Node(op, (arg, k), pos=pos)
 
 
-def parse(text: str, *, clues: Iterable[str] = (), variables: Iterable[str] = (),
-          field: str | None = None, file: str | None = None, line: int | None = None) -> Node:
+def parse(
+    text: str,
+    *,
+    clues: Iterable[str] = (),
+    variables: Iterable[str] = (),
+    field: str | None = None,
+    file: str | None = None,
+    line: int | None = None,
+) -> Node:
     """Parse one clue expression. Clue names and variable letters must be declared.
 
     >>> to_text(parse("AC+CD", variables="ACD"))
@@ -452,6 +566,7 @@ def refs(node: Node) -> tuple[set[str], set[str]]:
             cs.add(n.value)  # type: ignore[arg-type]
         for a in n.args:
             walk(a)
+
     walk(node)
     return vs, cs
 
@@ -500,8 +615,10 @@ def compile_expr(node: Node, *, nontrivial: bool = False) -> Compiled:
     c = _Compiler(nontrivial)
     vs, cs = refs(node)
     if node.op == "cmp":
+
         def relation(env, lo, hi, budget):
             raise Unbounded("a relation has no value")
+
         return Compiled(node, relation, None, frozenset(vs), frozenset(cs))
     single = c.sv(node) if not has_generator(node) else None
     return Compiled(node, c.mv(node), single, frozenset(vs), frozenset(cs))
@@ -526,7 +643,7 @@ class _Compiler:
         if op in ("neg", "sqrt", "fact", "rev", "func"):
             a = self.sv(n.args[0])
             f = _unary_fn(op, n.value, nt)
-            return lambda env: (None if (x := a(env)) is None else f(x))
+            return lambda env: None if (x := a(env)) is None else f(x)
         a, b = self.sv(n.args[0]), self.sv(n.args[1])
         f2 = _binary_fn(op, nt)
 
@@ -538,6 +655,7 @@ class _Compiler:
             if y is None:
                 return None
             return f2(x, y)
+
         return binop
 
     # -- multi-valued --------------------------------------------------
@@ -549,6 +667,7 @@ class _Compiler:
                 v = s(env)
                 if v is not None and _in(v, lo, hi):
                     yield v
+
             return one
         op, nt = n.op, self.nt
         if op == "gen":
@@ -562,6 +681,7 @@ class _Compiler:
                 for v in nb.generate(kind, lo2, hi):
                     budget.spend()
                     yield v
+
             return gen
         if op == "func" and n.value == "jumble":
             a = self.mv(n.args[0])
@@ -574,11 +694,13 @@ class _Compiler:
                         budget.spend()
                         if _in(v, lo, hi):
                             yield v
+
             return jum
         if op == "neg":
             a = self.mv(n.args[0])
-            return lambda env, lo, hi, budget: (-x for x in a(
-                env, None if hi is None else -hi, None if lo is None else -lo, budget))
+            return lambda env, lo, hi, budget: (
+                -x for x in a(env, None if hi is None else -hi, None if lo is None else -lo, budget)
+            )
         if op == "sqrt":
             a = self.mv(n.args[0])
 
@@ -590,6 +712,7 @@ class _Compiler:
                         r = math.isqrt(x)
                         if r * r == x and _in(r, lo, hi) and not (nt and r == x):
                             yield r
+
             return sq
         if op == "fact":
             a = self.mv(n.args[0])
@@ -599,6 +722,7 @@ class _Compiler:
                     v = nb.factorial(x)
                     if _in(v, lo, hi) and not (nt and v == x):
                         yield v
+
             return fa
         if op == "rev":
             a = self.mv(n.args[0])
@@ -616,6 +740,7 @@ class _Compiler:
                     v = _rev(x, nt)
                     if v is not None and _in(v, lo, hi):
                         yield v
+
             return rv
         if op == "func":
             a = self.mv(n.args[0])
@@ -626,6 +751,7 @@ class _Compiler:
                     v = f(x)
                     if v is not None and _in(v, lo, hi):
                         yield v
+
             return fn
         return self._mv_binary(n)
 
@@ -651,22 +777,32 @@ class _Compiler:
                 return sub(lo, other), sub(hi, other)
             if op == "-":
                 if gen_is_left:
-                    return (None if lo is None else lo + other), (None if hi is None else hi + other)
+                    return (None if lo is None else lo + other), (
+                        None if hi is None else hi + other
+                    )
                 return (None if hi is None else other - hi), (None if lo is None else other - lo)
             if op == "*":
                 if other == 0:
                     return None
                 if other > 0:
-                    return (None if lo is None else _cdiv(lo, other)), (None if hi is None else hi // other)
-                return (None if hi is None else _cdiv(hi, other)), (None if lo is None else lo // other)
+                    return (None if lo is None else _cdiv(lo, other)), (
+                        None if hi is None else hi // other
+                    )
+                return (None if hi is None else _cdiv(hi, other)), (
+                    None if lo is None else lo // other
+                )
             if op == "/":
                 if gen_is_left:
                     if other <= 0:
                         return None
-                    return (None if lo is None else lo * other), (None if hi is None else hi * other + other - 1)
+                    return (None if lo is None else lo * other), (
+                        None if hi is None else hi * other + other - 1
+                    )
                 if other <= 0:
                     return (None, None) if other < 0 else None
-                lo1 = 1 if lo is None or lo <= 0 else max(1, _cdiv(other, hi)) if hi and hi > 0 else 1
+                lo1 = (
+                    1 if lo is None or lo <= 0 else max(1, _cdiv(other, hi)) if hi and hi > 0 else 1
+                )
                 hi1 = other if lo is None or lo <= 0 else other // lo
                 return lo1, hi1
             if op == "^":
@@ -688,9 +824,11 @@ class _Compiler:
                 # one target: try its divisors instead of enumerating both sides
                 for d in nb.divisors(lo):
                     budget.spend()
-                    if (any(True for _ in ma(env, d, d, budget))
-                            and any(True for _ in mb(env, lo // d, lo // d, budget))
-                            and emit(d, lo // d, lo, hi) is not None):
+                    if (
+                        any(True for _ in ma(env, d, d, budget))
+                        and any(True for _ in mb(env, lo // d, lo // d, budget))
+                        and emit(d, lo // d, lo, hi) is not None
+                    ):
                         yield lo
                         return
                 return
@@ -724,6 +862,7 @@ class _Compiler:
                         v = emit(x, y, lo, hi)
                         if v is not None:
                             yield v
+
         return values
 
 
@@ -739,25 +878,33 @@ def _unary_fn(op: str, name, nt: bool) -> Callable[[int], int | None]:
     if op == "neg":
         return lambda x: -x
     if op == "sqrt":
+
         def sq(x):
             if x < 0:
                 return None
             r = math.isqrt(x)
             return r if r * r == x and not (nt and r == x) else None
+
         return sq
     if op == "fact":
+
         def fa(x):
             if x < 0 or x > MAX_FACTORIAL:
                 return None
             v = nb.factorial(x)
             return None if nt and v == x else v
+
         return fa
     if op == "rev":
         return lambda x: _rev(x, nt)
     table = {
-        "ds": lambda x: nb.digits_sum(x), "dp": lambda x: nb.digits_product(x),
-        "abs": abs, "square": lambda x: x * x, "cube": lambda x: x ** 3,
-        "mp": nb.persistence, "persistence": nb.persistence,
+        "ds": lambda x: nb.digits_sum(x),
+        "dp": lambda x: nb.digits_product(x),
+        "abs": abs,
+        "square": lambda x: x * x,
+        "cube": lambda x: x**3,
+        "mp": nb.persistence,
+        "persistence": nb.persistence,
         "sqrt": _unary_fn("sqrt", None, nt),
         "jumble": lambda x: None,
     }
@@ -772,7 +919,9 @@ def _binary_fn(op: str, nt: bool) -> Callable[[int, int], int | None]:
         def g(x, y):
             v = f(x, y)
             return None if v is None or v in (x, y) else v
+
         return g
+
     if op == "+":
         return chk(lambda x, y: x + y)
     if op == "-":
@@ -784,12 +933,14 @@ def _binary_fn(op: str, nt: bool) -> Callable[[int, int], int | None]:
     if op == "%":
         return chk(lambda x, y: x % y if y > 0 else None)
     if op == "^":
+
         def pw(x, y):
             if y < 0:
                 return None
             if abs(x) > 1 and y * abs(x).bit_length() > MAX_POW_BITS:
                 return None
-            return x ** y
+            return x**y
+
         return chk(pw)
     raise ValueError(op)
 

@@ -8,6 +8,7 @@ The answer is the filled grid, one row per line. ``verify`` also accepts a clue 
 mapping ("A1: 4554, D2: 57" or JSON), and gives partial credit: the fraction of right
 cells (grid answers) or right entries (mappings).
 """
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,9 @@ class Params:
         if self.time_limit <= 0:
             problems.append("time_limit must be positive")
         if problems:
-            raise ConfigError("; ".join(problems), field="params",
-                              expected="valid crossnumber parameters")
+            raise ConfigError(
+                "; ".join(problems), field="params", expected="valid crossnumber parameters"
+            )
 
 
 #: the Params class under a name the family's methods can annotate with (inside the class
@@ -63,11 +65,15 @@ CrossNumberParams = Params
 class CrossNumberFamily:
     name = "crossnumber"
     Params = Params
-    summary = "Cross-number puzzles: grid entries clued by number kinds and algebra (files or generated)"
-    difficulty_doc = ("Number of search decisions the propagation solver needed beyond pure "
-                      "deduction, plus 1 per 10 clue constraints (0 = solved by propagation "
-                      "alone; higher = harder); tiers: easy < 2, medium < 5, hard < 10, "
-                      "expert from 10.")
+    summary = (
+        "Cross-number puzzles: grid entries clued by number kinds and algebra (files or generated)"
+    )
+    difficulty_doc = (
+        "Number of search decisions the propagation solver needed beyond pure "
+        "deduction, plus 1 per 10 clue constraints (0 = solved by propagation "
+        "alone; higher = harder); tiers: easy < 2, medium < 5, hard < 10, "
+        "expert from 10."
+    )
     difficulty_scale = DifficultyScale((0.0, 2.0, 5.0, 10.0, 30.0), "search decisions + clues/10")
 
     def capacity(self, params: CrossNumberParams) -> int | None:
@@ -76,19 +82,25 @@ class CrossNumberFamily:
         if params.mode != "file":
             return None
         from . import api
+
         return len(api.list_puzzles(params.source or None))
 
     def generate(self, params: CrossNumberParams, rng: random.Random) -> Puzzle:
         params.validate()
         if params.mode == "generate":
             from .generate import generate_puzzle
+
             text, model, result = generate_puzzle(rng, size=params.size)
             return self._puzzle(params, model, result, source=None, text=text)
         from . import api
+
         files = api.list_puzzles(params.source or None)
         if not files:
-            raise GenerationFailed(f"no puzzle files in {params.source or api.bundled_dir()}",
-                                   attempts=0, reasons={"no files": 1})
+            raise GenerationFailed(
+                f"no puzzle files in {params.source or api.bundled_dir()}",
+                attempts=0,
+                reasons={"no files": 1},
+            )
         order = list(files)
         rng.shuffle(order)
         reasons: dict[str, int] = {}
@@ -103,54 +115,87 @@ class CrossNumberFamily:
                 # uniqueness of bundled files is proved by the test suite and by audit()
                 from .solver import SolveResult, check_grid
                 from .steps import StepLog
+
                 sol = check_grid(model, rows, time_limit=params.time_limit)
                 if sol is None:
-                    reasons["stated solution is wrong"] = reasons.get("stated solution is wrong", 0) + 1
+                    reasons["stated solution is wrong"] = (
+                        reasons.get("stated solution is wrong", 0) + 1
+                    )
                     continue
                 result = SolveResult([sol], True, StepLog(enabled=False), 0.0, 1)
             else:
-                result = api.solve_puzzle(model, limit=2 if params.unique_only else 10,
-                                      time_limit=params.time_limit, steps=False)
+                result = api.solve_puzzle(
+                    model,
+                    limit=2 if params.unique_only else 10,
+                    time_limit=params.time_limit,
+                    steps=False,
+                )
             if params.unique_only and not result.unique:
-                reasons["solver found no unique solution"] = reasons.get(
-                    "solver found no unique solution", 0) + 1
+                reasons["solver found no unique solution"] = (
+                    reasons.get("solver found no unique solution", 0) + 1
+                )
                 continue
             if not result.solutions or not result.complete:
-                reasons["no solution or search incomplete"] = reasons.get(
-                    "no solution or search incomplete", 0) + 1
+                reasons["no solution or search incomplete"] = (
+                    reasons.get("no solution or search incomplete", 0) + 1
+                )
                 continue
             return self._puzzle(params, model, result, source=str(path), text=None)
-        raise GenerationFailed("no puzzle file with a unique solution", attempts=len(order),
-                               reasons=reasons)
+        raise GenerationFailed(
+            "no puzzle file with a unique solution", attempts=len(order), reasons=reasons
+        )
 
-    def _puzzle(self, params: CrossNumberParams, model: Any, result: Any, *, source: str | None,
-                text: str | None) -> Puzzle:
+    def _puzzle(
+        self,
+        params: CrossNumberParams,
+        model: Any,
+        result: Any,
+        *,
+        source: str | None,
+        text: str | None,
+    ) -> Puzzle:
         from . import api
+
         sol = result.solutions[0]
         multi = model.rules.cell_values is not None
-        question = (api.render_question(model) + "\n\nAnswer format: the completed grid, one "
-                    "row per line" + (" (cells separated by spaces)" if multi else "")
-                    + ", '#' for a black square.")
-        meta: dict[str, Any] = {"title": model.title, "solver_nodes": result.nodes,
-                                "solutions_found": result.count}
+        question = (
+            api.render_question(model) + "\n\nAnswer format: the completed grid, one "
+            "row per line"
+            + (" (cells separated by spaces)" if multi else "")
+            + ", '#' for a black square."
+        )
+        meta: dict[str, Any] = {
+            "title": model.title,
+            "solver_nodes": result.nodes,
+            "solutions_found": result.count,
+        }
         if source:
             meta["source"] = source
         if text is not None:
             meta["puzzle_file"] = text
-        return apply_scale(Puzzle(
-            family=self.name,
-            question=question,
-            answer=api.answer_text(model, sol),
-            solution={"rows": sol.rows(model, " " if multi else ""), "values": sol.values,
-                      "variables": sol.variables, "multi": multi,
-                      # every solution when the puzzle is not unique (any one is accepted)
-                      "alternatives": [{"rows": s.rows(model, " " if multi else ""),
-                                        "values": s.values} for s in result.solutions[1:]]},
-            difficulty=float(max(0, result.nodes - 1) + len(model.clues) // 10),
-            params=params_to_dict(params),
-            seed=0,
-            meta=meta,
-        ), self.difficulty_scale)
+        return apply_scale(
+            Puzzle(
+                family=self.name,
+                question=question,
+                answer=api.answer_text(model, sol),
+                solution={
+                    "rows": sol.rows(model, " " if multi else ""),
+                    "values": sol.values,
+                    "variables": sol.variables,
+                    "multi": multi,
+                    # every solution when the puzzle is not unique (any one is accepted)
+                    "alternatives": [
+                        {"rows": s.rows(model, " " if multi else ""), "values": s.values}
+                        for s in result.solutions[1:]
+                    ],
+                },
+                difficulty=float(max(0, result.nodes - 1) + len(model.clues) // 10),
+                params=params_to_dict(params),
+                seed=0,
+                meta=meta,
+            ),
+            self.difficulty_scale,
+        )
 
     def explain(self, puzzle: Puzzle) -> list[str]:
         """The solver's step log for the record's puzzle (``meta.puzzle_file`` text, or a
@@ -165,11 +210,13 @@ class CrossNumberFamily:
             bundled = {p.name: p for p in api.list_puzzles()}
             name = Path(str(source)).name if isinstance(source, str) else ""
             if name not in bundled:
-                raise InvalidDescription("this record names no puzzle text and no bundled "
-                                         "puzzle file (another path in a record is not read), "
-                                         "so it cannot be explained",
-                                         field="meta.source",
-                                         expected="a record made by the crossnumber family")
+                raise InvalidDescription(
+                    "this record names no puzzle text and no bundled "
+                    "puzzle file (another path in a record is not read), "
+                    "so it cannot be explained",
+                    field="meta.source",
+                    expected="a record made by the crossnumber family",
+                )
             text = bundled[name].read_text(encoding="utf-8")
         model = api.parse_puzzle(text, file=str(meta.get("title") or "puzzle"))
         result = api.solve_puzzle(model, limit=2, time_limit=30.0)
@@ -180,7 +227,9 @@ class CrossNumberFamily:
             sol = puzzle.solution
             best = score_solution_data(sol, answer)
             for alt in sol.get("alternatives") or []:
-                best = max(best, score_solution_data({**alt, "multi": sol.get("multi", False)}, answer))
+                best = max(
+                    best, score_solution_data({**alt, "multi": sol.get("multi", False)}, answer)
+                )
             return best
         except Exception:  # noqa: BLE001 - verify never raises on a malformed answer
             return 0.0
@@ -189,6 +238,7 @@ class CrossNumberFamily:
         """Re-solve the puzzle (from its file or stored text): exactly one solution, the
         stored one."""
         from . import api
+
         try:
             if puzzle.meta.get("puzzle_file"):
                 model = api.parse_puzzle(puzzle.meta["puzzle_file"])
@@ -201,8 +251,10 @@ class CrossNumberFamily:
         alternatives = len(puzzle.solution.get("alternatives") or [])
         result = api.solve_puzzle(model, limit=alternatives + 2, steps=False)
         if not result.complete or result.count != alternatives + 1:
-            return [f"{result.count}{'' if result.complete else '+'} solutions, "
-                    f"expected {alternatives + 1}"]
+            return [
+                f"{result.count}{'' if result.complete else '+'} solutions, "
+                f"expected {alternatives + 1}"
+            ]
         if api.answer_text(model, result.solutions[0]) != puzzle.answer:
             return ["stored answer differs from the solver's"]
         return []

@@ -7,6 +7,7 @@ find a second solution; while there is one, strengthen the clue of an entry on w
 two solutions differ. Finally drop clue parts that are not needed (in rng order) while the
 solution stays unique. The result is a puzzle file (YAML text) any tool can re-solve.
 """
+
 from __future__ import annotations
 
 import random
@@ -25,17 +26,36 @@ __all__ = ["generate_puzzle", "TEMPLATES"]
 
 TEMPLATES: dict[int, list[list[str]]] = {
     3: [["...", "...", "..."], ["..#", "...", "#.."]],
-    4: [["...#", "....", "....", "#..."], ["#...", "....", "....", "...#"],
-        ["..#.", "....", "....", ".#.."], ["....", ".#..", "..#.", "...."]],
-    5: [["...#.", ".....", ".#.#.", ".....", ".#..."], ["..#..", ".....", "#...#", ".....", "..#.."],
-        ["....#", "..#..", ".....", "..#..", "#...."]],
+    4: [
+        ["...#", "....", "....", "#..."],
+        ["#...", "....", "....", "...#"],
+        ["..#.", "....", "....", ".#.."],
+        ["....", ".#..", "..#.", "...."],
+    ],
+    5: [
+        ["...#.", ".....", ".#.#.", ".....", ".#..."],
+        ["..#..", ".....", "#...#", ".....", "..#.."],
+        ["....#", "..#..", ".....", "..#..", "#...."],
+    ],
 }
 
-STRONG_KINDS = ("prime", "square", "cube", "triangular", "fibonacci", "palindrome",
-                "squarepyramidal", "lucas", "sumconsecutivesquares", "power")
+STRONG_KINDS = (
+    "prime",
+    "square",
+    "cube",
+    "triangular",
+    "fibonacci",
+    "palindrome",
+    "squarepyramidal",
+    "lucas",
+    "sumconsecutivesquares",
+    "power",
+)
 WEAK_KINDS = ("ascending", "descending", "happy")
-KIND_TEXT = {"squarepyramidal": "square pyramidal", "sumconsecutivesquares":
-             "sum of 2 consecutive squares"}
+KIND_TEXT = {
+    "squarepyramidal": "square pyramidal",
+    "sumconsecutivesquares": "sum of 2 consecutive squares",
+}
 
 
 def _candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, str]]:
@@ -72,8 +92,16 @@ FILL_NODES = 400
 CHECK_NODES = 3000
 MAX_DROP_TRIES = 24
 
-FILL_KINDS = ("prime", "square", "triangular", "palindrome", "cube", "prime", "square",
-              "triangular")
+FILL_KINDS = (
+    "prime",
+    "square",
+    "triangular",
+    "palindrome",
+    "cube",
+    "prime",
+    "square",
+    "triangular",
+)
 
 
 def _fill(rng: random.Random, rows: list[str], grid: Any) -> dict | None:
@@ -112,8 +140,11 @@ _BlockDumper.add_representer(str, _str)
 
 
 def _text(grid_rows: list[str], clues: dict[str, list[str]], title: str) -> str:
-    data: dict[str, Any] = {"title": title, "grid": "\n".join(grid_rows) + "\n",
-                            "clues": {k: "; ".join(v) if v else "unclued" for k, v in clues.items()}}
+    data: dict[str, Any] = {
+        "title": title,
+        "grid": "\n".join(grid_rows) + "\n",
+        "clues": {k: "; ".join(v) if v else "unclued" for k, v in clues.items()},
+    }
     return yaml.dump(data, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True)
 
 
@@ -122,13 +153,17 @@ def _solve(text: str) -> tuple[Model, SolveResult]:
     return model, solve(model, limit=2, time_limit=60.0, node_limit=CHECK_NODES, log_steps=False)
 
 
-def generate_puzzle(rng: random.Random, *, size: int = 3,
-                    max_attempts: int = 12) -> tuple[str, Model, SolveResult]:
+def generate_puzzle(
+    rng: random.Random, *, size: int = 3, max_attempts: int = 12
+) -> tuple[str, Model, SolveResult]:
     """Puzzle-file text, its model and its (unique) solve result (deterministic for rng:
     every limit is counted in search nodes, never in seconds)."""
     if size not in TEMPLATES:
-        raise ConfigError(f"size {size!r} has no grid templates", field="size",
-                          expected=f"one of {', '.join(map(str, sorted(TEMPLATES)))}")
+        raise ConfigError(
+            f"size {size!r} has no grid templates",
+            field="size",
+            expected=f"one of {', '.join(map(str, sorted(TEMPLATES)))}",
+        )
     reasons: dict[str, int] = {}
     for _attempt in range(max_attempts):
         rows = rng.choice(TEMPLATES[size])
@@ -146,9 +181,11 @@ def generate_puzzle(rng: random.Random, *, size: int = 3,
         start_parts = 1 if size <= 3 else 2
         for n in values:
             # no clue that mentions an entry whose clue already mentions this one
-            ranked = sorted((s, p) for s, p in cands[n]
-                            if not any(n in _mentions(q) for o in _mentions(p)
-                                       for q in clues.get(o, [])))
+            ranked = sorted(
+                (s, p)
+                for s, p in cands[n]
+                if not any(n in _mentions(q) for o in _mentions(p) for q in clues.get(o, []))
+            )
             clues[n] = []
             for _ in range(start_parts):
                 left = [(s, p) for s, p in ranked if p not in clues[n]]
@@ -197,5 +234,8 @@ def generate_puzzle(rng: random.Random, *, size: int = 3,
         if result.count == 1 and result.complete:
             return text, model, result
         reasons["lost uniqueness"] = reasons.get("lost uniqueness", 0) + 1
-    raise GenerationFailed("could not build a cross-number with a unique solution",
-                           attempts=max_attempts, reasons=reasons)
+    raise GenerationFailed(
+        "could not build a cross-number with a unique solution",
+        attempts=max_attempts,
+        reasons=reasons,
+    )

@@ -15,6 +15,7 @@ replaced by each digit, so::
 Grid rules are checked on complete candidate grids (like hooks): they cut solutions,
 they do not propagate.
 """
+
 from __future__ import annotations
 
 import re
@@ -47,7 +48,9 @@ class GridRule:
             if v is None:
                 return False
             vals.append(v)
-        return all(ex.compare(op, a, b) for op, (a, b) in zip(self.ops, pairwise(vals), strict=True))
+        return all(
+            ex.compare(op, a, b) for op, (a, b) in zip(self.ops, pairwise(vals), strict=True)
+        )
 
 
 def digit_counts(cells: list[str]) -> dict[str, int]:
@@ -57,17 +60,22 @@ def digit_counts(cells: list[str]) -> dict[str, int]:
     return {f"count{d}": text.count(str(d)) for d in range(10)}
 
 
-def parse_grid_rules(raw: Any, *, clues: list[str], variables: list[str], file: str | None,
-                     lines: dict[str, int]) -> list[GridRule]:
+def parse_grid_rules(
+    raw: Any, *, clues: list[str], variables: list[str], file: str | None, lines: dict[str, int]
+) -> list[GridRule]:
     """``rules.grid`` (a rule or a list of rules) -> GridRules; bad rules raise InvalidSpec
     naming the rule's own YAML line (``lines``: dotted field path -> line)."""
     line = lines.get("rules.grid")
 
     items = [raw] if isinstance(raw, str) else raw
     if not isinstance(items, list):
-        raise InvalidSpec(f"rules.grid is {type(raw).__name__}, not a list of rules", file=file,
-                          field="rules.grid", line=line,
-                          expected="a list of relations such as 'countE <= 1 for E in 0,2,4,6,8'")
+        raise InvalidSpec(
+            f"rules.grid is {type(raw).__name__}, not a list of rules",
+            file=file,
+            field="rules.grid",
+            line=line,
+            expected="a list of relations such as 'countE <= 1 for E in 0,2,4,6,8'",
+        )
     out: list[GridRule] = []
     for i, item in enumerate(items):
         fld = f"rules.grid[{i}]"
@@ -80,25 +88,48 @@ def parse_grid_rules(raw: Any, *, clues: list[str], variables: list[str], file: 
             digits = parse_range(m.group("digits"), what=fld, file=file, fld=fld, line=line)
             bad = [d for d in digits if not 0 <= d <= 9]
             if bad:
-                raise InvalidSpec(f"{fld}: {bad[0]} is not a digit", file=file, field=fld,
-                                  line=line, expected="digits 0..9 after 'for X in'")
+                raise InvalidSpec(
+                    f"{fld}: {bad[0]} is not a digit",
+                    file=file,
+                    field=fld,
+                    line=line,
+                    expected="digits 0..9 after 'for X in'",
+                )
             pattern = re.compile(rf"\bcount{letter}\b")
             if not pattern.search(m.group("body")):
-                raise InvalidSpec(f"{fld}: 'for {letter} in ...' but the rule never says "
-                                  f"count{letter}", file=file, field=fld, line=line,
-                                  expected=f"a rule that uses count{letter}")
+                raise InvalidSpec(
+                    f"{fld}: 'for {letter} in ...' but the rule never says count{letter}",
+                    file=file,
+                    field=fld,
+                    line=line,
+                    expected=f"a rule that uses count{letter}",
+                )
             bodies = [pattern.sub(f"count{d}", m.group("body")) for d in digits]
         for body in bodies:
-            node = ex.parse(body, clues=list(clues) + COUNT_NAMES, variables=variables,
-                            field=fld, file=file, line=line)
+            node = ex.parse(
+                body,
+                clues=list(clues) + COUNT_NAMES,
+                variables=variables,
+                field=fld,
+                file=file,
+                line=line,
+            )
             if node.op != "cmp":
-                raise InvalidSpec(f"{fld}: {text!r} is not a relation", file=file, field=fld,
-                                  line=line, expected="a comparison such as 'count0 <= 1' "
-                                  "(= < > <= >= !=)")
+                raise InvalidSpec(
+                    f"{fld}: {text!r} is not a relation",
+                    file=file,
+                    field=fld,
+                    line=line,
+                    expected="a comparison such as 'count0 <= 1' (= < > <= >= !=)",
+                )
             if ex.has_generator(node):
-                raise InvalidSpec(f"{fld}: {text!r} uses a number kind as a value", file=file,
-                                  field=fld, line=line, expected="counts, entries, variables "
-                                  "and numbers only")
+                raise InvalidSpec(
+                    f"{fld}: {text!r} uses a number kind as a value",
+                    file=file,
+                    field=fld,
+                    line=line,
+                    expected="counts, entries, variables and numbers only",
+                )
             sides = [ex.compile_expr(a) for a in node.args]
             out.append(GridRule(body, sides, tuple(node.ops)))
     return out

@@ -60,12 +60,12 @@ class Hint:
     clue by itself), ``propagation`` (several clues and rules), ``case split`` or
     ``search``."""
 
-    cell: Cell                 # 0-based (row, column)
+    cell: Cell  # 0-based (row, column)
     value: str
     method: str
-    clue: str | None           # the clue the reason starts from, when there is one
-    reason: str                # in words, 1-based coordinates
-    used: tuple[Cell, ...]     # the cells the reason reads (to highlight)
+    clue: str | None  # the clue the reason starts from, when there is one
+    reason: str  # in words, 1-based coordinates
+    used: tuple[Cell, ...]  # the cells the reason reads (to highlight)
 
 
 def _cell_name(rc: Cell) -> str:
@@ -83,8 +83,7 @@ def _fixed_in(step: Step, open_names: Mapping[str, Cell]) -> list[Cell]:
     return out
 
 
-def _first_fix(log: StepLog, open_names: Mapping[str, Cell],
-               dom: dict) -> tuple[int, Cell] | None:
+def _first_fix(log: StepLog, open_names: Mapping[str, Cell], dom: dict) -> tuple[int, Cell] | None:
     """(index of the step, cell) of the first step that fixes an open cell."""
     for i, step in enumerate(log.steps):
         for rc in _fixed_in(step, open_names):
@@ -190,10 +189,15 @@ def next_hint(model: Model, filled: Mapping[Cell, str], solution: Solution) -> H
     if best is not None:
         last, _, rc, name, log, dom = best
         value = solution.cells[rc]
-        reason = _said(log.steps[:last + 1], kinds, [name])
-        return Hint(rc, value, "clue", name,
-                    f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: {reason}",
-                    _used(model, [name], dom, rc))
+        reason = _said(log.steps[: last + 1], kinds, [name])
+        return Hint(
+            rc,
+            value,
+            "clue",
+            name,
+            f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: {reason}",
+            _used(model, [name], dom, rc),
+        )
 
     # 2. every clue and rule together
     dom = dict(base)
@@ -202,12 +206,18 @@ def next_hint(model: Model, filled: Mapping[Cell, str], solution: Solution) -> H
     if hit is not None and right(dom, hit[1]):
         last, rc = hit
         steps = _relevant(model, log.steps, last)
-        clues = _clues_named(model, steps[-1:]) + [c for c in _clues_named(model, steps)
-                                                   if c not in _clues_named(model, steps[-1:])]
+        clues = _clues_named(model, steps[-1:]) + [
+            c for c in _clues_named(model, steps) if c not in _clues_named(model, steps[-1:])
+        ]
         value = solution.cells[rc]
-        return Hint(rc, value, "propagation", clues[0] if clues else None,
-                    f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: "
-                    f"{_said(steps, kinds, clues[:1])}", _used(model, clues, dom, rc))
+        return Hint(
+            rc,
+            value,
+            "propagation",
+            clues[0] if clues else None,
+            f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: {_said(steps, kinds, clues[:1])}",
+            _used(model, clues, dom, rc),
+        )
 
     # 3. the smallest case split
     split = _case_split(solver, model, dom, open_names, solution)
@@ -217,20 +227,28 @@ def next_hint(model: Model, filled: Mapping[Cell, str], solution: Solution) -> H
     # 4. deeper search: say so
     rc = min(open_cells, key=lambda x: (len(dom[("x", x)]), x))
     value = solution.cells[rc]
-    return Hint(rc, value, "search", None,
-                f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: no clue or rule fixes a cell "
-                f"now and no single case split settles one; a deeper case analysis (the "
-                f"solver's search) does. Its candidates now: {summarize(dom[('x', rc)], True)}",
-                (rc,))
+    return Hint(
+        rc,
+        value,
+        "search",
+        None,
+        f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: no clue or rule fixes a cell "
+        f"now and no single case split settles one; a deeper case analysis (the "
+        f"solver's search) does. Its candidates now: {summarize(dom[('x', rc)], True)}",
+        (rc,),
+    )
 
 
-def _case_split(solver: Solver, model: Model, dom: dict, open_names: Mapping[str, Cell],
-                solution: Solution) -> Hint | None:
+def _case_split(
+    solver: Solver, model: Model, dom: dict, open_names: Mapping[str, Cell], solution: Solution
+) -> Hint | None:
     """Split the smallest open set whose cases all but one end in a contradiction, when the
     case that survives fixes an empty cell."""
     rank = {"v": 0, "m": 1, "c": 2, "x": 3}
-    keys = sorted((k for k, d in dom.items() if 1 < len(d) <= SPLIT_VALUES),
-                  key=lambda k: (len(dom[k]), rank[k[0]], _key_text(k)))
+    keys = sorted(
+        (k for k, d in dom.items() if 1 < len(d) <= SPLIT_VALUES),
+        key=lambda k: (len(dom[k]), rank[k[0]], _key_text(k)),
+    )
     for key in keys[:SPLIT_KEYS]:
         refuted: list[str] = []
         alive: list[tuple[object, dict]] = []
@@ -246,18 +264,29 @@ def _case_split(solver: Solver, model: Model, dom: dict, open_names: Mapping[str
         if len(alive) != 1:
             continue
         v, child = alive[0]
-        fixed = sorted(rc for rc in open_names.values()
-                       if len(child[("x", rc)]) == 1 and len(dom[("x", rc)]) > 1
-                       and next(iter(child[("x", rc)])) == solution.cells[rc])
+        fixed = sorted(
+            rc
+            for rc in open_names.values()
+            if len(child[("x", rc)]) == 1
+            and len(dom[("x", rc)]) > 1
+            and next(iter(child[("x", rc)])) == solution.cells[rc]
+        )
         if not fixed:
             continue
         rc = fixed[0]
         value = solution.cells[rc]
         clue = key[1] if key[0] in ("c", "m") else None
         used = _used(model, [clue], dom, rc) if clue is not None else (rc,)
-        return Hint(rc, value, "case split", clue,
-                    f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: no clue or rule fixes a "
-                    f"cell by itself now, so split the cases of {_key_text(key)} "
-                    f"({summarize(dom[key])}): " + "; ".join(refuted)
-                    + f"; so {_key_text(key)} = {v}, which fixes it", used)
+        return Hint(
+            rc,
+            value,
+            "case split",
+            clue,
+            f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: no clue or rule fixes a "
+            f"cell by itself now, so split the cases of {_key_text(key)} "
+            f"({summarize(dom[key])}): "
+            + "; ".join(refuted)
+            + f"; so {_key_text(key)} = {v}, which fixes it",
+            used,
+        )
     return None

@@ -5,6 +5,7 @@ A puzzle that needs a check the clue language cannot express gets a function her
 its file names it. Each hook receives the model and a complete candidate solution and
 returns whether to keep it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -25,7 +26,9 @@ def _mod26_letters(model: Any, solution: Any, text: str = "") -> bool:
     digits = "".join(solution.rows(model)).replace("#", "")
     if len(digits) % 2:
         return False
-    letters = "".join(chr(64 + (int(digits[i:i + 2]) % 26 or 26)) for i in range(0, len(digits), 2))
+    letters = "".join(
+        chr(64 + (int(digits[i : i + 2]) % 26 or 26)) for i in range(0, len(digits), 2)
+    )
     want = "".join(ch for ch in str(text).upper() if ch.isalpha())
     return want in letters if want else True
 

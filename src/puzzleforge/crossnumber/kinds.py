@@ -6,6 +6,7 @@ triangular numbers, ...); when candidates already come from the grid's digits, t
 filters them. Generators take an inclusive range ``[lo, hi]`` so the expression evaluator
 can ask for exactly the values a sub-expression may take (the seed's "range limits").
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
@@ -14,8 +15,20 @@ from functools import cache, lru_cache
 from itertools import pairwise, permutations
 from math import isqrt
 
-__all__ = ["KINDS", "is_prime", "digits_sum", "digits_product", "reverse_int", "jumbles",
-           "persistence", "iroot", "is_power", "generate", "kind_test", "factorial"]
+__all__ = [
+    "KINDS",
+    "is_prime",
+    "digits_sum",
+    "digits_product",
+    "reverse_int",
+    "jumbles",
+    "persistence",
+    "iroot",
+    "is_power",
+    "generate",
+    "kind_test",
+    "factorial",
+]
 
 
 def is_prime(n: int) -> bool:
@@ -48,7 +61,7 @@ def iroot(n: int, k: int) -> int:
     if n < 2:
         return n
     r = int(round(n ** (1.0 / k)))
-    while r ** k > n:
+    while r**k > n:
         r -= 1
     while (r + 1) ** k <= n:
         r += 1
@@ -70,7 +83,7 @@ def is_power(n: int, min_exp: int = 2) -> bool:
     if n < 4:
         return False
     e = min_exp
-    while 2 ** e <= n:
+    while 2**e <= n:
         if iroot(n, e) ** e == n:
             return True
         e += 1
@@ -95,12 +108,12 @@ def _sequence(first: int, second: int, hi: int) -> list[int]:
 
 @cache
 def _fib_set() -> frozenset[int]:
-    return frozenset(_sequence(0, 1, 10 ** 30))
+    return frozenset(_sequence(0, 1, 10**30))
 
 
 @cache
 def _lucas_set() -> frozenset[int]:
-    return frozenset(_sequence(2, 1, 10 ** 30))
+    return frozenset(_sequence(2, 1, 10**30))
 
 
 def is_fibonacci(n: int) -> bool:
@@ -173,7 +186,7 @@ def _lucky_list(limit: int) -> tuple[int, ...]:
     i = 1
     while i < len(nums) and nums[i] <= len(nums):
         step = nums[i]
-        del nums[step - 1::step]
+        del nums[step - 1 :: step]
         i += 1
     return tuple(nums)
 
@@ -235,7 +248,7 @@ def divisors(n: int) -> list[int]:
     f = _factor(n)
     for p in sorted(set(f)):
         k = f.count(p)
-        divs = [d * p ** e for d in divs for e in range(k + 1)]
+        divs = [d * p**e for d in divs for e in range(k + 1)]
     return sorted(divs)
 
 
@@ -264,6 +277,7 @@ def factorial(n: int) -> int:
 
 def _formula(f: Callable[[int], int], start: int = 0) -> Callable[[int, int], Iterator[int]]:
     """Generator for an increasing sequence f(start), f(start+1), ..."""
+
     def gen(lo: int, hi: int) -> Iterator[int]:
         k = start
         while True:
@@ -273,6 +287,7 @@ def _formula(f: Callable[[int], int], start: int = 0) -> Callable[[int, int], It
             if v >= lo:
                 yield v
             k += 1
+
     return gen
 
 
@@ -287,9 +302,9 @@ def _gen_squares(lo: int, hi: int) -> Iterator[int]:
 
 def _gen_cubes(lo: int, hi: int) -> Iterator[int]:
     k = iroot(max(lo, 0), 3)
-    while k ** 3 <= hi:
-        if k ** 3 >= lo:
-            yield k ** 3
+    while k**3 <= hi:
+        if k**3 >= lo:
+            yield k**3
         k += 1
 
 
@@ -306,14 +321,15 @@ def _gen_powers(min_exp: int) -> Callable[[int, int], Iterator[int]]:
     def gen(lo: int, hi: int) -> Iterator[int]:
         found = set()
         e = min_exp
-        while 2 ** e <= hi:
+        while 2**e <= hi:
             b = max(2, iroot(max(lo, 0), e))
-            while b ** e <= hi:
-                if b ** e >= lo:
-                    found.add(b ** e)
+            while b**e <= hi:
+                if b**e >= lo:
+                    found.add(b**e)
                 b += 1
             e += 1
         yield from sorted(found)
+
     return gen
 
 
@@ -345,7 +361,7 @@ def _sieve_cached(limit: int) -> tuple[int, ...]:
     flags[0:2] = b"\x00\x00"
     for i in range(2, isqrt(limit) + 1):
         if flags[i]:
-            flags[i * i::i] = bytearray(len(range(i * i, limit + 1, i)))
+            flags[i * i :: i] = bytearray(len(range(i * i, limit + 1, i)))
     return tuple(i for i in range(limit + 1) if flags[i])
 
 
@@ -357,6 +373,7 @@ def _sieve(hi: int) -> tuple[int, ...]:
 def _gen_list(values: Callable[[], frozenset[int]]) -> Callable[[int, int], Iterator[int]]:
     def gen(lo: int, hi: int) -> Iterator[int]:
         yield from sorted(v for v in values() if lo <= v <= hi)
+
     return gen
 
 
@@ -365,12 +382,14 @@ def _gen_filter(test: Callable[[int], bool]) -> Callable[[int, int], Iterator[in
         for n in range(max(lo, 0), hi + 1):
             if test(n):
                 yield n
+
     return gen
 
 
 def _gen_integers(start: int) -> Callable[[int, int], Iterator[int]]:
     def gen(lo: int, hi: int) -> Iterator[int]:
         yield from range(max(lo, start), hi + 1)
+
     return gen
 
 
@@ -384,8 +403,11 @@ KINDS: dict[str, tuple[Callable[[int], bool], Callable[[int, int], Iterator[int]
     "power": (is_power, _gen_powers(2), False),
     "power3": (lambda n: is_power(n, 3), _gen_powers(3), False),
     "triangular": (is_triangular, _gen_triangular, False),
-    "squarepyramidal": (is_square_pyramidal,
-                        _formula(lambda k: k * (k + 1) * (2 * k + 1) // 6, 1), False),
+    "squarepyramidal": (
+        is_square_pyramidal,
+        _formula(lambda k: k * (k + 1) * (2 * k + 1) // 6, 1),
+        False,
+    ),
     "fibonacci": (is_fibonacci, _gen_list(_fib_set), False),
     "lucas": (is_lucas, _gen_list(_lucas_set), False),
     "palindrome": (is_palindrome, _gen_filter(is_palindrome), True),
@@ -394,14 +416,26 @@ KINDS: dict[str, tuple[Callable[[int], bool], Callable[[int, int], Iterator[int]
     "ascending": (ascending, _gen_filter(ascending), True),
     "descending": (descending, _gen_filter(descending), True),
     "consecutive": (consecutive, _gen_filter(consecutive), True),
-    "sumconsecutivesquares": (is_sum_consecutive_squares,
-                              _formula(lambda k: k * k + (k + 1) * (k + 1), 0), False),
-    "product2primes": (lambda n: distinct_prime_product(n, 2),
-                       _gen_filter(lambda n: distinct_prime_product(n, 2)), True),
-    "product3primes": (lambda n: distinct_prime_product(n, 3),
-                       _gen_filter(lambda n: distinct_prime_product(n, 3)), True),
-    "product4primes": (lambda n: distinct_prime_product(n, 4),
-                       _gen_filter(lambda n: distinct_prime_product(n, 4)), True),
+    "sumconsecutivesquares": (
+        is_sum_consecutive_squares,
+        _formula(lambda k: k * k + (k + 1) * (k + 1), 0),
+        False,
+    ),
+    "product2primes": (
+        lambda n: distinct_prime_product(n, 2),
+        _gen_filter(lambda n: distinct_prime_product(n, 2)),
+        True,
+    ),
+    "product3primes": (
+        lambda n: distinct_prime_product(n, 3),
+        _gen_filter(lambda n: distinct_prime_product(n, 3)),
+        True,
+    ),
+    "product4primes": (
+        lambda n: distinct_prime_product(n, 4),
+        _gen_filter(lambda n: distinct_prime_product(n, 4)),
+        True,
+    ),
     "integer": (lambda n: True, _gen_integers(0), False),
     "natural": (lambda n: n >= 1, _gen_integers(1), False),
     "multiplier": (lambda n: n >= 2, _gen_integers(2), False),
@@ -409,18 +443,34 @@ KINDS: dict[str, tuple[Callable[[int], bool], Callable[[int, int], Iterator[int]
 
 #: Accepted spellings -> canonical kind (lower-case, spaces/underscores/hyphens removed).
 ALIASES: dict[str, str] = {
-    "primes": "prime", "squares": "square", "cubes": "cube", "powers": "power",
-    "triangle": "triangular", "triangulars": "triangular", "triangles": "triangular",
-    "fib": "fibonacci", "lucasian": "lucas", "palindromic": "palindrome",
-    "palindromes": "palindrome", "integers": "integer", "naturals": "natural",
+    "primes": "prime",
+    "squares": "square",
+    "cubes": "cube",
+    "powers": "power",
+    "triangle": "triangular",
+    "triangulars": "triangular",
+    "triangles": "triangular",
+    "fib": "fibonacci",
+    "lucasian": "lucas",
+    "palindromic": "palindrome",
+    "palindromes": "palindrome",
+    "integers": "integer",
+    "naturals": "natural",
     "sum2consecutivesquares": "sumconsecutivesquares",
     "sumof2consecutivesquares": "sumconsecutivesquares",
     "sumoftwoconsecutivesquares": "sumconsecutivesquares",
-    "squarepyramidalnumber": "squarepyramidal", "lucasnumber": "lucas",
-    "happynumber": "happy", "luckynumber": "lucky", "fibonaccinumber": "fibonacci", "pyramidal": "squarepyramidal",
-    "squarepyramid": "squarepyramidal", "ascendingdigits": "ascending",
-    "descendingdigits": "descending", "consecutivedigits": "consecutive",
-    "powers3": "power3", "multipliers": "multiplier",
+    "squarepyramidalnumber": "squarepyramidal",
+    "lucasnumber": "lucas",
+    "happynumber": "happy",
+    "luckynumber": "lucky",
+    "fibonaccinumber": "fibonacci",
+    "pyramidal": "squarepyramidal",
+    "squarepyramid": "squarepyramidal",
+    "ascendingdigits": "ascending",
+    "descendingdigits": "descending",
+    "consecutivedigits": "consecutive",
+    "powers3": "power3",
+    "multipliers": "multiplier",
 }
 
 

@@ -5,6 +5,7 @@ the filled grid.
 Why here and not in the web app: the CLI (``crossnumber solve/generate --pdf``) and the
 page print the same sheet. fpdf2 and the bundled DejaVu fonts, as the other sheets.
 """
+
 from __future__ import annotations
 
 from itertools import pairwise
@@ -17,8 +18,9 @@ __all__ = ["sheet_bytes"]
 MAX_CELL = 13.0
 
 
-def _grid(pdf: Any, model: Model, cells: dict | None, x0: float, y0: float,
-          max_w: float, max_h: float) -> float:
+def _grid(
+    pdf: Any, model: Model, cells: dict | None, x0: float, y0: float, max_w: float, max_h: float
+) -> float:
     """Draw the grid (with ``cells`` {(r, c): text} filled in); returns the height."""
     g = model.grid
     cell = min(MAX_CELL, max_w / g.cols, max_h / g.rows)
@@ -49,13 +51,15 @@ def _grid(pdf: Any, model: Model, cells: dict | None, x0: float, y0: float,
             if shown is not None:
                 size = cell * 1.6 if len(str(shown)) < 3 else cell * 1.2
                 pdf.set_font("DejaVu", "B" if given is not None else "", size)
-                pdf.set_text_color(0, 0, 0) if given is not None else pdf.set_text_color(36, 86, 199)
+                pdf.set_text_color(0, 0, 0) if given is not None else pdf.set_text_color(
+                    36, 86, 199
+                )
                 w = pdf.get_string_width(str(shown))
                 pdf.text(x + (cell - w) / 2, y + cell * 0.72, str(shown))
     pdf.set_text_color(0, 0, 0)
     pdf.set_draw_color(0, 0, 0)
     pdf.set_line_width(0.8)
-    for r in range(g.rows):          # bars: between two white cells of no common entry
+    for r in range(g.rows):  # bars: between two white cells of no common entry
         for c in range(g.cols):
             if not g.white[r][c]:
                 continue
@@ -104,16 +108,21 @@ def sheet_bytes(model: Model, solution: Any | None = None) -> bytes:
     if solution is not None:
         pdf.add_page()
         pdf.set_font("DejaVu", "B", 15)
-        pdf.cell(0, 9, f"{model.title or 'Cross-number'} · solution", new_x="LMARGIN",
-                 new_y="NEXT")
+        pdf.cell(0, 9, f"{model.title or 'Cross-number'} · solution", new_x="LMARGIN", new_y="NEXT")
         pdf.ln(3)
-        height = _grid(pdf, model, dict(solution.cells), pdf.l_margin, pdf.get_y(),
-                       min(w, 150.0), 150.0)
+        height = _grid(
+            pdf, model, dict(solution.cells), pdf.l_margin, pdf.get_y(), min(w, 150.0), 150.0
+        )
         pdf.set_y(pdf.get_y() + height + 5)
         pdf.set_font("DejaVu", "", 9.5)
         values = ", ".join(f"{k} = {v}" for k, v in solution.values.items())
         pdf.multi_cell(w, 4.8, values, new_x="LMARGIN", new_y="NEXT")
         if solution.variables:
-            pdf.multi_cell(w, 4.8, ", ".join(f"{k} = {v}" for k, v in solution.variables.items()),
-                           new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(
+                w,
+                4.8,
+                ", ".join(f"{k} = {v}" for k, v in solution.variables.items()),
+                new_x="LMARGIN",
+                new_y="NEXT",
+            )
     return bytes(pdf.output())

@@ -13,6 +13,7 @@ it waits until other constraints (or search decisions) have narrowed its operand
 leaf is re-checked against every constraint exactly, so a deferred constraint never lets
 a wrong grid through.
 """
+
 from __future__ import annotations
 
 import math
@@ -41,22 +42,29 @@ from .constraints import (
 from .model import Clue, Model
 from .steps import StepLog, summarize
 
-__all__ = ["Solver", "SolveResult", "Solution", "solve", "Contradiction", "check_grid",
-           "rows_to_cells"]
+__all__ = [
+    "Solver",
+    "SolveResult",
+    "Solution",
+    "solve",
+    "Contradiction",
+    "check_grid",
+    "rows_to_cells",
+]
 
-MATERIALIZE_LIMIT = 2_000     # list an unknown clue from its cells below this many combinations
-KIND_CELLS_LIMIT = 20_000     # ... or, for a clue with a costly kind test, below this many
+MATERIALIZE_LIMIT = 2_000  # list an unknown clue from its cells below this many combinations
+KIND_CELLS_LIMIT = 20_000  # ... or, for a clue with a costly kind test, below this many
 GENERATE_LIMIT = 200_000
-CASE_LOG_DEPTH = 3            # case splits deeper than this are searched but not written out
+CASE_LOG_DEPTH = 3  # case splits deeper than this are searched but not written out
 Key = tuple
 
 
 @dataclass
 class Solution:
     cells: dict[tuple[int, int], str]
-    values: dict[str, int]           # clue -> value
+    values: dict[str, int]  # clue -> value
     variables: dict[str, int]
-    mapping: dict[str, str]          # clue -> entry
+    mapping: dict[str, str]  # clue -> entry
 
     def rows(self, model: Model, sep: str = "") -> list[str]:
         out = []
@@ -66,15 +74,18 @@ class Solution:
 
     def to_json(self, model: Model) -> dict[str, Any]:
         multi = model.rules.cell_values is not None
-        return {"rows": self.rows(model, " " if multi else ""),
-                "values": dict(self.values), "variables": dict(self.variables),
-                "mapping": dict(self.mapping)}
+        return {
+            "rows": self.rows(model, " " if multi else ""),
+            "values": dict(self.values),
+            "variables": dict(self.variables),
+            "mapping": dict(self.mapping),
+        }
 
 
 @dataclass
 class SolveResult:
     solutions: list[Solution]
-    complete: bool                  # search space exhausted (count is exact)
+    complete: bool  # search space exhausted (count is exact)
     steps: StepLog
     seconds: float
     nodes: int
@@ -95,9 +106,14 @@ class SolveResult:
 class Solver:
     """Build with a Model, then ``solve(limit)``."""
 
-    def __init__(self, model: Model, *, log_steps: bool = True,
-                 fixed: dict[tuple[int, int], str] | None = None,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        *,
+        log_steps: bool = True,
+        fixed: dict[tuple[int, int], str] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
         self.model = model
         self.fixed = dict(fixed or {})
         self.rng = rng
@@ -107,12 +123,20 @@ class Solver:
         self._cell_values = frozenset(cell_vals)
         self._split_cache: dict[tuple[str, int], list[tuple[str, ...]]] = {}
         long_vals = [v for v in cell_vals if len(v) > 1]
-        self.max_multi_cells = (len(model.rules.cell_values_once) if model.rules.cell_values_once
-                                else len(model.grid.cells())) if long_vals else 0
+        self.max_multi_cells = (
+            (
+                len(model.rules.cell_values_once)
+                if model.rules.cell_values_once
+                else len(model.grid.cells())
+            )
+            if long_vals
+            else 0
+        )
         self.log = StepLog(enabled=log_steps)
         self.depth = 0
         self.tests: dict[str, list[Callable[[int], bool]]] = {
-            c.name: [nb.kind_test(k) for k in c.tests] for c in model.clues.values()}
+            c.name: [nb.kind_test(k) for k in c.tests] for c in model.clues.values()
+        }
         self.cons: list[Con] = []
         self._build()
         self.watch: dict[Key, list[Con]] = {}
@@ -136,8 +160,9 @@ class Solver:
         if m.rules.distinct:
             self.cons.append(AllDiff([("c", c) for c in m.clues], "answers are all different"))
         if m.variables.names and m.variables.distinct:
-            self.cons.append(AllDiff([("v", v) for v in m.variables.names],
-                                     "variables are all different"))
+            self.cons.append(
+                AllDiff([("v", v) for v in m.variables.names], "variables are all different")
+            )
         for chain in m.variables.order:
             self.cons.append(Ordered([("v", v) for v in chain], " < ".join(chain)))
         if not m.mapped:
@@ -150,7 +175,9 @@ class Solver:
                 keys = [("c", c.name) for c in m.clues.values() if c.direction == d]
                 if m.rules.clue_order == "descending":
                     keys.reverse()
-                self.cons.append(Ordered(keys, f"{d} clues are listed in {m.rules.clue_order} order"))
+                self.cons.append(
+                    Ordered(keys, f"{d} clues are listed in {m.rules.clue_order} order")
+                )
         if m.rules.grid_digit_sum is not None:
             self.cons.append(GridDigitSum(self, m.rules.grid_digit_sum))
         if m.rules.cell_values_once:
@@ -159,12 +186,16 @@ class Solver:
             self.cons.append(AllDiff([("x", rc) for rc in m.grid.cells()], "each digit once"))
         for kind in m.rules.no_repeat:
             for line in _lines(m, kind):
-                self.cons.append(AllDiff([("x", rc) for rc in line], f"no repeated digit in {kind}"))
+                self.cons.append(
+                    AllDiff([("x", rc) for rc in line], f"no repeated digit in {kind}")
+                )
         if m.rules.reversed_pair:
+
             def rev_pair(s: Solver, a: dict) -> bool:
                 vals = [a[("c", c)] for c in s.model.clues]
                 pool = set(vals)
                 return any(nb.reverse_int(v) in pool and nb.reverse_int(v) != v for v in vals)
+
             self.cons.append(FinalCheck(rev_pair, "one answer is another reversed"))
         if m.rules.grid:
             from .gridrules import digit_counts
@@ -175,9 +206,11 @@ class Solver:
                 env.update({c: a[("c", c)] for c in mm.clues})
                 env.update({v: a[("v", v)] for v in mm.variables.names})
                 return all(rule.holds(env) for rule in mm.rules.grid)
+
             self.cons.append(FinalCheck(grid_rules, "grid rules"))
         if m.rules.hooks:
             from .hooks import HOOKS
+
             for h, args in m.rules.hooks:
                 self.cons.append(FinalCheck(_hook_check(HOOKS[h], args), h))
 
@@ -204,8 +237,12 @@ class Solver:
             d = self._generate_clue(c, dom)
             if d is not None:
                 dom[("c", c.name)] = frozenset(d)
-                self.log.add("kind", c.name, f"{c.name} is {_kinds_text(c)} with {_len_text(self, c)}"
-                             f": {summarize(d)}", {c.name: summarize(d)})
+                self.log.add(
+                    "kind",
+                    c.name,
+                    f"{c.name} is {_kinds_text(c)} with {_len_text(self, c)}: {summarize(d)}",
+                    {c.name: summarize(d)},
+                )
         return dom
 
     def _generate_clue(self, c: Clue, dom: dict) -> set[int] | None:
@@ -280,8 +317,13 @@ class Solver:
         if self.depth == 0 and self.log.enabled:
             cell = key[0] == "x"
             written = why.split(" is written in ")[0] if cell and " is written in " in why else None
-            self.log.narrow(why, _key_text(key), "?" if old is None else summarize(old, cell),
-                            summarize(new, cell), written_by=written)
+            self.log.narrow(
+                why,
+                _key_text(key),
+                "?" if old is None else summarize(old, cell),
+                summarize(new, cell),
+                written_by=written,
+            )
         self._enqueue_key(key, con)
 
     def _enqueue_key(self, key: Key, skip: Con | None) -> None:
@@ -335,8 +377,12 @@ class Solver:
     def clue_constraints(self, clue: str) -> list[Con]:
         """The constraints one clue brings: its expression parts and its link to its cells."""
         mine = self.model.clues[clue]
-        return [c for c in self.cons if getattr(c, "clue", None) is mine
-                or (isinstance(c, GridDigitSum) and c.target == ("c", clue))]
+        return [
+            c
+            for c in self.cons
+            if getattr(c, "clue", None) is mine
+            or (isinstance(c, GridDigitSum) and c.target == ("c", clue))
+        ]
 
     # -- cells ----------------------------------------------------------
     def entry_text(self, clue: Clue, v: int) -> str:
@@ -357,8 +403,9 @@ class Solver:
                 if ch not in d:
                     return []
             return [tuple(s)]
-        return [seg for seg in self._splits(s, n)
-                if all(p in d for p, d in zip(seg, cds, strict=True))]
+        return [
+            seg for seg in self._splits(s, n) if all(p in d for p, d in zip(seg, cds, strict=True))
+        ]
 
     def _splits(self, s: str, n: int) -> list[tuple[str, ...]]:
         """Every way to cut s into n valid cell values (cached: independent of domains)."""
@@ -369,6 +416,7 @@ class Solver:
         out: list[tuple[str, ...]] = []
         valid = self._cell_values
         if n <= len(s) <= n * self.max_cell_len:
+
             def rec(i: int, pos: int, acc: list[str]) -> None:
                 if i == n:
                     if pos == len(s):
@@ -378,11 +426,12 @@ class Solver:
                 if rest < n - i or rest > (n - i) * self.max_cell_len:
                     return
                 for ln in range(1, self.max_cell_len + 1):
-                    piece = s[pos:pos + ln]
+                    piece = s[pos : pos + ln]
                     if len(piece) == ln and piece in valid:
                         acc.append(piece)
                         rec(i + 1, pos + ln, acc)
                         acc.pop()
+
             rec(0, 0, [])
         self._split_cache[key] = out
         return out
@@ -400,11 +449,12 @@ class Solver:
         return False
 
     # -- search -----------------------------------------------------------
-    def solve(self, limit: int = 10, time_limit: float = 60.0,
-              node_limit: int | None = None) -> SolveResult:
+    def solve(
+        self, limit: int = 10, time_limit: float = 60.0, node_limit: int | None = None
+    ) -> SolveResult:
         t0 = time.perf_counter()
         self.deadline = t0 + time_limit
-        self.node_limit = node_limit if node_limit is not None else 10 ** 12
+        self.node_limit = node_limit if node_limit is not None else 10**12
         self.solutions: list[Solution] = []
         self.complete = True
         self.limit = limit
@@ -417,18 +467,36 @@ class Solver:
             self.queued.clear()
             return SolveResult([], True, self.log, time.perf_counter() - t0, 0)
         open_keys = sum(1 for k, d in dom.items() if len(d) > 1)
-        self.log.add("fixpoint", "", "propagation reached a fixpoint: "
-                     + ("everything is determined" if open_keys == 0 else
-                        f"{open_keys} sets still open, searching"), {})
+        self.log.add(
+            "fixpoint",
+            "",
+            "propagation reached a fixpoint: "
+            + (
+                "everything is determined"
+                if open_keys == 0
+                else f"{open_keys} sets still open, searching"
+            ),
+            {},
+        )
         self.depth = 1
         self.last_contradiction = ""
         self._search(dom, [])
         if not self.solutions and self.complete:
-            self.log.add("contradiction", "", "every case is impossible, so there is no solution"
-                         + (f" (the last: {self.last_contradiction})" if self.last_contradiction
-                            else ""), {})
-        return SolveResult(self.solutions, self.complete, self.log, time.perf_counter() - t0,
-                           self.nodes, {"constraints": len(self.cons)})
+            self.log.add(
+                "contradiction",
+                "",
+                "every case is impossible, so there is no solution"
+                + (f" (the last: {self.last_contradiction})" if self.last_contradiction else ""),
+                {},
+            )
+        return SolveResult(
+            self.solutions,
+            self.complete,
+            self.log,
+            time.perf_counter() - t0,
+            self.nodes,
+            {"constraints": len(self.cons)},
+        )
 
     def _pick(self, dom: dict) -> Key | None:
         best, best_n = None, None
@@ -469,14 +537,22 @@ class Solver:
                 self.queued.clear()
                 self.last_contradiction = f"case {', '.join(case)}: {e}"
                 if len(path) < CASE_LOG_DEPTH:
-                    self.log.add("case", _key_text(key), f"{'  ' * len(path)}Case "
-                                 f"{', '.join(case)}: impossible, {e}", {"case": case,
-                                                                         "refuted": str(e)})
+                    self.log.add(
+                        "case",
+                        _key_text(key),
+                        f"{'  ' * len(path)}Case {', '.join(case)}: impossible, {e}",
+                        {"case": case, "refuted": str(e)},
+                    )
                 continue
             still = sum(1 for d in child.values() if len(d) > 1)
             if len(path) < CASE_LOG_DEPTH and still:
-                self.log.add("case", _key_text(key), f"{'  ' * len(path)}Case {', '.join(case)}: "
-                             f"{still} sets still open, split further", {"case": case, "open": still})
+                self.log.add(
+                    "case",
+                    _key_text(key),
+                    f"{'  ' * len(path)}Case {', '.join(case)}: "
+                    f"{still} sets still open, split further",
+                    {"case": case, "open": still},
+                )
             self._search(child, case)
             if len(self.solutions) >= self.limit:
                 if v != order[-1]:
@@ -500,36 +576,53 @@ class Solver:
                     return
         for con in self.cons:
             if not con.check(self, a):
-                self._leaf_refuted(path, f"the filled grid breaks {getattr(con, 'label', 'a rule')}")
+                self._leaf_refuted(
+                    path, f"the filled grid breaks {getattr(con, 'label', 'a rule')}"
+                )
                 return
         sol = self.solution_from(a)
         if any(sol == old for old in self.solutions):
             return
         self.solutions.append(sol)
-        self.log.add("solution", "", f"solution {len(self.solutions)}"
-                     + (" in case " + ", ".join(path) if path else ": no case split needed"),
-                     {"path": path})
+        self.log.add(
+            "solution",
+            "",
+            f"solution {len(self.solutions)}"
+            + (" in case " + ", ".join(path) if path else ": no case split needed"),
+            {"path": path},
+        )
 
     def _leaf_refuted(self, path: list[str], why: str) -> None:
         self.last_contradiction = f"case {', '.join(path)}: {why}" if path else why
         if len(path) <= CASE_LOG_DEPTH:
-            self.log.add("case", "", f"{'  ' * max(0, len(path) - 1)}Case {', '.join(path)}: "
-                         f"everything follows, but impossible: {why}", {"case": path, "refuted": why})
+            self.log.add(
+                "case",
+                "",
+                f"{'  ' * max(0, len(path) - 1)}Case {', '.join(path)}: "
+                f"everything follows, but impossible: {why}",
+                {"case": path, "refuted": why},
+            )
 
     def solution_from(self, a: dict) -> Solution:
         m = self.model
-        mapping = {c.name: (c.candidates[0] if len(c.candidates) == 1 else a[("m", c.name)])
-                   for c in m.clues.values()}
-        return Solution(cells={rc: a[("x", rc)] for rc in m.grid.cells()},
-                        values={c: a[("c", c)] for c in m.clues},
-                        variables={v: a[("v", v)] for v in m.variables.names},
-                        mapping=mapping)
+        mapping = {
+            c.name: (c.candidates[0] if len(c.candidates) == 1 else a[("m", c.name)])
+            for c in m.clues.values()
+        }
+        return Solution(
+            cells={rc: a[("x", rc)] for rc in m.grid.cells()},
+            values={c: a[("c", c)] for c in m.clues},
+            variables={v: a[("v", v)] for v in m.variables.names},
+            mapping=mapping,
+        )
 
 
 def _hook_check(fn: Callable[..., bool], args: dict[str, Any]) -> Callable[[Solver, dict], bool]:
     """A puzzle hook as a whole-solution check (``args`` are the file's hook arguments)."""
+
     def check(s: Solver, a: dict) -> bool:
         return fn(s.model, s.solution_from(a), **args)
+
     return check
 
 
@@ -540,8 +633,10 @@ def _lines(m: Model, kind: str) -> list[list[tuple[int, int]]]:
     if kind == "columns":
         return [[(r, c) for r in range(g.rows) if g.white[r][c]] for c in range(g.cols)]
     n = min(g.rows, g.cols)
-    return [[(i, i) for i in range(n) if g.white[i][i]],
-            [(i, g.cols - 1 - i) for i in range(n) if g.white[i][g.cols - 1 - i]]]
+    return [
+        [(i, i) for i in range(n) if g.white[i][i]],
+        [(i, g.cols - 1 - i) for i in range(n) if g.white[i][g.cols - 1 - i]],
+    ]
 
 
 def _key_text(key: Key) -> str:
@@ -562,30 +657,42 @@ def _len_text(s: Solver, c: Clue) -> str:
     return f"{c.cells} cells" if s.multi else f"{c.cells} digits"
 
 
-def solve(model: Model, *, limit: int = 10, time_limit: float = 60.0,
-          log_steps: bool = True, fixed: dict[tuple[int, int], str] | None = None,
-          rng: random.Random | None = None, node_limit: int | None = None) -> SolveResult:
+def solve(
+    model: Model,
+    *,
+    limit: int = 10,
+    time_limit: float = 60.0,
+    log_steps: bool = True,
+    fixed: dict[tuple[int, int], str] | None = None,
+    rng: random.Random | None = None,
+    node_limit: int | None = None,
+) -> SolveResult:
     """Solve a model; every solution up to ``limit`` (``complete`` says the count is exact).
     ``fixed`` pins cells (row, col) -> text, e.g. to check a proposed grid; ``rng`` tries
     values in random order (the generator uses it to fill grids)."""
     return Solver(model, log_steps=log_steps, fixed=fixed, rng=rng).solve(
-        limit=limit, time_limit=time_limit, node_limit=node_limit)
+        limit=limit, time_limit=time_limit, node_limit=node_limit
+    )
 
 
 def rows_to_cells(model: Model, rows: list[str] | list[list[str]]) -> dict[tuple[int, int], str]:
     """Grid rows ('455451' or '10 1 7 ...' or lists) -> {(r, c): cell text} for white cells."""
     out: dict[tuple[int, int], str] = {}
     for r, row in enumerate(rows):
-        cells = row if isinstance(row, list) else (str(row).split() if " " in str(row).strip()
-                                                   else list(str(row).strip()))
+        cells = (
+            row
+            if isinstance(row, list)
+            else (str(row).split() if " " in str(row).strip() else list(str(row).strip()))
+        )
         for c, ch in enumerate(cells):
             if r < model.grid.rows and c < model.grid.cols and model.grid.white[r][c] and ch != "#":
                 out[(r, c)] = str(ch)
     return out
 
 
-def check_grid(model: Model, rows: list[str] | list[list[str]], *,
-               time_limit: float = 10.0) -> Solution | None:
+def check_grid(
+    model: Model, rows: list[str] | list[list[str]], *, time_limit: float = 10.0
+) -> Solution | None:
     """The solution whose grid is ``rows`` if it satisfies every clue and rule, else None
     (fast: every cell is pinned, so only variables are left to deduce)."""
     cells = rows_to_cells(model, rows)

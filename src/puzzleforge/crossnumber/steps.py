@@ -8,6 +8,7 @@ step. Search is written as a case analysis ("Case A = 11: ... impossible because
 a proof that there is no solution ends with the contradiction that closes it. The CLI
 (``--steps``) and the web app show the list.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -31,7 +32,7 @@ def summarize(values: Iterable, cells: bool = False) -> str:
 
 @dataclass
 class Step:
-    kind: str        # kind | cells | narrow | fixpoint | solution | contradiction
+    kind: str  # kind | cells | narrow | fixpoint | solution | contradiction
     subject: str
     text: str
     data: dict[str, Any] = field(default_factory=dict)
@@ -54,8 +55,9 @@ class StepLog:
             return
         self.steps.append(Step(kind, subject, text, data))
 
-    def narrow(self, why: str, subject: str, before: str, after: str, *,
-               written_by: str | None = None) -> None:
+    def narrow(
+        self, why: str, subject: str, before: str, after: str, *, written_by: str | None = None
+    ) -> None:
         """One narrowing, grouped with the step it belongs to: the same clue or rule firing
         again, or the digits an entry's new candidates leave in its cells."""
         if not self.enabled:
@@ -64,9 +66,14 @@ class StepLog:
         if written_by is not None:
             last = self._step_of(written_by, subject) or last
         change = {"subject": subject, "before": before, "after": after}
-        if last is not None and last.kind == "narrow" and (
+        if (
+            last is not None
+            and last.kind == "narrow"
+            and (
                 last.data["why"] == why
-                or (written_by is not None and written_by in last.data["subjects"])):
+                or (written_by is not None and written_by in last.data["subjects"])
+            )
+        ):
             key = "cells" if written_by is not None else "changes"
             same = next((c for c in last.data.get(key, []) if c["subject"] == subject), None)
             if same is not None:  # narrowed again in the same firing: one change, first -> last
@@ -76,8 +83,11 @@ class StepLog:
                 last.data["subjects"].append(subject)
             last.text = _narrow_text(last.data)
             return
-        data = {"why": why, "subjects": [subject],
-                ("cells" if written_by is not None else "changes"): [change]}
+        data = {
+            "why": why,
+            "subjects": [subject],
+            ("cells" if written_by is not None else "changes"): [change],
+        }
         self.add("narrow", subject, _narrow_text(data), data)
 
     def _step_of(self, clue: str, cell: str) -> Step | None:
@@ -103,8 +113,12 @@ class StepLog:
 
 
 def _narrow_text(data: dict[str, Any]) -> str:
-    parts = [f"{c['subject']}: {c['before']} -> {c['after']}" if c["before"] != "?"
-             else f"{c['subject']}: {c['after']}" for c in data.get("changes", [])]
+    parts = [
+        f"{c['subject']}: {c['before']} -> {c['after']}"
+        if c["before"] != "?"
+        else f"{c['subject']}: {c['after']}"
+        for c in data.get("changes", [])
+    ]
     cells = [f"{c['subject']} {c['after']}" for c in data.get("cells", [])]
     text = f"{data['why']}: " + "; ".join(parts) if parts else f"{data['why']}"
     if cells:

@@ -3,6 +3,7 @@
 Why one module: callers never touch the DSL or the solver; a puzzle is a genre id plus
 instance text (or a puzz.link URL), and every answer comes back as plain data.
 """
+
 from __future__ import annotations
 
 import random
@@ -16,20 +17,44 @@ from .hints import Hint, next_hint
 from .hints import explain as explain_steps
 from .render import render_svg, render_terminal
 
-__all__ = ["generate", "parse_puzzle", "solve", "count", "is_unique", "forced_cells", "hint", "explain",
-           "text", "svg", "smtlib", "answer_text", "Hint", "to_url", "from_url", "rules_text"]
+__all__ = [
+    "generate",
+    "parse_puzzle",
+    "solve",
+    "count",
+    "is_unique",
+    "forced_cells",
+    "hint",
+    "explain",
+    "text",
+    "svg",
+    "smtlib",
+    "answer_text",
+    "Hint",
+    "to_url",
+    "from_url",
+    "rules_text",
+]
 
 
-def generate(genre_id: str, size: str | tuple = "", seed: int = 0, *, difficulty: str = "any",
-             density: float | None = None, opts: dict | None = None) -> tuple[Instance, dict, float]:
+def generate(
+    genre_id: str,
+    size: str | tuple = "",
+    seed: int = 0,
+    *,
+    difficulty: str = "any",
+    density: float | None = None,
+    opts: dict | None = None,
+) -> tuple[Instance, dict, float]:
     """A unique puzzle: (instance, solution, difficulty proxy)."""
     from .generator import TIERS
 
     if difficulty not in TIERS:
         from ..core.errors import ConfigError
 
-        raise ConfigError(f"difficulty {difficulty!r}", field="difficulty",
-                          expected="one of " + ", ".join(TIERS))
+        raise ConfigError(
+            f"difficulty {difficulty!r}", field="difficulty", expected="one of " + ", ".join(TIERS)
+        )
     g = get_genre(genre_id)
     rows, cols = parse_size(size) if isinstance(size, str) and size else (size or g.default_size)
     o = g.default_opts(rows, cols)
@@ -39,8 +64,9 @@ def generate(genre_id: str, size: str | tuple = "", seed: int = 0, *, difficulty
         from ..core.errors import ConfigError
 
         raise ConfigError("; ".join(problems), field="size")
-    inst, sol, diff, _ = generate_instance(g, rows, cols, o, random.Random(seed), tier=difficulty,
-                                           density=density)
+    inst, sol, diff, _ = generate_instance(
+        g, rows, cols, o, random.Random(seed), tier=difficulty, density=density
+    )
     return inst, sol, diff
 
 
@@ -54,7 +80,11 @@ def parse_puzzle(text: str) -> tuple[Genre, Instance]:
 
         inst = parse_janko(stripped)[0]
         return get_genre(inst.genre), inst
-    if stripped.startswith(("http://", "https://")) or "?" in stripped.split("\n")[0] and "/" in stripped:
+    if (
+        stripped.startswith(("http://", "https://"))
+        or "?" in stripped.split("\n")[0]
+        and "/" in stripped
+    ):
         return from_url(stripped)
     # the genre is the first word of the first line that is not a ';' comment
     body = [ln for ln in stripped.splitlines() if ln.strip() and not ln.lstrip().startswith(";")]
@@ -63,9 +93,13 @@ def parse_puzzle(text: str) -> tuple[Genre, Instance]:
         raise InvalidDescription("empty puzzle text", expected="'<genre> RxC' then the grid")
     gid = words[0].lower()
     if gid not in genre_ids():
-        raise InvalidDescription(f"unknown genre {words[0]!r} on the first line", line=1,
-                                 expected="one of " + ", ".join(genre_ids())
-                                 + " (or load your own with --genre-file FILE.py)")
+        raise InvalidDescription(
+            f"unknown genre {words[0]!r} on the first line",
+            line=1,
+            expected="one of "
+            + ", ".join(genre_ids())
+            + " (or load your own with --genre-file FILE.py)",
+        )
     g = get_genre(gid)
     return g, g.parse(stripped)
 

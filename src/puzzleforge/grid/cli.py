@@ -3,6 +3,7 @@
 Heavy imports (solvers, genres) stay inside the command functions so ``puzzleforge``
 starts fast.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,8 +17,12 @@ from ..core.textfiles import read_text_file
 
 __all__ = ["app"]
 
-app = typer.Typer(name="grid", help="Grid puzzles written in the LogicPuzzles DSL.",
-                  no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    name="grid",
+    help="Grid puzzles written in the LogicPuzzles DSL.",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 
 def _read(source: str) -> str:
@@ -31,8 +36,11 @@ def _read(source: str) -> str:
 
 
 GENRE_FILE_OPTION = typer.Option(
-    [], "--genre-file", help="a genre of your own: a .py file defining one Genre subclass "
-    "(Python: load only files you trust); repeatable")
+    [],
+    "--genre-file",
+    help="a genre of your own: a .py file defining one Genre subclass "
+    "(Python: load only files you trust); repeatable",
+)
 
 
 def _load_genre_files(paths: list[Path]) -> None:
@@ -49,8 +57,9 @@ def _pdf_sheet(inst, sol, **facts) -> bytes:
     except ImportError:
         from ..core.errors import ConfigError
 
-        raise ConfigError("PDF sheets need fpdf2", field="pdf",
-                          expected='pip install -e ".[pdf]"') from None
+        raise ConfigError(
+            "PDF sheets need fpdf2", field="pdf", expected='pip install -e ".[pdf]"'
+        ) from None
     return sheet_bytes(inst, sol, **facts)
 
 
@@ -76,16 +85,23 @@ def generate_command(
     size: str = typer.Option("", "--size", help="RxC, e.g. 10x10 (default: the genre's)"),
     seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help=SEED_HELP),
     difficulty: str = typer.Option("any", "--difficulty", help="any, easy, medium, hard"),
-    density: float | None = typer.Option(None, "--density", callback=fraction,
-                                            help="target share of clues kept, 0 to 1"),
+    density: float | None = typer.Option(
+        None, "--density", callback=fraction, help="target share of clues kept, 0 to 1"
+    ),
     out: Path | None = typer.Option(None, "--out", help="write the instance text here"),
     svg: Path | None = typer.Option(None, "--svg", help="also write an SVG picture"),
-    pdf: Path | None = typer.Option(None, "--pdf", help="also write a printable PDF sheet "
-                                       "(with a solution page when --solution is given)"),
+    pdf: Path | None = typer.Option(
+        None,
+        "--pdf",
+        help="also write a printable PDF sheet (with a solution page when --solution is given)",
+    ),
     show_solution: bool = typer.Option(False, "--solution", help="print the solution too"),
-    fmt: str = typer.Option("text", "--format", help="text (instance text), janko (with its solution) or url"),
-    stars: int = typer.Option(0, "--stars", min=0,
-                              help="starbattle: stars per row/column/region (0 = by size)"),
+    fmt: str = typer.Option(
+        "text", "--format", help="text (instance text), janko (with its solution) or url"
+    ),
+    stars: int = typer.Option(
+        0, "--stars", min=0, help="starbattle: stars per row/column/region (0 = by size)"
+    ),
     genre_file: list[Path] = GENRE_FILE_OPTION,
 ) -> None:
     """Generate a puzzle with a unique solution."""
@@ -97,8 +113,14 @@ def generate_command(
         from ..core.errors import ConfigError
 
         raise ConfigError(f"--format {fmt!r}", field="format", expected="text, janko or url")
-    inst, sol, diff = api.generate(genre, size, seed, difficulty=difficulty, density=density,
-                                   opts={"stars": stars} if stars else None)
+    inst, sol, diff = api.generate(
+        genre,
+        size,
+        seed,
+        difficulty=difficulty,
+        density=density,
+        opts={"stars": stars} if stars else None,
+    )
     g = get_genre(genre)
     if fmt == "janko":
         from .formats.janko import format_janko
@@ -116,8 +138,11 @@ def generate_command(
     if svg:
         write_atomic(svg, api.svg(inst), option="--svg")
     if pdf:
-        write_atomic(pdf, _pdf_sheet(inst, sol if show_solution else None, seed=seed,
-                                     difficulty=diff), option="--pdf")
+        write_atomic(
+            pdf,
+            _pdf_sheet(inst, sol if show_solution else None, seed=seed, difficulty=diff),
+            option="--pdf",
+        )
     typer.echo(api.text(inst, sol if show_solution else None), nl=False)
     typer.echo(f"difficulty {diff}")
 
@@ -128,11 +153,16 @@ def solve_command(
     source: str = typer.Argument(..., help="instance file, '-' for stdin, or a puzz.link URL"),
     limit: int = typer.Option(2, "--count", min=1, help="count solutions up to this many (>= 1)"),
     svg: Path | None = typer.Option(None, "--svg", help="write the solved picture"),
-    pdf: Path | None = typer.Option(None, "--pdf", help="write a printable PDF sheet: the "
-                                       "puzzle, then its (first) solution"),
+    pdf: Path | None = typer.Option(
+        None, "--pdf", help="write a printable PDF sheet: the puzzle, then its (first) solution"
+    ),
     forced: bool = typer.Option(False, "--forced", help="list cells fixed in every solution"),
-    fmt: str = typer.Option("auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"),
-    genre: str | None = typer.Option(None, "--genre", help="genre of a Janko text without a known 'puzzle' name"),
+    fmt: str = typer.Option(
+        "auto", "--format", help="auto, text, url or janko (janko.at puzzle text)"
+    ),
+    genre: str | None = typer.Option(
+        None, "--genre", help="genre of a Janko text without a known 'puzzle' name"
+    ),
     genre_file: list[Path] = GENRE_FILE_OPTION,
 ) -> None:
     """Solve a puzzle, report whether the solution is unique, print it."""
@@ -168,8 +198,9 @@ def solve_command(
 
 @app.command("rules")
 @run_guarded
-def rules_command(genre: str = typer.Argument(...),
-    genre_file: list[Path] = GENRE_FILE_OPTION) -> None:
+def rules_command(
+    genre: str = typer.Argument(...), genre_file: list[Path] = GENRE_FILE_OPTION
+) -> None:
     """Pretty-print a genre's rules (the IR before any size is bound)."""
     _load_genre_files(genre_file)
     from . import api
@@ -228,8 +259,9 @@ def cnf_command(
 
 @app.command("hint")
 @run_guarded
-def hint_command(source: str = typer.Argument(...),
-    genre_file: list[Path] = GENRE_FILE_OPTION) -> None:
+def hint_command(
+    source: str = typer.Argument(...), genre_file: list[Path] = GENRE_FILE_OPTION
+) -> None:
     """The easiest deduction on the empty board, with its reason (rows and columns from 1)."""
     _load_genre_files(genre_file)
     from . import api
@@ -241,10 +273,11 @@ def hint_command(source: str = typer.Argument(...),
 
 @app.command("explain")
 @run_guarded
-def explain_command(source: str = typer.Argument(...),
-                    limit: int = typer.Option(0, "--limit", min=0,
-                                              help="Stop after this many steps (0 = all)."),
-    genre_file: list[Path] = GENRE_FILE_OPTION) -> None:
+def explain_command(
+    source: str = typer.Argument(...),
+    limit: int = typer.Option(0, "--limit", min=0, help="Stop after this many steps (0 = all)."),
+    genre_file: list[Path] = GENRE_FILE_OPTION,
+) -> None:
     """The step-by-step solution a person can follow: each step the easiest deduction left."""
     _load_genre_files(genre_file)
     from . import api

@@ -5,6 +5,7 @@ Why apart from the engine: these are pure functions of a model (through ``truth`
 lazy items the lowering recorded; every cut is valid for every clue set (clue-dependent
 cuts name the selector / presence literals they rely on), so cuts stay in the session.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -75,14 +76,15 @@ def island_cuts(sels: dict, pres: dict, items: list, truth: Truth) -> list[list[
         if len(comp) < v:
             out.append(whole + [-sels[p][v]])
         elif len(comp) > v:
-            tree = _bfs_order(comp, p)[:v + 1]
+            tree = _bfs_order(comp, p)[: v + 1]
             out.append([-sels[p][v]] + [-lit[t] for t in tree])
     return out
 
 
-def loop_cuts(grid: Any, nodes: str, items: list, truth: Truth,
-              new_var: Callable[[], int]) -> list[list[int]]:
-    ends = (grid.edge_vertices if nodes == "vertices" else grid.edge_cells)
+def loop_cuts(
+    grid: Any, nodes: str, items: list, truth: Truth, new_var: Callable[[], int]
+) -> list[list[int]]:
+    ends = grid.edge_vertices if nodes == "vertices" else grid.edge_cells
     on = [(e, lit) for e, lit in items if truth(lit)]
     parent: dict = {}
 

@@ -11,6 +11,7 @@ Rules with graph primitives (``connected``, ``single_loop``, ``islands``) have n
 CNF here: the engine learns their cuts while solving. Such a puzzle is refused with an
 error that says so (``grid smtlib`` writes those rules).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,15 +37,19 @@ def to_dimacs(genre: Any, inst: Any) -> str:
         kinds = sorted({names.get(item[0], "single_loop") for item in comp.low.lazy})
         raise ConfigError(
             f"the rules of {genre.id} use graph rules ({', '.join(kinds)}) that are checked "
-            "lazily while solving and have no fixed CNF", field="cnf",
-            expected="a genre without connected/single_loop/islands rules, or `grid smtlib`")
+            "lazily while solving and have no fixed CNF",
+            field="cnf",
+            expected="a genre without connected/single_loop/islands rules, or `grid smtlib`",
+        )
     clauses = [list(c) for c in comp.low.clauses]
     clauses += [[lit] for lit in comp.assumptions(inst.clues)]
     top = max([comp.low.pool.top] + [abs(lit) for c in clauses for lit in c])
-    lines = [f"c puzzleforge grid {genre.id} {inst.rows}x{inst.cols}: rules and "
-             f"{inst.clue_count()} clues",
-             "c answer map: 'c answer VAR ENTITY lit L' (a Boolean entry: L true = 1) or "
-             "'c answer VAR ENTITY VALUE lit L' (L true = that value)"]
+    lines = [
+        f"c puzzleforge grid {genre.id} {inst.rows}x{inst.cols}: rules and "
+        f"{inst.clue_count()} clues",
+        "c answer map: 'c answer VAR ENTITY lit L' (a Boolean entry: L true = 1) or "
+        "'c answer VAR ENTITY VALUE lit L' (L true = that value)",
+    ]
     for name, e, rep, _ in comp.answer:
         if isinstance(rep, int):
             lines.append(f"c answer {name} {_entity(e)} lit {rep}")

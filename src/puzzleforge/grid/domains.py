@@ -9,6 +9,7 @@ binary encoding would need (``bit_width``) to choose an encoding.
 >>> Enum(("<", ">")).values
 ('<', '>')
 """
+
 from __future__ import annotations
 
 import math
@@ -41,8 +42,10 @@ class Domain:
     def bit_width(self) -> int:
         card = self.cardinality()
         if card == math.inf:
-            raise DSLError(f"domain {self} is unbounded and has no bit width",
-                           expected="a closed range Int(lo, hi) before lowering")
+            raise DSLError(
+                f"domain {self} is unbounded and has no bit width",
+                expected="a closed range Int(lo, hi) before lowering",
+            )
         return max(1, math.ceil(math.log2(card))) if card > 1 else 1
 
     def contains(self, value: Any) -> bool:
@@ -122,8 +125,10 @@ class Int(Domain):
         if self.hi is None:
             return math.inf
         if not isinstance(self.lo, int) or not isinstance(self.hi, int):
-            raise DSLError(f"Int range {self} depends on parameters not yet bound",
-                           expected="the Params bound first (a genre's bind(instance) gives them)")
+            raise DSLError(
+                f"Int range {self} depends on parameters not yet bound",
+                expected="the Params bound first (a genre's bind(instance) gives them)",
+            )
         return self.hi - self.lo + 1
 
     def contains(self, value: Any) -> bool:

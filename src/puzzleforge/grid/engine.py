@@ -6,6 +6,7 @@ activation literal, and connectivity / single-loop rules are enforced lazily (so
 find the components of the model, add a cut clause, solve again), the cuts staying in the
 session because they follow from the rules alone.
 """
+
 from __future__ import annotations
 
 import copy
@@ -35,9 +36,17 @@ _LOWERED: dict[tuple[Any, ...], tuple[Grounder, list[tuple], Lowering, int, Mode
 class Compiled:
     """Rules lowered for one board; ``clues`` are ``{spec name: {place: value}}``."""
 
-    def __init__(self, model: Model, params: dict, data: dict | None = None, *,
-                 backend: str = "sat", int_encoding: str = "onehot",
-                 card_encoding: str = "auto", solver: str | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        params: dict,
+        data: dict | None = None,
+        *,
+        backend: str = "sat",
+        int_encoding: str = "onehot",
+        card_encoding: str = "auto",
+        solver: str | None = None,
+    ) -> None:
         """``card_encoding="auto"``: native at-most-k constraints on the SAT backend (the
         session then runs Minicard unless ``solver`` names another engine), the sequential
         counter elsewhere. Rules without such counts keep CaDiCaL."""
@@ -45,7 +54,11 @@ class Compiled:
         self.params = dict(params)
         if card_encoding == "auto":
             card_encoding = "native" if backend == "sat" else "seqcounter"
-        key = None if data else (id(model), tuple(sorted(params.items())), int_encoding, card_encoding)
+        key = (
+            None
+            if data
+            else (id(model), tuple(sorted(params.items())), int_encoding, card_encoding)
+        )
         hit = _LOWERED.get(key) if key is not None else None
         if hit is None:
             grounder = Grounder(model, params, data)
@@ -82,7 +95,9 @@ class Compiled:
         self.answer: list[tuple] = []  # (var name, entity, rep)
         for var in self.low.answer_vars:
             for e in self.grounder.instances(var):
-                self.answer.append((var.name, e, self.low.var_lit(var, e), self.grounder.domain(var)))
+                self.answer.append(
+                    (var.name, e, self.low.var_lit(var, e), self.grounder.domain(var))
+                )
         proj: list[int] = []
         for _, _, rep, _ in self.answer:
             proj.extend([rep] if isinstance(rep, int) else rep.eq.values())
@@ -115,8 +130,9 @@ class Compiled:
         clues = clues or {}
         for name in clues:
             if name not in self.specs:
-                raise InvalidDescription(f"unknown clue kind '{name}'",
-                                         expected="one of " + ", ".join(self.specs))
+                raise InvalidDescription(
+                    f"unknown clue kind '{name}'", expected="one of " + ", ".join(self.specs)
+                )
         tables = self._selector_tables()
         for name, spec in self.specs.items():
             given = clues.get(name, {})
@@ -128,7 +144,8 @@ class Compiled:
                     if (place, value) not in table:
                         raise InvalidDescription(
                             f"clue {name} {value!r} at {place!r} is not allowed here",
-                            expected=f"a value of {spec.domain!r} at a place of the board") from None
+                            expected=f"a value of {spec.domain!r} at a place of the board",
+                        ) from None
             if spec.closed:
                 missing = object()
                 for (place, value), lit in table.items():
@@ -144,7 +161,9 @@ class Compiled:
             res = self.session.solve(assumptions, time_limit=left, project=self.project)
             self.solves += 1
             if res.timed_out:
-                raise SolverTimeout("grid solver time limit reached", expected="a larger time limit")
+                raise SolverTimeout(
+                    "grid solver time limit reached", expected="a larger time limit"
+                )
             if not res.sat:
                 return None
             model = res.model
@@ -183,8 +202,13 @@ class Compiled:
                 out.append(rep.eq[v])
         return [lit for lit in out if abs(lit) != self.low.T]
 
-    def solve(self, clues: dict | None = None, *, extra: Iterable[int] = (),
-              time_limit: float | None = None) -> Solution | None:
+    def solve(
+        self,
+        clues: dict | None = None,
+        *,
+        extra: Iterable[int] = (),
+        time_limit: float | None = None,
+    ) -> Solution | None:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         model = self._check(self.assumptions(clues) + list(extra), deadline)
         return None if model is None else self.decode(model)
@@ -198,8 +222,9 @@ class Compiled:
     def retire(self, act: int) -> None:
         self.session.add_clause([-act])
 
-    def enumerate(self, clues: dict | None = None, limit: int = 2,
-                  time_limit: float | None = None) -> list[Solution]:
+    def enumerate(
+        self, clues: dict | None = None, limit: int = 2, time_limit: float | None = None
+    ) -> list[Solution]:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         base = self.assumptions(clues)
         act = self.low.new()
@@ -216,10 +241,14 @@ class Compiled:
             self.retire(act)
         return found
 
-    def count(self, clues: dict | None = None, limit: int = 1000, time_limit: float | None = None) -> int:
+    def count(
+        self, clues: dict | None = None, limit: int = 1000, time_limit: float | None = None
+    ) -> int:
         return len(self.enumerate(clues, limit, time_limit))
 
-    def is_unique(self, clues: dict | None = None, time_limit: float | None = None) -> tuple[str, list]:
+    def is_unique(
+        self, clues: dict | None = None, time_limit: float | None = None
+    ) -> tuple[str, list]:
         sols = self.enumerate(clues, 2, time_limit)
         return ("none" if not sols else "unique" if len(sols) == 1 else "multiple"), sols
 
@@ -230,7 +259,9 @@ class Compiled:
             self.solves += 1
             status = self.session.check(assumptions + [differs])
             if status.value == "timeout":
-                raise SolverTimeout("grid solver time limit reached", expected="a larger time limit")
+                raise SolverTimeout(
+                    "grid solver time limit reached", expected="a larger time limit"
+                )
             return status.value == "unsat"
         return self._check(assumptions + [differs], None) is None
 
@@ -294,7 +325,9 @@ class Compiled:
 
     # -- lazy graph rules ---------------------------------------------------------------
     def _cuts(self, model: dict) -> list[list[int]]:
-        return lazy_cuts(self.low.lazy, self.grid, lambda lit: self._truth(model, lit), self.low.new)
+        return lazy_cuts(
+            self.low.lazy, self.grid, lambda lit: self._truth(model, lit), self.low.new
+        )
 
 
 def compile_rules(model: Model, params: dict, data: dict | None = None, **options: Any) -> Compiled:

@@ -4,6 +4,7 @@ Why an adapter: the batch runner, the CLI and the web app only speak the Family 
 the genre keeps its rules and formats, this turns them into Puzzle records whose answer
 is the solution grid as text rows (partial credit = fraction of correct cells).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -30,7 +31,8 @@ DIFFICULTY_DOC = (
     "3.x = needs search. The fraction is the share of cells the cheaper level left open. "
     "Params.difficulty targets a tier (easy=1, medium=2, hard=3, any); the generator retries "
     "until the grade falls in the tier and fails with reasons when it cannot. The grade is "
-    "meta.rating; difficulty maps it onto [0, 0.75) (no grid puzzle is expert).")
+    "meta.rating; difficulty maps it onto [0, 0.75) (no grid puzzle is expert)."
+)
 
 #: easy 1.x, medium 2.x, hard 3.x; the expert quarter is left empty (nothing above search).
 GRID_SCALE = DifficultyScale((1.0, 2.0, 3.0, 4.0, 4.0), "grid grade")
@@ -43,7 +45,9 @@ def _make_params(genre: Any) -> type:
         ("difficulty", str, dataclasses.field(default="any")),
         ("density", float | None, dataclasses.field(default=None)),
     ]
-    fields += [(n, t, dataclasses.field(default=d)) for n, t, d in getattr(genre, "extra_params", ())]
+    fields += [
+        (n, t, dataclasses.field(default=d)) for n, t, d in getattr(genre, "extra_params", ())
+    ]
 
     def validate(self: Any) -> None:
         from .genre import parse_size
@@ -65,10 +69,13 @@ def _make_params(genre: Any) -> type:
             problems.append(f"density {self.density} is not in (0, 1]")
         problems += genre.check_params(self)
         if problems:
-            raise ConfigError("; ".join(problems), field="params", expected=f"valid {genre.id} parameters")
+            raise ConfigError(
+                "; ".join(problems), field="params", expected=f"valid {genre.id} parameters"
+            )
 
-    cls = dataclasses.make_dataclass(f"{genre.id.capitalize()}Params", fields, frozen=True,
-                                     namespace={"validate": validate})
+    cls = dataclasses.make_dataclass(
+        f"{genre.id.capitalize()}Params", fields, frozen=True, namespace={"validate": validate}
+    )
     cls.__module__ = __name__
     return cls
 
@@ -92,7 +99,10 @@ class GridFamily:
         if source is not None:
             from .genrefile import file_sha256, portable_path
 
-            self._provenance = {"source": portable_path(source), "source_sha256": file_sha256(source)}
+            self._provenance = {
+                "source": portable_path(source),
+                "source_sha256": file_sha256(source),
+            }
 
     def __reduce__(self) -> Any:
         # workers rebuild a file genre by loading the file again: the parent had --trust
@@ -108,20 +118,35 @@ class GridFamily:
         g = self.genre
         rows, cols = parse_size(params.size)
         opts = g.opts_from_params(params, rows, cols)
-        inst, sol, diff, comp = generate_instance(g, rows, cols, opts, rng, tier=params.difficulty,
-                                                  density=params.density)
+        inst, sol, diff, comp = generate_instance(
+            g, rows, cols, opts, rng, tier=params.difficulty, density=params.density
+        )
         text = g.format(inst)
         answer = g.answer_text(inst, sol)
-        question = (f"{g.title} puzzle ({rows}x{cols}). Rules: {g.rules_doc}\n"
-                    f"Answer format: {g.answer_doc}\n\n{text}")
-        return apply_scale(Puzzle(
-            family=self.name, question=question, answer=answer,
-            solution={"instance": text, "grid": answer.splitlines()},
-            difficulty=diff, params=params_to_dict(params), seed=0,
-            meta={"generator": GENERATOR_VERSION, "backend": comp.session.backend,
-                  "clues": inst.clue_count(), "solver_calls": comp.solves, "genre": g.id,
-                  **self._provenance}),
-            GRID_SCALE)
+        question = (
+            f"{g.title} puzzle ({rows}x{cols}). Rules: {g.rules_doc}\n"
+            f"Answer format: {g.answer_doc}\n\n{text}"
+        )
+        return apply_scale(
+            Puzzle(
+                family=self.name,
+                question=question,
+                answer=answer,
+                solution={"instance": text, "grid": answer.splitlines()},
+                difficulty=diff,
+                params=params_to_dict(params),
+                seed=0,
+                meta={
+                    "generator": GENERATOR_VERSION,
+                    "backend": comp.session.backend,
+                    "clues": inst.clue_count(),
+                    "solver_calls": comp.solves,
+                    "genre": g.id,
+                    **self._provenance,
+                },
+            ),
+            GRID_SCALE,
+        )
 
     def verify(self, puzzle: Any, answer: str) -> float:
         try:
@@ -174,9 +199,12 @@ def load_genre_file_family(path: str | Path, trust: bool = False, **options: Any
     if not trust:
         raise TrustRequired(
             f"{path} is a grid genre file: Python code that runs as Python when loaded, so "
-            "it is loaded only when you pass --trust", file=str(path), field="--trust",
+            "it is loaded only when you pass --trust",
+            file=str(path),
+            field="--trust",
             expected="--trust on the command (generate, verify, score) if you trust this file",
-            hint="Only pass --trust for genre files you trust")
+            hint="Only pass --trust for genre files you trust",
+        )
     genre = load_genre_file(path)
     return GridFamily(genre.id, source=str(path))
 

@@ -10,6 +10,7 @@ propagation plus the graph rules' deductions) fixes every cell; 2.x = failed-lit
 probing is needed; 3.x = search is needed. The fraction is the share of cells left open
 by the cheaper level.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,7 +21,15 @@ from .genre import Genre, Instance
 from .grading import at_most, grade
 from .grading import entry_lits as _entry_lits
 
-__all__ = ["random_solution", "grade", "reduce_clues", "generate_instance", "TIERS", "tier_name", "in_tier"]
+__all__ = [
+    "random_solution",
+    "grade",
+    "reduce_clues",
+    "generate_instance",
+    "TIERS",
+    "tier_name",
+    "in_tier",
+]
 
 TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
 
@@ -30,8 +39,9 @@ TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
 GIVE_UP_TOO_HARD = 8
 
 
-def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None = None,
-                    fraction: float = 0.35) -> dict | None:
+def random_solution(
+    comp: Compiled, rng: random.Random, base: list[int] | None = None, fraction: float = 0.35
+) -> dict | None:
     """A random solution: fix a random value on a random part of the entries (checked in
     batches, halving a batch that makes the formula unsatisfiable), then let the solver
     complete it."""
@@ -42,7 +52,7 @@ def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None =
     order = list(range(len(entries)))
     rng.shuffle(order)
     picks = []
-    for idx in order[:max(4, int(len(order) * fraction))]:
+    for idx in order[: max(4, int(len(order) * fraction))]:
         options = [line for line in entries[idx] if abs(line) != comp.low.T]
         if len(options) >= 2:
             picks.append(rng.choice(options))
@@ -65,13 +75,21 @@ def random_solution(comp: Compiled, rng: random.Random, base: list[int] | None =
 
     step = 16
     for i in range(0, len(picks), step):
-        add(picks[i:i + step])
+        add(picks[i : i + step])
     model = comp._check(base + chosen, None)
     return None if model is None else comp.decode(model)
 
 
-def reduce_clues(genre: Genre, comp: Compiled, inst: Instance, sol: dict, rng: random.Random, *,
-                 tier: str = "any", density: float | None = None) -> Instance:
+def reduce_clues(
+    genre: Genre,
+    comp: Compiled,
+    inst: Instance,
+    sol: dict,
+    rng: random.Random,
+    *,
+    tier: str = "any",
+    density: float | None = None,
+) -> Instance:
     """Remove removable clues in random order while the puzzle stays unique (and within
     the difficulty tier); stop early once the clue density target is reached."""
     differs = comp.block_solution(sol)
@@ -87,7 +105,7 @@ def reduce_clues(genre: Genre, comp: Compiled, inst: Instance, sol: dict, rng: r
     # Medium runs an easy pass first: its checks are one closure each, and the costly
     # medium check (probing) is then only asked about the clues an easy puzzle still
     # needs (Skyscrapers 10x10 medium: 48 s -> a few seconds).
-    for level in ((1, 2) if cap == 2 else (cap,)):
+    for level in (1, 2) if cap == 2 else (cap,):
         for name, p in places:
             if density is not None and kept / total <= density:
                 break
@@ -106,16 +124,25 @@ def reduce_clues(genre: Genre, comp: Compiled, inst: Instance, sol: dict, rng: r
     return Instance(inst.genre, inst.rows, inst.cols, dict(inst.opts), dict(inst.data), clues)
 
 
-def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: random.Random, *,
-                      tier: str = "any", density: float | None = None,
-                      attempts: int = 30) -> tuple[Instance, dict, float, Compiled]:
+def generate_instance(
+    genre: Genre,
+    rows: int,
+    cols: int,
+    opts: dict,
+    rng: random.Random,
+    *,
+    tier: str = "any",
+    density: float | None = None,
+    attempts: int = 30,
+) -> tuple[Instance, dict, float, Compiled]:
     """A unique puzzle of ``genre`` (instance, solution, difficulty, compiled rules)."""
     refused = genre.tier_problem(tier, rows, cols, opts) if tier != "any" else None
     if refused:
         from ..core.errors import ConfigError
 
-        raise ConfigError(refused, field="difficulty",
-                          expected="another tier or size (docs/grid.md, Tiers)")
+        raise ConfigError(
+            refused, field="difficulty", expected="another tier or size (docs/grid.md, Tiers)"
+        )
     reasons: dict[str, int] = {}
     shared = None
     for _ in range(attempts):
@@ -132,13 +159,17 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
         elif inst.data or shared is None:
             comp = genre.compile(inst)
             if not inst.data:
-                shared = comp  # no fixed data: one session (and its learnt cuts) serves all attempts
+                shared = (
+                    comp  # no fixed data: one session (and its learnt cuts) serves all attempts
+                )
         else:
             comp = shared
         if direct is None:
             sol = random_solution(comp, rng)
         if sol is None:
-            reasons["no solution for the drawn layout"] = reasons.get("no solution for the drawn layout", 0) + 1
+            reasons["no solution for the drawn layout"] = (
+                reasons.get("no solution for the drawn layout", 0) + 1
+            )
             continue
         unique = False
         for _round in range(genre.max_repairs(inst) + 1):
@@ -165,7 +196,9 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
             # monotone in the clues), so a layout too hard with every clue is dropped now
             key = f"too hard for {tier} even with every clue"
             reasons[key] = reasons.get(key, 0) + 1
-            if reasons[key] >= GIVE_UP_TOO_HARD and not any(k.startswith("came out") for k in reasons):
+            if reasons[key] >= GIVE_UP_TOO_HARD and not any(
+                k.startswith("came out") for k in reasons
+            ):
                 break  # no layout got near the tier: it is out of reach here, say so now
             continue
         puzzle = reduce_clues(genre, comp, inst, sol, rng, tier=tier, density=density)
@@ -178,9 +211,12 @@ def generate_instance(genre: Genre, rows: int, cols: int, opts: dict, rng: rando
     what = "unique puzzle" if tier == "any" else f"unique {tier} puzzle"
     tried = sum(reasons.values())
     why = "; ".join(f"{k}: {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
-    raise GenerationFailed(f"{genre.id} {rows}x{cols}: no {what} in {tried} attempts ({why})",
-                           attempts=tried, reasons=reasons,
-                           expected="another seed, size or difficulty")
+    raise GenerationFailed(
+        f"{genre.id} {rows}x{cols}: no {what} in {tried} attempts ({why})",
+        attempts=tried,
+        reasons=reasons,
+        expected="another seed, size or difficulty",
+    )
 
 
 def tier_name(diff: float) -> str:

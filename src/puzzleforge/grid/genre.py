@@ -4,6 +4,7 @@ Why a base class here (and not in each genre): every genre shares the same life 
 bind the size, compile once, clues as assumptions, answer as a grid of tokens — so a genre
 module only writes its rules, its text format and its clue layout.
 """
+
 from __future__ import annotations
 
 import re
@@ -41,14 +42,14 @@ class Drawing:
 
     rows: int
     cols: int
-    text: dict = field(default_factory=dict)        # Cell -> str
-    shaded: set = field(default_factory=set)        # cells filled dark
-    circles: dict = field(default_factory=dict)     # Cell -> "white" | "black"
-    edges: set = field(default_factory=set)         # Edge drawn thick (loop / fences)
-    links: set = field(default_factory=set)         # inner Edges: path between cell centres
-    regions: dict = field(default_factory=dict)     # Cell -> region id (thick borders)
-    outside: dict = field(default_factory=dict)     # ("N"|"S"|"W"|"E", index) -> str
-    between: dict = field(default_factory=dict)     # inner Edge -> symbol (<, >, ^, v)
+    text: dict = field(default_factory=dict)  # Cell -> str
+    shaded: set = field(default_factory=set)  # cells filled dark
+    circles: dict = field(default_factory=dict)  # Cell -> "white" | "black"
+    edges: set = field(default_factory=set)  # Edge drawn thick (loop / fences)
+    links: set = field(default_factory=set)  # inner Edges: path between cell centres
+    regions: dict = field(default_factory=dict)  # Cell -> region id (thick borders)
+    outside: dict = field(default_factory=dict)  # ("N"|"S"|"W"|"E", index) -> str
+    between: dict = field(default_factory=dict)  # inner Edge -> symbol (<, >, ^, v)
     vertex_dots: bool = False
 
 
@@ -60,15 +61,20 @@ MAX_SIDE = 100
 def check_side(rows: int, cols: int, *, field_name: str = "size", line: int | None = None) -> None:
     """Refuse a board with a side outside 1..MAX_SIDE before anything is built for it."""
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise InvalidDescription(f"size {rows}x{cols} is outside the grid limits",
-                                 field=field_name, line=line,
-                                 expected=f"1 to {MAX_SIDE} rows and columns (docs/limits.md)")
+        raise InvalidDescription(
+            f"size {rows}x{cols} is outside the grid limits",
+            field=field_name,
+            line=line,
+            expected=f"1 to {MAX_SIDE} rows and columns (docs/limits.md)",
+        )
 
 
 def parse_size(text: str, *, field_name: str = "size") -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*(?:[xX×*]\s*(\d+))?\s*", str(text))
     if not m:
-        raise InvalidDescription(f"size {text!r} is not RxC", field=field_name, expected="e.g. 6x6 or 9")
+        raise InvalidDescription(
+            f"size {text!r} is not RxC", field=field_name, expected="e.g. 6x6 or 9"
+        )
     r = int(m.group(1))
     c = int(m.group(2) or r)
     check_side(r, c, field_name=field_name)
@@ -76,8 +82,24 @@ def parse_size(text: str, *, field_name: str = "size") -> tuple[int, int]:
 
 
 #: How people and models write shaded (1) and white (0) cells; all read as the canonical digit.
-_BINARY_SYMBOLS = {"#": "1", "x": "1", "b": "1", "*": "1", "■": "1", "⬛": "1", "█": "1", "●": "1",
-                   "w": "0", "-": "0", ".": "0", "o": "0", "□": "0", "⬜": "0", "·": "0", "○": "0"}
+_BINARY_SYMBOLS = {
+    "#": "1",
+    "x": "1",
+    "b": "1",
+    "*": "1",
+    "■": "1",
+    "⬛": "1",
+    "█": "1",
+    "●": "1",
+    "w": "0",
+    "-": "0",
+    ".": "0",
+    "o": "0",
+    "□": "0",
+    "⬜": "0",
+    "·": "0",
+    "○": "0",
+}
 
 
 def split_tokens(line: str) -> list[str]:
@@ -97,10 +119,15 @@ def parse_header(text: str, genre: str) -> tuple[dict, list[str]]:
         raise InvalidDescription("empty puzzle text", expected=f"a first line '{genre} RxC'")
     head = lines[0].split()
     if head[0].lower() != genre:
-        raise InvalidDescription(f"puzzle text starts with {head[0]!r}", line=1,
-                                 expected=f"'{genre} RxC ...' as the first line")
+        raise InvalidDescription(
+            f"puzzle text starts with {head[0]!r}",
+            line=1,
+            expected=f"'{genre} RxC ...' as the first line",
+        )
     if len(head) < 2:
-        raise InvalidDescription("missing size on the first line", line=1, expected=f"'{genre} RxC'")
+        raise InvalidDescription(
+            "missing size on the first line", line=1, expected=f"'{genre} RxC'"
+        )
     rows, cols = parse_size(head[1])
     fields: dict = {"rows": rows, "cols": cols}
     for item in head[2:]:
@@ -118,13 +145,13 @@ class Genre:
     title = "?"
     summary = "?"
     rules_doc = ""
-    square = False           # rows must equal cols
-    even = False             # sizes must be even
+    square = False  # rows must equal cols
+    even = False  # sizes must be even
     min_size = 4
     max_size = 40
     default_size = (6, 6)
     answer_var = "x"
-    removable: tuple[str, ...] = ("given",)   # clue specs the generator may thin out
+    removable: tuple[str, ...] = ("given",)  # clue specs the generator may thin out
     remove_first: tuple = ()  # of those, specs whose clues are tried first (else one random order)
     puzzlink_name: str | None = None
 
@@ -160,7 +187,9 @@ class Genre:
         if self.even and (rows % 2 or cols % 2):
             problems.append(f"{self.id} needs even sizes, got {rows}x{cols}")
         if not (self.min_size <= rows <= self.max_size and self.min_size <= cols <= self.max_size):
-            problems.append(f"{self.id} sizes must lie in {self.min_size}..{self.max_size}, got {rows}x{cols}")
+            problems.append(
+                f"{self.id} sizes must lie in {self.min_size}..{self.max_size}, got {rows}x{cols}"
+            )
         return problems
 
     #: Tiers the generator does not offer at some sizes: tier -> (smallest side, largest
@@ -178,8 +207,9 @@ class Genre:
         side = min(rows, cols)
         if lo <= side <= hi:
             return None
-        where = ("at any size" if lo > hi else f"below {lo}x{lo}" if side < lo
-                 else f"above {hi}x{hi}")
+        where = (
+            "at any size" if lo > hi else f"below {lo}x{lo}" if side < lo else f"above {hi}x{hi}"
+        )
         return f"{self.id} is not offered as {tier} {where} ({rows}x{cols} asked): {why}"
 
     answer_doc = "one line per row, one symbol per cell (1 = black/shaded, 0 = white)."

@@ -35,6 +35,7 @@ Graph deductions (sound, each a human step of the genre):
                  unknown edge joining the two ends of one path is off while another path
                  exists; once one cycle is closed every unknown edge is off.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -251,8 +252,11 @@ def _cut_cells(nodes: set, marked: set) -> list:
         if parent is not None:
             low[parent] = min(low[parent], low[u])
             below[parent] += below[u]
-            if (low[u] >= disc[parent] and below[u] > 0
-                    and total - below[u] - (1 if parent in marked else 0) > 0):
+            if (
+                low[u] >= disc[parent]
+                and below[u] > 0
+                and total - below[u] - (1 if parent in marked else 0) > 0
+            ):
                 cut.add(parent)
     return sorted(cut - marked)
 
@@ -379,5 +383,8 @@ def _loop(grid: Any, nodes: str, items: list, val: Callable) -> list[int] | None
         return [-lit for (_, lit), st in zip(items, state, strict=True) if st is None]
     if len(edges) < 2:
         return []
-    return [-lit for ((_, lit), (a, b), st) in zip(items, pairs, state, strict=True)
-            if st is None and a in touched and b in touched and find(a) == find(b)]
+    return [
+        -lit
+        for ((_, lit), (a, b), st) in zip(items, pairs, state, strict=True)
+        if st is None and a in touched and b in touched and find(a) == find(b)
+    ]

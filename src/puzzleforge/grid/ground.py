@@ -9,6 +9,7 @@ Ground nodes are tuples: ('c', value) | ('v', var, entity) | ('not', a) | ('and'
 ('ite', c, a, b) | ('clue', spec, place, value, body) | ('given', spec, place) |
 ('conn', ((entity, g), ...)) | ('loop', nodes, ((edge, g), ...)).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -81,8 +82,12 @@ def mk_or(args: Iterable[tuple]) -> tuple:
 
 
 _CMP = {
-    "Eq": lambda x, y: x == y, "Ne": lambda x, y: x != y, "Lt": lambda x, y: x < y,
-    "Le": lambda x, y: x <= y, "Gt": lambda x, y: x > y, "Ge": lambda x, y: x >= y,
+    "Eq": lambda x, y: x == y,
+    "Ne": lambda x, y: x != y,
+    "Lt": lambda x, y: x < y,
+    "Le": lambda x, y: x <= y,
+    "Gt": lambda x, y: x > y,
+    "Ge": lambda x, y: x >= y,
 }
 
 
@@ -119,7 +124,9 @@ def mk_add(args: Iterable[tuple]) -> tuple:
 class Grounder:
     """Expands a Model for concrete Params and instance data."""
 
-    def __init__(self, model: Model, params: dict[str, Any], data: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, model: Model, params: dict[str, Any], data: dict[str, Any] | None = None
+    ) -> None:
         model.check_binding(params, data)
         self.model = model
         self.params = dict(params)
@@ -127,19 +134,28 @@ class Grounder:
         self._grids: dict[int, ConcreteGrid] = {}
         self._members: dict[int, frozenset] = {}
         self._domains: dict[int, Domain] = {}
-        problems = [p for c in model.constants()
-                    for p in data_out_of_range(c, c.value if c.value is not None
-                                               else self.data[c.name], self.const)]
+        problems = [
+            p
+            for c in model.constants()
+            for p in data_out_of_range(
+                c, c.value if c.value is not None else self.data[c.name], self.const
+            )
+        ]
         if problems:  # data outside its declared range would ground to nonsense silently
-            raise DSLError("; ".join(problems), field=model.name,
-                           expected="instance data inside the domain its Const declares")
+            raise DSLError(
+                "; ".join(problems),
+                field=model.name,
+                expected="instance data inside the domain its Const declares",
+            )
 
     # -- constants ----------------------------------------------------------------------
     def const(self, expr: Any, env: dict | None = None) -> Any:
         g = self.ground(ir.lift(expr), env or {})
         if g[0] != "c":
-            raise DSLError(f"{ir.short(expr)} must be a constant once params are bound",
-                           expected="an expression of Params and constants")
+            raise DSLError(
+                f"{ir.short(expr)} must be a constant once params are bound",
+                expected="an expression of Params and constants",
+            )
         return g[1]
 
     def grid(self, grid: Any) -> ConcreteGrid:
@@ -179,7 +195,7 @@ class Grounder:
         if isinstance(s, ir.Windows):
             base = self.resolve(s.base, env)
             k = self.const(s.k, env)
-            return tuple(Line(("win", i), tuple(base[i:i + k])) for i in range(len(base) - k + 1))
+            return tuple(Line(("win", i), tuple(base[i : i + k])) for i in range(len(base) - k + 1))
         if isinstance(s, ir.Union):
             left = self.resolve(s.left, env)
             seen = set(left)
@@ -195,7 +211,7 @@ class Grounder:
         if isinstance(s, ir.Before):
             items = self.resolve(s.scope, env)
             e = self.entity(s.entity, env)
-            return tuple(items[:items.index(e)]) if e in items else tuple(items)
+            return tuple(items[: items.index(e)]) if e in items else tuple(items)
         raise DSLError(f"unknown set {s!r}")
 
     def _grid_set(self, s: ir.GridSet, env: dict) -> tuple:
@@ -250,8 +266,10 @@ class Grounder:
             def blocked(cell: Cell) -> bool:
                 value = self.ground(body, {**env, id(binder): cell})
                 if value[0] != "c":
-                    raise DSLError("the blocker of grid.sight must depend on constants only",
-                                   expected="a Const (instance data) such as walls")
+                    raise DSLError(
+                        "the blocker of grid.sight must depend on constants only",
+                        expected="a Const (instance data) such as walls",
+                    )
                 return bool(value[1])
 
             return g.sight(e, blocked)
@@ -275,7 +293,9 @@ class Grounder:
                 return g.edge_cells(self.entity(args[0], env))[args[1]]
             if fn == "cell_edge":
                 return g.cell_edge(self.entity(args[0], env), args[1])
-        raise DSLError(f"{ir.short(expr)} is not an entity expression", expected="a cell, edge or vertex")
+        raise DSLError(
+            f"{ir.short(expr)} is not an entity expression", expected="a cell, edge or vertex"
+        )
 
     # -- expressions -------------------------------------------------------------------
     def ground(self, e: Any, env: dict) -> tuple:
@@ -286,8 +306,10 @@ class Grounder:
         if isinstance(e, ir.Binder):
             value = env[id(e)]
             if isinstance(value, (Cell, Edge, Vertex, Line)):
-                raise DSLError(f"binder '{e.name}' (an entity) used as a value",
-                               expected="var[binder] or binder.r / binder.c")
+                raise DSLError(
+                    f"binder '{e.name}' (an entity) used as a value",
+                    expected="var[binder] or binder.r / binder.c",
+                )
             return ("c", value)
         if isinstance(e, ir.VarRef):
             return self._varref(e, env)
@@ -330,12 +352,16 @@ class Grounder:
             if e.op == "Div":
                 a, b = args
                 if b[0] != "c" or b[1] == 0:
-                    raise DSLError(f"division by {ir.short(e.args[1])}", expected="a non-zero constant divisor")
+                    raise DSLError(
+                        f"division by {ir.short(e.args[1])}", expected="a non-zero constant divisor"
+                    )
                 if a[0] == "c":
                     return ("c", int(a[1]) // b[1])
                 return ("div", a, b)
         if isinstance(e, ir.Aggregate):
-            body_list = [self.ground(e.body, {**env, id(e.binder): x}) for x in self.resolve(e.scope, env)]
+            body_list = [
+                self.ground(e.body, {**env, id(e.binder): x}) for x in self.resolve(e.scope, env)
+            ]
             return mk_add(body_list)
         if isinstance(e, ir.Quant):
             items = self.resolve(e.scope, env)
@@ -343,21 +369,38 @@ class Grounder:
             return mk_and(parts) if e.op == "ForAll" else mk_or(parts)
         if isinstance(e, Connected):
             items = self.resolve(e.scope, env)
-            return ("conn", tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
+            return (
+                "conn",
+                tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items),
+            )
         if isinstance(e, SingleLoop):
             items = self.resolve(e.scope, env)
-            return ("loop", e.nodes, tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
+            return (
+                "loop",
+                e.nodes,
+                tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items),
+            )
         from .primitives import Runs
 
         if isinstance(e, Runs):
             items = self.resolve(e.scope, env)
             pat = self.ground(e.pattern, env)
             if pat[0] != "c":
-                raise DSLError("runs_match pattern must be instance data", expected="an IntSeq Const")
-            return ("runs", tuple(pat[1]), tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
+                raise DSLError(
+                    "runs_match pattern must be instance data", expected="an IntSeq Const"
+                )
+            return (
+                "runs",
+                tuple(pat[1]),
+                tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items),
+            )
         if isinstance(e, Islands):
             items = self.resolve(e.scope, env)
-            return ("islands", e.spec, tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items))
+            return (
+                "islands",
+                e.spec,
+                tuple((x, self.ground(e.body, {**env, id(e.binder): x})) for x in items),
+            )
         if isinstance(e, ClueRef):
             return ("given", e.spec, self.entity(e.place, env))
         raise DSLError(f"cannot ground {type(e).__name__} here")
@@ -379,9 +422,11 @@ class Grounder:
         if entity is not None and entity not in self.members(var):
             if e.default is not None:
                 return self.ground(e.default, env)
-            raise DSLError(f"{var.name}[{entity!r}] is outside the set {var.name} is defined over",
-                           expected=f"an entity of {ir.short(var.over) if False else var.over!r}, "
-                                    f"or {var.name}.get(x, default)")
+            raise DSLError(
+                f"{var.name}[{entity!r}] is outside the set {var.name} is defined over",
+                expected=f"an entity of {ir.short(var.over) if False else var.over!r}, "
+                f"or {var.name}.get(x, default)",
+            )
         if isinstance(var, ir.Const):
             return ("c", self._const_value(var, entity))
         return ("v", var, entity)
@@ -395,8 +440,10 @@ class Grounder:
                 if entity not in value:
                     if c.domain.kind == "bool":
                         return False
-                    raise DSLError(f"Const '{c.name}' has no value at {entity!r}",
-                                   expected="a value for every entity")
+                    raise DSLError(
+                        f"Const '{c.name}' has no value at {entity!r}",
+                        expected="a value for every entity",
+                    )
                 value = value[entity]
         if c.domain.kind == "bool":
             return bool(value)

@@ -21,6 +21,7 @@ Givens (a cell whose own clue fixes it, such as a Sudoku digit or a Nurikabe num
 never hinted. Places are 1-based ("row 3, column 5") and values are named ("black",
 "a bulb", "a line"), as a person reads the board.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -55,7 +56,7 @@ class Hint:
     reason: str
     level: str  # "propagation" (local deduction) | "probing" (one-cell case split) | "search"
     clues: list[tuple[str, Any, Any]] = field(default_factory=list)
-    cells: list[tuple[Any, Any]] = field(default_factory=list)   # ((var, entity), value)
+    cells: list[tuple[Any, Any]] = field(default_factory=list)  # ((var, entity), value)
 
 
 def place_name(p: Any, rows: int = 0, cols: int = 0) -> str:
@@ -65,21 +66,40 @@ def place_name(p: Any, rows: int = 0, cols: int = 0) -> str:
     if isinstance(p, Cell):
         return f"row {p.r + 1}, column {p.c + 1}"
     if isinstance(p, Edge):
-        a, b = (Cell(p.r - 1, p.c), Cell(p.r, p.c)) if p.o == "h" else (Cell(p.r, p.c - 1), Cell(p.r, p.c))
-        inside = [x for x in (a, b) if 0 <= x.r < (rows or x.r + 1) and 0 <= x.c < (cols or x.c + 1)]
+        a, b = (
+            (Cell(p.r - 1, p.c), Cell(p.r, p.c))
+            if p.o == "h"
+            else (Cell(p.r, p.c - 1), Cell(p.r, p.c))
+        )
+        inside = [
+            x for x in (a, b) if 0 <= x.r < (rows or x.r + 1) and 0 <= x.c < (cols or x.c + 1)
+        ]
         if len(inside) == 2:
             return f"the edge between {place_name(a)} and {place_name(b)}"
-        side = ("top" if inside[0] == b else "bottom") if p.o == "h" else \
-            ("left" if inside[0] == b else "right")
+        side = (
+            ("top" if inside[0] == b else "bottom")
+            if p.o == "h"
+            else ("left" if inside[0] == b else "right")
+        )
         return f"the {side} side of {place_name(inside[0])}"
     if isinstance(p, Vertex):
         return f"the corner at the top left of {place_name(Cell(p.r, p.c))}"
     if isinstance(p, Line):
-        side = {"row": "row", "col": "column", "W": "row", "E": "row", "N": "column",
-                "S": "column"}.get(p.name[0], "")
+        side = {
+            "row": "row",
+            "col": "column",
+            "W": "row",
+            "E": "row",
+            "N": "column",
+            "S": "column",
+        }.get(p.name[0], "")
         # (names of lines are 0-based indices like cells)
-        seen = {"W": " seen from the left", "E": " seen from the right", "N": " seen from the top",
-                "S": " seen from the bottom"}.get(p.name[0], "")
+        seen = {
+            "W": " seen from the left",
+            "E": " seen from the right",
+            "N": " seen from the top",
+            "S": " seen from the bottom",
+        }.get(p.name[0], "")
         if side and len(p.name) > 1 and isinstance(p.name[1], int):
             return f"{side} {p.name[1] + 1}{seen}"
         return "the " + " ".join(map(str, p.name))
@@ -124,8 +144,9 @@ class _Board:
         self.genre, self.inst = genre, inst
         self.comp = comp if comp is not None else genre.compile(inst)
         self.reps = {(name, e): rep for name, e, rep, _ in self.comp.answer}
-        self.items = [(n, p, v) for n, d in sorted(inst.clues.items())
-                      for p, v in sorted(d.items(), key=repr)]
+        self.items = [
+            (n, p, v) for n, d in sorted(inst.clues.items()) for p, v in sorted(d.items(), key=repr)
+        ]
 
     def place(self, p: Any) -> str:
         return place_name(p, self.inst.rows, self.inst.cols)
@@ -180,8 +201,13 @@ def givens(genre: Any, inst: Any, comp: Any | None = None) -> dict[tuple, Any]:
     return out
 
 
-def next_hint(genre: Any, inst: Any, known: dict[tuple, Any] | None = None,
-              comp: Any | None = None, given: dict[tuple, Any] | None = None) -> Hint | None:
+def next_hint(
+    genre: Any,
+    inst: Any,
+    known: dict[tuple, Any] | None = None,
+    comp: Any | None = None,
+    given: dict[tuple, Any] | None = None,
+) -> Hint | None:
     """The easiest deduction available from the clues and the ``known`` entries
     ({(var name, entity): value}); None when the board contradicts itself or is full.
     ``given``: the puzzle's ``givens`` when the caller has them already (explain)."""
@@ -223,16 +249,25 @@ def _local(board: _Board, forced: list, cells: list) -> Hint:
             best = (rank, key, value, items, near)
     assert best is not None  # found is never empty here
     _, key, value, items, near = best
-    return Hint(key[0], key[1], value, _reason(board, key, value, items, near), "propagation",
-                clues=items, cells=near)
+    return Hint(
+        key[0],
+        key[1],
+        value,
+        _reason(board, key, value, items, near),
+        "propagation",
+        clues=items,
+        cells=near,
+    )
 
 
 def _minimise(board: _Board, key: tuple, value: Any, items: list, cells: list) -> tuple[list, list]:
     """Drop evidence one piece at a time while the deduction still holds."""
     target = board.lit(key, value)
     # far pieces first: what stays is the evidence closest to the entry
-    order = sorted([("item", it) for it in items] + [("cell", c) for c in cells],
-                   key=lambda x: -_distance(x[1][1] if x[0] == "item" else x[1][0][1], key[1]))
+    order = sorted(
+        [("item", it) for it in items] + [("cell", c) for c in cells],
+        key=lambda x: -_distance(x[1][1] if x[0] == "item" else x[1][0][1], key[1]),
+    )
     keep_items, keep_cells = list(items), list(cells)
     for kind, piece in order:
         trial_items = [x for x in keep_items if x is not piece] if kind == "item" else keep_items
@@ -247,15 +282,26 @@ def _reason(board: _Board, key: tuple, value: Any, items: list, cells: list) -> 
     parts = [f"{_clue_text(n, v)} at {board.place(p)}" for n, p, v in items]
     parts += [f"{board.place(k[1])} being {value_name(g, v)}" for k, v in cells]
     shown = parts[:6] + ([f"{len(parts) - 6} more"] if len(parts) > 6 else [])
-    evidence = ("; ".join(shown) if shown else
-                "the layout of the board alone" if board.inst.data else "nothing but the rules")
-    return (f"{board.place(key[1]).capitalize()} must be {value_name(g, value)}: the rules "
-            f"({_rule_names(g)}) with {evidence} leave no other choice.")
+    evidence = (
+        "; ".join(shown)
+        if shown
+        else "the layout of the board alone"
+        if board.inst.data
+        else "nothing but the rules"
+    )
+    return (
+        f"{board.place(key[1]).capitalize()} must be {value_name(g, value)}: the rules "
+        f"({_rule_names(g)}) with {evidence} leave no other choice."
+    )
 
 
 #: How clue values read in a sentence, per clue kind (the default is "the <kind> <value>").
-_CLUE_WORDS = {("pearl", "W"): "the white pearl", ("pearl", "B"): "the black pearl",
-               ("rel", "<"): "the sign <", ("rel", ">"): "the sign >"}
+_CLUE_WORDS = {
+    ("pearl", "W"): "the white pearl",
+    ("pearl", "B"): "the black pearl",
+    ("rel", "<"): "the sign <",
+    ("rel", ">"): "the sign >",
+}
 
 
 def _clue_text(kind: str, value: Any) -> str:
@@ -277,7 +323,7 @@ def _probe(board: _Board, open_keys: list, cells: list) -> Hint | None:
         progress = False
         for key in open_keys:
             rep = board.reps[key]
-            for value in ([True, False] if isinstance(rep, int) else sorted(rep.eq)):
+            for value in [True, False] if isinstance(rep, int) else sorted(rep.eq):
                 if (key, value) in ruled_out:
                     continue
                 against = [-board.lit(k, v) for k, v in ruled_out]
@@ -306,14 +352,21 @@ def _probe_hint(board: _Board, base: list, ruled_out: list, key: tuple, value: A
         if ok and target in lits:
             needed = trial
     g = board.genre
-    splits = "; ".join(f"if {board.place(k[1])} were {value_name(g, v)}, the rules would break"
-                       for k, v in needed[:4])
+    splits = "; ".join(
+        f"if {board.place(k[1])} were {value_name(g, v)}, the rules would break"
+        for k, v in needed[:4]
+    )
     more = f" (and {len(needed) - 4} more such case splits)" if len(needed) > 4 else ""
-    return Hint(key[0], key[1], value,
-                f"{board.place(key[1]).capitalize()} must be {value_name(g, value)}: a case split "
-                f"shows it ({splits}{more}); with that, the rules ({_rule_names(g)}) and the "
-                "clues leave no other choice.", "probing",
-                cells=[(k, v) for k, v in needed])
+    return Hint(
+        key[0],
+        key[1],
+        value,
+        f"{board.place(key[1]).capitalize()} must be {value_name(g, value)}: a case split "
+        f"shows it ({splits}{more}); with that, the rules ({_rule_names(g)}) and the "
+        "clues leave no other choice.",
+        "probing",
+        cells=[(k, v) for k, v in needed],
+    )
 
 
 def _search(board: _Board, open_keys: list, fixed: dict) -> Hint | None:
@@ -321,10 +374,15 @@ def _search(board: _Board, open_keys: list, fixed: dict) -> Hint | None:
     for key in open_keys:
         if key in forced:
             g = board.genre
-            return Hint(key[0], key[1], forced[key],
-                        f"{board.place(key[1]).capitalize()} must be {value_name(g, forced[key])}: "
-                        "every solution has it, but no local deduction or one-place case split "
-                        "shows it yet; it needs a longer case analysis.", "search")
+            return Hint(
+                key[0],
+                key[1],
+                forced[key],
+                f"{board.place(key[1]).capitalize()} must be {value_name(g, forced[key])}: "
+                "every solution has it, but no local deduction or one-place case split "
+                "shows it yet; it needs a longer case analysis.",
+                "search",
+            )
     return None
 
 

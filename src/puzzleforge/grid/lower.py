@@ -11,6 +11,7 @@ cardinality encoding name (seqcounter, totalizer, sortnetwrk, cardnetwrk, mtotal
 constraints in ``natives`` for a solver that propagates them natively (Minicard), the
 guarded ones (clue rules) falling back to the sequential counter.
 """
+
 from __future__ import annotations
 
 from itertools import pairwise
@@ -81,13 +82,18 @@ class IntRep:
 class Lowering:
     """Lowers a ground rule set into clauses over one VarPool."""
 
-    def __init__(self, grounder: Grounder, *, int_encoding: str = "onehot",
-                 card_encoding: str = "seqcounter") -> None:
+    def __init__(
+        self, grounder: Grounder, *, int_encoding: str = "onehot", card_encoding: str = "seqcounter"
+    ) -> None:
         if int_encoding not in INT_ENCODINGS:
-            raise DSLError(f"unknown int encoding {int_encoding!r}", expected=" or ".join(INT_ENCODINGS))
+            raise DSLError(
+                f"unknown int encoding {int_encoding!r}", expected=" or ".join(INT_ENCODINGS)
+            )
         if card_encoding not in CARD_ENCODINGS and card_encoding != "native":
-            raise DSLError(f"unknown cardinality encoding {card_encoding!r}",
-                           expected="one of " + ", ".join(CARD_ENCODINGS) + ", native")
+            raise DSLError(
+                f"unknown cardinality encoding {card_encoding!r}",
+                expected="one of " + ", ".join(CARD_ENCODINGS) + ", native",
+            )
         self.g = grounder
         self.int_encoding = int_encoding
         self.card_encoding = card_encoding
@@ -95,12 +101,12 @@ class Lowering:
         self.clauses: list[list[int]] = []
         self.T = self.pool.id(("__true__",))
         self.clauses.append([self.T])
-        self.reps: dict[tuple, Any] = {}       # (var, entity) -> lit (bool) or IntRep
+        self.reps: dict[tuple, Any] = {}  # (var, entity) -> lit (bool) or IntRep
         self.cache: dict[tuple, Any] = {}
         self.selectors: dict[tuple, int] = {}  # (spec name, place, value) -> lit
         self.presence: dict[tuple, int] = {}
         self.specs: dict[str, Any] = {}
-        self.lazy: list[tuple] = []            # ('conn', [(entity, lit)]) / ('loop', nodes, [(edge, lit)])
+        self.lazy: list[tuple] = []  # ('conn', [(entity, lit)]) / ('loop', nodes, [(edge, lit)])
         self.answer_vars: list[Any] = []
         self.natives: list[tuple[list[int], int]] = []  # native at-most-k (card_encoding="native")
         self._declare()
@@ -296,8 +302,11 @@ class Lowering:
             for lx, ly in pairs:
                 self.emit([-lx, -ly, eq[z]])
         lits = list(eq.values())
-        for c in at_most_k(lits, 1, self.pool, "seqcounter") if len(lits) > 6 else \
-                [[-lits[i], -lits[j]] for i in range(len(lits)) for j in range(i + 1, len(lits))]:
+        for c in (
+            at_most_k(lits, 1, self.pool, "seqcounter")
+            if len(lits) > 6
+            else [[-lits[i], -lits[j]] for i in range(len(lits)) for j in range(i + 1, len(lits))]
+        ):
             self.emit(c)
         return IntRep(self, eq)
 
@@ -337,8 +346,10 @@ class Lowering:
         elif tag == "given":
             t = self.present(g[1], g[2])
         else:
-            raise DSLError(f"{tag} cannot be used inside a formula",
-                           expected="connected/single_loop/clue rules as top-level rules")
+            raise DSLError(
+                f"{tag} cannot be used inside a formula",
+                expected="connected/single_loop/clue rules as top-level rules",
+            )
         self.cache[("lit", g)] = t
         return t
 
@@ -414,8 +425,16 @@ class Lowering:
         if tag == "clue":
             _, spec, place, value, body = g
             key = (spec.name, place, value)
-            simple = body[0] == "v" or body[0] == "not" and body[1][0] == "v" or (
-                body[0] == "cmp" and body[1] in ("Eq", "Ne") and {body[2][0], body[3][0]} == {"v", "c"})
+            simple = (
+                body[0] == "v"
+                or body[0] == "not"
+                and body[1][0] == "v"
+                or (
+                    body[0] == "cmp"
+                    and body[1] in ("Eq", "Ne")
+                    and {body[2][0], body[3][0]} == {"v", "c"}
+                )
+            )
             if not guard and not spec.closed and key not in self.selectors and simple:
                 # a clue that just fixes one existing literal: that literal is the selector
                 top, n = self.pool.top, len(self.clauses)
@@ -482,8 +501,11 @@ class Lowering:
                     else:
                         self.emit([-s, -cond, nxt] + guard)
             cur = list(states[i + 1].values())
-            for c in at_most_k(cur, 1, self.pool, "seqcounter") if len(cur) > 5 else \
-                    [[-cur[a], -cur[b]] for a in range(len(cur)) for b in range(a + 1, len(cur))]:
+            for c in (
+                at_most_k(cur, 1, self.pool, "seqcounter")
+                if len(cur) > 5
+                else [[-cur[a], -cur[b]] for a in range(len(cur)) for b in range(a + 1, len(cur))]
+            ):
                 self.emit(list(c) + guard)
         final = states[n].get(L)
         self.emit(([final] if final else []) + guard)
@@ -533,7 +555,9 @@ class Lowering:
                 self._native_atmost([-lit for lit in lits], n - k)
             return
         elif enc == "native":
-            clauses = {"Le": at_most_k, "Ge": at_least_k}.get(op, exactly_k)(lits, k, self.pool, "seqcounter")
+            clauses = {"Le": at_most_k, "Ge": at_least_k}.get(op, exactly_k)(
+                lits, k, self.pool, "seqcounter"
+            )
         elif op == "Le":
             clauses = at_most_k(lits, k, self.pool, enc)
         elif op == "Ge":
@@ -576,7 +600,9 @@ class Lowering:
                 if (spec.name, e, values[0]) in self.selectors or True:
                     self.emit([lit, -self.present(spec, e)])
             sels = {e: {v: self.selector(spec, e, v) for v in values} for e, _ in items}
-            self.lazy.append(("islands", spec, sels, self.presence_map(spec, [e for e, _ in items]), items))
+            self.lazy.append(
+                ("islands", spec, sels, self.presence_map(spec, [e for e, _ in items]), items)
+            )
             return
         if g[0] == "conn":
             items = [(e, self.lit(x)) for e, x in g[1]]
@@ -591,7 +617,7 @@ class Lowering:
                 incid.setdefault(v, []).append(lit)
         for lits in incid.values():  # degree 0 or 2
             for i, lit in enumerate(lits):
-                others = lits[:i] + lits[i + 1:]
+                others = lits[:i] + lits[i + 1 :]
                 self.emit([-lit] + others)
             for i in range(len(lits)):
                 for j in range(i + 1, len(lits)):

@@ -5,6 +5,7 @@ Why here and not in ir.py: these are the user-facing declarations a rule file wr
 inside the quantifier that introduced it, graph primitives are top-level only) and where
 Params are bound.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -44,8 +45,16 @@ from .ir import (
 )
 from .primitives import Connected, Islands, SingleLoop
 
-__all__ = ["Grid", "ClueSpec", "ClueRule", "Model", "balanced", "exactly_k_true",
-           "no_triples", "all_different"]
+__all__ = [
+    "Grid",
+    "ClueSpec",
+    "ClueRule",
+    "Model",
+    "balanced",
+    "exactly_k_true",
+    "no_triples",
+    "all_different",
+]
 
 
 class Grid:
@@ -95,7 +104,9 @@ class Grid:
 
     def inner_cell_edges(self, c: Any) -> SetExpr:
         """The edges of a cell shared with another cell (Masyu's moves)."""
-        return GridSet(self, "inner_cell_edges", (self._entity(c, "cell", "inner_cell_edges"),), "edge")
+        return GridSet(
+            self, "inner_cell_edges", (self._entity(c, "cell", "inner_cell_edges"),), "edge"
+        )
 
     def cell_vertices(self, c: Any) -> SetExpr:
         return GridSet(self, "cell_vertices", (self._entity(c, "cell", "cell_vertices"),), "vertex")
@@ -104,8 +115,12 @@ class Grid:
         return GridSet(self, "vertex_edges", (self._entity(v, "vertex", "vertex_edges"),), "edge")
 
     def neighbors(self, c: Any, diagonal: bool = False) -> SetExpr:
-        return GridSet(self, "neighbors8" if diagonal else "neighbors",
-                       (self._entity(c, "cell", "neighbors"),), "cell")
+        return GridSet(
+            self,
+            "neighbors8" if diagonal else "neighbors",
+            (self._entity(c, "cell", "neighbors"),),
+            "cell",
+        )
 
     def sight(self, c: Any, blocked: Any) -> SetExpr:
         """The cell and the cells seen from it along row and column, stopping before a
@@ -141,10 +156,15 @@ class ClueSpec:
     clue presence (Nurikabe islands).
     """
 
-    def __init__(self, places: Any, domain: Domain, *, name: str = "clue", closed: bool = False) -> None:
+    def __init__(
+        self, places: Any, domain: Domain, *, name: str = "clue", closed: bool = False
+    ) -> None:
         self.places = as_set(places)
         if not isinstance(domain, Domain):
-            raise DSLError(f"ClueSpec '{name}': {domain!r} is not a domain", expected="Int(..), Enum(..) or Bool")
+            raise DSLError(
+                f"ClueSpec '{name}': {domain!r} is not a domain",
+                expected="Int(..), Enum(..) or Bool",
+            )
         self.domain = domain
         self.name = name
         self.closed = closed
@@ -156,8 +176,10 @@ class ClueSpec:
     def present(self, place: Any) -> Expr:
         """True where a clue of this spec is given (closed specs only)."""
         if not self.closed:
-            raise DSLError(f"ClueSpec '{self.name}' is open: clue presence is unknown",
-                           expected="ClueSpec(..., closed=True)")
+            raise DSLError(
+                f"ClueSpec '{self.name}' is open: clue presence is unknown",
+                expected="ClueSpec(..., closed=True)",
+            )
         return ClueRef(self, lift(place))
 
     def __repr__(self) -> str:
@@ -188,8 +210,10 @@ class ClueRule(Expr):
         except (TypeError, ValueError):
             names = []
         if len(names) != 2:
-            raise DSLError(f"ClueSpec '{spec.name}'.rule needs a lambda of (place, value)",
-                           expected="lambda p, k: ...")
+            raise DSLError(
+                f"ClueSpec '{spec.name}'.rule needs a lambda of (place, value)",
+                expected="lambda p, k: ...",
+            )
         self.place = Binder(names[0], spec.places.elem)
         self.value = Binder(names[1], "int")
         self.value.type = spec.domain.kind
@@ -198,8 +222,10 @@ class ClueRule(Expr):
         body = fn(self.place, self.value)
         assert_no_pending(f"clue rule {spec.name}")
         if isinstance(body, bool):
-            raise DSLError(f"clue rule {spec.name} returned the Python value {body!r}",
-                           expected="a DSL expression")
+            raise DSLError(
+                f"clue rule {spec.name} returned the Python value {body!r}",
+                expected="a DSL expression",
+            )
         self.body = _need(lift(body), ("bool",), f"clue rule {spec.name}")
 
     def children(self) -> tuple:
@@ -218,14 +244,18 @@ def exactly_k_true(S: Any, k: Any, key: Any) -> Expr:
 
 def no_triples(line: Any, pred: Any) -> Expr:
     """No three equal in a row: every 3-window holds 1 or 2 true values."""
-    return ForAll(as_set(line).windows(3), lambda w: And(Gt(w.sum_of(pred), 0), Lt(w.sum_of(pred), 3)))
+    return ForAll(
+        as_set(line).windows(3), lambda w: And(Gt(w.sum_of(pred), 0), Lt(w.sum_of(pred), 3))
+    )
 
 
 def all_different(S: Any, values: Any, key: Any) -> Expr:
     """Each value of ``values`` (a Range) occurs exactly once among key(x), x in S
     (the strong form for n values over n entities: a permutation)."""
     S = as_set(S)
-    return ForAll(values, lambda v: Eq(CountTrue(S, lambda x: Eq(key(x) if callable(key) else key[x], v)), 1))
+    return ForAll(
+        values, lambda v: Eq(CountTrue(S, lambda x: Eq(key(x) if callable(key) else key[x], v)), 1)
+    )
 
 
 # -------------------------------------------------------------------------- model ---
@@ -240,12 +270,16 @@ class Model:
     def add(self, rule: Any, label: str = "") -> Model:
         assert_no_pending("Model.add")
         if isinstance(rule, bool):
-            raise DSLError(f"rule {len(self.rules) + 1} is the Python value {rule!r}",
-                           expected="a DSL expression (did a comparison run on plain ints?)")
+            raise DSLError(
+                f"rule {len(self.rules) + 1} is the Python value {rule!r}",
+                expected="a DSL expression (did a comparison run on plain ints?)",
+            )
         rule = lift(rule, "rule")
         if rule.type != "bool":
-            raise DSLError(f"rule {len(self.rules) + 1} is a {rule.type} expression ({short(rule)})",
-                           expected="a Boolean rule")
+            raise DSLError(
+                f"rule {len(self.rules) + 1} is a {rule.type} expression ({short(rule)})",
+                expected="a Boolean rule",
+            )
         _check_scopes(rule, frozenset())
         _check_graph_top(rule, top=True)
         self.rules.append(rule)
@@ -265,8 +299,10 @@ class Model:
         for n in self.nodes():
             if isinstance(n, Param):
                 seen.setdefault(n.name, n)
-            for bound in (getattr(getattr(n, "domain", None), "lo", None),
-                          getattr(getattr(n, "domain", None), "hi", None)):
+            for bound in (
+                getattr(getattr(n, "domain", None), "lo", None),
+                getattr(getattr(n, "domain", None), "hi", None),
+            ):
                 if isinstance(bound, Node):
                     for m in walk(bound):
                         if isinstance(m, Param):
@@ -300,17 +336,23 @@ class Model:
         for p in self.params():
             if p.name not in params:
                 problems.append(f"Param '{p.name}' is not bound")
-            elif not isinstance(params[p.name], p.pytype) or (p.pytype is int and isinstance(params[p.name], bool)):
+            elif not isinstance(params[p.name], p.pytype) or (
+                p.pytype is int and isinstance(params[p.name], bool)
+            ):
                 problems.append(f"Param '{p.name}'={params[p.name]!r} is not {p.pytype.__name__}")
         data = data or {}
         for c in self.constants():
             if c.value is None and c.name not in data:
                 problems.append(f"Const '{c.name}' has no value")
         if problems:
-            raise DSLError("; ".join(problems), field=self.name,
-                           expected="every Param bound (" + ", ".join(
-                               f"{p.name}=..." for p in self.params()) + ", which a genre's "
-                           "bind(instance) returns) and instance data inside its declared domain")
+            raise DSLError(
+                "; ".join(problems),
+                field=self.name,
+                expected="every Param bound ("
+                + ", ".join(f"{p.name}=..." for p in self.params())
+                + ", which a genre's "
+                "bind(instance) returns) and instance data inside its declared domain",
+            )
 
     def pretty(self) -> str:
         from .pretty import pretty_model
@@ -328,8 +370,10 @@ def data_out_of_range(const: Any, value: Any, resolve: Callable[[Any], Any]) -> 
         return []
     where, v = bad[0]
     more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
-    return [f"Const '{const.name}' holds {v!r}{f' at {where}' if where != '' else ''}{more}, "
-            f"outside its domain {domain}"]
+    return [
+        f"Const '{const.name}' holds {v!r}{f' at {where}' if where != '' else ''}{more}, "
+        f"outside its domain {domain}"
+    ]
 
 
 def _check_scopes(node: Node, bound: frozenset) -> None:
@@ -343,8 +387,10 @@ def _check_scopes(node: Node, bound: frozenset) -> None:
         return
     if isinstance(node, Binder):
         if id(node) not in bound:
-            raise DSLError(f"binder '{node.name}' is used outside the forall/sum/clue rule "
-                           "that introduced it", expected="binders only inside their own lambda")
+            raise DSLError(
+                f"binder '{node.name}' is used outside the forall/sum/clue rule that introduced it",
+                expected="binders only inside their own lambda",
+            )
         return
     if isinstance(node, (Quant, Aggregate, Connected, SingleLoop, Islands)):
         _check_scopes(node.scope, bound)
@@ -364,8 +410,10 @@ def _check_scopes(node: Node, bound: frozenset) -> None:
 
 def _check_graph_top(node: Node, top: bool) -> None:
     if isinstance(node, (Connected, SingleLoop, Islands)) and not top:
-        raise DSLError(f"{type(node).__name__} may only appear as a rule or inside And/forall",
-                       expected="a top-level connected(...)/single_loop(...) rule")
+        raise DSLError(
+            f"{type(node).__name__} may only appear as a rule or inside And/forall",
+            expected="a top-level connected(...)/single_loop(...) rule",
+        )
     if isinstance(node, ClueRule):
         _check_graph_top(node.body, top)
         return

@@ -7,6 +7,7 @@ symbol the genres draw (★ ●, arrows, box-drawing); the board is drawn from t
 (A4, the bundled DejaVu Sans fonts, a fixed creation date so the bytes are identical for
 the same puzzle) comes from core/pdfdoc.py, which the cross-number sheet shares.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,7 +26,7 @@ MAX_W, MAX_H, MAX_CELL = 182.0, 200.0, 14.0
 def _centred(pdf: Any, x: float, y: float, text: str, size: float, bold: bool = False) -> None:
     pdf.set_font("DejaVu", "B" if bold else "", size)
     w = pdf.get_string_width(text)
-    pdf.text(x - w / 2, y + size * 0.352 * 0.36, text)   # pt -> mm; baseline below centre
+    pdf.text(x - w / 2, y + size * 0.352 * 0.36, text)  # pt -> mm; baseline below centre
 
 
 def draw_board(pdf: Any, d: Drawing, x0: float, y0: float, max_w: float, max_h: float) -> float:
@@ -37,8 +38,9 @@ def draw_board(pdf: Any, d: Drawing, x0: float, y0: float, max_w: float, max_h: 
     for (side, _), toks in tokens.items():
         need = 0.6 * len(toks) + 0.4 if side in "NS" else 0.32 * len(" ".join(toks)) + 0.5
         room[side] = max(room[side], need, 1.0)
-    cell = min(MAX_CELL, max_w / (d.cols + room["W"] + room["E"]),
-               max_h / (d.rows + room["N"] + room["S"]))
+    cell = min(
+        MAX_CELL, max_w / (d.cols + room["W"] + room["E"]), max_h / (d.rows + room["N"] + room["S"])
+    )
     mx, my = room["W"] * cell, room["N"] * cell
 
     def xy(r: float, c: float) -> tuple[float, float]:
@@ -48,11 +50,12 @@ def draw_board(pdf: Any, d: Drawing, x0: float, y0: float, max_w: float, max_h: 
     for c in sorted(d.shaded):
         x, y = xy(c.r, c.c)
         pdf.rect(x, y, cell, cell, style="F")
-    for e in [Edge("h", r, c) for r in range(d.rows + 1) for c in range(d.cols)] + \
-             [Edge("v", r, c) for r in range(d.rows) for c in range(d.cols + 1)]:
+    for e in [Edge("h", r, c) for r in range(d.rows + 1) for c in range(d.cols)] + [
+        Edge("v", r, c) for r in range(d.rows) for c in range(d.cols + 1)
+    ]:
         thick = _thick(d, e)
         if d.vertex_dots and not thick:
-            continue                      # slitherlink: dots only, the loop in red
+            continue  # slitherlink: dots only, the loop in red
         (x1, y1) = xy(e.r, e.c)
         (x2, y2) = (x1 + cell, y1) if e.o == "h" else (x1, y1 + cell)
         if e in d.edges and d.vertex_dots:
@@ -73,7 +76,11 @@ def draw_board(pdf: Any, d: Drawing, x0: float, y0: float, max_w: float, max_h: 
     pdf.set_draw_color(200, 0, 0)
     pdf.set_line_width(1.0)
     for e in sorted(d.links):
-        a, b = (Cell(e.r - 1, e.c), Cell(e.r, e.c)) if e.o == "h" else (Cell(e.r, e.c - 1), Cell(e.r, e.c))
+        a, b = (
+            (Cell(e.r - 1, e.c), Cell(e.r, e.c))
+            if e.o == "h"
+            else (Cell(e.r, e.c - 1), Cell(e.r, e.c))
+        )
         (x1, y1), (x2, y2) = xy(a.r + 0.5, a.c + 0.5), xy(b.r + 0.5, b.c + 0.5)
         pdf.line(x1, y1, x2, y2)
     pdf.set_draw_color(0, 0, 0)
@@ -86,7 +93,7 @@ def draw_board(pdf: Any, d: Drawing, x0: float, y0: float, max_w: float, max_h: 
     size_pt = cell * 0.55 / 0.352
     for c, txt in sorted(d.text.items()):
         if d.links and txt in "│─└┘┌┐":
-            continue                      # the path is drawn as lines already
+            continue  # the path is drawn as lines already
         x, y = xy(c.r + 0.5, c.c + 0.5)
         pdf.set_text_color(*((255, 255, 255) if c in d.shaded else (0, 0, 0)))
         _centred(pdf, x, y, txt, size_pt if len(txt) < 3 else size_pt * 0.7)
@@ -100,7 +107,9 @@ def draw_board(pdf: Any, d: Drawing, x0: float, y0: float, max_w: float, max_h: 
         if side in "NS":
             step = 0.6
             for j, tok in enumerate(toks):
-                row_at = (-0.5 - step * (len(toks) - 1 - j)) if side == "N" else d.rows + 0.5 + step * j
+                row_at = (
+                    (-0.5 - step * (len(toks) - 1 - j)) if side == "N" else d.rows + 0.5 + step * j
+                )
                 _centred(pdf, *xy(row_at, i + 0.5), tok, small)
         else:
             text = " ".join(toks)
@@ -126,8 +135,13 @@ def _page(pdf: Any, title: str, lines: list[str], d: Drawing) -> None:
     draw_board(pdf, d, pdf.l_margin, pdf.get_y(), min(w, MAX_W), min(avail, MAX_H))
 
 
-def sheet_bytes(inst: Instance, sol: dict | None = None, *, seed: int | None = None,
-                difficulty: float | None = None) -> bytes:
+def sheet_bytes(
+    inst: Instance,
+    sol: dict | None = None,
+    *,
+    seed: int | None = None,
+    difficulty: float | None = None,
+) -> bytes:
     """The puzzle sheet (and, with ``sol``, a second page with the solved board)."""
     from .genres import get_genre
     from .rules_text import filled_rules
@@ -139,8 +153,7 @@ def sheet_bytes(inst: Instance, sol: dict | None = None, *, seed: int | None = N
     if difficulty is not None:
         facts.append(f"difficulty {difficulty:.1f}")
     pdf = new_pdf()
-    _page(pdf, f"{g.title} · " + " · ".join(facts), [filled_rules(g, inst)],
-          g.drawing(inst, None))
+    _page(pdf, f"{g.title} · " + " · ".join(facts), [filled_rules(g, inst)], g.drawing(inst, None))
     if sol is not None:
         _page(pdf, f"{g.title} · solution", [], g.drawing(inst, sol))
     return bytes(pdf.output())

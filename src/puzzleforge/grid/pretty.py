@@ -5,13 +5,24 @@
 >>> pretty_expr(forall(g.rows, lambda r: r.sum_of(color) == n // 2))
 'forall r in rows: (sum x in r: color[x]) == n // 2'
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 __all__ = ["pretty_expr", "pretty_set", "pretty_model"]
 
-_PREC = {"Or": 1, "Implies": 0, "And": 2, "Not": 3, "Cmp": 4, "Add": 5, "Sub": 5, "Mul": 6, "Div": 6}
+_PREC = {
+    "Or": 1,
+    "Implies": 0,
+    "And": 2,
+    "Not": 3,
+    "Cmp": 4,
+    "Add": 5,
+    "Sub": 5,
+    "Mul": 6,
+    "Div": 6,
+}
 
 
 def pretty_set(s: Any) -> str:
@@ -98,29 +109,41 @@ def pretty_expr(e: Any, prec: int = 0) -> str:
     if isinstance(e, ir.Arith):
         sym = {"Add": " + ", "Sub": " - ", "Mul": " * ", "Div": " // "}[e.op]
         p = _PREC[e.op]
-        return _wrap(sym.join(pretty_expr(a, p + (1 if i else 0)) for i, a in enumerate(e.args)), p, prec)
+        return _wrap(
+            sym.join(pretty_expr(a, p + (1 if i else 0)) for i, a in enumerate(e.args)), p, prec
+        )
     if isinstance(e, ir.Aggregate):
         word = "sum" if e.op == "Sum" else "count"
         return f"({word} {e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)})"
     if isinstance(e, ir.Quant):
         word = "forall" if e.op == "ForAll" else "exists"
-        return _wrap(f"{word} {e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}", 0, prec)
+        return _wrap(
+            f"{word} {e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}", 0, prec
+        )
     if isinstance(e, Connected):
         return f"connected({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)})"
     if isinstance(e, SingleLoop):
-        return (f"single_loop({e.binder.name} in {pretty_set(e.scope)} over {e.nodes}: "
-                f"{pretty_expr(e.body)})")
+        return (
+            f"single_loop({e.binder.name} in {pretty_set(e.scope)} over {e.nodes}: "
+            f"{pretty_expr(e.body)})"
+        )
     from .primitives import Runs
 
     if isinstance(e, Runs):
-        return (f"runs({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}) == "
-                f"{pretty_expr(e.pattern)}")
+        return (
+            f"runs({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}) == "
+            f"{pretty_expr(e.pattern)}"
+        )
     if isinstance(e, Islands):
-        return (f"islands({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}; "
-                f"one {e.spec.name} clue per island = its size)")
+        return (
+            f"islands({e.binder.name} in {pretty_set(e.scope)}: {pretty_expr(e.body)}; "
+            f"one {e.spec.name} clue per island = its size)"
+        )
     if isinstance(e, ClueRule):
-        return (f"clue {e.spec.name}({e.place.name} in {pretty_set(e.spec.places)}, "
-                f"{e.value.name} in {e.spec.domain!r}): {pretty_expr(e.body)}")
+        return (
+            f"clue {e.spec.name}({e.place.name} in {pretty_set(e.spec.places)}, "
+            f"{e.value.name} in {e.spec.domain!r}): {pretty_expr(e.body)}"
+        )
     if isinstance(e, ClueRef):
         return f"given_{e.spec.name}({pretty_expr(e.place)})"
     return type(e).__name__

@@ -13,6 +13,7 @@ its own SMT-LIB form.
 >>> forall(g.rows, lambda L: runs_match(L, fill, runs[L])).type
 'bool'
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -20,8 +21,17 @@ from typing import Any
 from .domains import DSLError
 from .ir import Binder, Expr, _apply, _binder_name, as_set, lift, short
 
-__all__ = ["Runs", "runs_match", "run_automaton", "Connected", "SingleLoop", "Islands", "connected",
-           "single_loop", "islands"]
+__all__ = [
+    "Runs",
+    "runs_match",
+    "run_automaton",
+    "Connected",
+    "SingleLoop",
+    "Islands",
+    "connected",
+    "single_loop",
+    "islands",
+]
 
 
 class Connected(Expr):
@@ -72,8 +82,10 @@ class Islands(Expr):
         self.scope = as_set(scope)
         self.spec = spec
         if not getattr(spec, "closed", False):
-            raise DSLError("islands(...) needs a closed ClueSpec (clue presence must be known)",
-                           expected="ClueSpec(..., closed=True)")
+            raise DSLError(
+                "islands(...) needs a closed ClueSpec (clue presence must be known)",
+                expected="ClueSpec(..., closed=True)",
+            )
         self.binder = Binder(_binder_name(key, "x"), self.scope.elem)
         self.body = _apply(key, self.binder, "islands", ("bool",))
 
@@ -106,8 +118,10 @@ class Runs(Expr):
         self.body = _apply(key, self.binder, "runs_match", ("bool",))
         self.pattern = lift(pattern, "runs_match")
         if self.pattern.type != "seq":
-            raise DSLError(f"runs_match pattern {short(self.pattern)} is a {self.pattern.type}",
-                           expected="an IntSeq Const (tuple of run lengths)")
+            raise DSLError(
+                f"runs_match pattern {short(self.pattern)} is a {self.pattern.type}",
+                expected="an IntSeq Const (tuple of run lengths)",
+            )
 
     def children(self) -> tuple:
         return (self.scope, self.body, self.pattern)

@@ -4,6 +4,7 @@ Why one renderer over a ``Drawing`` record: genres say *what* is on the board (t
 shading, circles, loop segments, regions, outside clues); the two back ends decide how it
 looks, so all twelve genres print and draw the same way.
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -79,8 +80,11 @@ def render_svg(d: Drawing, cell: int = 36) -> str:
     """A standalone SVG picture."""
     m = cell  # margin for outside clues
     w, h = d.cols * cell + 2 * m, d.rows * cell + 2 * m
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-             f'font-family="sans-serif">', f'<rect width="{w}" height="{h}" fill="white"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+        f'font-family="sans-serif">',
+        f'<rect width="{w}" height="{h}" fill="white"/>',
+    ]
 
     def xy(r: float, c: float) -> tuple[float, float]:
         return m + c * cell, m + r * cell
@@ -96,8 +100,10 @@ def render_svg(d: Drawing, cell: int = 36) -> str:
             width, color = (3, "black") if _thick(d, e) else (1, grey)
             if e in d.edges and d.vertex_dots:
                 color = "#c00"
-            parts.append(f'<line x1="{x}" y1="{y}" x2="{x + cell}" y2="{y}" '
-                         f'stroke="{color}" stroke-width="{width}"/>')
+            parts.append(
+                f'<line x1="{x}" y1="{y}" x2="{x + cell}" y2="{y}" '
+                f'stroke="{color}" stroke-width="{width}"/>'
+            )
     for r in range(d.rows):
         for c in range(d.cols + 1):
             e = Edge("v", r, c)
@@ -105,41 +111,61 @@ def render_svg(d: Drawing, cell: int = 36) -> str:
             width, color = (3, "black") if _thick(d, e) else (1, grey)
             if e in d.edges and d.vertex_dots:
                 color = "#c00"
-            parts.append(f'<line x1="{x}" y1="{y}" x2="{x}" y2="{y + cell}" '
-                         f'stroke="{color}" stroke-width="{width}"/>')
+            parts.append(
+                f'<line x1="{x}" y1="{y}" x2="{x}" y2="{y + cell}" '
+                f'stroke="{color}" stroke-width="{width}"/>'
+            )
     if d.vertex_dots:
         for r in range(d.rows + 1):
             for c in range(d.cols + 1):
                 x, y = xy(r, c)
                 parts.append(f'<circle cx="{x}" cy="{y}" r="2" fill="black"/>')
     for e in sorted(d.links):
-        a, b = (Cell(e.r - 1, e.c), Cell(e.r, e.c)) if e.o == "h" else (Cell(e.r, e.c - 1), Cell(e.r, e.c))
+        a, b = (
+            (Cell(e.r - 1, e.c), Cell(e.r, e.c))
+            if e.o == "h"
+            else (Cell(e.r, e.c - 1), Cell(e.r, e.c))
+        )
         (x1, y1), (x2, y2) = xy(a.r + 0.5, a.c + 0.5), xy(b.r + 0.5, b.c + 0.5)
-        parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#c00" stroke-width="4"/>')
+        parts.append(
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#c00" stroke-width="4"/>'
+        )
     for c, kind in sorted(d.circles.items()):
         x, y = xy(c.r + 0.5, c.c + 0.5)
         fill = "black" if kind == "black" else "white"
-        parts.append(f'<circle cx="{x}" cy="{y}" r="{cell * 0.33}" fill="{fill}" '
-                     'stroke="black" stroke-width="2"/>')
+        parts.append(
+            f'<circle cx="{x}" cy="{y}" r="{cell * 0.33}" fill="{fill}" '
+            'stroke="black" stroke-width="2"/>'
+        )
     for c, txt in sorted(d.text.items()):
         if d.links and txt in "│─└┘┌┐":
             continue  # the path is drawn as lines already
         x, y = xy(c.r + 0.5, c.c + 0.5)
         color = "white" if c in d.shaded else "black"
-        parts.append(f'<text x="{x}" y="{y}" font-size="{cell * 0.55}" text-anchor="middle" '
-                     f'dominant-baseline="central" fill="{color}">{escape(txt)}</text>')
+        parts.append(
+            f'<text x="{x}" y="{y}" font-size="{cell * 0.55}" text-anchor="middle" '
+            f'dominant-baseline="central" fill="{color}">{escape(txt)}</text>'
+        )
     for e, sym in sorted(d.between.items()):
         if e.o == "v":
             x, y = xy(e.r + 0.5, e.c)
         else:
             x, y = xy(e.r, e.c + 0.5)
-        parts.append(f'<text x="{x}" y="{y}" font-size="{cell * 0.45}" text-anchor="middle" '
-                     f'dominant-baseline="central" fill="#06c">{escape(sym)}</text>')
+        parts.append(
+            f'<text x="{x}" y="{y}" font-size="{cell * 0.45}" text-anchor="middle" '
+            f'dominant-baseline="central" fill="#06c">{escape(sym)}</text>'
+        )
     for (side, i), txt in sorted(d.outside.items()):
-        r, c = {"N": (-0.5, i + 0.5), "S": (d.rows + 0.5, i + 0.5), "W": (i + 0.5, -0.5),
-                "E": (i + 0.5, d.cols + 0.5)}[side]
+        r, c = {
+            "N": (-0.5, i + 0.5),
+            "S": (d.rows + 0.5, i + 0.5),
+            "W": (i + 0.5, -0.5),
+            "E": (i + 0.5, d.cols + 0.5),
+        }[side]
         x, y = xy(r, c)
-        parts.append(f'<text x="{x}" y="{y}" font-size="{cell * 0.5}" text-anchor="middle" '
-                     f'dominant-baseline="central">{escape(txt)}</text>')
+        parts.append(
+            f'<text x="{x}" y="{y}" font-size="{cell * 0.5}" text-anchor="middle" '
+            f'dominant-baseline="central">{escape(txt)}</text>'
+        )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

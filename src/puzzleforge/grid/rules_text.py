@@ -4,6 +4,7 @@ Why: rules are written once per genre ("Fill digits 1..n ... every bh x bw box .
 "exactly k stars"); a person playing or printing a 6x6 Sudoku should read "1..6" and
 "2 x 3 box". The numbers come from the genre's own parameter binding (``bind``).
 """
+
 from __future__ import annotations
 
 import re

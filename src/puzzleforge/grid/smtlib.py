@@ -6,6 +6,7 @@ this path start from the same ground formula, and tests solve both and compare.
 Connectivity and single-loop rules are written with a ranking encoding (every member but
 one root has a neighbour one step closer to the root).
 """
+
 from __future__ import annotations
 
 import re
@@ -55,8 +56,10 @@ class _Printer:
         elif dom.kind == "bool":
             self.declare(name, "Bool")
         else:
-            raise DSLError(f"variable {var.name} has a {dom.kind} domain",
-                           expected="a Bool, Enum or Int variable")
+            raise DSLError(
+                f"variable {var.name} has a {dom.kind} domain",
+                expected="a Bool, Enum or Int variable",
+            )
         return name
 
     @staticmethod
@@ -84,7 +87,11 @@ class _Printer:
         if tag in ("and", "or"):
             return f"({tag} {' '.join(self.term(a) for a in g[1])})"
         if tag == "add":
-            return f"(+ {' '.join(self.int_term(a) for a in g[1])})" if len(g[1]) > 1 else self.int_term(g[1][0])
+            return (
+                f"(+ {' '.join(self.int_term(a) for a in g[1])})"
+                if len(g[1]) > 1
+                else self.int_term(g[1][0])
+            )
         if tag == "mul":
             return f"(* {self.int_term(g[1])} {self.int_term(g[2])})"
         if tag == "div":
@@ -132,8 +139,11 @@ class _Printer:
         roots = " ".join(f"(ite (and {a} (= {rank[x]} 0)) 1 0)" for x, a in members)
         self.asserts.append(f"(assert (<= (+ 0 {roots}) 1))")
         for x, a in members:
-            opts = [f"(and {via} {active[y]} (= {rank[y]} (- {rank[x]} 1)))" for y, via in links.get(x, [])
-                    if y in active]
+            opts = [
+                f"(and {via} {active[y]} (= {rank[y]} (- {rank[x]} 1)))"
+                for y, via in links.get(x, [])
+                if y in active
+            ]
             body = f"(or {' '.join(opts)})" if opts else "false"
             self.asserts.append(f"(assert (=> (and {a} (> {rank[x]} 0)) {body}))")
 
@@ -166,11 +176,16 @@ class _Printer:
             for e, t in items:
                 nbrs = [d for d in _adj4(e) if d in member]
                 for d in nbrs:
-                    self.asserts.append(f"(assert (=> (and {t} {member[d]}) (= {owner[e]} {owner[d]})))")
+                    self.asserts.append(
+                        f"(assert (=> (and {t} {member[d]}) (= {owner[e]} {owner[d]})))"
+                    )
                 if e in index:
                     self.asserts.append(f"(assert (and (= {owner[e]} {index[e]}) (= {rank[e]} 0)))")
                     continue
-                opts = " ".join(f"(and {member[d]} (= {rank[d]} (- {rank[e]} 1)))" for d in nbrs) or "false"
+                opts = (
+                    " ".join(f"(and {member[d]} (= {rank[d]} (- {rank[e]} 1)))" for d in nbrs)
+                    or "false"
+                )
                 self.asserts.append(f"(assert (=> {t} (and (> {rank[e]} 0) (or {opts}))))")
             for i, (_p, v) in enumerate(clues):
                 terms = " ".join(f"(ite (and {t} (= {owner[e]} {i})) 1 0)" for e, t in items)
@@ -225,7 +240,10 @@ def to_smtlib(comp: Compiled, clues: dict | None = None) -> str:
         p.var(var, e)
     for g in comp.constraints:
         p.constraint(g)
-    head = [f"; puzzleforge grid rules '{comp.model.name}' params {comp.params}", "(set-logic QF_LIA)"]
+    head = [
+        f"; puzzleforge grid rules '{comp.model.name}' params {comp.params}",
+        "(set-logic QF_LIA)",
+    ]
     return "\n".join(head + p.decls + p.asserts + ["(check-sat)", "(get-model)"]) + "\n"
 
 

@@ -11,6 +11,7 @@ Params are bound, the grounder asks a ``ConcreteGrid`` for the actual entities. 
 >>> g.cell_edges(Cell(0, 0))
 (Edge(o='h', r=0, c=0), Edge(o='h', r=1, c=0), Edge(o='v', r=0, c=0), Edge(o='v', r=0, c=1))
 """
+
 from __future__ import annotations
 
 import functools
@@ -167,9 +168,16 @@ class ConcreteGrid:
         out = []
         for br in range(0, self.nR, bh):
             for bc in range(0, self.nC, bw):
-                out.append(Line(("box", br // bh, bc // bw),
-                                tuple(Cell(r, c) for r in range(br, min(br + bh, self.nR))
-                                      for c in range(bc, min(bc + bw, self.nC)))))
+                out.append(
+                    Line(
+                        ("box", br // bh, bc // bw),
+                        tuple(
+                            Cell(r, c)
+                            for r in range(br, min(br + bh, self.nR))
+                            for c in range(bc, min(bc + bw, self.nC))
+                        ),
+                    )
+                )
         return tuple(out)
 
     def blocks(self, bh: int, bw: int) -> tuple:
@@ -177,8 +185,12 @@ class ConcreteGrid:
         out = []
         for r in range(self.nR - bh + 1):
             for c in range(self.nC - bw + 1):
-                out.append(Line(("block", r, c), tuple(Cell(r + i, c + j) for i in range(bh)
-                                                      for j in range(bw))))
+                out.append(
+                    Line(
+                        ("block", r, c),
+                        tuple(Cell(r + i, c + j) for i in range(bh) for j in range(bw)),
+                    )
+                )
         return tuple(out)
 
     # -- incidence -------------------------------------------------------------------
@@ -188,16 +200,24 @@ class ConcreteGrid:
 
     def cell_edge(self, cell: Cell, d: str) -> Edge:
         r, c = cell.r, cell.c
-        return {"N": Edge("h", r, c), "S": Edge("h", r + 1, c), "W": Edge("v", r, c),
-                "E": Edge("v", r, c + 1)}[d]
+        return {
+            "N": Edge("h", r, c),
+            "S": Edge("h", r + 1, c),
+            "W": Edge("v", r, c),
+            "E": Edge("v", r, c + 1),
+        }[d]
 
     def cell_vertices(self, cell: Cell) -> tuple:
         r, c = cell.r, cell.c
         return (Vertex(r, c), Vertex(r, c + 1), Vertex(r + 1, c), Vertex(r + 1, c + 1))
 
     def vertex_edges(self, v: Vertex) -> tuple:
-        cand = (Edge("h", v.r, v.c - 1), Edge("h", v.r, v.c), Edge("v", v.r - 1, v.c),
-                Edge("v", v.r, v.c))
+        cand = (
+            Edge("h", v.r, v.c - 1),
+            Edge("h", v.r, v.c),
+            Edge("v", v.r - 1, v.c),
+            Edge("v", v.r, v.c),
+        )
         return tuple(e for e in cand if self.has_edge(e))
 
     def edge_vertices(self, e: Edge) -> tuple:
@@ -217,8 +237,9 @@ class ConcreteGrid:
 
     @_per_grid
     def outside_edges(self) -> tuple:
-        return tuple(e for e in self.edges()
-                     if sum(self.has_cell(x) for x in self.edge_cells(e)) == 1)
+        return tuple(
+            e for e in self.edges() if sum(self.has_cell(x) for x in self.edge_cells(e)) == 1
+        )
 
     def neighbors(self, cell: Cell, diagonal: bool = False) -> tuple:
         steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
@@ -238,5 +259,6 @@ class ConcreteGrid:
         return tuple(out)
 
     def windows(self, items: tuple, k: int, name: tuple = ()) -> tuple:
-        return tuple(Line(name + ("win", i), tuple(items[i:i + k]))
-                     for i in range(len(items) - k + 1))
+        return tuple(
+            Line(name + ("win", i), tuple(items[i : i + k])) for i in range(len(items) - k + 1)
+        )

@@ -15,6 +15,7 @@ Family parameters sit in ``params`` so none can collide with ``seed`` or ``size`
 and scores are exactly those of ``puzzleforge.create_dataset`` (the same records, the same
 output-reading scorer), so both tools agree on every item.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -48,8 +49,13 @@ class PuzzleforgeConfig:
 def _config_for(family: str) -> type:
     """A config dataclass whose default family is ``family`` (reasoning-gym builds the
     config from keyword arguments alone, so the family must be its default)."""
-    return dataclass(type(f"{family.title()}Config", (PuzzleforgeConfig,),
-                          {"__annotations__": {"family": str}, "family": family}))
+    return dataclass(
+        type(
+            f"{family.title()}Config",
+            (PuzzleforgeConfig,),
+            {"__annotations__": {"family": str}, "family": family},
+        )
+    )
 
 
 def register(families: list[str] | None = None) -> list[str]:
@@ -59,8 +65,9 @@ def register(families: list[str] | None = None) -> list[str]:
         from reasoning_gym.dataset import ProceduralDataset as RGDataset
         from reasoning_gym.factory import DATASETS, register_dataset
     except ImportError:
-        raise BackendUnavailable("reasoning-gym is not installed",
-                                 hint='pip install reasoning-gym') from None
+        raise BackendUnavailable(
+            "reasoning-gym is not installed", hint="pip install reasoning-gym"
+        ) from None
 
     class PuzzleforgeDataset(RGDataset):
         """One puzzleforge family behind reasoning-gym's dataset interface."""

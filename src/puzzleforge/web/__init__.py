@@ -4,6 +4,7 @@ Why a package of its own: the web app is a midend like the CLI. It talks to the 
 through small adapters kept here (one module per page), so engines stay free of HTTP and
 the app degrades page by page when an engine is absent.
 """
+
 from __future__ import annotations
 
 from .app import create_app

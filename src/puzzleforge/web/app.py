@@ -4,6 +4,7 @@ Why a factory: tests build an app per settings object, and ``puzzleforge serve``
 one for uvicorn. Every asset is served from the package (no CDN, works offline). Pages
 whose engine is missing are left out of the navigation rather than faked.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -37,8 +38,10 @@ PAGES: tuple[str, ...] = (
     "puzzleforge.web.page_crossnumber",
 )
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-       "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'")
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+)
 
 
 def _load_pages() -> list[Any]:
@@ -62,8 +65,11 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def _json(status: int, kind: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"kind": kind, "message": message}}, status_code=status,
-                        headers={"connection": "close"} if status == 413 else None)
+    return JSONResponse(
+        {"error": {"kind": kind, "message": message}},
+        status_code=status,
+        headers={"connection": "close"} if status == 413 else None,
+    )
 
 
 def cross_origin(method: str, headers: dict[str, str]) -> str | None:
@@ -101,7 +107,7 @@ class _Guard:
     def __init__(self, app: Any, settings: WebSettings) -> None:
         self.app = app
         self.hosts = {h.lower() for h in settings.allowed_hosts}
-        self.max_body = settings.max_upload_bytes + (1 << 20)   # room for multipart framing
+        self.max_body = settings.max_upload_bytes + (1 << 20)  # room for multipart framing
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -112,15 +118,22 @@ class _Guard:
         hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
         if hostname.lower() not in self.hosts:
             await _json(403, "forbidden", "this local server only answers to localhost")(
-                scope, receive, send)
+                scope, receive, send
+            )
             return
         refused = cross_origin(scope.get("method", "GET").upper(), headers)
         if refused is not None:
-            await _json(403, "forbidden", f"{refused} may not change anything on this "
-                        "server; use the app's own pages")(scope, receive, send)
+            await _json(
+                403,
+                "forbidden",
+                f"{refused} may not change anything on this server; use the app's own pages",
+            )(scope, receive, send)
             return
-        too_large = _json(413, "too large", "the request is larger than the upload limit of "
-                          f"{self.max_body // (1024 * 1024)} MB")
+        too_large = _json(
+            413,
+            "too large",
+            f"the request is larger than the upload limit of {self.max_body // (1024 * 1024)} MB",
+        )
         length = headers.get("content-length")
         if length and length.isdigit() and int(length) > self.max_body:
             await too_large(scope, receive, send)
@@ -141,13 +154,15 @@ class _Guard:
 
         async def send_with_headers(message: dict) -> None:
             if state["over"]:
-                return   # whatever the app makes of the cut-off body, the answer is our 413
+                return  # whatever the app makes of the cut-off body, the answer is our 413
             if message["type"] == "http.response.start":
                 state["started"] = True
-                extra = [(b"content-security-policy", CSP.encode()),
-                         (b"x-content-type-options", b"nosniff"),
-                         (b"referrer-policy", b"no-referrer"),
-                         (b"x-frame-options", b"DENY")]
+                extra = [
+                    (b"content-security-policy", CSP.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"),
+                ]
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
 
@@ -161,9 +176,13 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     """Build the web app for ``settings`` (defaults: no data folder, safe limits)."""
     settings = settings or WebSettings()
     jobs = JobStore(settings.job_workers, settings.max_jobs)
-    workers = EngineWorkers(settings.engine_slots, settings.engine_seconds,
-                            settings.engine_memory_mb, settings.engine_queue_seconds,
-                            settings.engine_request_threads)
+    workers = EngineWorkers(
+        settings.engine_slots,
+        settings.engine_seconds,
+        settings.engine_memory_mb,
+        settings.engine_queue_seconds,
+        settings.engine_request_threads,
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -172,8 +191,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         workers.shutdown()
         jobs.shutdown()
 
-    app = FastAPI(title="puzzleforge", docs_url=None, redoc_url=None, openapi_url=None,
-                  lifespan=lifespan)
+    app = FastAPI(
+        title="puzzleforge", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
     app.state.settings = settings
     app.state.jobs = jobs
     app.state.workers = workers
@@ -192,22 +212,32 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     def render(request: Request, template: str, title: str, **context: Any) -> HTMLResponse:
         return templates.TemplateResponse(
-            request, template, {"title": title, "nav": nav, "path": request.url.path, **context})
+            request, template, {"title": title, "nav": nav, "path": request.url.path, **context}
+        )
 
     app.state.render = render
 
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> HTMLResponse:
         cards = [{"path": p.PATH, "title": p.TITLE, "blurb": p.BLURB} for p in pages]
-        cards.append({"path": "/datasets", "title": "Datasets",
-                      "blurb": "Open a JSONL dataset made by puzzleforge generate; browse "
-                               "and search its puzzles, answers and explanations."})
+        cards.append(
+            {
+                "path": "/datasets",
+                "title": "Datasets",
+                "blurb": "Open a JSONL dataset made by puzzleforge generate; browse "
+                "and search its puzzles, answers and explanations.",
+            }
+        )
         return render(request, "index.html", "puzzleforge", cards=cards)
 
     @app.get("/datasets", response_class=HTMLResponse)
     def datasets_page(request: Request) -> HTMLResponse:
-        return render(request, "datasets.html", "Datasets · puzzleforge",
-                      max_mb=settings.max_upload_bytes // (1024 * 1024))
+        return render(
+            request,
+            "datasets.html",
+            "Datasets · puzzleforge",
+            max_mb=settings.max_upload_bytes // (1024 * 1024),
+        )
 
     @app.get("/api/jobs/{job_id}")
     def job_status(request: Request, job_id: str) -> dict[str, Any]:

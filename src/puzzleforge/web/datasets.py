@@ -6,6 +6,7 @@ an upload (size-limited) or by name from the folder ``serve --data`` lists; a na
 the browser is looked up in that listing, never joined to a path, so there is no path
 traversal.
 """
+
 from __future__ import annotations
 
 import threading
@@ -32,7 +33,6 @@ PAGE_MAX = 200
 EXPLANATION_KEYS = ("explanation", "steps", "explain", "reasoning", "solution_steps")
 
 
-
 @dataclass
 class Dataset:
     """Records of one opened file plus the problems found while reading it."""
@@ -47,9 +47,13 @@ class Dataset:
     def summary(self, index: int) -> dict[str, Any]:
         rec = self.records[index]
         question = str(rec.get("question", ""))
-        return {"index": index, "id": rec.get("id", ""), "family": rec.get("family", ""),
-                "difficulty": rec.get("difficulty"),
-                "question": question[:160] + ("…" if len(question) > 160 else "")}
+        return {
+            "index": index,
+            "id": rec.get("id", ""),
+            "family": rec.get("family", ""),
+            "difficulty": rec.get("difficulty"),
+            "question": question[:160] + ("…" if len(question) > 160 else ""),
+        }
 
     def search(self, query: str, family: str | None) -> list[int]:
         words = [w for w in query.lower().split() if w]
@@ -63,9 +67,14 @@ class Dataset:
         return hits
 
     def view(self) -> dict[str, Any]:
-        return {"token": self.token, "name": self.name, "count": len(self.records),
-                "families": self.families, "problems": self.problems[:50],
-                "problem_count": len(self.problems)}
+        return {
+            "token": self.token,
+            "name": self.name,
+            "count": len(self.records),
+            "families": self.families,
+            "problems": self.problems[:50],
+            "problem_count": len(self.problems),
+        }
 
 
 def _text(value: Any) -> str:
@@ -81,8 +90,12 @@ def parse_jsonl(lines: Iterable[bytes], name: str, max_records: int) -> Dataset:
         if not line:
             continue
         if len(records) >= max_records:
-            problems.append({"line": number, "message":
-                             f"stopped after {max_records} records (the page's limit)"})
+            problems.append(
+                {
+                    "line": number,
+                    "message": f"stopped after {max_records} records (the page's limit)",
+                }
+            )
             break
         try:
             rec = orjson.loads(line)
@@ -101,11 +114,25 @@ def parse_jsonl(lines: Iterable[bytes], name: str, max_records: int) -> Dataset:
     if not records and not problems:
         problems.append({"line": None, "message": "the file holds no records"})
     families = sorted({str(r.get("family", "")) for r in records})
-    haystack = [" ".join((str(r.get("id", "")), str(r.get("family", "")),
-                          _text(r.get("question", "")), _text(r.get("answer", "")))).lower()
-                for r in records]
-    return Dataset(token=uuid.uuid4().hex, name=name, records=records, problems=problems,
-                   families=families, _haystack=haystack)
+    haystack = [
+        " ".join(
+            (
+                str(r.get("id", "")),
+                str(r.get("family", "")),
+                _text(r.get("question", "")),
+                _text(r.get("answer", "")),
+            )
+        ).lower()
+        for r in records
+    ]
+    return Dataset(
+        token=uuid.uuid4().hex,
+        name=name,
+        records=records,
+        problems=problems,
+        families=families,
+        _haystack=haystack,
+    )
 
 
 def find_explanation(rec: dict[str, Any]) -> Any:
@@ -137,13 +164,19 @@ def explain(rec: dict[str, Any]) -> list[str]:
     """Derive an explanation with the family's engine (raises WebError when none can)."""
     function = _explainer(rec)
     if function is None:
-        raise WebError(f"no engine explanation is available for family "
-                       f"'{str(rec.get('family'))[:40]}'", 404)
-    cells = sum(len(line.split()) if " " in line else len(line)
-                for line in str(rec.get("answer", "")).splitlines())
+        raise WebError(
+            f"no engine explanation is available for family '{str(rec.get('family'))[:40]}'", 404
+        )
+    cells = sum(
+        len(line.split()) if " " in line else len(line)
+        for line in str(rec.get("answer", "")).splitlines()
+    )
     if cells > MAX_EXPLAIN_CELLS:  # keeps a request interactive (a step per cell)
-        raise WebError(f"step-by-step explanations here are limited to {MAX_EXPLAIN_CELLS} "
-                       f"cells; this puzzle has {cells} (use `puzzleforge grid explain`)", 413)
+        raise WebError(
+            f"step-by-step explanations here are limited to {MAX_EXPLAIN_CELLS} "
+            f"cells; this puzzle has {cells} (use `puzzleforge grid explain`)",
+            413,
+        )
     return function(rec)
 
 
@@ -174,13 +207,23 @@ def full_record(ds: Dataset, index: int) -> dict[str, Any]:
 def _full_record(ds: Dataset, index: int) -> dict[str, Any]:
     rec = ds.records[index]
     extra = {k: v for k, v in rec.items() if k not in RECORD_FIELDS and k != "_line"}
-    return {"index": index, "line": rec.get("_line"), "id": rec.get("id", ""),
-            "family": rec.get("family", ""), "question": _text(rec.get("question", "")),
-            "answer": _text(rec.get("answer", "")), "solution": rec.get("solution"),
-            "difficulty": rec.get("difficulty"), "params": rec.get("params"),
-            "seed": None if rec.get("seed") is None else str(rec.get("seed")), "config": rec.get("config"), "meta": rec.get("meta"),
-            "extra": extra, "explanation": find_explanation(rec),
-            "explainable": _explainer(rec) is not None}
+    return {
+        "index": index,
+        "line": rec.get("_line"),
+        "id": rec.get("id", ""),
+        "family": rec.get("family", ""),
+        "question": _text(rec.get("question", "")),
+        "answer": _text(rec.get("answer", "")),
+        "solution": rec.get("solution"),
+        "difficulty": rec.get("difficulty"),
+        "params": rec.get("params"),
+        "seed": None if rec.get("seed") is None else str(rec.get("seed")),
+        "config": rec.get("config"),
+        "meta": rec.get("meta"),
+        "extra": extra,
+        "explanation": find_explanation(rec),
+        "explainable": _explainer(rec) is not None,
+    }
 
 
 class DatasetStore:
@@ -218,8 +261,9 @@ def list_data_files(data_dir: Path | None) -> list[dict[str, Any]]:
         for path in sorted(root.glob(pattern)):
             resolved = path.resolve()
             if path.is_file() and resolved.is_relative_to(root):
-                found.append({"name": path.relative_to(root).as_posix(),
-                              "bytes": path.stat().st_size})
+                found.append(
+                    {"name": path.relative_to(root).as_posix(), "bytes": path.stat().st_size}
+                )
             if len(found) >= MAX_LISTED_FILES:
                 return found
     return found
@@ -232,8 +276,10 @@ def _state(request: Request) -> Any:
 @router.get("/api/datasets/files")
 def api_files(request: Request) -> dict[str, Any]:
     settings = _state(request).settings
-    return {"folder": str(settings.data_dir) if settings.data_dir else None,
-            "files": list_data_files(settings.data_dir)}
+    return {
+        "folder": str(settings.data_dir) if settings.data_dir else None,
+        "files": list_data_files(settings.data_dir),
+    }
 
 
 @router.post("/api/datasets/open")
@@ -248,8 +294,11 @@ def api_open(request: Request, payload: dict[str, Any]) -> dict[str, Any]:
         raise WebError(f"'{name}' is not one of the listed dataset files", 404, field="name")
     path = state.settings.data_dir.resolve() / name
     if path.stat().st_size > state.settings.max_upload_bytes:
-        raise WebError(f"'{name}' is larger than the limit of "
-                       f"{state.settings.max_upload_bytes // (1024 * 1024)} MB", 413)
+        raise WebError(
+            f"'{name}' is larger than the limit of "
+            f"{state.settings.max_upload_bytes // (1024 * 1024)} MB",
+            413,
+        )
     with path.open("rb") as handle:
         ds = parse_jsonl(handle, name, state.settings.max_records)
     return state.datasets.add(ds).view()
@@ -281,14 +330,23 @@ def api_dataset(request: Request, token: str) -> dict[str, Any]:
 
 
 @router.get("/api/datasets/{token}/records")
-def api_records(request: Request, token: str, q: str = Query("", max_length=200),
-                family: str = Query("", max_length=200), offset: int = Query(0, ge=0),
-                limit: int = Query(50, ge=1, le=PAGE_MAX)) -> dict[str, Any]:
+def api_records(
+    request: Request,
+    token: str,
+    q: str = Query("", max_length=200),
+    family: str = Query("", max_length=200),
+    offset: int = Query(0, ge=0),
+    limit: int = Query(50, ge=1, le=PAGE_MAX),
+) -> dict[str, Any]:
     ds = _state(request).datasets.get(token)
     hits = ds.search(q, family or None)
-    page = hits[offset:offset + limit]
-    return {"total": len(hits), "offset": offset, "limit": limit,
-            "items": [ds.summary(i) for i in page]}
+    page = hits[offset : offset + limit]
+    return {
+        "total": len(hits),
+        "offset": offset,
+        "limit": limit,
+        "items": [ds.summary(i) for i in page],
+    }
 
 
 @router.get("/api/datasets/{token}/records/{index}")
@@ -306,6 +364,5 @@ async def api_explain(request: Request, token: str, index: int) -> dict[str, Any
     if not 0 <= index < len(ds.records):
         raise WebError(f"no record {index}; the dataset has {len(ds.records)}", 404)
     # in a killable worker under a deadline: a stuck explanation must not pin the server
-    steps = await state.workers.run_async(explain, ds.records[index],
-                                          what="explaining this record")
+    steps = await state.workers.run_async(explain, ds.records[index], what="explaining this record")
     return {"index": index, "steps": steps}

@@ -4,6 +4,7 @@ Why a module of their own: a worker receives its function by reference (pickled 
 name), so the calls must be plain module functions, not the closures the page handlers
 used to run on threads.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -29,17 +30,23 @@ def _genre_files(paths: tuple[str, ...]) -> None:
 _LOADED: set[str] = set()
 
 
-def grid_generate(token: str, *, genre: str, size: str, seed: int, difficulty: str,
-                  progress: Callable[[float, str], None],
-                  genre_files: tuple[str, ...] = ()) -> Any:
+def grid_generate(
+    token: str,
+    *,
+    genre: str,
+    size: str,
+    seed: int,
+    difficulty: str,
+    progress: Callable[[float, str], None],
+    genre_files: tuple[str, ...] = (),
+) -> Any:
     """A new grid puzzle session (generated, proven unique)."""
     _genre_files(genre_files)
     progress(0.1, f"generating a {genre} puzzle and checking it is unique")
     return ga.generate_session(token, genre=genre, size=size, seed=seed, difficulty=difficulty)
 
 
-def grid_load(token: str, text: str, time_limit: float,
-              genre_files: tuple[str, ...] = ()) -> Any:
+def grid_load(token: str, text: str, time_limit: float, genre_files: tuple[str, ...] = ()) -> Any:
     """A pasted grid puzzle, solved (uniquely) before it is played."""
     _genre_files(genre_files)
     return ga.load_session(token, text, time_limit)

@@ -4,6 +4,7 @@ Why: the brief says errors appear in the page, never as a server trace. A
 ``PuzzleForgeError`` keeps its line/field so the cross-number page can mark the
 offending line; anything else is logged server-side and reported as an internal error.
 """
+
 from __future__ import annotations
 
 import logging
@@ -24,8 +25,9 @@ log = logging.getLogger("puzzleforge.web")
 class WebError(Exception):
     """A request the web layer refuses (bad size, unknown id...), with an HTTP status."""
 
-    def __init__(self, message: str, status: int = 400, *, field: str | None = None,
-                 line: int | None = None) -> None:
+    def __init__(
+        self, message: str, status: int = 400, *, field: str | None = None, line: int | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
@@ -36,15 +38,34 @@ class WebError(Exception):
 def error_payload(exc: BaseException) -> dict[str, Any]:
     """The JSON body describing ``exc`` for a page: kind, message, line, field."""
     if isinstance(exc, PuzzleForgeError):
-        return {"error": {"kind": exc.kind, "message": str(exc), "problem": exc.problem,
-                          "line": exc.line, "field": exc.field, "expected": exc.expected}}
+        return {
+            "error": {
+                "kind": exc.kind,
+                "message": str(exc),
+                "problem": exc.problem,
+                "line": exc.line,
+                "field": exc.field,
+                "expected": exc.expected,
+            }
+        }
     if isinstance(exc, WebError):
-        return {"error": {"kind": "invalid request", "message": exc.message,
-                          "line": exc.line, "field": exc.field}}
-    return {"error": {"kind": "internal error",
-                      "message": f"internal error ({type(exc).__name__}); this is a bug in "
-                                 "puzzleforge, the server log has the details",
-                      "line": None, "field": None}}
+        return {
+            "error": {
+                "kind": "invalid request",
+                "message": exc.message,
+                "line": exc.line,
+                "field": exc.field,
+            }
+        }
+    return {
+        "error": {
+            "kind": "internal error",
+            "message": f"internal error ({type(exc).__name__}); this is a bug in "
+            "puzzleforge, the server log has the details",
+            "line": None,
+            "field": None,
+        }
+    }
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -68,25 +89,41 @@ def install_error_handlers(app: Any) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": {"kind": "invalid request",
-                                       "message": _validation_message(exc),
-                                       "line": None, "field": None}}, status_code=422)
+        return JSONResponse(
+            {
+                "error": {
+                    "kind": "invalid request",
+                    "message": _validation_message(exc),
+                    "line": None,
+                    "field": None,
+                }
+            },
+            status_code=422,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Any:
-        wants_page = ("text/html" in request.headers.get("accept", "")
-                      and not request.url.path.startswith("/api/"))
+        wants_page = "text/html" in request.headers.get(
+            "accept", ""
+        ) and not request.url.path.startswith("/api/")
         render = getattr(request.app.state, "render", None)
         if wants_page and render is not None:
-            message = ("There is no page at this address." if exc.status_code == 404
-                       else str(exc.detail))
-            response = render(request, "error.html", f"Error {exc.status_code} · puzzleforge",
-                              heading=f"Error {exc.status_code}", message=message)
+            message = (
+                "There is no page at this address." if exc.status_code == 404 else str(exc.detail)
+            )
+            response = render(
+                request,
+                "error.html",
+                f"Error {exc.status_code} · puzzleforge",
+                heading=f"Error {exc.status_code}",
+                message=message,
+            )
             response.status_code = exc.status_code
             return response
-        return JSONResponse({"error": {"kind": "http", "message": str(exc.detail),
-                                       "line": None, "field": None}},
-                            status_code=exc.status_code)
+        return JSONResponse(
+            {"error": {"kind": "http", "message": str(exc.detail), "line": None, "field": None}},
+            status_code=exc.status_code,
+        )
 
     @app.exception_handler(Exception)
     async def _internal(_: Request, exc: Exception) -> JSONResponse:

@@ -6,6 +6,7 @@ solution as tokens keyed ``"r,c"`` (cells) or ``"h,r,c"`` / ``"v,r,c"`` (the eng
 ``Edge``: loop segments of Slitherlink, links between cell centres of Masyu); the engine
 speaks in ``Cell``/``Edge`` objects, solver literals and Python values.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -14,15 +15,22 @@ from typing import Any
 
 from ..core.errors import ConfigError, InvalidAnswer, InvalidDescription
 
-__all__ = ["GridSession", "available", "genre_list", "generate_session", "load_session",
-           "MAX_SIDE", "MAX_TEXT"]
+__all__ = [
+    "GridSession",
+    "available",
+    "genre_list",
+    "generate_session",
+    "load_session",
+    "MAX_SIDE",
+    "MAX_TEXT",
+]
 
 #: Binary genres whose "1" is an object placed in a cell rather than a shaded cell:
 #: genre -> (name of 1, name of 0, symbol drawn for 1).
 PLACED = {"lightup": ("a bulb", "no bulb", "●"), "starbattle": ("a star", "no star", "★")}
 
-MAX_SIDE = 12         # the page's board limit (keeps solving and hints interactive)
-MAX_TEXT = 20_000     # characters of pasted puzzle text or URL
+MAX_SIDE = 12  # the page's board limit (keeps solving and hints interactive)
+MAX_TEXT = 20_000  # characters of pasted puzzle text or URL
 MAX_ENTRIES = 2 * MAX_SIDE * (MAX_SIDE + 1)  # edges of the largest board (cells are fewer)
 
 
@@ -65,14 +73,24 @@ def genre_list() -> list[dict[str, Any]]:
             continue
         rows, cols = g.default_size
         sample = _genre_module().Instance(gid, rows, cols, opts=g.default_opts(rows, cols))
-        out.append({"id": gid, "title": g.title,
-                    "rules": filled_rules(g, sample) + f" (for the default {rows}x{cols})",
-                    "default_size": "{}x{}".format(*g.default_size), "even": bool(g.even),
-                    "square": bool(g.square), "min": g.min_size,
-                    # tiers not offered at the default size, with the reason (greyed out)
-                    "refused": {t: why for t in ("easy", "medium", "hard")
-                                if (why := g.tier_problem(t, rows, cols, sample.opts))},
-                    "max": min(g.max_size, MAX_SIDE)})
+        out.append(
+            {
+                "id": gid,
+                "title": g.title,
+                "rules": filled_rules(g, sample) + f" (for the default {rows}x{cols})",
+                "default_size": "{}x{}".format(*g.default_size),
+                "even": bool(g.even),
+                "square": bool(g.square),
+                "min": g.min_size,
+                # tiers not offered at the default size, with the reason (greyed out)
+                "refused": {
+                    t: why
+                    for t in ("easy", "medium", "hard")
+                    if (why := g.tier_problem(t, rows, cols, sample.opts))
+                },
+                "max": min(g.max_size, MAX_SIDE),
+            }
+        )
     out.sort(key=lambda item: item["id"] != "unruly")
     return out
 
@@ -124,8 +142,10 @@ class GridSession:
         first = self._answer()[0][1] if self._answer() else None
         if type(first).__name__ != "Edge":
             return "cell"
-        inner = all(0 < e.r < self.inst.rows if e.o == "h" else 0 < e.c < self.inst.cols
-                    for _, e, _, _ in self._answer())
+        inner = all(
+            0 < e.r < self.inst.rows if e.o == "h" else 0 < e.c < self.inst.cols
+            for _, e, _, _ in self._answer()
+        )
         return "link" if inner else "edge"
 
     def implicit_zero(self) -> bool:
@@ -139,8 +159,11 @@ class GridSession:
 
     def solution_tokens(self) -> dict[str, str]:
         g = self.genre
-        return {_key(e): g.token(self.sol[name][e]) for name, e, _, _ in self._answer()
-                if name in self.sol and e in self.sol[name]}
+        return {
+            _key(e): g.token(self.sol[name][e])
+            for name, e, _, _ in self._answer()
+            if name in self.sol and e in self.sol[name]
+        }
 
     def solution_picture(self) -> str:
         """The engine's text drawing of the solved puzzle (for genres not played by cell)."""
@@ -171,45 +194,61 @@ class GridSession:
                 url = api.to_url(self.inst)
             except Exception:  # noqa: BLE001 - the URL is a convenience, never an error
                 url = None
-        return {"token": self.token, "genre": self.inst.genre, "title": g.title,
-                "rules": filled_rules(g, self.inst), "rows": self.inst.rows,
-                "cols": self.inst.cols, "mode": self.mode(),
-                "implicit_zero": self.implicit_zero(),
-                "values": self.values(), "binary": self.values() == ["1", "0"],
-                "placed": list(PLACED[self.inst.genre]) if self.inst.genre in PLACED else None,
-                "givens": self.given_tokens(), "playable": self.playable(),
-                "seed": None if self.seed is None else str(self.seed),  # exact in JS
-                "difficulty": self.difficulty,
-                "text": g.format(self.inst), "url": url,
-                "picture": None if self.playable() else api.text(self.inst),
-                "drawing": {
-                    "text": {_key(c): t for c, t in drawing.text.items()},
-                    "walls": sorted(_key(c) for c in drawing.shaded),
-                    "between": [[e.o, e.r, e.c, sym] for e, sym in drawing.between.items()],
-                    "regions": {_key(c): str(r) for c, r in drawing.regions.items()},
-                    "outside": [[side, idx, t] for (side, idx), t in drawing.outside.items()],
-                    "circles": {_key(c): t for c, t in drawing.circles.items()},
-                }}
+        return {
+            "token": self.token,
+            "genre": self.inst.genre,
+            "title": g.title,
+            "rules": filled_rules(g, self.inst),
+            "rows": self.inst.rows,
+            "cols": self.inst.cols,
+            "mode": self.mode(),
+            "implicit_zero": self.implicit_zero(),
+            "values": self.values(),
+            "binary": self.values() == ["1", "0"],
+            "placed": list(PLACED[self.inst.genre]) if self.inst.genre in PLACED else None,
+            "givens": self.given_tokens(),
+            "playable": self.playable(),
+            "seed": None if self.seed is None else str(self.seed),  # exact in JS
+            "difficulty": self.difficulty,
+            "text": g.format(self.inst),
+            "url": url,
+            "picture": None if self.playable() else api.text(self.inst),
+            "drawing": {
+                "text": {_key(c): t for c, t in drawing.text.items()},
+                "walls": sorted(_key(c) for c in drawing.shaded),
+                "between": [[e.o, e.r, e.c, sym] for e, sym in drawing.between.items()],
+                "regions": {_key(c): str(r) for c, r in drawing.regions.items()},
+                "outside": [[side, idx, t] for (side, idx), t in drawing.outside.items()],
+                "circles": {_key(c): t for c, t in drawing.circles.items()},
+            },
+        }
 
     def pdf(self, solution: bool) -> bytes:
         """The printable sheet (``grid.pdf``), with a solution page when asked."""
         sheet = importlib.import_module("puzzleforge.grid.pdf").sheet_bytes
-        return sheet(self.inst, self.sol if solution else None, seed=self.seed,
-                     difficulty=self.difficulty)
+        return sheet(
+            self.inst, self.sol if solution else None, seed=self.seed, difficulty=self.difficulty
+        )
 
     def _read(self, values: dict[str, str]) -> dict[str, str]:
         if not isinstance(values, dict) or len(values) > len(self._answer()):
-            raise InvalidAnswer("values must map at most one token per cell or edge",
-                                field="values")
+            raise InvalidAnswer(
+                "values must map at most one token per cell or edge", field="values"
+            )
         allowed = set(self.values())
         cells = self.solution_tokens()
         out = {}
         for key, token in values.items():
             if key not in cells:
-                raise InvalidAnswer(f"'{str(key)[:20]}' is not a cell of this board", field="values")
+                raise InvalidAnswer(
+                    f"'{str(key)[:20]}' is not a cell of this board", field="values"
+                )
             if token not in allowed:
-                raise InvalidAnswer(f"'{str(token)[:10]}' is not a value of this genre",
-                                    field="values", expected=", ".join(sorted(allowed)))
+                raise InvalidAnswer(
+                    f"'{str(token)[:10]}' is not a value of this genre",
+                    field="values",
+                    expected=", ".join(sorted(allowed)),
+                )
             out[key] = token
         return out
 
@@ -226,8 +265,11 @@ class GridSession:
     def hint(self, values: dict[str, str]) -> dict[str, Any]:
         status = self.check(values)
         if status["wrong"]:
-            return {"kind": "wrong", "wrong": status["wrong"],
-                    "message": f"{len(status['wrong'])} mark(s) are wrong; fix them first"}
+            return {
+                "kind": "wrong",
+                "wrong": status["wrong"],
+                "message": f"{len(status['wrong'])} mark(s) are wrong; fix them first",
+            }
         if status["solved"]:
             return {"kind": "solved", "message": "the puzzle is already solved"}
         read = {**self._read(values), **self.given_tokens()}
@@ -243,18 +285,26 @@ class GridSession:
         # columns from 1) and the evidence it cites, which the page highlights
         used = [_key(k[1]) for k, _ in found.cells if type(k[1]).__name__ in ("Cell", "Edge")]
         used += [_key(p) for _, p, _ in found.clues if type(p).__name__ in ("Cell", "Edge")]
-        return {"kind": "step", "cell": _key(found.entity), "value": self.genre.token(found.value),
-                "reason": found.reason, "level": found.level, "used": sorted(set(used))}
+        return {
+            "kind": "step",
+            "cell": _key(found.entity),
+            "value": self.genre.token(found.value),
+            "reason": found.reason,
+            "level": found.level,
+            "used": sorted(set(used)),
+        }
 
 
 def _check_side(rows: int, cols: int) -> None:
     if rows > MAX_SIDE or cols > MAX_SIDE:
-        raise ConfigError(f"{rows}x{cols} is larger than this page's limit of "
-                          f"{MAX_SIDE}x{MAX_SIDE}", field="size")
+        raise ConfigError(
+            f"{rows}x{cols} is larger than this page's limit of {MAX_SIDE}x{MAX_SIDE}", field="size"
+        )
 
 
-def generate_session(token: str, *, genre: str, size: str, seed: int,
-                     difficulty: str) -> GridSession:
+def generate_session(
+    token: str, *, genre: str, size: str, seed: int, difficulty: str
+) -> GridSession:
     from ..grid.genre import parse_size  # noqa: PLC0415 - engine loaded lazily
 
     rows, cols = parse_size(size)
@@ -271,8 +321,10 @@ def load_session(token: str, text: str, time_limit: float) -> GridSession:
     try:
         _, inst = api.parse_puzzle(text)
     except ImportError:
-        raise InvalidDescription("puzz.link URLs are not supported by this build of the grid "
-                                 "engine", expected="puzzle text: '<genre> RxC' then the grid") from None
+        raise InvalidDescription(
+            "puzz.link URLs are not supported by this build of the grid engine",
+            expected="puzzle text: '<genre> RxC' then the grid",
+        ) from None
     _check_side(inst.rows, inst.cols)
     sol = api.require_unique(inst)
     return GridSession(token, inst, sol)

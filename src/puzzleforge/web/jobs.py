@@ -7,6 +7,7 @@ Why threads and polling: generation is CPU-bound but short (seconds); a small th
 keeps the server responsive and a ``GET /api/jobs/{id}`` poll needs no websocket or
 extra asset. The number of jobs kept is bounded; the oldest finished ones are dropped.
 """
+
 from __future__ import annotations
 
 import threading
@@ -37,8 +38,13 @@ class Job:
     created: float = field(default_factory=time.monotonic)
 
     def view(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": self.id, "kind": self.kind, "status": self.status,
-                                "progress": round(self.progress, 3), "message": self.message}
+        data: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "progress": round(self.progress, 3),
+            "message": self.message,
+        }
         if self.status == "done":
             data["result"] = self.result
         if self.status == "failed":
@@ -78,8 +84,10 @@ class JobStore:
                 job.message, job.status = "failed", "failed"
                 if job.error["kind"] == "internal error":
                     import logging
-                    logging.getLogger("puzzleforge.web").exception("job %s failed", job.id,
-                                                                   exc_info=exc)
+
+                    logging.getLogger("puzzleforge.web").exception(
+                        "job %s failed", job.id, exc_info=exc
+                    )
 
         self._pool.submit(run)
         return job
@@ -92,8 +100,9 @@ class JobStore:
         return job
 
     def _evict(self) -> None:
-        finished = sorted((j for j in self._jobs.values() if j.status != "running"),
-                          key=lambda j: j.created)
+        finished = sorted(
+            (j for j in self._jobs.values() if j.status != "running"), key=lambda j: j.created
+        )
         while len(self._jobs) >= self._max and finished:
             self._jobs.pop(finished.pop(0).id, None)
 

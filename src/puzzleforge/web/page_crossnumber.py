@@ -1,6 +1,7 @@
 """Cross-number page: paste, upload, pick or generate a puzzle file; play it on its grid
 with the clue list (check, hint, reveal) or solve it and read the solver's step log; file
 errors are shown next to the offending line."""
+
 from __future__ import annotations
 
 import secrets
@@ -18,9 +19,11 @@ __all__ = ["router", "available", "TITLE", "PATH", "BLURB"]
 
 TITLE = "Cross-number"
 PATH = "/crossnumber"
-BLURB = ("Play a cross-number (bundled, uploaded or generated) with its clue list, check "
-         "and hints, or solve it and read every deduction step; mistakes in the file are "
-         "shown at their line.")
+BLURB = (
+    "Play a cross-number (bundled, uploaded or generated) with its clue list, check "
+    "and hints, or solve it and read every deduction step; mistakes in the file are "
+    "shown at their line."
+)
 
 router = APIRouter()
 
@@ -59,17 +62,22 @@ def _checked_text(request: Request, body: SolveRequest) -> tuple[str, str]:
     if len(body.text.encode("utf-8")) > limit:
         raise WebError(f"the puzzle file is larger than {limit // 1024} KB", 413, field="text")
     if not body.text.strip():
-        raise WebError("the puzzle file is empty; paste one, upload one or pick an example",
-                       field="text")
+        raise WebError(
+            "the puzzle file is empty; paste one, upload one or pick an example", field="text"
+        )
     return body.text, body.name.replace("\\", "/").rsplit("/", 1)[-1] or "puzzle.yaml"
 
 
 @router.get(PATH, response_class=HTMLResponse)
 def page(request: Request) -> HTMLResponse:
     return request.app.state.render(
-        request, "crossnumber.html", "Cross-number · puzzleforge",
-        examples=list(ca.example_files()), sizes=ca.GENERATE_SIZES,
-        max_kb=request.app.state.settings.max_puzzle_file_bytes // 1024)
+        request,
+        "crossnumber.html",
+        "Cross-number · puzzleforge",
+        examples=list(ca.example_files()),
+        sizes=ca.GENERATE_SIZES,
+        max_kb=request.app.state.settings.max_puzzle_file_bytes // 1024,
+    )
 
 
 @router.post("/api/crossnumber/example")
@@ -85,14 +93,20 @@ def solve(request: Request, body: SolveRequest) -> dict[str, Any]:
     if len(body.text.encode("utf-8")) > limit:
         raise WebError(f"the puzzle file is larger than {limit // 1024} KB", 413, field="text")
     if not body.text.strip():
-        raise WebError("the puzzle file is empty; paste one, upload one or pick an example",
-                       field="text")
+        raise WebError(
+            "the puzzle file is empty; paste one, upload one or pick an example", field="text"
+        )
     name = body.name.replace("\\", "/").rsplit("/", 1)[-1] or "puzzle.yaml"
 
     def run(progress):
-        return state.workers.run(ca.solve_text, body.text, name=name,
-                                 time_limit=state.settings.solve_time_limit,
-                                 progress=progress, what="solving this cross-number")
+        return state.workers.run(
+            ca.solve_text,
+            body.text,
+            name=name,
+            time_limit=state.settings.solve_time_limit,
+            progress=progress,
+            what="solving this cross-number",
+        )
 
     return state.jobs.submit("crossnumber", run).view()
 
@@ -104,9 +118,15 @@ def play(request: Request, body: SolveRequest) -> dict[str, Any]:
     token = new_token()
 
     def run(progress):
-        session = state.workers.run(ca.play_session, token, text, name=name,
-                                    time_limit=state.settings.solve_time_limit,
-                                    progress=progress, what="solving this cross-number")
+        session = state.workers.run(
+            ca.play_session,
+            token,
+            text,
+            name=name,
+            time_limit=state.settings.solve_time_limit,
+            progress=progress,
+            what="solving this cross-number",
+        )
         state.sessions.put(token, session)
         return session.view()
 
@@ -120,8 +140,14 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
     token = new_token()
 
     def run(progress):
-        session = state.workers.run(ca.generate_session, token, size=body.size, seed=seed,
-                                    progress=progress, what="generating a cross-number")
+        session = state.workers.run(
+            ca.generate_session,
+            token,
+            size=body.size,
+            seed=seed,
+            progress=progress,
+            what="generating a cross-number",
+        )
         state.sessions.put(token, session)
         return {**session.view(), "seed": str(seed)}
 
@@ -151,5 +177,8 @@ def pdf(request: Request, token: str, solution: bool = False) -> Response:
         raise WebError('PDF sheets need fpdf2 (pip install -e ".[pdf]")', 501)
     data = session.pdf(solution=solution)
     name = f"crossnumber{'-solution' if solution else ''}.pdf"
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

@@ -1,5 +1,6 @@
 """Grid-genre page: pick a genre and size, generate, play with mouse and keyboard, check,
 hint (a forced cell with its reason), reveal; paste puzzle text or a puzz.link URL."""
+
 from __future__ import annotations
 
 import secrets
@@ -18,8 +19,10 @@ __all__ = ["router", "available", "TITLE", "PATH", "BLURB"]
 
 TITLE = "Grid puzzles"
 PATH = "/grid"
-BLURB = ("Unruly and other grid genres: generate one or paste a puzzle (text or puzz.link "
-         "URL), play with mouse or keyboard, check, ask for a forced cell and its reason.")
+BLURB = (
+    "Unruly and other grid genres: generate one or paste a puzzle (text or puzz.link "
+    "URL), play with mouse or keyboard, check, ask for a forced cell and its reason."
+)
 
 router = APIRouter()
 
@@ -52,8 +55,13 @@ def _session(request: Request, token: str) -> ga.GridSession:
 
 @router.get(PATH, response_class=HTMLResponse)
 def page(request: Request) -> HTMLResponse:
-    return request.app.state.render(request, "grid.html", "Grid puzzles · puzzleforge",
-                                    genres=ga.genre_list(), max_side=ga.MAX_SIDE)
+    return request.app.state.render(
+        request,
+        "grid.html",
+        "Grid puzzles · puzzleforge",
+        genres=ga.genre_list(),
+        max_side=ga.MAX_SIDE,
+    )
 
 
 @router.post("/api/grid/generate")
@@ -66,10 +74,17 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
     token = new_token()
 
     def run(progress):
-        session = state.workers.run(engine_tasks.grid_generate, token, genre=body.genre,
-                                    size=body.size, seed=seed, difficulty=body.difficulty,
-                                    progress=progress, what="generating a grid puzzle",
-                                    genre_files=_genre_files(state))
+        session = state.workers.run(
+            engine_tasks.grid_generate,
+            token,
+            genre=body.genre,
+            size=body.size,
+            seed=seed,
+            difficulty=body.difficulty,
+            progress=progress,
+            what="generating a grid puzzle",
+            genre_files=_genre_files(state),
+        )
         state.sessions.put(token, session)
         return session.view()
 
@@ -80,11 +95,14 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
 async def load(request: Request, body: LoadRequest) -> dict[str, Any]:
     state = request.app.state
     token = new_token()
-    session = await state.workers.run_async(engine_tasks.grid_load,
-                                            token, body.text,
-                                            state.settings.solve_time_limit,
-                                            _genre_files(state),
-                                            what="solving this grid puzzle")
+    session = await state.workers.run_async(
+        engine_tasks.grid_load,
+        token,
+        body.text,
+        state.settings.solve_time_limit,
+        _genre_files(state),
+        what="solving this grid puzzle",
+    )
     state.sessions.put(token, session)
     return session.view()
 
@@ -105,11 +123,15 @@ def genre_file(request: Request, body: GenreFileRequest) -> dict[str, Any]:
     own (never to a path the browser names) and loaded here and in the engine workers."""
     state = request.app.state
     if not state.settings.trust:
-        raise WebError("this server was started without --trust, so it does not load genre "
-                       "files: a genre file is Python code that runs on the server when "
-                       "loaded. Restart it with `puzzleforge serve --trust` to load genre "
-                       "files you trust, or use `puzzleforge grid ... --genre-file` on the "
-                       "command line", 403, field="text")
+        raise WebError(
+            "this server was started without --trust, so it does not load genre "
+            "files: a genre file is Python code that runs on the server when "
+            "loaded. Restart it with `puzzleforge serve --trust` to load genre "
+            "files you trust, or use `puzzleforge grid ... --genre-file` on the "
+            "command line",
+            403,
+            field="text",
+        )
     import re
     import tempfile
     from pathlib import Path
@@ -125,8 +147,12 @@ def genre_file(request: Request, body: GenreFileRequest) -> dict[str, Any]:
     genre = load_genre_file(path)
     state.genre_files = [*_genre_files(state), str(path)]
     rows, cols = genre.default_size
-    return {"id": genre.id, "title": genre.title, "default_size": f"{rows}x{cols}",
-            "genres": ga.genre_list()}
+    return {
+        "id": genre.id,
+        "title": genre.title,
+        "default_size": f"{rows}x{cols}",
+        "genres": ga.genre_list(),
+    }
 
 
 @router.post("/api/grid/{token}/check")
@@ -142,8 +168,10 @@ def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
 @router.get("/api/grid/{token}/solution")
 def solution(request: Request, token: str) -> dict[str, Any]:
     session = _session(request, token)
-    return {"values": session.solution_tokens(),
-            "picture": None if session.playable() else session.solution_picture()}
+    return {
+        "values": session.solution_tokens(),
+        "picture": None if session.playable() else session.solution_picture(),
+    }
 
 
 @router.get("/api/grid/{token}/pdf")
@@ -153,5 +181,8 @@ def pdf(request: Request, token: str, solution: bool = False) -> Response:
         raise WebError('PDF sheets need fpdf2 (pip install -e ".[pdf]")', 501)
     data = session.pdf(solution=solution)
     name = f"grid-{session.inst.genre}{'-solution' if solution else ''}.pdf"
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

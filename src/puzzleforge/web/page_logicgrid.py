@@ -1,5 +1,6 @@
 """Logic-grid page: generate with progress, play the staircase grid, check, hint, walk
 through the explained solution, rename objects and download the PDF sheets."""
+
 from __future__ import annotations
 
 import secrets
@@ -17,8 +18,10 @@ __all__ = ["router", "available", "TITLE", "PATH", "BLURB"]
 
 TITLE = "Logic grid"
 PATH = "/logic-grid"
-BLURB = ("Generate a logic-grid (zebra) puzzle, mark the staircase grid, check it, ask for "
-         "hints with their reasons, walk through the solution, print the PDF sheet.")
+BLURB = (
+    "Generate a logic-grid (zebra) puzzle, mark the staircase grid, check it, ask for "
+    "hints with their reasons, walk through the solution, print the PDF sheet."
+)
 
 router = APIRouter()
 
@@ -52,8 +55,9 @@ def _session(request: Request, token: str) -> za.ZebraSession:
 
 @router.get(PATH, response_class=HTMLResponse)
 def page(request: Request) -> HTMLResponse:
-    return request.app.state.render(request, "logicgrid.html", "Logic grid · puzzleforge",
-                                    limits=za.LIMITS)
+    return request.app.state.render(
+        request, "logicgrid.html", "Logic grid · puzzleforge", limits=za.LIMITS
+    )
 
 
 @router.post("/api/logic-grid/generate")
@@ -63,10 +67,17 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
     token = new_token()
 
     def run(progress):
-        session = state.workers.run(za.generate_session, token, K=body.K, k=body.k,
-                                    difficulty=body.difficulty or None, lang=body.lang,
-                                    seed=seed, progress=progress,
-                                    what="generating a logic grid")
+        session = state.workers.run(
+            za.generate_session,
+            token,
+            K=body.K,
+            k=body.k,
+            difficulty=body.difficulty or None,
+            lang=body.lang,
+            seed=seed,
+            progress=progress,
+            what="generating a logic grid",
+        )
         state.sessions.put(token, session)
         return session.view()
 
@@ -105,9 +116,13 @@ def rename(request: Request, token: str, body: RenameRequest) -> dict[str, Any]:
 def pdf(request: Request, token: str, solution: bool = False) -> Response:
     session = _session(request, token)
     if not za.pdf_available():
-        raise WebError("PDF sheets need the zebra PDF module and fpdf2 "
-                       '(pip install -e ".[pdf]")', 501)
+        raise WebError(
+            'PDF sheets need the zebra PDF module and fpdf2 (pip install -e ".[pdf]")', 501
+        )
     data = session.pdf(solution=solution)
     name = f"logic-grid-{session.seed}{'-solution' if solution else ''}.pdf"
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

@@ -4,6 +4,7 @@ Why bounded: the server keeps the hidden solution of every puzzle it generated s
 and checks can use it; an LRU of a few hundred entries keeps memory flat however long
 the server runs.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -40,6 +41,9 @@ class SessionStore:
             if item is not None:
                 self._items.move_to_end(token)
         if item is None:
-            raise WebError(f"this {what} is no longer on the server (it was restarted or the "
-                           "puzzle expired); generate or load it again", 404)
+            raise WebError(
+                f"this {what} is no longer on the server (it was restarted or the "
+                "puzzle expired); generate or load it again",
+                404,
+            )
         return item

@@ -4,6 +4,7 @@ Why explicit limits: the server accepts files and numbers from a browser; every 
 bounded here so a pasted 2 GB file or a 50x50 logic grid is refused with a message
 instead of eating the machine.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -14,6 +14,7 @@ so waiting requests never exhaust the server's threads.
 The deadline only stops runaway work (the request fails loudly); it never decides what a
 successful answer contains.
 """
+
 from __future__ import annotations
 
 import functools
@@ -29,8 +30,12 @@ from .errors import WebError
 __all__ = ["EngineWorkers", "PRELOAD"]
 
 #: Modules the fork server imports once, so each worker starts with the engines loaded.
-PRELOAD = ["puzzleforge.web.grid_adapter", "puzzleforge.web.zebra_adapter",
-           "puzzleforge.web.crossnumber_adapter", "puzzleforge.web.datasets"]
+PRELOAD = [
+    "puzzleforge.web.grid_adapter",
+    "puzzleforge.web.zebra_adapter",
+    "puzzleforge.web.crossnumber_adapter",
+    "puzzleforge.web.datasets",
+]
 
 _CONTEXT: dict[str, Any] = {}
 _CONTEXT_LOCK = threading.Lock()
@@ -45,8 +50,14 @@ def _context() -> Any:
         return _CONTEXT["ctx"]
 
 
-def _worker(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict,
-            limits: Limits, with_progress: bool) -> None:  # pragma: no cover - in the worker
+def _worker(
+    conn: Any,
+    fn: Callable[..., Any],
+    args: tuple,
+    kwargs: dict,
+    limits: Limits,
+    with_progress: bool,
+) -> None:  # pragma: no cover - in the worker
     """Run ``fn`` (with a ``progress`` callback that reports through ``conn`` when asked);
     send back ("ok", result) or ("err", exception)."""
     _child_setup(limits)
@@ -71,8 +82,14 @@ class EngineWorkers:
     """Runs engine calls in worker processes: ``slots`` at a time, each within
     ``seconds`` of wall-clock time and CPU time, ``memory_mb`` of memory."""
 
-    def __init__(self, slots: int = 2, seconds: float = 120.0, memory_mb: int = 4096,
-                 queue_seconds: float = 10.0, request_threads: int = 8) -> None:
+    def __init__(
+        self,
+        slots: int = 2,
+        seconds: float = 120.0,
+        memory_mb: int = 4096,
+        queue_seconds: float = 10.0,
+        request_threads: int = 8,
+    ) -> None:
         self._slots = threading.BoundedSemaphore(slots)
         self.seconds = seconds
         self.memory_mb = memory_mb
@@ -83,9 +100,15 @@ class EngineWorkers:
         self.request_threads = request_threads
         self._limiter: Any = None
 
-    def run(self, fn: Callable[..., Any], *args: Any, what: str = "this request",
-            progress: Callable[[float, str], None] | None = None,
-            seconds: float | None = None, **kwargs: Any) -> Any:
+    def run(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        what: str = "this request",
+        progress: Callable[[float, str], None] | None = None,
+        seconds: float | None = None,
+        **kwargs: Any,
+    ) -> Any:
         """``fn(*args, **kwargs)`` in a worker (with ``progress=`` a callback forwarding to
         ``progress`` when one is given); its result, or its exception
         re-raised here, or WebError 503 when the deadline passed or no slot freed up.
@@ -98,16 +121,32 @@ class EngineWorkers:
         finally:
             self._slots.release()
 
-    def _run(self, fn: Callable[..., Any], args: tuple, kwargs: dict, what: str,
-             progress: Callable[[float, str], None] | None, limit: float) -> Any:
+    def _run(
+        self,
+        fn: Callable[..., Any],
+        args: tuple,
+        kwargs: dict,
+        what: str,
+        progress: Callable[[float, str], None] | None,
+        limit: float,
+    ) -> Any:
         if self._closed:
             raise WebError("the server is shutting down", 503)
         ctx = _context()
         receiver, sender = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker, daemon=True, name="pf-web-engine",
-                           args=(sender, fn, args, kwargs,
-                                 Limits(cpu_seconds=limit, memory_mb=self.memory_mb),
-                                 progress is not None))
+        proc = ctx.Process(
+            target=_worker,
+            daemon=True,
+            name="pf-web-engine",
+            args=(
+                sender,
+                fn,
+                args,
+                kwargs,
+                Limits(cpu_seconds=limit, memory_mb=self.memory_mb),
+                progress is not None,
+            ),
+        )
         with self._lock:
             proc.start()
             self._live.add(proc)
@@ -117,21 +156,30 @@ class EngineWorkers:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise WebError(f"{what} took longer than this server's limit of "
-                                   f"{limit:g} s and was stopped; try a smaller puzzle", 503)
+                    raise WebError(
+                        f"{what} took longer than this server's limit of "
+                        f"{limit:g} s and was stopped; try a smaller puzzle",
+                        503,
+                    )
                 if not receiver.poll(min(left, 0.5)):
                     if not proc.is_alive() and not receiver.poll(0):
-                        raise WebError(f"{what} was stopped by the server's CPU or memory "
-                                       f"limit (exit status {proc.exitcode}); try a smaller "
-                                       "puzzle", 503)
+                        raise WebError(
+                            f"{what} was stopped by the server's CPU or memory "
+                            f"limit (exit status {proc.exitcode}); try a smaller "
+                            "puzzle",
+                            503,
+                        )
                     continue
                 try:
                     message = receiver.recv()
                 except EOFError:
                     proc.join(1.0)
-                    raise WebError(f"{what} was stopped by the server's CPU or memory "
-                                   f"limit (exit status {proc.exitcode}); try a smaller "
-                                   "puzzle", 503) from None
+                    raise WebError(
+                        f"{what} was stopped by the server's CPU or memory "
+                        f"limit (exit status {proc.exitcode}); try a smaller "
+                        "puzzle",
+                        503,
+                    ) from None
                 if message[0] == "progress":
                     if progress is not None:
                         progress(message[1], message[2])
@@ -150,6 +198,7 @@ class EngineWorkers:
     def warm_up(self) -> None:
         """Start the fork server now, in the background (it imports the engines once, a
         few seconds), so the first request does not wait for it."""
+
         def start() -> None:
             try:
                 _context()
@@ -161,8 +210,9 @@ class EngineWorkers:
 
         threading.Thread(target=start, name="pf-web-forkserver", daemon=True).start()
 
-    async def run_async(self, fn: Callable[..., Any], *args: Any,
-                        what: str = "this request", **kwargs: Any) -> Any:
+    async def run_async(
+        self, fn: Callable[..., Any], *args: Any, what: str = "this request", **kwargs: Any
+    ) -> Any:
         """``run`` from an async endpoint, on a thread of this object's own anyio
         CapacityLimiter (``request_threads``), so waiting engine requests never take the
         threads the server's other requests run on; 503 at once when all are waiting."""
@@ -172,7 +222,7 @@ class EngineWorkers:
         import anyio.to_thread
 
         loop = asyncio.get_running_loop()
-        if self._limiter is None or self._limiter[0] is not loop:   # one per event loop
+        if self._limiter is None or self._limiter[0] is not loop:  # one per event loop
             self._limiter = (loop, anyio.CapacityLimiter(self.request_threads))
         limiter = self._limiter[1]
         if limiter.available_tokens < 1:

@@ -6,6 +6,7 @@ module translates, so the engine stays free of web concerns. A hint runs the eng
 own deduction from the player's (correct) marks and returns its first new step, so the
 reason shown is exactly the engine's reason.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -41,8 +42,11 @@ def parse_key(key: str, K: int, k: int) -> tuple[int, int, int, int]:
     """A browser cell key back to a normalised cell, refusing anything out of range."""
     parts = key.split(".")
     if len(parts) != 4 or not all(p.isdigit() for p in parts):
-        raise InvalidAnswer(f"'{key[:40]}' is not a grid cell", field="marks",
-                            expected="keys like 0.1.2.3 (category, object, category, object)")
+        raise InvalidAnswer(
+            f"'{key[:40]}' is not a grid cell",
+            field="marks",
+            expected="keys like 0.1.2.3 (category, object, category, object)",
+        )
     c1, i1, c2, i2 = (int(p) for p in parts)
     if not (0 <= c1 < c2 < K and 0 <= i1 < k and 0 <= i2 < k):
         raise InvalidAnswer(f"cell {key} is outside the {K}x{k} grid", field="marks")
@@ -109,13 +113,28 @@ class ZebraSession:
     def view(self) -> dict[str, Any]:
         """Everything the page draws: categories, clues, the staircase layout, rating."""
         K = self.K
-        cats = [{"title": c.title, "kind": c.kind, "items": list(c.items),
-                 "template": getattr(c, "template", "")} for c in self.puzzle.categories]
-        return {"token": self.token, "K": K, "k": self.k, "seed": str(self.seed),
-                "params": self.params, "categories": cats, "clues": self.clue_texts(),
-                "question": self.question_text(),
-                "layout": {"top": list(range(1, K)), "left": [0] + list(range(K - 1, 1, -1))},
-                "rating": self.puzzle.rating, "pdf": pdf_available()}
+        cats = [
+            {
+                "title": c.title,
+                "kind": c.kind,
+                "items": list(c.items),
+                "template": getattr(c, "template", ""),
+            }
+            for c in self.puzzle.categories
+        ]
+        return {
+            "token": self.token,
+            "K": K,
+            "k": self.k,
+            "seed": str(self.seed),
+            "params": self.params,
+            "categories": cats,
+            "clues": self.clue_texts(),
+            "question": self.question_text(),
+            "layout": {"top": list(range(1, K)), "left": [0] + list(range(K - 1, 1, -1))},
+            "rating": self.puzzle.rating,
+            "pdf": pdf_available(),
+        }
 
     # -- playing ----------------------------------------------------------------------
     def _read_marks(self, marks: Mapping[str, str]) -> dict[tuple[int, int, int, int], str]:
@@ -126,15 +145,23 @@ class ZebraSession:
         out = {}
         for key, mark in marks.items():
             if mark not in MARKS:
-                raise InvalidAnswer(f"mark '{str(mark)[:10]}' at {key} is neither x nor o",
-                                    field="marks", expected="'x' (not paired) or 'o' (paired)")
+                raise InvalidAnswer(
+                    f"mark '{str(mark)[:10]}' at {key} is neither x nor o",
+                    field="marks",
+                    expected="'x' (not paired) or 'o' (paired)",
+                )
             out[parse_key(str(key), self.K, self.k)] = mark
         return out
 
     def all_cells(self) -> list[tuple[int, int, int, int]]:
         K, k = self.K, self.k
-        return [(c1, i1, c2, i2) for c1 in range(K) for c2 in range(c1 + 1, K)
-                for i1 in range(k) for i2 in range(k)]
+        return [
+            (c1, i1, c2, i2)
+            for c1 in range(K)
+            for c2 in range(c1 + 1, K)
+            for i1 in range(k)
+            for i2 in range(k)
+        ]
 
     def check(self, marks: Mapping[str, str]) -> dict[str, Any]:
         """Which marks are wrong, how many cells are left, and whether it is solved."""
@@ -145,8 +172,14 @@ class ZebraSession:
         pairs_right = sum(1 for c, m in read.items() if m == "o" and self.truth(c) == "o")
         pairs_total = self.K * (self.K - 1) // 2 * self.k
         solved = not wrong and pairs_right == pairs_total
-        return {"wrong": wrong, "marked": len(read), "cells": total, "correct": right,
-                "solved": solved, "complete": not wrong and right == total}
+        return {
+            "wrong": wrong,
+            "marked": len(read),
+            "cells": total,
+            "correct": right,
+            "solved": solved,
+            "complete": not wrong and right == total,
+        }
 
     def _engine(self, marks: dict[tuple[int, int, int, int], str]) -> Any:
         engine_mod = importlib.import_module("puzzleforge.zebra.engine")
@@ -163,32 +196,52 @@ class ZebraSession:
         texts = {c["id"]: c["text"] for c in self.clue_texts()}
 
         def marks(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-            return [{"cell": cell_key(m["cell"]), "mark": m["mark"],
-                     "text": self.cell_text(m["cell"])} for m in items]
+            return [
+                {"cell": cell_key(m["cell"]), "mark": m["mark"], "text": self.cell_text(m["cell"])}
+                for m in items
+            ]
 
-        out = {"rule": step["rule"], "reason": rules.get(step["rule"], step["rule"]),
-               "clues": [{"id": c, "text": texts.get(c, "")} for c in step.get("clues", [])],
-               "used": marks(step.get("used", [])), "marks": marks(step.get("marks", []))}
+        out = {
+            "rule": step["rule"],
+            "reason": rules.get(step["rule"], step["rule"]),
+            "clues": [{"id": c, "text": texts.get(c, "")} for c in step.get("clues", [])],
+            "used": marks(step.get("used", [])),
+            "marks": marks(step.get("marks", [])),
+        }
         if "assumed" in step:
             out["assumed"] = marks([step["assumed"]])[0]
-            out["chain"] = [{"rule": s["rule"], "reason": rules.get(s["rule"], s["rule"]),
-                             "clues": s.get("clues", []), "marks": marks(s.get("marks", []))}
-                            for s in step.get("chain", [])]
+            out["chain"] = [
+                {
+                    "rule": s["rule"],
+                    "reason": rules.get(s["rule"], s["rule"]),
+                    "clues": s.get("clues", []),
+                    "marks": marks(s.get("marks", [])),
+                }
+                for s in step.get("chain", [])
+            ]
             if step.get("refutation") is not None:
                 ref = step["refutation"]
-                out["refutation"] = [{"rule": s["rule"],
-                                      "reason": rules.get(s["rule"], s["rule"]),
-                                      "clues": s.get("clues", []),
-                                      "marks": marks(s.get("marks", []))}
-                                     for s in ref["steps"]]
+                out["refutation"] = [
+                    {
+                        "rule": s["rule"],
+                        "reason": rules.get(s["rule"], s["rule"]),
+                        "clues": s.get("clues", []),
+                        "marks": marks(s.get("marks", [])),
+                    }
+                    for s in ref["steps"]
+                ]
         text = _text_module()
-        out["summary"] = (text.step_text(self.puzzle, step) if text is not None
-                          and hasattr(text, "step_text") else self._summary(out))
+        out["summary"] = (
+            text.step_text(self.puzzle, step)
+            if text is not None and hasattr(text, "step_text")
+            else self._summary(out)
+        )
         return out
 
     def _summary(self, step: dict[str, Any]) -> str:
-        placed = ", ".join(("● " if m["mark"] == "o" else "× ") + m["text"]
-                           for m in step["marks"][:6])
+        placed = ", ".join(
+            ("● " if m["mark"] == "o" else "× ") + m["text"] for m in step["marks"][:6]
+        )
         more = len(step["marks"]) - 6
         if more > 0:
             placed += f" and {more} more"
@@ -196,16 +249,21 @@ class ZebraSession:
         if step["clues"]:
             why = "clue " + ", ".join(str(c["id"]) for c in step["clues"]) + ": " + why
         if step["rule"] == "guess" and "assumed" in step:
-            why = (f"if {step['assumed']['text']} were paired, the grid would contradict "
-                   "itself, so they are not")
+            why = (
+                f"if {step['assumed']['text']} were paired, the grid would contradict "
+                "itself, so they are not"
+            )
         return f"{placed} ({why})"
 
     def hint(self, marks: Mapping[str, str]) -> dict[str, Any]:
         """The engine's next deduction from the player's marks (wrong marks come first)."""
         status = self.check(marks)
         if status["wrong"]:
-            return {"kind": "wrong", "wrong": status["wrong"],
-                    "message": f"{len(status['wrong'])} mark(s) are wrong; remove them first"}
+            return {
+                "kind": "wrong",
+                "wrong": status["wrong"],
+                "message": f"{len(status['wrong'])} mark(s) are wrong; remove them first",
+            }
         if status["solved"]:
             return {"kind": "solved", "message": "the puzzle is already solved"}
         read = self._read_marks(marks)
@@ -259,8 +317,9 @@ class ZebraSession:
         if dupes:
             problems.append("names must not repeat: " + ", ".join(dupes[:5]))
         if problems:
-            raise ConfigError("; ".join(problems), field="categories",
-                              expected="distinct, non-empty names")
+            raise ConfigError(
+                "; ".join(problems), field="categories", expected="distinct, non-empty names"
+            )
         self.puzzle = dataclasses.replace(self.puzzle, categories=new)
         self._steps = None
 
@@ -275,8 +334,10 @@ def _clean(value: Any) -> str:
 
 def _numeric_items(cat: Any, template: str, lang: str) -> tuple[str, ...]:
     categories = importlib.import_module("puzzleforge.zebra.categories")
-    return tuple(categories.object_name(template, v, lang) if template else
-                 categories.format_number(v) for v in cat.fractions())
+    return tuple(
+        categories.object_name(template, v, lang) if template else categories.format_number(v)
+        for v in cat.fractions()
+    )
 
 
 def pdf_available() -> bool:
@@ -294,8 +355,16 @@ def _pdf_bytes(puzzle: Any, *, solution: bool, record: Any) -> bytes:
     return pdf.solution_bytes(puzzle) if solution else pdf.sheet_bytes(puzzle)
 
 
-def generate_session(token: str, *, K: int, k: int, difficulty: str | None, lang: str,
-                     seed: int, progress: Callable[[float, str], None]) -> ZebraSession:
+def generate_session(
+    token: str,
+    *,
+    K: int,
+    k: int,
+    difficulty: str | None,
+    lang: str,
+    seed: int,
+    progress: Callable[[float, str], None],
+) -> ZebraSession:
     """Generate a puzzle; the same seed and sizes give the same puzzle as
     ``puzzleforge generate zebra`` (the attempts run one by one only to report progress:
     each consumes the same rng draws as the family's single call)."""
@@ -320,20 +389,36 @@ def generate_session(token: str, *, K: int, k: int, difficulty: str | None, lang
     rng = make_rng(seed)
     puzzle = None
     for attempt in range(params.max_attempts):
-        progress(0.1 + 0.8 * attempt / params.max_attempts,
-                 f"attempt {attempt + 1}: drawing clues, minimising them, certifying uniqueness")
+        progress(
+            0.1 + 0.8 * attempt / params.max_attempts,
+            f"attempt {attempt + 1}: drawing clues, minimising them, certifying uniqueness",
+        )
         try:
             puzzle = generator.generate_puzzle(
-                rng, K=params.K, k=params.k, lang=params.lang, difficulty=params.difficulty,
-                kinds=params.clues, question=params.question, max_attempts=1)
+                rng,
+                K=params.K,
+                k=params.k,
+                lang=params.lang,
+                difficulty=params.difficulty,
+                kinds=params.clues,
+                question=params.question,
+                max_attempts=1,
+            )
             break
         except GenerationFailed:
             continue
     if puzzle is None:
-        raise GenerationFailed(f"no {K}x{k} puzzle of difficulty {difficulty or 'any'} in "
-                               f"{params.max_attempts} attempts; try another seed or difficulty",
-                               attempts=params.max_attempts)
+        raise GenerationFailed(
+            f"no {K}x{k} puzzle of difficulty {difficulty or 'any'} in "
+            f"{params.max_attempts} attempts; try another seed or difficulty",
+            attempts=params.max_attempts,
+        )
     progress(0.95, "writing the puzzle text")
     record = stamp(zebra_family.to_puzzle(puzzle, params_to_dict(params)), seed)
-    return ZebraSession(token=token, puzzle=puzzle, seed=seed, record=record,
-                        params={"K": K, "k": k, "difficulty": difficulty, "lang": lang})
+    return ZebraSession(
+        token=token,
+        puzzle=puzzle,
+        seed=seed,
+        record=record,
+        params={"K": K, "k": k, "difficulty": difficulty, "lang": lang},
+    )

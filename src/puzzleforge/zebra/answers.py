@@ -6,6 +6,7 @@ right, not how it was formatted. Partial credit is the fraction of correct cells
 each entity (row key = its category-0 object) and each other category, is the object
 given for it the right one? Malformed input scores 0.0 and never raises.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,9 @@ def normalize(text: str) -> str:
 
 
 def _fold(text: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFKD", text)
-                   if not unicodedata.combining(ch)).replace("ł", "l")
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
+    ).replace("ł", "l")
 
 
 def _rows_from_json(data: Any) -> list[list[str]]:
@@ -36,8 +38,11 @@ def _rows_from_json(data: Any) -> list[list[str]]:
         if "solution" in data and "rows" not in data:
             return _rows_from_json(data["solution"])
         if "rows" in data and isinstance(data["rows"], list):
-            return [[str(x) for x in (r.values() if isinstance(r, dict) else r)]
-                    for r in data["rows"] if isinstance(r, (list, tuple, dict))]
+            return [
+                [str(x) for x in (r.values() if isinstance(r, dict) else r)]
+                for r in data["rows"]
+                if isinstance(r, (list, tuple, dict))
+            ]
         rows = []
         for key, value in data.items():
             if isinstance(value, dict):
@@ -48,8 +53,11 @@ def _rows_from_json(data: Any) -> list[list[str]]:
                 rows.append([str(key), str(value)])
         return rows
     if isinstance(data, list):
-        return [[str(x) for x in (r.values() if isinstance(r, dict) else r)]
-                for r in data if isinstance(r, (list, tuple, dict))]
+        return [
+            [str(x) for x in (r.values() if isinstance(r, dict) else r)]
+            for r in data
+            if isinstance(r, (list, tuple, dict))
+        ]
     return []
 
 
@@ -105,8 +113,9 @@ def _mc_letter(p: ZebraPuzzle, text: str) -> str | None:
     """The choice picked by letter: "### Answer: (C) ...", {"answer": "C"}, "(C)", "C"."""
     q = p.question
     n = len(q.get("choices") or [])
-    m = (re.search(r"answer\W{0,6}\(?([A-Z])\)?(?![a-z])", text, re.I)
-         or re.fullmatch(r"\s*\(?([A-Z])\)?[.\s]*", text))
+    m = re.search(r"answer\W{0,6}\(?([A-Z])\)?(?![a-z])", text, re.I) or re.fullmatch(
+        r"\s*\(?([A-Z])\)?[.\s]*", text
+    )
     if m and 0 <= ord(m.group(1).upper()) - 65 < n:
         return q["choices"][ord(m.group(1).upper()) - 65]
     return None
@@ -143,9 +152,15 @@ def _score(p: ZebraPuzzle, answer: str) -> float:
         found = _find(text, exact, folded)
         if found is not None:
             return 1.0 if found == truth else 0.0
-        names = {(cc, i) for (cc, i) in exact.values() if cc == c
-                 and re.search(r"(?<!\w)" + re.escape(p.categories[cc].items[i].casefold())
-                               + r"(?!\w)", text.casefold())}
+        names = {
+            (cc, i)
+            for (cc, i) in exact.values()
+            if cc == c
+            and re.search(
+                r"(?<!\w)" + re.escape(p.categories[cc].items[i].casefold()) + r"(?!\w)",
+                text.casefold(),
+            )
+        }
         return 1.0 if names == {truth} else 0.0
     rows = parse_rows(answer)
     if not rows:
@@ -162,6 +177,5 @@ def _score(p: ZebraPuzzle, answer: str) -> float:
         for c, i in objs:
             if c != 0 and c not in slot:
                 slot[c] = i
-    right = sum(1 for e, slot in given.items() for c, i in slot.items()
-                if p.solution[c][e] == i)
+    right = sum(1 for e, slot in given.items() for c, i in slot.items() if p.solution[c][e] == i)
     return right / (k * (K - 1))

@@ -4,6 +4,7 @@ Why separate from generation: a dataset line must be checkable on its own, by co
 that did not produce it: the clue truth functions, a fresh SAT session and a fresh
 deduction engine.
 """
+
 from __future__ import annotations
 
 from .engine import Engine

@@ -7,6 +7,7 @@ then one object per line), folders of categorical lists are classes with weights
 weights and validity conditions. Numerical values follow the weighted p, n, r tables
 and the sanity restrictions of section 3.1.9.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,20 +24,70 @@ from ..core.errors import ConfigError, GenerationFailed, InvalidDescription
 from ..core.yamlio import load_yaml
 from .numerals import en_form, pl_form
 
-__all__ = ["Category", "CategoryFile", "Database", "load_database", "draw_categories",
-           "draw_numbers", "type3_candidates", "format_number", "LANGS", "weighted_choice"]
+__all__ = [
+    "Category",
+    "CategoryFile",
+    "Database",
+    "load_database",
+    "draw_categories",
+    "draw_numbers",
+    "type3_candidates",
+    "format_number",
+    "LANGS",
+    "weighted_choice",
+]
 
 LANGS = ("en", "pl")
 
 #: seeds/003, 3.1.9: base value p, times factor n, increment / multiplier r.
-P_TABLE = [(-40, 1), (-10, 1), (-5, 1), (0, 1), (1, 20), ("1.5", 5), (2, 10), ("2.5", 5),
-           (3, 4), (4, 4), (5, 3), (6, 3), (7, 2), (8, 2), (9, 2), (10, 5), (20, 5), (50, 5),
-           (100, 6), (1000, 6), (1500, 4), (1920, 1), (1950, 1), (1980, 1), (1990, 1),
-           (2000, 4)]
+P_TABLE = [
+    (-40, 1),
+    (-10, 1),
+    (-5, 1),
+    (0, 1),
+    (1, 20),
+    ("1.5", 5),
+    (2, 10),
+    ("2.5", 5),
+    (3, 4),
+    (4, 4),
+    (5, 3),
+    (6, 3),
+    (7, 2),
+    (8, 2),
+    (9, 2),
+    (10, 5),
+    (20, 5),
+    (50, 5),
+    (100, 6),
+    (1000, 6),
+    (1500, 4),
+    (1920, 1),
+    (1950, 1),
+    (1980, 1),
+    (1990, 1),
+    (2000, 4),
+]
 N_TABLE = [(1, 10), (2, 4), (3, 1)]
-R_ADD = [("0.5", 10), (1, 40), ("1.5", 5), (2, 15), ("2.5", 5), (3, 5), (4, 5), (5, 10),
-         (10, 10), (15, 4), (25, 10), (50, 10), (100, 8), (200, 6), (250, 3), (500, 5),
-         (1000, 5)]
+R_ADD = [
+    ("0.5", 10),
+    (1, 40),
+    ("1.5", 5),
+    (2, 15),
+    ("2.5", 5),
+    (3, 5),
+    (4, 5),
+    (5, 10),
+    (10, 10),
+    (15, 4),
+    (25, 10),
+    (50, 10),
+    (100, 8),
+    (200, 6),
+    (250, 3),
+    (500, 5),
+    (1000, 5),
+]
 R_MUL = [("0.5", 10), (2, 10), (3, 5), (4, 4), (5, 3), (10, 2)]
 SCHEMES = [("arithmetic", 10), ("geometric", 2), ("ascending", 4)]
 
@@ -84,8 +135,13 @@ class Unit:
     when: tuple[str, ...]
     title: str
 
-    def fits(self, values: Sequence[Fraction], lo: Fraction | None = None,
-             hi: Fraction | None = None, integral: bool | None = None) -> bool:
+    def fits(
+        self,
+        values: Sequence[Fraction],
+        lo: Fraction | None = None,
+        hi: Fraction | None = None,
+        integral: bool | None = None,
+    ) -> bool:
         """Whether every condition holds for the values (checked on min/max: every
         condition but ``int`` and ``has`` is a bound, so this is exact and cheap;
         ``lo``/``hi``/``integral`` may be passed when the caller checks many units)."""
@@ -94,8 +150,9 @@ class Unit:
         low = min(values) if lo is None else lo
         high = max(values) if hi is None else hi
         for name, arg in _parsed_conditions(self.when):
-            if name == "int" and not (all(v.denominator == 1 for v in values)
-                                      if integral is None else integral):
+            if name == "int" and not (
+                all(v.denominator == 1 for v in values) if integral is None else integral
+            ):
                 return False
             if name == "pos" and low <= 0:
                 return False
@@ -162,21 +219,32 @@ class Category:
         return [Fraction(v) for v in self.values]
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "title": self.title, "items": list(self.items),
-                               "source": self.source}
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "title": self.title,
+            "items": list(self.items),
+            "source": self.source,
+        }
         if self.kind == "numerical":
-            out.update(values=list(self.values), template=self.template,
-                       relations=list(self.relations))
+            out.update(
+                values=list(self.values), template=self.template, relations=list(self.relations)
+            )
         if self.groups:
             out["groups"] = list(self.groups)
         return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Category:
-        return cls(kind=raw["kind"], title=raw["title"], items=tuple(raw["items"]),
-                   source=raw.get("source", ""), values=tuple(raw.get("values", ())),
-                   template=raw.get("template", ""), relations=tuple(raw.get("relations", ())),
-                   groups=tuple(raw.get("groups", ())))
+        return cls(
+            kind=raw["kind"],
+            title=raw["title"],
+            items=tuple(raw["items"]),
+            source=raw.get("source", ""),
+            values=tuple(raw.get("values", ())),
+            template=raw.get("template", ""),
+            relations=tuple(raw.get("relations", ())),
+            groups=tuple(raw.get("groups", ())),
+        )
 
 
 def _data_root() -> Path:
@@ -187,13 +255,18 @@ def parse_category_file(path: Path, key: str, klass: str) -> CategoryFile:
     """Read one list file; errors name the file and line."""
     lines = path.read_text(encoding="utf-8").splitlines()
     if not lines or not lines[0].startswith("#"):
-        raise InvalidDescription("first line must be '# <weight>'", file=str(path), line=1,
-                                 expected="a weight line such as '# 4'")
+        raise InvalidDescription(
+            "first line must be '# <weight>'",
+            file=str(path),
+            line=1,
+            expected="a weight line such as '# 4'",
+        )
     try:
         weight = float(lines[0][1:].strip())
     except ValueError:
-        raise InvalidDescription("weight is not a number", file=str(path), line=1,
-                                 expected="'# <positive number>'") from None
+        raise InvalidDescription(
+            "weight is not a number", file=str(path), line=1, expected="'# <positive number>'"
+        ) from None
     title = path.stem.replace("_", " ")
     items, groups = [], []
     for _n, line in enumerate(lines[1:], start=2):
@@ -209,21 +282,32 @@ def parse_category_file(path: Path, key: str, klass: str) -> CategoryFile:
         items.append(name.strip())
         groups.append(group.strip() if bar else "")
     if any(groups) and not all(groups):
-        raise InvalidDescription("some objects have a group and some do not", file=str(path),
-                                 expected="'name | group' on every line of a grouped list")
-    return CategoryFile(key=key, klass=klass, weight=weight, title=title, items=tuple(items),
-                        groups=tuple(groups) if any(groups) else ())
+        raise InvalidDescription(
+            "some objects have a group and some do not",
+            file=str(path),
+            expected="'name | group' on every line of a grouped list",
+        )
+    return CategoryFile(
+        key=key,
+        klass=klass,
+        weight=weight,
+        title=title,
+        items=tuple(items),
+        groups=tuple(groups) if any(groups) else (),
+    )
 
 
 @cache
 def load_database(lang: str = "en") -> Database:
     """Load (once per process) every list and unit of ``lang`` from the package data."""
     if lang not in LANGS:
-        raise ConfigError(f"unknown language '{lang}'", field="lang",
-                          expected="one of " + ", ".join(LANGS))
+        raise ConfigError(
+            f"unknown language '{lang}'", field="lang", expected="one of " + ", ".join(LANGS)
+        )
     root = _data_root() / lang
-    meta = load_yaml((root / "classes.yaml").read_text(encoding="utf-8"),
-                     file=str(root / "classes.yaml"))
+    meta = load_yaml(
+        (root / "classes.yaml").read_text(encoding="utf-8"), file=str(root / "classes.yaml")
+    )
     class_weights = {str(k): float(v) for k, v in meta["classes"].items()}
     kind_weights = {str(k): float(v) for k, v in meta["kinds"].items()}
     categorical = []
@@ -231,25 +315,37 @@ def load_database(lang: str = "en") -> Database:
         folder = root / "categorical" / klass
         for path in sorted(folder.glob("*.txt")):
             categorical.append(parse_category_file(path, f"categorical/{klass}/{path.stem}", klass))
-    ordinal = [parse_category_file(p, f"ordinal/{p.stem}", "ordinal")
-               for p in sorted((root / "ordinal").glob("*.txt"))]
+    ordinal = [
+        parse_category_file(p, f"ordinal/{p.stem}", "ordinal")
+        for p in sorted((root / "ordinal").glob("*.txt"))
+    ]
     units = []
-    for _n, raw in enumerate(load_yaml((root / "units.yaml").read_text(encoding="utf-8"),
-                                          file=str(root / "units.yaml"))):
-        units.append(Unit(template=str(raw["template"]), weight=float(raw["weight"]),
-                          when=tuple(str(w) for w in raw.get("when", [])),
-                          title=str(raw.get("title", raw["template"]))))
+    for _n, raw in enumerate(
+        load_yaml((root / "units.yaml").read_text(encoding="utf-8"), file=str(root / "units.yaml"))
+    ):
+        units.append(
+            Unit(
+                template=str(raw["template"]),
+                weight=float(raw["weight"]),
+                when=tuple(str(w) for w in raw.get("when", [])),
+                title=str(raw.get("title", raw["template"])),
+            )
+        )
     labels = {str(k): str(v) for k, v in (meta.get("labels") or {}).items()}
-    groups = {str(k): {"label": str(v["label"]), "phrase": str(v["phrase"])}
-              for k, v in (meta.get("groups") or {}).items()}
+    groups = {
+        str(k): {"label": str(v["label"]), "phrase": str(v["phrase"])}
+        for k, v in (meta.get("groups") or {}).items()
+    }
     for f in categorical:
         unknown = sorted({g for g in f.groups if g not in groups})
         if unknown:
-            raise InvalidDescription(f"{f.key} uses undeclared groups {', '.join(unknown)}",
-                                     file=str(root / "classes.yaml"), field="groups",
-                                     expected="every group declared with a label and a phrase")
-    return Database(lang, class_weights, kind_weights, categorical, ordinal, units, labels,
-                    groups)
+            raise InvalidDescription(
+                f"{f.key} uses undeclared groups {', '.join(unknown)}",
+                file=str(root / "classes.yaml"),
+                field="groups",
+                expected="every group declared with a label and a phrase",
+            )
+    return Database(lang, class_weights, kind_weights, categorical, ordinal, units, labels, groups)
 
 
 def _frac(x: Any) -> Fraction:
@@ -286,21 +382,24 @@ def draw_numbers(rng: random.Random, k: int) -> list[Fraction]:
                 r = _frac(r)
                 if r < 1 and (first.denominator != 1 or first.numerator % (2 ** (k - 1))):
                     continue
-                if first > 50 and (first.denominator != 1 or first.numerator % 100) \
-                        and r not in (2, 10):
+                if (
+                    first > 50
+                    and (first.denominator != 1 or first.numerator % 100)
+                    and r not in (2, 10)
+                ):
                     continue
                 rs.append((r, w))
             if not rs:
                 continue
             r = weighted_choice(rng, [x for x, _ in rs], [w for _, w in rs])
-            values = [first * r ** i for i in range(k)]
+            values = [first * r**i for i in range(k)]
         else:
             step = first
             values = [first]
             for _ in range(k - 1):
                 values.append(values[-1] + (step if rng.random() < 0.8 else 2 * step))
         values = sorted(values)
-        if len(set(values)) == k and all(abs(v) < 10 ** 7 for v in values):
+        if len(set(values)) == k and all(abs(v) < 10**7 for v in values):
             return values
     raise GenerationFailed("could not draw numerical values within 200 attempts")
 
@@ -342,9 +441,9 @@ def plural_form(template: str, value: Fraction, lang: str) -> str:
     if start < 0:
         return template
     end = template.find("}", start)
-    forms = template[start + 1:end].split("|")
+    forms = template[start + 1 : end].split("|")
     form = pl_form(value, forms) if lang == "pl" else en_form(value, forms)
-    return template[:start] + form + template[end + 1:]
+    return template[:start] + form + template[end + 1 :]
 
 
 def object_name(template: str, value: Fraction, lang: str) -> str:
@@ -355,8 +454,9 @@ def object_name(template: str, value: Fraction, lang: str) -> str:
     return plural_form(template, value, lang).replace("@", number)
 
 
-def _draw_categorical(rng: random.Random, db: Database, count: int, k: int,
-                      taken: set[str]) -> list[Category]:
+def _draw_categorical(
+    rng: random.Random, db: Database, count: int, k: int, taken: set[str]
+) -> list[Category]:
     """``count`` categorical lists, each drawn by class weight and then by list weight.
 
     Why a class is usable only while it still has an untaken list of at least k objects
@@ -370,15 +470,21 @@ def _draw_categorical(rng: random.Random, db: Database, count: int, k: int,
     without = count < 6 and rng.random() < 0.75
     chosen_classes: list[str] = []
     pool = list(classes)
-    remaining = {c: sum(1 for f in db.categorical if f.klass == c and len(f.items) >= k
-                        and f.key not in taken) for c in classes}
+    remaining = {
+        c: sum(
+            1 for f in db.categorical if f.klass == c and len(f.items) >= k and f.key not in taken
+        )
+        for c in classes
+    }
     for _ in range(count):
         usable = [c for c in pool if remaining[c] > 0]
         if not usable:
             usable = [c for c in classes if remaining[c] > 0]
         if not usable:
-            raise GenerationFailed(f"only {len(chosen_classes)} categorical lists have at "
-                                   f"least {k} objects; {count} were needed")
+            raise GenerationFailed(
+                f"only {len(chosen_classes)} categorical lists have at "
+                f"least {k} objects; {count} were needed"
+            )
         klass = weighted_choice(rng, usable, [db.class_weights[c] for c in usable])
         chosen_classes.append(klass)
         remaining[klass] -= 1
@@ -386,8 +492,11 @@ def _draw_categorical(rng: random.Random, db: Database, count: int, k: int,
             pool.remove(klass)
     out = []
     for klass in chosen_classes:
-        files = [f for f in db.categorical if f.klass == klass and len(f.items) >= k
-                 and f.key not in taken]
+        files = [
+            f
+            for f in db.categorical
+            if f.klass == klass and len(f.items) >= k and f.key not in taken
+        ]
         f = weighted_choice(rng, files, [x.weight for x in files])
         taken.add(f.key)
         picks = rng.sample(range(len(f.items)), k)
@@ -404,7 +513,7 @@ def _draw_ordinal(rng: random.Random, db: Database, k: int, taken: set[str]) -> 
     f = weighted_choice(rng, files, [x.weight for x in files])
     taken.add(f.key)
     start = rng.randrange(len(f.items) - k + 1)
-    return Category("ordinal", f.title, tuple(f.items[start:start + k]), source=f.key)
+    return Category("ordinal", f.title, tuple(f.items[start : start + k]), source=f.key)
 
 
 def _draw_numerical(rng: random.Random, db: Database, k: int, used_units: set[str]) -> Category:
@@ -419,13 +528,20 @@ def _draw_numerical(rng: random.Random, db: Database, k: int, used_units: set[st
     unit = weighted_choice(rng, units, [u.weight for u in units])
     used_units.add(unit.template)
     items = tuple(object_name(unit.template, v, db.lang) for v in values)
-    return Category("numerical", unit.title, items, source="numerical",
-                    values=tuple(str(v) for v in values), template=unit.template,
-                    relations=tuple(type3_candidates(values)))
+    return Category(
+        "numerical",
+        unit.title,
+        items,
+        source="numerical",
+        values=tuple(str(v) for v in values),
+        template=unit.template,
+        relations=tuple(type3_candidates(values)),
+    )
 
 
-def draw_categories(rng: random.Random, K: int, k: int, lang: str = "en",
-                    kinds: Sequence[str] | None = None) -> list[Category]:
+def draw_categories(
+    rng: random.Random, K: int, k: int, lang: str = "en", kinds: Sequence[str] | None = None
+) -> list[Category]:
     """Draw K categories of k objects: at least one categorical (it becomes category 0,
     the row keys of the answer) and one numerical, the rest by the kind weights; redrawn
     until no object name repeats anywhere (seeds/003, 2.1.36)."""
@@ -437,8 +553,11 @@ def draw_categories(rng: random.Random, K: int, k: int, lang: str = "en",
             for _ in range(K - 2):
                 # an ordinal list is drawn without replacement: stop offering the kind
                 # once every long-enough list is used (Polish k=8 has 7 of them)
-                names = [n for n in sorted(db.kind_weights)
-                         if n != "ordinal" or chosen.count("ordinal") < n_ordinal]
+                names = [
+                    n
+                    for n in sorted(db.kind_weights)
+                    if n != "ordinal" or chosen.count("ordinal") < n_ordinal
+                ]
                 chosen.append(weighted_choice(rng, names, [db.kind_weights[n] for n in names]))
         else:
             chosen = list(kinds)

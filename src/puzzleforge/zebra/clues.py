@@ -21,6 +21,7 @@ An object is ``(category, index)``. A solution is ``sol[c][e]`` = index of the o
 category c owned by entity e, where entity e is object e of category 0. Ordered
 categories list their objects ascending, so "left" means a smaller value.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -32,10 +33,24 @@ from typing import Any
 
 from .grid import NO, UNKNOWN, YES, Contradiction, Grid, norm_cell
 
-__all__ = ["Obj", "Atom", "Clue", "NotClue", "OrderClue", "IfThenClue", "EitherClue", "GroupClue",
-           "PairClue", "ZEBRALOGIC_RELATIONS",
-           "clue_from_dict", "order_tuples", "atoms_compatible", "POS_RELATIONS", "entity_of",
-           "Cell"]
+__all__ = [
+    "Obj",
+    "Atom",
+    "Clue",
+    "NotClue",
+    "OrderClue",
+    "IfThenClue",
+    "EitherClue",
+    "GroupClue",
+    "PairClue",
+    "ZEBRALOGIC_RELATIONS",
+    "clue_from_dict",
+    "order_tuples",
+    "atoms_compatible",
+    "POS_RELATIONS",
+    "entity_of",
+    "Cell",
+]
 
 Obj = tuple[int, int]
 Atom = tuple[Obj, Obj]
@@ -43,12 +58,18 @@ Cell = tuple[int, int, int, int]
 Solution = Sequence[Sequence[int]]
 
 #: ZebraLogic's positional clue kinds over the houses (two-between is theirs alone).
-ZEBRALOGIC_RELATIONS = ("left1", "right1", "left", "right", "nextto", "onebetween",
-                        "twobetween")
+ZEBRALOGIC_RELATIONS = ("left1", "right1", "left", "right", "nextto", "onebetween", "twobetween")
 
 #: Positional relation -> arity (the LLM-benchmark clue kinds).
-POS_RELATIONS = {"left1": 2, "right1": 2, "left": 2, "right": 2, "between": 3,
-                 "onebetween": 2, "end": 1}
+POS_RELATIONS = {
+    "left1": 2,
+    "right1": 2,
+    "left": 2,
+    "right": 2,
+    "between": 3,
+    "onebetween": 2,
+    "end": 1,
+}
 
 
 def entity_of(sol: Solution, obj: Obj) -> int:
@@ -96,8 +117,14 @@ def atoms_compatible(*atoms: Atom) -> bool:
     return True
 
 
-def order_tuples(kind: str, k: int, *, values: Sequence[Fraction] | None = None,
-                 oper: str = "+", d: Fraction | None = None) -> list[tuple[int, ...]]:
+def order_tuples(
+    kind: str,
+    k: int,
+    *,
+    values: Sequence[Fraction] | None = None,
+    oper: str = "+",
+    d: Fraction | None = None,
+) -> list[tuple[int, ...]]:
     """Allowed position tuples (one position per clue object, in clue order) of an
     order relation over a category with ``k`` ordered objects. Every relation here is
     irreflexive (all positions in a tuple differ), which is what makes "objects of two
@@ -274,8 +301,12 @@ class NotClue(Clue):
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "type": 1, "obj": list(self.obj),
-                "others": [list(o) for o in self.others]}
+        return {
+            "kind": self.kind,
+            "type": 1,
+            "obj": list(self.obj),
+            "others": [list(o) for o in self.others],
+        }
 
 
 @dataclass
@@ -444,8 +475,13 @@ class OrderClue(Clue):
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "type": self.type_no, "rel": self.rel,
-                               "cat": self.cat, "objs": [list(o) for o in self.objs]}
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "type": self.type_no,
+            "rel": self.rel,
+            "cat": self.cat,
+            "objs": [list(o) for o in self.objs],
+        }
         if self.rel == "arith":
             out["oper"], out["d"] = self.oper, self.d
         return out
@@ -507,8 +543,13 @@ class IfThenClue(Clue):
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "type": 4, "p": _atom_json(self.p), "q": _atom_json(self.q),
-                "r": _atom_json(self.r)}
+        return {
+            "kind": self.kind,
+            "type": 4,
+            "p": _atom_json(self.p),
+            "q": _atom_json(self.q),
+            "r": _atom_json(self.r),
+        }
 
 
 @dataclass
@@ -567,8 +608,13 @@ class EitherClue(Clue):
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "type": 5, "p": _atom_json(self.p), "q": _atom_json(self.q),
-                "exclusive": self.exclusive}
+        return {
+            "kind": self.kind,
+            "type": 5,
+            "p": _atom_json(self.p),
+            "q": _atom_json(self.q),
+            "exclusive": self.exclusive,
+        }
 
 
 @dataclass
@@ -626,8 +672,15 @@ class GroupClue(Clue):
         return [] if clause is None else [clause]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "group", "type": 8, "obj": list(self.obj), "cat": self.cat,
-                "members": list(self.members), "label": self.label, "phrase": self.phrase}
+        return {
+            "kind": "group",
+            "type": 8,
+            "obj": list(self.obj),
+            "cat": self.cat,
+            "members": list(self.members),
+            "label": self.label,
+            "phrase": self.phrase,
+        }
 
 
 @dataclass
@@ -714,29 +767,56 @@ def clue_from_dict(raw: dict[str, Any], *, k: int, numeric: dict[int, list[Fract
         return NotClue(obj=obj, others=tuple((int(o[0]), int(o[1])) for o in raw["others"]))
     if kind in ("chain", "arith", "nextto", "pos"):
         rel = raw.get("rel", kind)
-        return make_order_clue(rel, int(raw["cat"]), [tuple(o) for o in raw["objs"]], k=k,
-                               values=numeric.get(int(raw["cat"])), oper=raw.get("oper", "+"),
-                               d=raw.get("d", "0"))
+        return make_order_clue(
+            rel,
+            int(raw["cat"]),
+            [tuple(o) for o in raw["objs"]],
+            k=k,
+            values=numeric.get(int(raw["cat"])),
+            oper=raw.get("oper", "+"),
+            d=raw.get("d", "0"),
+        )
     if kind == "group":
-        return GroupClue(obj=(int(raw["obj"][0]), int(raw["obj"][1])), cat=int(raw["cat"]),
-                         members=tuple(int(m) for m in raw["members"]),
-                         label=str(raw.get("label", "")), phrase=str(raw.get("phrase", "")))
+        return GroupClue(
+            obj=(int(raw["obj"][0]), int(raw["obj"][1])),
+            cat=int(raw["cat"]),
+            members=tuple(int(m) for m in raw["members"]),
+            label=str(raw.get("label", "")),
+            phrase=str(raw.get("phrase", "")),
+        )
     if kind == "ifthen":
         return IfThenClue(p=_atom_from(raw["p"]), q=_atom_from(raw["q"]), r=_atom_from(raw["r"]))
     if kind == "pair":
         return PairClue(p=_atom_from(raw["p"]))
     if kind == "either":
-        return EitherClue(p=_atom_from(raw["p"]), q=_atom_from(raw["q"]),
-                          exclusive=bool(raw.get("exclusive", False)))
+        return EitherClue(
+            p=_atom_from(raw["p"]),
+            q=_atom_from(raw["q"]),
+            exclusive=bool(raw.get("exclusive", False)),
+        )
     raise ValueError(f"unknown clue kind {kind!r}")
 
 
-def make_order_clue(rel: str, cat: int, objs: Sequence[Sequence[int]], *, k: int,
-                    values: Sequence[Fraction] | None = None, oper: str = "+",
-                    d: str = "0") -> OrderClue:
+def make_order_clue(
+    rel: str,
+    cat: int,
+    objs: Sequence[Sequence[int]],
+    *,
+    k: int,
+    values: Sequence[Fraction] | None = None,
+    oper: str = "+",
+    d: str = "0",
+) -> OrderClue:
     """Build an order clue with its allowed tuples precomputed for ``k`` objects."""
     dd = Fraction(d)
     tuples = tuple(order_tuples(rel, k, values=values, oper=oper, d=dd))
-    clue = OrderClue(rel=rel, cat=cat, objs=tuple((int(o[0]), int(o[1])) for o in objs),
-                     oper=oper, d=d, tuples=tuples, size=k)
+    clue = OrderClue(
+        rel=rel,
+        cat=cat,
+        objs=tuple((int(o[0]), int(o[1])) for o in objs),
+        oper=oper,
+        d=d,
+        tuples=tuples,
+        size=k,
+    )
     return clue

@@ -21,6 +21,7 @@ SAT-minimal set. Every candidate is rated with the same seeded 5-run rating the 
 reports, so the tier that stops the search is the tier the record states. Budgets count
 moves and candidate sets (deduction work), never seconds.
 """
+
 from __future__ import annotations
 
 import math
@@ -59,14 +60,22 @@ def distance(rating: dict[str, Any], tier: str) -> float:
 class Builder:
     """One attempt's clue search: the hidden solution, its SAT session and the pool."""
 
-    def __init__(self, rng: random.Random, K: int, k: int, sol: list[list[int]],
-                 checker: ExactChecker, pool: Sequence[Clue], drawer: Any,
-                 kinds: Sequence[str]) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        K: int,
+        k: int,
+        sol: list[list[int]],
+        checker: ExactChecker,
+        pool: Sequence[Clue],
+        drawer: Any,
+        kinds: Sequence[str],
+    ) -> None:
         self.rng, self.K, self.k, self.sol = rng, K, k, sol
         self.checker, self.drawer = checker, drawer
         self.kinds = [kd for kd in kinds if kd != "not"]
         self.keys: dict[int, int] = {}
-        self.alive: list[Clue] = []   # keeps every keyed clue alive, so ids stay unique
+        self.alive: list[Clue] = []  # keeps every keyed clue alive, so ids stay unique
         for n, clue in enumerate(pool):
             self.keys[id(clue)] = n
             self.alive.append(clue)
@@ -85,8 +94,7 @@ class Builder:
         return n
 
     def unique(self, clues: Sequence[Clue]) -> bool:
-        return self.checker.other_solution_exists([self.key(c) for c in clues],
-                                                  self.sol) is False
+        return self.checker.other_solution_exists([self.key(c) for c in clues], self.sol) is False
 
     def minimal(self, clues: Sequence[Clue], keep: Sequence[Clue] = ()) -> list[Clue]:
         """One removal pass (type-1 first, then the rest, ``keep`` last): a minimal set."""
@@ -119,8 +127,13 @@ class Builder:
         to be above ``tier``'s band."""
         self.ratings += 1
         hi = TIER_BAND[tier][1]
-        return rate(self.K, self.k, clues, random.Random(self.rate_seed),
-                    above=None if math.isinf(hi) else hi)
+        return rate(
+            self.K,
+            self.k,
+            clues,
+            random.Random(self.rate_seed),
+            above=None if math.isinf(hi) else hi,
+        )
 
     # -- moves ---------------------------------------------------------------------------
     def _false(self, cell: Cell) -> bool:
@@ -137,10 +150,9 @@ class Builder:
             if not isinstance(clue, NotClue) or len(clue.others) >= room:
                 continue
             for obj, other in (((c1, i1), (c2, i2)), ((c2, i2), (c1, i1))):
-                if clue.obj == obj and clue.others[0][0] == other[0] \
-                        and other not in clue.others:
+                if clue.obj == obj and clue.others[0][0] == other[0] and other not in clue.others:
                     merged = NotClue(obj=obj, others=tuple(sorted(clue.others + (other,))))
-                    return clues[:n] + [merged] + clues[n + 1:], merged
+                    return clues[:n] + [merged] + clues[n + 1 :], merged
         if self.rng.random() < 0.5:
             c1, i1, c2, i2 = c2, i2, c1, i1
         new = NotClue(obj=(c1, i1), others=((c2, i2),))
@@ -167,8 +179,11 @@ class Builder:
             trial = [c for c in clues if c is not victim]
             added: list[Clue] = []
             for _ in range(8):
-                others = [s for s in self.checker.solutions([self.key(c) for c in trial],
-                                                            limit=2) if s != self.sol]
+                others = [
+                    s
+                    for s in self.checker.solutions([self.key(c) for c in trial], limit=2)
+                    if s != self.sol
+                ]
                 if not others:
                     break
                 cells = self._separating(others[0])
@@ -221,8 +236,7 @@ class Builder:
                     break
 
     # -- the search ----------------------------------------------------------------------
-    def _key(self, clues: Sequence[Clue], rating: dict[str, Any], tier: str
-             ) -> tuple[float, int]:
+    def _key(self, clues: Sequence[Clue], rating: dict[str, Any], tier: str) -> tuple[float, int]:
         """What the search lowers: the distance to the band (whole units: a rating cut
         short only bounds it), then the cells plain deduction leaves open (the finer
         signal while the set is too hard)."""
@@ -236,8 +250,9 @@ class Builder:
         bucket = d if math.isinf(d) else float(math.ceil(d))
         return (bucket, len(list(eng.g.unknown_cells())))
 
-    def build(self, tier: str, max_moves: int, tries: int = 6
-              ) -> tuple[list[Clue] | None, dict[str, Any], dict[str, int]]:
+    def build(
+        self, tier: str, max_moves: int, tries: int = 6
+    ) -> tuple[list[Clue] | None, dict[str, Any], dict[str, int]]:
         """Move from a tier-dependent start toward ``tier``; the first set rated inside
         the tier, or None when ``max_moves`` moves (each at most ``tries`` candidate
         sets) do not get there. Also returns counters of the work done."""

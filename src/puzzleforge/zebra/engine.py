@@ -15,6 +15,7 @@ Rules (seeds/003, 2.1.7-2.1.11), applied to every box of the grid:
 * rule5: n rows of a box confined to the same n columns (n = 2, 3) remove those
   columns from every other row (and the same for columns).
 """
+
 from __future__ import annotations
 
 import random
@@ -56,8 +57,9 @@ class SolveOutcome:
         if not self.solved or self.grid is None:
             return None
         g = self.grid
-        return [list(range(g.k))] + [[g.partner(0, e, c) for e in range(g.k)]
-                                     for c in range(1, g.K)]
+        return [list(range(g.k))] + [
+            [g.partner(0, e, c) for e in range(g.k)] for c in range(1, g.K)
+        ]
 
 
 def _bits(mask: int) -> list[int]:
@@ -73,8 +75,15 @@ def _bits(mask: int) -> list[int]:
 class Engine:
     """Deduction over one grid. ``explain=True`` records every step (slower)."""
 
-    def __init__(self, K: int, k: int, clues: Sequence[Clue], *, explain: bool = False,
-                 use_rule5: bool = True) -> None:
+    def __init__(
+        self,
+        K: int,
+        k: int,
+        clues: Sequence[Clue],
+        *,
+        explain: bool = False,
+        use_rule5: bool = True,
+    ) -> None:
         self.K, self.k = K, k
         self.clues = list(clues)
         self.g = Grid(K, k)
@@ -118,15 +127,18 @@ class Engine:
         marks = g.log.pop()
         if not marks:
             return
-        self.steps.append({
-            "rule": rule,
-            "clues": list(clues),
-            "used": [{"cell": list(c), "mark": m} for m, c in used],
-            "marks": [{"cell": list(c), "mark": m} for m, c in marks],
-        })
+        self.steps.append(
+            {
+                "rule": rule,
+                "clues": list(clues),
+                "used": [{"cell": list(c), "mark": m} for m, c in used],
+                "marks": [{"cell": list(c), "mark": m} for m, c in marks],
+            }
+        )
 
-    def _apply(self, rule: str, clues: Sequence[int], used: Sequence[tuple[str, Any]], fn,
-               *args) -> bool:
+    def _apply(
+        self, rule: str, clues: Sequence[int], used: Sequence[tuple[str, Any]], fn, *args
+    ) -> bool:
         """Run one deduction as one step; True when it changed the grid."""
         before = len(self.g.trail)
         if self.g.log is None:
@@ -142,9 +154,12 @@ class Engine:
         except Contradiction as exc:
             # what the refutation of a guess ends with: the deduction that failed
             self._close(rule, clues, used)
-            exc.active = {"rule": rule, "clues": list(clues),
-                          "used": [{"cell": list(c), "mark": m} for m, c in used],
-                          "step": len(self.steps) - 1 if len(self.steps) > recorded else None}
+            exc.active = {
+                "rule": rule,
+                "clues": list(clues),
+                "used": [{"cell": list(c), "mark": m} for m, c in used],
+                "step": len(self.steps) - 1 if len(self.steps) > recorded else None,
+            }
             raise
         else:
             self._close(rule, clues, used)
@@ -166,6 +181,7 @@ class Engine:
                     g.exclude(c1, i1, c2, j)
                 for j in _bits(g.row(c2, i2, c1) & ~(1 << i1)):
                     g.exclude(c2, i2, c1, j)
+
             changed |= self._apply("rule1", (), used, cross)
         return changed
 
@@ -181,8 +197,11 @@ class Engine:
             c1, rest = divmod(idx, K * k)
             c2, i = divmod(rest, k)
             j = m.bit_length() - 1
-            used = ([("x", norm_cell(c1, i, c2, x)) for x in range(k) if x != j]
-                    if g.log is not None else ())
+            used = (
+                [("x", norm_cell(c1, i, c2, x)) for x in range(k) if x != j]
+                if g.log is not None
+                else ()
+            )
             self._apply("rule2", (), used, g.confirm, c1, i, c2, j)
             changed = True
         return changed
@@ -215,6 +234,7 @@ class Engine:
                                 g.exclude(c1, i, c3, v)
                             for v in _bits(b & ~both):
                                 g.exclude(c2, j, c3, v)
+
                         self._apply("rule3", (), used, share)
                         changed = True
         return changed
@@ -258,7 +278,7 @@ class Engine:
                     key = (X, B, Y)
                     targets[key] = targets.get(key, 0) | bit
         changed = False
-        for (A, B, C) in sorted(targets):
+        for A, B, C in sorted(targets):
             amask = targets[(A, B, C)]
             a = -1
             while amask:
@@ -287,8 +307,11 @@ class Engine:
                     if g.log is not None:
                         if paired >= 0:
                             used = [("o", norm_cell(A, a, C, paired))]
-                            used += [("x", norm_cell(C, paired, B, w))
-                                     for w in _bits(~g.row(C, paired, B) & g.full) if w == j]
+                            used += [
+                                ("x", norm_cell(C, paired, B, w))
+                                for w in _bits(~g.row(C, paired, B) & g.full)
+                                if w == j
+                            ]
                         else:
                             ra, rb = g.row(A, a, C), g.row(B, j, C)
                             used = [("x", norm_cell(A, a, C, w)) for w in _bits(~ra & g.full)]
@@ -329,13 +352,17 @@ class Engine:
                             continue
                         used = []
                         if g.log is not None:
-                            used = [("x", norm_cell(c1, i, c2, v)) for i in members
-                                    for v in _bits(~g.cand[base + i] & g.full)]
+                            used = [
+                                ("x", norm_cell(c1, i, c2, v))
+                                for i in members
+                                for v in _bits(~g.cand[base + i] & g.full)
+                            ]
 
                         def take(victims=victims, union=union, c1=c1, c2=c2) -> None:
                             for i, m in victims:
                                 for v in _bits(m & union):
                                     g.exclude(c1, i, c2, v)
+
                         self._apply("rule5", (), used, take)
                         changed = done = True
                         break
@@ -347,7 +374,7 @@ class Engine:
         n = len(trail)
         if self._seen < n:
             watchers, dirty = self._watchers, self._dirty
-            for idx, _, _ in trail[self._seen:]:
+            for idx, _, _ in trail[self._seen :]:
                 w = watchers.get(idx)
                 if w:
                     dirty.update(w)
@@ -408,10 +435,11 @@ class Engine:
             refuted = True
             active = getattr(exc, "active", None) or {}
             if active:
-                active = dict(active, step=(None if active.get("step") is None
-                                            else active["step"] - saved_steps))
-            self.conflict = dict(active, cells=[{"cell": list(c), "mark": m}
-                                                for m, c in exc.cells])
+                active = dict(
+                    active,
+                    step=(None if active.get("step") is None else active["step"] - saved_steps),
+                )
+            self.conflict = dict(active, cells=[{"cell": list(c), "mark": m} for m, c in exc.cells])
             if g.log is not None:
                 while len(g.log) > 0:
                     g.log.pop()
@@ -436,8 +464,14 @@ class Engine:
         self._cursor = {"r4": self._seen, "r5": self._seen}
         return refuted, chain
 
-    def run(self, *, guessing: bool = True, rng: random.Random | None = None,
-            max_guess_cells: int | None = None, max_guesses: int | None = None) -> SolveOutcome:
+    def run(
+        self,
+        *,
+        guessing: bool = True,
+        rng: random.Random | None = None,
+        max_guess_cells: int | None = None,
+        max_guesses: int | None = None,
+    ) -> SolveOutcome:
         """Solve as far as the rules (and guessing, when allowed) reach; with
         ``max_guesses`` the solve gives up after that many refutations."""
         g = self.g
@@ -459,8 +493,7 @@ class Engine:
                     if g.state(*cell) != 0 or cell in consistent:
                         continue
                     if max_guesses is not None and guesses >= max_guesses:
-                        return SolveOutcome(False, False, guesses, self.step_count,
-                                            self.steps, g)
+                        return SolveOutcome(False, False, guesses, self.step_count, self.steps, g)
                     refuted, chain = self.refute(cell)
                     if not refuted:
                         consistent.update(self.implied)
@@ -475,15 +508,25 @@ class Engine:
                             g.exclude(*cell)
                         finally:
                             marks = g.log.pop()
-                            self.steps.append({
-                                "rule": "guess", "clues": sorted({c for s in chain
-                                                                  for c in s["clues"]}),
-                                "used": [], "assumed": {"cell": list(cell), "mark": "o"},
-                                "chain": [{"rule": s["rule"], "clues": s["clues"],
-                                           "used": s["used"], "marks": s["marks"]}
-                                          for s in chain],
-                                "conflict": self.conflict,
-                                "marks": [{"cell": list(c), "mark": m} for m, c in marks]})
+                            self.steps.append(
+                                {
+                                    "rule": "guess",
+                                    "clues": sorted({c for s in chain for c in s["clues"]}),
+                                    "used": [],
+                                    "assumed": {"cell": list(cell), "mark": "o"},
+                                    "chain": [
+                                        {
+                                            "rule": s["rule"],
+                                            "clues": s["clues"],
+                                            "used": s["used"],
+                                            "marks": s["marks"],
+                                        }
+                                        for s in chain
+                                    ],
+                                    "conflict": self.conflict,
+                                    "marks": [{"cell": list(c), "mark": m} for m, c in marks],
+                                }
+                            )
                     else:
                         g.exclude(*cell)
                     self.step_count += 1
@@ -497,9 +540,17 @@ class Engine:
         return SolveOutcome(g.is_complete(), False, guesses, self.step_count, self.steps, g)
 
 
-def solve(K: int, k: int, clues: Sequence[Clue], *, explain: bool = False,
-          guessing: bool = True, rng: random.Random | None = None,
-          max_guess_cells: int | None = None) -> SolveOutcome:
+def solve(
+    K: int,
+    k: int,
+    clues: Sequence[Clue],
+    *,
+    explain: bool = False,
+    guessing: bool = True,
+    rng: random.Random | None = None,
+    max_guess_cells: int | None = None,
+) -> SolveOutcome:
     """Solve a puzzle from an empty grid with the deduction engine."""
-    return Engine(K, k, clues, explain=explain).run(guessing=guessing, rng=rng,
-                                                    max_guess_cells=max_guess_cells)
+    return Engine(K, k, clues, explain=explain).run(
+        guessing=guessing, rng=rng, max_guess_cells=max_guess_cells
+    )

@@ -11,6 +11,7 @@ pairings are transitive across every triple of categories. Each clue's clauses c
 selector literal, so one incremental session answers "unique with this clue set?" and
 "is clue c necessary?" through assumptions (STYLE habit 7).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -84,7 +85,9 @@ class ExactChecker:
             self.session.add_clause([-act, *lits])
         return act
 
-    def other_solution_exists(self, keys: Sequence[int], sol: Sequence[Sequence[int]]) -> bool | None:
+    def other_solution_exists(
+        self, keys: Sequence[int], sol: Sequence[Sequence[int]]
+    ) -> bool | None:
         """Is there a solution of the clues ``keys`` other than ``sol``? None on timeout."""
         assumptions = [self.selectors[k] for k in keys] + [self._blocker(sol)]
         res = self.session.solve(assumptions, time_limit=self.time_limit)
@@ -94,24 +97,38 @@ class ExactChecker:
 
     def count(self, keys: Sequence[int], limit: int = 2) -> int:
         """Number of solutions of the clues ``keys`` (stops at ``limit``)."""
-        project = [self.var(0, e, c, j) for c in range(1, self.K) for e in range(self.k)
-                   for j in range(self.k)]
-        found = self.session.enumerate(project, limit, [self.selectors[k] for k in keys],
-                                       time_limit=self.time_limit)
+        project = [
+            self.var(0, e, c, j)
+            for c in range(1, self.K)
+            for e in range(self.k)
+            for j in range(self.k)
+        ]
+        found = self.session.enumerate(
+            project, limit, [self.selectors[k] for k in keys], time_limit=self.time_limit
+        )
         return len(found)
 
     def solutions(self, keys: Sequence[int], limit: int = 2) -> list[list[list[int]]]:
         """Up to ``limit`` solutions as ``sol[c][e]``."""
-        project = [self.var(0, e, c, j) for c in range(1, self.K) for e in range(self.k)
-                   for j in range(self.k)]
-        found = self.session.enumerate(project, limit, [self.selectors[k] for k in keys],
-                                       time_limit=self.time_limit)
+        project = [
+            self.var(0, e, c, j)
+            for c in range(1, self.K)
+            for e in range(self.k)
+            for j in range(self.k)
+        ]
+        found = self.session.enumerate(
+            project, limit, [self.selectors[k] for k in keys], time_limit=self.time_limit
+        )
         out = []
         for model in found.models:
             sol = [list(range(self.k))]
             for c in range(1, self.K):
-                sol.append([next(j for j in range(self.k) if model[self.var(0, e, c, j)])
-                            for e in range(self.k)])
+                sol.append(
+                    [
+                        next(j for j in range(self.k) if model[self.var(0, e, c, j)])
+                        for e in range(self.k)
+                    ]
+                )
             out.append(sol)
         return out
 
@@ -123,8 +140,12 @@ class ExactChecker:
         for key in keys:
             rest = [k for k in keys if k != key]
             necessary.append(self.other_solution_exists(rest, sol) is True)
-        return {"unique": unique, "all_clues_necessary": all(necessary),
-                "necessary": necessary, "solver": self.session.backend}
+        return {
+            "unique": unique,
+            "all_clues_necessary": all(necessary),
+            "necessary": necessary,
+            "solver": self.session.backend,
+        }
 
     def close(self) -> None:
         self.session.close()

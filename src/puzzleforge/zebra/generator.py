@@ -15,6 +15,7 @@ Why SAT before the engine while restricting: "is the puzzle still unique without
 clue?" is one incremental SAT call; the (slower) engine only runs when SAT says yes, and
 together they guarantee every kept clue is necessary.
 """
+
 from __future__ import annotations
 
 import math
@@ -51,12 +52,20 @@ STYLES = ("native", "zebralogic")
 #: Non-type-1 clue kinds a user can mix (type 1 is always used to finish).
 CLUE_KINDS = ("chain", "arith", "ifthen", "either", "nextto", "pos", "group")
 
+
 class _Drawer:
     """Draws clues true on the hidden solution."""
 
-    def __init__(self, rng: random.Random, cats: list[Category], sol: list[list[int]],
-                 K: int, k: int, lang: str = "en",
-                 relations: Sequence[str] = tuple(sorted(POS_RELATIONS))) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        cats: list[Category],
+        sol: list[list[int]],
+        K: int,
+        k: int,
+        lang: str = "en",
+        relations: Sequence[str] = tuple(sorted(POS_RELATIONS)),
+    ) -> None:
         self.rng, self.cats, self.sol, self.K, self.k = rng, cats, sol, K, k
         self.lang = lang
         self.relations = list(relations)
@@ -107,8 +116,12 @@ class _Drawer:
             rel = kind
             if kind == "pos":
                 rel = rng.choice(self.relations)
-            probe = make_order_clue(rel, cat, [(0, 0)] * (3 if rel in ("chain", "between")
-                                                           else 1 if rel == "end" else 2), k=k)
+            probe = make_order_clue(
+                rel,
+                cat,
+                [(0, 0)] * (3 if rel in ("chain", "between") else 1 if rel == "end" else 2),
+                k=k,
+            )
             if not probe.tuples:
                 return None
             t = rng.choice(list(probe.tuples))
@@ -122,15 +135,17 @@ class _Drawer:
             cat = rng.choice(self.arith)
             relation = rng.choice(list(self.cats[cat].relations))
             oper, d = relation[0], relation[1:]
-            probe = make_order_clue("arith", cat, [(0, 0), (0, 0)], k=k,
-                                    values=self.numeric[cat], oper=oper, d=d)
+            probe = make_order_clue(
+                "arith", cat, [(0, 0), (0, 0)], k=k, values=self.numeric[cat], oper=oper, d=d
+            )
             if not probe.tuples:
                 return None
             t = rng.choice(list(probe.tuples))
             by_pos = {self.position(e, cat): e for e in range(k)}
             objs = [self.rep(by_pos[p], avoid=cat) for p in t]
-            return make_order_clue("arith", cat, objs, k=k, values=self.numeric[cat],
-                                   oper=oper, d=d)
+            return make_order_clue(
+                "arith", cat, objs, k=k, values=self.numeric[cat], oper=oper, d=d
+            )
         if kind == "ifthen":
             p_true = rng.random() < 0.5
             p = self.atom(p_true)
@@ -170,10 +185,18 @@ class _Drawer:
             if len(members) >= k:
                 return None
             from .categories import load_database
-            phrase = next((g["phrase"] for g in load_database(self.lang).groups.values()
-                           if g["label"] == label), label)
-            return GroupClue(obj=self.rep(e, avoid=cat), cat=cat, members=members, label=label,
-                             phrase=phrase)
+
+            phrase = next(
+                (
+                    g["phrase"]
+                    for g in load_database(self.lang).groups.values()
+                    if g["label"] == label
+                ),
+                label,
+            )
+            return GroupClue(
+                obj=self.rep(e, avoid=cat), cat=cat, members=members, label=label, phrase=phrase
+            )
         raise ValueError(kind)
 
 
@@ -187,8 +210,9 @@ def _critical(clue: Clue, K: int, k: int, cache: dict[int, set]) -> set:
     return crit
 
 
-def _forbidden(cand: Clue, clues: Sequence[Clue], grid: Grid, K: int, k: int,
-               cache: dict[int, set]) -> bool:
+def _forbidden(
+    cand: Clue, clues: Sequence[Clue], grid: Grid, K: int, k: int, cache: dict[int, set]
+) -> bool:
     """seeds/003 2.1.14: a candidate whose critical squares are already marked, or
     meet another clue's critical squares, would resolve or be resolved too directly."""
     crit = _critical(cand, K, k, cache)
@@ -198,8 +222,11 @@ def _forbidden(cand: Clue, clues: Sequence[Clue], grid: Grid, K: int, k: int,
         ocrit = _critical(other, K, k, cache)
         if crit & ocrit:
             return True
-        if isinstance(cand, OrderClue) and isinstance(other, OrderClue) \
-                and _solves_a_line(crit | ocrit, k):
+        if (
+            isinstance(cand, OrderClue)
+            and isinstance(other, OrderClue)
+            and _solves_a_line(crit | ocrit, k)
+        ):
             return True
     return False
 
@@ -216,15 +243,19 @@ def _solves_a_line(cells: set, k: int) -> bool:
     return False
 
 
-def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
-                kinds: Sequence[str]) -> tuple[list[Clue], bool]:
+def _draw_clues(
+    rng: random.Random, drawer: _Drawer, K: int, k: int, kinds: Sequence[str]
+) -> tuple[list[Clue], bool]:
     """Non-type-1 clues then type-1 clues until the engine (propagation only) solves."""
     engine = Engine(K, k, [])
     clues: list[Clue] = []
     cache: dict[int, set] = {}
     n_non1 = math.ceil(k * K / 2.3)
-    usable = [kd for kd in kinds if not (kd == "arith" and not drawer.arith)
-              and not (kd == "group" and not drawer.grouped)]
+    usable = [
+        kd
+        for kd in kinds
+        if not (kd == "arith" and not drawer.arith) and not (kd == "group" and not drawer.grouped)
+    ]
     for _ in range(n_non1):
         if not usable:
             break
@@ -247,15 +278,19 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
             return clues, True
         for _try in range(60):
             cand = drawer.draw("not")
-            if isinstance(cand, NotClue) and all(engine.g.state(*((cand.obj[0], cand.obj[1]) + o)) == 0
-                                        for o in cand.others):
+            if isinstance(cand, NotClue) and all(
+                engine.g.state(*((cand.obj[0], cand.obj[1]) + o)) == 0 for o in cand.others
+            ):
                 break
         else:
             cand = None
         if cand is None:
             # every open cell of the wrong kind: exclude one open non-solution cell directly
-            cells = [c for c in engine.g.unknown_cells()
-                     if drawer.sol[c[2]][drawer.sol[c[0]].index(c[1])] != c[3]]
+            cells = [
+                c
+                for c in engine.g.unknown_cells()
+                if drawer.sol[c[2]][drawer.sol[c[0]].index(c[1])] != c[3]
+            ]
             if not cells:
                 return clues, engine.g.is_complete()
             c1, i1, c2, i2 = rng.choice(cells)
@@ -266,16 +301,25 @@ def _draw_clues(rng: random.Random, drawer: _Drawer, K: int, k: int,
     return clues, engine.g.is_complete()
 
 
-def _engine_solves(K: int, k: int, clues: Sequence[Clue], guessing: bool,
-                   budget: int | None = None) -> bool:
+def _engine_solves(
+    K: int, k: int, clues: Sequence[Clue], guessing: bool, budget: int | None = None
+) -> bool:
     if budget == 0:
         guessing = False
     out = Engine(K, k, clues).run(guessing=guessing, max_guesses=budget)
     return out.solved
 
 
-def _restrict(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],
-              checker: ExactChecker, guessing: bool, budget: int | None = None) -> list[Clue]:
+def _restrict(
+    rng: random.Random,
+    K: int,
+    k: int,
+    clues: list[Clue],
+    sol: list[list[int]],
+    checker: ExactChecker,
+    guessing: bool,
+    budget: int | None = None,
+) -> list[Clue]:
     """Drop clues (type 1 first, then the rest in random order) while the puzzle stays
     unique (SAT) and solvable by the engine.
 
@@ -327,9 +371,15 @@ def _restrict(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[l
     return current
 
 
-def _choose(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],
-            checker: ExactChecker, reasons: dict[str, int]
-            ) -> tuple[list[Clue] | None, dict[str, Any]]:
+def _choose(
+    rng: random.Random,
+    K: int,
+    k: int,
+    clues: list[Clue],
+    sol: list[list[int]],
+    checker: ExactChecker,
+    reasons: dict[str, int],
+) -> tuple[list[Clue] | None, dict[str, Any]]:
     """No tier asked: restrict the clue list by SAT and rate whatever it gives."""
     final = _restrict(rng, K, k, clues, sol, checker, True)
     rating = rate(K, k, final, rng)
@@ -339,16 +389,27 @@ def _choose(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[lis
     return final, rating
 
 
-def _construct(rng: random.Random, K: int, k: int, clues: list[Clue], sol: list[list[int]],
-               checker: ExactChecker, drawer: _Drawer, kinds: Sequence[str], difficulty: str,
-               reasons: dict[str, int]) -> tuple[list[Clue] | None, dict[str, Any]]:
+def _construct(
+    rng: random.Random,
+    K: int,
+    k: int,
+    clues: list[Clue],
+    sol: list[list[int]],
+    checker: ExactChecker,
+    drawer: _Drawer,
+    kinds: Sequence[str],
+    difficulty: str,
+    reasons: dict[str, int],
+) -> tuple[list[Clue] | None, dict[str, Any]]:
     """Build toward the tier from this attempt's clue pool (construct.py)."""
     from .construct import Builder
+
     builder = Builder(rng, K, k, sol, checker, clues, drawer, kinds)
     final, rating, _work = builder.build(difficulty, max_moves=max_moves_for(K, k))
     if final is None:
-        reasons[f"tier {rating.get('tier')} != {difficulty}"] = reasons.get(
-            f"tier {rating.get('tier')} != {difficulty}", 0) + 1
+        reasons[f"tier {rating.get('tier')} != {difficulty}"] = (
+            reasons.get(f"tier {rating.get('tier')} != {difficulty}", 0) + 1
+        )
         return None, {}
     # the new clues joined the checker under the builder's keys; hand them back so the
     # caller certifies the same objects
@@ -361,28 +422,40 @@ def max_moves_for(K: int, k: int) -> int:
     return 8 + K * k // 3
 
 
-def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "en",
-                    difficulty: str | None = None, kinds: Sequence[str] = CLUE_KINDS,
-                    question: str = "grid", max_attempts: int = 40,
-                    style: str = "native") -> ZebraPuzzle:
+def generate_puzzle(
+    rng: random.Random,
+    *,
+    K: int = 3,
+    k: int = 4,
+    lang: str = "en",
+    difficulty: str | None = None,
+    kinds: Sequence[str] = CLUE_KINDS,
+    question: str = "grid",
+    max_attempts: int = 40,
+    style: str = "native",
+) -> ZebraPuzzle:
     """Generate one certified, rated puzzle (deterministic for ``rng``).
 
     ``style="zebralogic"``: category 0 is the houses 1..k, the other K-1 categories are
     categorical, and the clues are ZebraLogic's kinds (``zebralogic.py``)."""
     why = unreachable(K, k, difficulty, style)
     if why:
-        raise ConfigError(f"difficulty={difficulty!r} at K={K}, k={k} is refused: {why}",
-                          field="difficulty", expected="a tier this grid size reaches "
-                          "(docs/zebra.md, 'Difficulty and stars')")
+        raise ConfigError(
+            f"difficulty={difficulty!r} at K={K}, k={k} is refused: {why}",
+            field="difficulty",
+            expected="a tier this grid size reaches (docs/zebra.md, 'Difficulty and stars')",
+        )
     reasons: dict[str, int] = {}
     relations: Sequence[str] = tuple(sorted(POS_RELATIONS))
     if style == "zebralogic":
         from .zebralogic import ZEBRALOGIC_KINDS, house_category
+
         kinds, relations = ZEBRALOGIC_KINDS, ZEBRALOGIC_RELATIONS
     for attempt in range(max_attempts):
         if style == "zebralogic":
-            cats = [house_category(k)] + draw_categories(rng, K - 1, k, lang,
-                                                         kinds=["categorical"] * (K - 1))
+            cats = [house_category(k)] + draw_categories(
+                rng, K - 1, k, lang, kinds=["categorical"] * (K - 1)
+            )
         else:
             cats = draw_categories(rng, K, k, lang)
         sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
@@ -393,8 +466,9 @@ def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "
             reasons["contradiction"] = reasons.get("contradiction", 0) + 1
             continue
         if not solved:
-            reasons["unsolved after the type-1 cap"] = reasons.get(
-                "unsolved after the type-1 cap", 0) + 1
+            reasons["unsolved after the type-1 cap"] = (
+                reasons.get("unsolved after the type-1 cap", 0) + 1
+            )
             continue
         checker = ExactChecker(K, k)
         try:
@@ -403,8 +477,9 @@ def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "
             if difficulty is None:
                 final, rating = _choose(rng, K, k, clues, sol, checker, reasons)
             else:
-                final, rating = _construct(rng, K, k, clues, sol, checker, drawer, kinds,
-                                           difficulty, reasons)
+                final, rating = _construct(
+                    rng, K, k, clues, sol, checker, drawer, kinds, difficulty, reasons
+                )
             if final is None:
                 continue
             keys = {id(c): n for n, c in enumerate(clues)}
@@ -435,10 +510,22 @@ def generate_puzzle(rng: random.Random, *, K: int = 3, k: int = 4, lang: str = "
         created_at = ""
         if style == "zebralogic":
             from .zebralogic import created_at_from
+
             created_at = created_at_from(rng)
-        return ZebraPuzzle(K=K, k=k, lang=lang, categories=cats, solution=sol, clues=shown,
-                           question=q, rating=rating, certificate=cert, style=style,
-                           created_at=created_at)
+        return ZebraPuzzle(
+            K=K,
+            k=k,
+            lang=lang,
+            categories=cats,
+            solution=sol,
+            clues=shown,
+            question=q,
+            rating=rating,
+            certificate=cert,
+            style=style,
+            created_at=created_at,
+        )
     detail = ", ".join(f"{r}: {n}" for r, n in sorted(reasons.items()))
-    raise GenerationFailed(f"no zebra puzzle {K}x{k} (difficulty {difficulty}) in "
-                           f"{max_attempts} attempts ({detail})")
+    raise GenerationFailed(
+        f"no zebra puzzle {K}x{k} (difficulty {difficulty}) in {max_attempts} attempts ({detail})"
+    )

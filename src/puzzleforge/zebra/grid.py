@@ -11,6 +11,7 @@ c1, ``cand[(c1*K + c2)*k + i]`` is the bitmask of objects of c2 still possible f
 (a "●"). Both orientations are kept in sync, so a column of a box is a row of the
 mirrored box. A cell is written ``(c1, i1, c2, i2)`` with ``c1 < c2``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -87,8 +88,13 @@ class Grid:
 
     def is_complete(self) -> bool:
         """Every cell marked: each row of each box has its confirmed partner."""
-        return all(y >= 0 for c1 in range(self.K) for c2 in range(self.K) if c1 != c2
-                   for y in self.yes[(c1 * self.K + c2) * self.k:(c1 * self.K + c2 + 1) * self.k])
+        return all(
+            y >= 0
+            for c1 in range(self.K)
+            for c2 in range(self.K)
+            if c1 != c2
+            for y in self.yes[(c1 * self.K + c2) * self.k : (c1 * self.K + c2 + 1) * self.k]
+        )
 
     def unknown_cells(self) -> Iterator[tuple[int, int, int, int]]:
         """Cells with neither mark, box by box (c1 < c2), row by row."""
@@ -153,8 +159,10 @@ class Grid:
             self.log[-1].append(("x", norm_cell(c1, i1, c2, i2)))
         if not na or not nb:
             c, i, other = (c1, i1, c2) if not na else (c2, i2, c1)
-            raise Contradiction("a line of the grid has no possibility left",
-                                [("x", norm_cell(c, i, other, v)) for v in range(k)])
+            raise Contradiction(
+                "a line of the grid has no possibility left",
+                [("x", norm_cell(c, i, other, v)) for v in range(k)],
+            )
         if na & (na - 1) == 0 and self.yes[a] < 0:
             self.single.append(a)
         if nb & (nb - 1) == 0 and self.yes[b] < 0:
@@ -174,14 +182,16 @@ class Grid:
         if ya == i2:
             return False
         if ya >= 0:
-            raise Contradiction("● in a line that already has one",
-                                [("o", norm_cell(c1, i1, c2, ya))])
+            raise Contradiction(
+                "● in a line that already has one", [("o", norm_cell(c1, i1, c2, ya))]
+            )
         if not (self.cand[a] >> i2) & 1:
             raise Contradiction("● on an excluded cell", [("x", norm_cell(c1, i1, c2, i2))])
         b = (c2 * K + c1) * k + i2
         if self.yes[b] >= 0:
-            raise Contradiction("● in a column that already has one",
-                                [("o", norm_cell(c2, i2, c1, self.yes[b]))])
+            raise Contradiction(
+                "● in a column that already has one", [("o", norm_cell(c2, i2, c1, self.yes[b]))]
+            )
         self._write(a, self.cand[a], i2)
         self._write(b, self.cand[b], i1)
         if self.log is not None:

@@ -3,6 +3,7 @@
 Columns are categories 1..K-1 left to right; rows are category 0 then K-1 down to 2, so
 every pair of categories has exactly one box and the grid is the usual staircase.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

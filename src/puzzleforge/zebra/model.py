@@ -4,6 +4,7 @@ Why a separate record: the generator, the text/PDF renderers, the CLI and the we
 exchange this one object, and it round-trips through the JSON kept in
 ``Puzzle.meta["zebra"]`` so ``verify``/``solve``/``pdf`` work on a dataset line alone.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -48,31 +49,39 @@ class ZebraPuzzle:
     created_at: str = ""
 
     def numeric(self) -> dict[int, list[Fraction]]:
-        return {c: cat.fractions() for c, cat in enumerate(self.categories)
-                if cat.kind == "numerical"}
+        return {
+            c: cat.fractions() for c, cat in enumerate(self.categories) if cat.kind == "numerical"
+        }
 
     def name(self, obj: tuple[int, int]) -> str:
         return self.categories[obj[0]].items[obj[1]]
 
     def rows(self) -> list[list[str]]:
         """One row per entity (category-0 order): the names of its objects."""
-        return [[self.categories[c].items[self.solution[c][e]] for c in range(self.K)]
-                for e in range(self.k)]
+        return [
+            [self.categories[c].items[self.solution[c][e]] for c in range(self.K)]
+            for e in range(self.k)
+        ]
 
     def header(self) -> list[str]:
         if self.style == "zebralogic":
             from .zebralogic import header
+
             return header(self)
         return [c.title for c in self.categories]
 
     def to_dict(self) -> dict[str, Any]:
         out = {
-            "K": self.K, "k": self.k, "lang": self.lang,
+            "K": self.K,
+            "k": self.k,
+            "lang": self.lang,
             "categories": [c.to_dict() for c in self.categories],
             "solution": self.solution,
             "clues": [dict(c.to_dict(), id=c.cid) for c in self.clues],
-            "question": self.question, "rating": self.rating,
-            "certificate": self.certificate, "order": self.order,
+            "question": self.question,
+            "rating": self.rating,
+            "certificate": self.certificate,
+            "order": self.order,
         }
         if self.style != "native":
             # only then: native records stay byte-identical to earlier versions
@@ -88,11 +97,17 @@ class ZebraPuzzle:
             clue = clue_from_dict(rc, k=int(raw["k"]), numeric=numeric)
             clue.cid = int(rc.get("id", n + 1))
             clues.append(clue)
-        return cls(K=int(raw["K"]), k=int(raw["k"]), lang=raw.get("lang", "en"),
-                   categories=cats, solution=[list(map(int, r)) for r in raw["solution"]],
-                   clues=clues, question=dict(raw.get("question") or {"kind": "grid"}),
-                   rating=dict(raw.get("rating") or {}),
-                   certificate=dict(raw.get("certificate") or {}),
-                   order=list(raw.get("order") or []),
-                   style=str(raw.get("style") or "native"),
-                   created_at=str(raw.get("created_at") or ""))
+        return cls(
+            K=int(raw["K"]),
+            k=int(raw["k"]),
+            lang=raw.get("lang", "en"),
+            categories=cats,
+            solution=[list(map(int, r)) for r in raw["solution"]],
+            clues=clues,
+            question=dict(raw.get("question") or {"kind": "grid"}),
+            rating=dict(raw.get("rating") or {}),
+            certificate=dict(raw.get("certificate") or {}),
+            order=list(raw.get("order") or []),
+            style=str(raw.get("style") or "native"),
+            created_at=str(raw.get("created_at") or ""),
+        )

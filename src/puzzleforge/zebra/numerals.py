@@ -7,12 +7,21 @@ two forms (1 / other); Polish has three for integers (1 / 2-4 except 12-14 / the
 plus the genitive singular after a fraction ("2,5 roku"), and a prepositional phrase
 ("po 1 kroku", "po 2 krokach") has its own case, so the tables below name the case.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 
-__all__ = ["pl_form_index", "pl_form", "pl_count", "en_form", "en_count", "EN_NOUNS",
-           "PL_NOUNS", "count_phrase"]
+__all__ = [
+    "pl_form_index",
+    "pl_form",
+    "pl_count",
+    "en_form",
+    "en_count",
+    "EN_NOUNS",
+    "PL_NOUNS",
+    "count_phrase",
+]
 
 
 def pl_form_index(value: Fraction | int) -> int:

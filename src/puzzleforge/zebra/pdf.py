@@ -7,6 +7,7 @@ Why a bundled font: Polish letters must render on a fresh machine and must never
 replaced (the reference replaced them because Times-Bold lacks them); DejaVu Sans ships
 inside the package with its licence (fonts/LICENSE-DejaVu.txt).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -20,16 +21,36 @@ from .model import ZebraPuzzle
 __all__ = ["sheet_bytes", "solution_bytes", "write_sheet", "write_solution"]
 
 _WORDS = {
-    "en": {"title": "Logic-grid puzzle", "categories": "Categories", "clues": "Clues",
-           "question": "Question", "step": "Step", "of": "of", "solution": "Solution",
-           "unique": "unique solution certified by SAT; every clue necessary",
-           "assumed": "assumed", "difficulty": "difficulty", "answer": "Answer",
-           "steps": "Steps", "grid_after": "The grid after step"},
-    "pl": {"title": "Łamigłówka logiczna", "categories": "Kategorie", "clues": "Wskazówki",
-           "question": "Pytanie", "step": "Krok", "of": "z", "solution": "Rozwiązanie",
-           "unique": "jednoznaczność potwierdzona solwerem SAT; każda wskazówka potrzebna",
-           "assumed": "założenie", "difficulty": "trudność", "answer": "Odpowiedź",
-           "steps": "Kroki", "grid_after": "Siatka po kroku"},
+    "en": {
+        "title": "Logic-grid puzzle",
+        "categories": "Categories",
+        "clues": "Clues",
+        "question": "Question",
+        "step": "Step",
+        "of": "of",
+        "solution": "Solution",
+        "unique": "unique solution certified by SAT; every clue necessary",
+        "assumed": "assumed",
+        "difficulty": "difficulty",
+        "answer": "Answer",
+        "steps": "Steps",
+        "grid_after": "The grid after step",
+    },
+    "pl": {
+        "title": "Łamigłówka logiczna",
+        "categories": "Kategorie",
+        "clues": "Wskazówki",
+        "question": "Pytanie",
+        "step": "Krok",
+        "of": "z",
+        "solution": "Rozwiązanie",
+        "unique": "jednoznaczność potwierdzona solwerem SAT; każda wskazówka potrzebna",
+        "assumed": "założenie",
+        "difficulty": "trudność",
+        "answer": "Odpowiedź",
+        "steps": "Kroki",
+        "grid_after": "Siatka po kroku",
+    },
 }
 
 
@@ -51,8 +72,16 @@ def _fit(pdf, text: str, width: float) -> str:
     return text + "…"
 
 
-def draw_grid(pdf, p: ZebraPuzzle, x: float, y: float, max_w: float, max_h: float,
-              marks: Mapping | None = None, highlight: Sequence = ()) -> float:
+def draw_grid(
+    pdf,
+    p: ZebraPuzzle,
+    x: float,
+    y: float,
+    max_w: float,
+    max_h: float,
+    marks: Mapping | None = None,
+    highlight: Sequence = (),
+) -> float:
     """Draw the grid in the box (x, y, max_w, max_h); returns the height used."""
     n = (p.K - 1) * p.k
     probe = 7.0
@@ -82,8 +111,11 @@ def draw_grid(pdf, p: ZebraPuzzle, x: float, y: float, max_w: float, max_h: floa
         _, by = lay.box_origin(r, 1)
         for i, name in enumerate(p.categories[r].items):
             t = _fit(pdf, name, label - 2)
-            pdf.text(x + label - 1.2 - pdf.get_string_width(t), y + by + i * cell + cell * 0.5
-                     + fs * 0.13, t)
+            pdf.text(
+                x + label - 1.2 - pdf.get_string_width(t),
+                y + by + i * cell + cell * 0.5 + fs * 0.13,
+                t,
+            )
     pdf.set_line_width(0.15)
     pdf.set_draw_color(120, 120, 120)
     for r, c in lay.boxes():
@@ -132,6 +164,7 @@ def _header(pdf, p: ZebraPuzzle, words: dict[str, str]) -> None:
 def sheet_bytes(p: ZebraPuzzle) -> bytes:
     """The printable puzzle sheet."""
     from .text import categories_text, clue_text, intro_text, question_text
+
     words = _WORDS.get(p.lang, _WORDS["en"])
     pdf = new_pdf()
     pdf.add_page()
@@ -151,12 +184,24 @@ def sheet_bytes(p: ZebraPuzzle) -> bytes:
     size = 9.5 if len(p.clues) < 18 else 8.5
     pdf.set_font("DejaVu", size=size)
     for clue in p.clues:
-        pdf.multi_cell(w, size * 0.5, f"{clue.cid}. " + clue_text(p, clue), markdown=True,
-                       new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(
+            w,
+            size * 0.5,
+            f"{clue.cid}. " + clue_text(p, clue),
+            markdown=True,
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
     pdf.ln(1.5)
     pdf.set_font("DejaVu", "B", 9.5)
-    pdf.multi_cell(w, 4.8, f"{words['question']}: " + question_text(p), markdown=True,
-                   new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(
+        w,
+        4.8,
+        f"{words['question']}: " + question_text(p),
+        markdown=True,
+        new_x="LMARGIN",
+        new_y="NEXT",
+    )
     pdf.ln(3)
     avail = pdf.h - pdf.b_margin - pdf.get_y() - 8
     if avail < 90:
@@ -166,8 +211,11 @@ def sheet_bytes(p: ZebraPuzzle) -> bytes:
     pdf.set_font("DejaVu", size=6.5)
     pdf.set_text_color(110, 110, 110)
     score = p.rating.get("score", "?")
-    pdf.text(pdf.l_margin, pdf.h - 7, f"{words['unique'] if p.certificate.get('unique') else ''}"
-             f" · {words['difficulty']} {score}")
+    pdf.text(
+        pdf.l_margin,
+        pdf.h - 7,
+        f"{words['unique'] if p.certificate.get('unique') else ''} · {words['difficulty']} {score}",
+    )
     pdf.set_text_color(0, 0, 0)
     return bytes(pdf.output())
 
@@ -176,12 +224,15 @@ def sheet_bytes(p: ZebraPuzzle) -> bytes:
 STEP_GRID_H = 105.0
 
 
-def _step_block(p: ZebraPuzzle, step: dict[str, Any], n: int, by_id: dict,
-                words: dict[str, str]) -> tuple[str, str, list[str]]:
+def _step_block(
+    p: ZebraPuzzle, step: dict[str, Any], n: int, by_id: dict, words: dict[str, str]
+) -> tuple[str, str, list[str]]:
     """One step as (bold head "Step n.", its reason, the texts of the clues it used)."""
     from .text import clue_text, step_text
-    clues = [f"{cid}. " + clue_text(p, by_id[cid]) for cid in step.get("clues", [])[:3]
-             if cid in by_id]
+
+    clues = [
+        f"{cid}. " + clue_text(p, by_id[cid]) for cid in step.get("clues", [])[:3] if cid in by_id
+    ]
     return f"{words['step']} {n}. ", step_text(p, step), clues
 
 
@@ -193,8 +244,17 @@ def _block_height(pdf, block: tuple[str, str, list[str]], w: float) -> float:
     pdf.set_font("DejaVu", "", _STEP_FONT)
     lines = len(pdf.multi_cell(w, _STEP_LINE, head + text, dry_run=True, output="LINES"))
     for clue in clues:
-        lines += len(pdf.multi_cell(w - _CLUE_INDENT, _STEP_LINE, clue, markdown=True,
-                                    align="L", dry_run=True, output="LINES"))
+        lines += len(
+            pdf.multi_cell(
+                w - _CLUE_INDENT,
+                _STEP_LINE,
+                clue,
+                markdown=True,
+                align="L",
+                dry_run=True,
+                output="LINES",
+            )
+        )
     return lines * _STEP_LINE + _STEP_GAP
 
 
@@ -207,8 +267,15 @@ def _draw_block(pdf, block: tuple[str, str, list[str]], w: float) -> None:
     pdf.ln(_STEP_LINE)
     for clue in clues:
         pdf.set_x(pdf.l_margin + _CLUE_INDENT)
-        pdf.multi_cell(w - _CLUE_INDENT, _STEP_LINE, clue, markdown=True, align="L",
-                       new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(
+            w - _CLUE_INDENT,
+            _STEP_LINE,
+            clue,
+            markdown=True,
+            align="L",
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
     pdf.ln(_STEP_GAP)
 
 
@@ -230,9 +297,11 @@ def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None
     """The answer (table and solved grid) on page 1, then the explained steps a page at a
     time, each page closing with the grid so far (the page's new marks in red)."""
     from .engine import Engine
+
     words = _WORDS.get(p.lang, _WORDS["en"])
     if steps is None:
         from .readable import readable_steps
+
         steps = readable_steps(Engine(p.K, p.k, p.clues, explain=True).run(guessing=True).steps)
     by_id = {c.cid: c for c in p.clues}
     pdf = new_pdf()
@@ -244,8 +313,9 @@ def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None
     # page 1: the answer
     pdf.add_page()
     pdf.set_font("DejaVu", "B", 13)
-    pdf.cell(0, 8, f"{words['solution']} – {words['title']} {p.K} × {p.k}",
-             new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(
+        0, 8, f"{words['solution']} – {words['title']} {p.K} × {p.k}", new_x="LMARGIN", new_y="NEXT"
+    )
     pdf.set_font("DejaVu", "B", 10)
     pdf.cell(0, 6, words["answer"], new_x="LMARGIN", new_y="NEXT")
     header, rows = p.header(), p.rows()
@@ -273,8 +343,13 @@ def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None
         pdf.set_font("DejaVu", "B", 11)
         first, last = page[0] + 1, page[-1] + 1
         span = f"{first}–{last}" if last > first else f"{first}"
-        pdf.cell(0, 7, f"{words['solution']} – {words['steps']} {span} {words['of']} {total}",
-                 new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(
+            0,
+            7,
+            f"{words['solution']} – {words['steps']} {span} {words['of']} {total}",
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
         new: list[tuple] = []
         for i in page:
             _draw_block(pdf, blocks[i], w)
@@ -293,11 +368,13 @@ def solution_bytes(p: ZebraPuzzle, steps: Sequence[dict[str, Any]] | None = None
 def write_sheet(puzzle: Any, path: str | Path) -> None:
     """Write the PDF sheet of a ZebraPuzzle (or Puzzle / record) to ``path``."""
     from ..core.safeoutput import write_atomic
+
     write_atomic(path, sheet_bytes(_zebra(puzzle)))
 
 
 def write_solution(puzzle: Any, path: str | Path) -> None:
     from ..core.safeoutput import write_atomic
+
     write_atomic(path, solution_bytes(_zebra(puzzle)), option="--solution")
 
 
@@ -306,4 +383,5 @@ def _zebra(puzzle: Any) -> ZebraPuzzle:
     if isinstance(puzzle, ZebraPuzzle):
         return puzzle
     from .family import zebra_of
+
     return zebra_of(puzzle)

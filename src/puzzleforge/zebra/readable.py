@@ -17,6 +17,7 @@ guess said only "after 27 deductions the grid is contradictory". Here:
 The raw steps stay available (``explain(..., raw=True)``); certification never reads
 these.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -34,8 +35,9 @@ def _key(mark: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
     return (mark["mark"], tuple(mark["cell"]))
 
 
-def _fold(steps: Sequence[dict[str, Any]], root: dict[str, Any] | None = None
-          ) -> list[dict[str, Any]]:
+def _fold(
+    steps: Sequence[dict[str, Any]], root: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Fold bookkeeping into its cause and merge sweeps. ``root`` (the assumption of a
     guess) takes bookkeeping that comes before any cause."""
     out: list[dict[str, Any]] = []
@@ -60,8 +62,7 @@ def _fold(steps: Sequence[dict[str, Any]], root: dict[str, Any] | None = None
     return out
 
 
-def refutation(chain: Sequence[dict[str, Any]], conflict: dict[str, Any] | None
-               ) -> dict[str, Any]:
+def refutation(chain: Sequence[dict[str, Any]], conflict: dict[str, Any] | None) -> dict[str, Any]:
     """The shortest story of why an assumption fails: the chain steps the contradiction
     depends on (in order), folded, plus the failing deduction and the clashing marks."""
     producer: dict[tuple[str, tuple[int, ...]], int] = {}
@@ -87,9 +88,12 @@ def refutation(chain: Sequence[dict[str, Any]], conflict: dict[str, Any] | None
         need += [_key(m) for m in chain[made_by].get("used", [])]
     root: dict[str, list[Any]] = {"follow": [], "marks": []}
     steps = _fold([chain[n] for n in sorted(keep)], root)
-    return {"steps": steps, "assumption_follow": root["follow"],
-            "failed": {"rule": conflict.get("rule"), "clues": conflict.get("clues", [])},
-            "clash": conflict.get("cells", [])}
+    return {
+        "steps": steps,
+        "assumption_follow": root["follow"],
+        "failed": {"rule": conflict.get("rule"), "clues": conflict.get("clues", [])},
+        "clash": conflict.get("cells", []),
+    }
 
 
 def readable_steps(raw: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

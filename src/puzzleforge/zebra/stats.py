@@ -4,6 +4,7 @@ duplicate check and find-word.
 Why: the word lists are data that people edit; these checks catch a duplicate object or
 a list too short for k = 8 before a puzzle does.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -27,8 +28,11 @@ def duplicates(lang: str) -> list[str]:
 
 def find_word(lang: str, word: str) -> list[str]:
     db = load_database(lang)
-    hits = [f.key for f in db.categorical + db.ordinal
-            if word.casefold() in (x.casefold() for x in f.items)]
+    hits = [
+        f.key
+        for f in db.categorical + db.ordinal
+        if word.casefold() in (x.casefold() for x in f.items)
+    ]
     return hits or [f"'{word}' does not occur in any {lang} list"]
 
 
@@ -37,8 +41,10 @@ def stats_lines(lang: str) -> list[str]:
     lines = []
     for label, files in (("categorical", db.categorical), ("ordinal", db.ordinal)):
         sizes = [len(f.items) for f in files]
-        lines.append(f"{label}: {len(files)} categories, {sum(sizes)} objects, mean "
-                     f"{sum(sizes) / max(1, len(sizes)):.2f}, min/max {min(sizes)}/{max(sizes)}")
+        lines.append(
+            f"{label}: {len(files)} categories, {sum(sizes)} objects, mean "
+            f"{sum(sizes) / max(1, len(sizes)):.2f}, min/max {min(sizes)}/{max(sizes)}"
+        )
     lines.append("")
     total = sum(db.class_weights.values())
     lines.append("class            weight  share  categories")

@@ -6,6 +6,7 @@ names in the nominative ("**A** i **B** są parą", "obiekt **A**", comparisons 
 "niż" and mathematical notation). Object names are highlighted as ``**name**``
 (markdown bold); ``plain=True`` drops the stars for PDF rendering with its own bold.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -26,16 +27,38 @@ from .clues import (
 from .model import ZebraPuzzle
 from .numerals import en_count, pl_count, pl_form
 
-__all__ = ["clue_text", "puzzle_text", "question_text", "answer_text", "step_text",
-           "steps_text", "intro_text", "LABELS"]
+__all__ = [
+    "clue_text",
+    "puzzle_text",
+    "question_text",
+    "answer_text",
+    "step_text",
+    "steps_text",
+    "intro_text",
+    "LABELS",
+]
 
 LABELS = {
-    "en": {"categories": "Categories", "clues": "Clues", "solution": "Solution",
-           "question": "Question", "stars": "Difficulty", "step": "Step", "clue": "clue",
-           "ordered": "ordered"},
-    "pl": {"categories": "Kategorie", "clues": "Wskazówki", "solution": "Rozwiązanie",
-           "question": "Pytanie", "stars": "Trudność", "step": "Krok", "clue": "wskazówka",
-           "ordered": "uporządkowana"},
+    "en": {
+        "categories": "Categories",
+        "clues": "Clues",
+        "solution": "Solution",
+        "question": "Question",
+        "stars": "Difficulty",
+        "step": "Step",
+        "clue": "clue",
+        "ordered": "ordered",
+    },
+    "pl": {
+        "categories": "Kategorie",
+        "clues": "Wskazówki",
+        "solution": "Rozwiązanie",
+        "question": "Pytanie",
+        "stars": "Trudność",
+        "step": "Krok",
+        "clue": "wskazówka",
+        "ordered": "uporządkowana",
+    },
 }
 
 
@@ -60,6 +83,7 @@ def clue_text(p: ZebraPuzzle, clue: Clue, *, lang: str | None = None, plain: boo
     lang = lang or p.lang
     if p.style == "zebralogic":
         from . import zebralogic
+
         text = zebralogic.clue_text(p, clue)
         if text is not None:
             return text
@@ -102,8 +126,9 @@ def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
     if isinstance(clue, PairClue):
         return f"{n(clue.p[0])} is paired with {n(clue.p[1])}."
     if isinstance(clue, GroupClue):
-        return (f"{n(clue.obj)} is paired with {clue.phrase} "
-                f"(category {p.categories[clue.cat].title}).")
+        return (
+            f"{n(clue.obj)} is paired with {clue.phrase} (category {p.categories[clue.cat].title})."
+        )
     if isinstance(clue, NotClue):
         others = [n(o) for o in clue.others]
         if len(others) == 1:
@@ -113,8 +138,10 @@ def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
         return f"{n(clue.obj)} is paired with none of {_list_en(others)}."
     if isinstance(clue, IfThenClue):
         (a, b), (c, d), (e, f) = clue.p, clue.q, clue.r
-        return (f"If {n(a)} is paired with {n(b)}, then {n(c)} is paired with {n(d)}; "
-                f"otherwise {n(e)} is paired with {n(f)}.")
+        return (
+            f"If {n(a)} is paired with {n(b)}, then {n(c)} is paired with {n(d)}; "
+            f"otherwise {n(e)} is paired with {n(f)}."
+        )
     if isinstance(clue, EitherClue):
         (a, b), (c, d) = clue.p, clue.q
         if not atoms_compatible(clue.p, clue.q):
@@ -125,8 +152,10 @@ def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
                 return f"{n(x)} is paired with either {n(y)} or {n(z)}."
             return f"Either {n(a)} is paired with {n(b)} or {n(c)} is paired with {n(d)}."
         if clue.exclusive:
-            return (f"Either {n(a)} is paired with {n(b)} or {n(c)} is paired with {n(d)}, "
-                    "but not both.")
+            return (
+                f"Either {n(a)} is paired with {n(b)} or {n(c)} is paired with {n(d)}, "
+                "but not both."
+            )
         return f"{n(a)} is paired with {n(b)}, or {n(c)} is paired with {n(d)} (or both)."
     if isinstance(clue, OrderClue):
         t = p.categories[clue.cat].title
@@ -142,8 +171,7 @@ def _clue_en(p: ZebraPuzzle, clue: Clue, n) -> str:
                 how = f"{_difference_en(p, clue)} more than"
             else:
                 how = f"{_d_text(p, clue, 'en')} times"
-            return (f"By {t}: the value paired with {o[1]} is {how} the value paired "
-                    f"with {o[0]}.")
+            return f"By {t}: the value paired with {o[1]} is {how} the value paired with {o[0]}."
         if rel == "nextto":
             return f"By {t}, {o[0]} is right next to {o[1]}."
         if rel == "left1":
@@ -169,19 +197,26 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
     if isinstance(clue, PairClue):
         return f"{n(clue.p[0])} i {n(clue.p[1])} są parą."
     if isinstance(clue, GroupClue):
-        return (f"{n(clue.obj)} tworzy parę z obiektem kategorii "
-                f"„{p.categories[clue.cat].title}” z grupy „{clue.phrase}”.")
+        return (
+            f"{n(clue.obj)} tworzy parę z obiektem kategorii "
+            f"„{p.categories[clue.cat].title}” z grupy „{clue.phrase}”."
+        )
     if isinstance(clue, NotClue):
         others = [n(o) for o in clue.others]
         if len(others) == 1:
             return f"{n(clue.obj)} i {others[0]} nie są parą."
         # "ani ..., ani ..." (the Polish idiom); "obiektem" keeps names nominative
-        return (f"{n(clue.obj)} nie tworzy pary "
-                + ", ".join(f"ani z obiektem {o}" for o in others) + ".")
+        return (
+            f"{n(clue.obj)} nie tworzy pary "
+            + ", ".join(f"ani z obiektem {o}" for o in others)
+            + "."
+        )
     if isinstance(clue, IfThenClue):
         (a, b), (c, d), (e, f) = clue.p, clue.q, clue.r
-        return (f"Jeśli {n(a)} i {n(b)} są parą, to {n(c)} i {n(d)} są parą; "
-                f"w przeciwnym razie parą są {n(e)} i {n(f)}.")
+        return (
+            f"Jeśli {n(a)} i {n(b)} są parą, to {n(c)} i {n(d)} są parą; "
+            f"w przeciwnym razie parą są {n(e)} i {n(f)}."
+        )
     if isinstance(clue, EitherClue):
         (a, b), (c, d) = clue.p, clue.q
         if not atoms_compatible(clue.p, clue.q):
@@ -191,10 +226,11 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
                 return f"{n(x)} tworzy parę albo z obiektem {n(y)}, albo z obiektem {n(z)}."
             return f"Albo {n(a)} i {n(b)} są parą, albo {n(c)} i {n(d)} są parą."
         if clue.exclusive:
-            return (f"Albo {n(a)} i {n(b)} są parą, albo {n(c)} i {n(d)} są parą "
-                    "(dokładnie jedno z dwojga).")
-        return (f"{n(a)} i {n(b)} są parą lub {n(c)} i {n(d)} są parą "
-                "(co najmniej jedno z dwojga).")
+            return (
+                f"Albo {n(a)} i {n(b)} są parą, albo {n(c)} i {n(d)} są parą "
+                "(dokładnie jedno z dwojga)."
+            )
+        return f"{n(a)} i {n(b)} są parą lub {n(c)} i {n(d)} są parą (co najmniej jedno z dwojga)."
     if isinstance(clue, OrderClue):
         t = f"„{p.categories[clue.cat].title}”"
         o = [n(x) for x in clue.objs]
@@ -203,16 +239,22 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
         if rel == "chain":
             # words, not "A < B < C": the objects belong to other categories, and
             # "3 s < rok 1550" would read as a false comparison
-            return (f"{head} obiekt {o[0]} stoi wcześniej niż obiekt {o[1]}, a obiekt "
-                    f"{o[1]} wcześniej niż obiekt {o[2]}.")
+            return (
+                f"{head} obiekt {o[0]} stoi wcześniej niż obiekt {o[1]}, a obiekt "
+                f"{o[1]} wcześniej niż obiekt {o[2]}."
+            )
         if rel == "arith":
             amount = _d_text(p, clue, "pl")
             if clue.oper == "+":
                 how = f"o {amount} większa"
             else:
-                how = f"{amount} {pl_form(Fraction(clue.d), ('raz', 'razy', 'razy', 'raza'))} większa"
-            return (f"{head} wartość w parze z obiektem {o[1]} jest {how} niż wartość "
-                    f"w parze z obiektem {o[0]}.")
+                how = (
+                    f"{amount} {pl_form(Fraction(clue.d), ('raz', 'razy', 'razy', 'raza'))} większa"
+                )
+            return (
+                f"{head} wartość w parze z obiektem {o[1]} jest {how} niż wartość "
+                f"w parze z obiektem {o[0]}."
+            )
         if rel == "nextto":
             return f"{head} obiekty {o[0]} i {o[1]} sąsiadują ze sobą."
         if rel == "left1":
@@ -226,11 +268,9 @@ def _clue_pl(p: ZebraPuzzle, clue: Clue, n) -> str:
         if rel == "between":
             return f"{head} obiekt {o[0]} stoi gdzieś pomiędzy obiektami {o[1]} i {o[2]}."
         if rel == "onebetween":
-            return (f"{head} pomiędzy obiektami {o[0]} i {o[1]} stoi dokładnie jeden "
-                    "inny obiekt.")
+            return f"{head} pomiędzy obiektami {o[0]} i {o[1]} stoi dokładnie jeden inny obiekt."
         if rel == "twobetween":
-            return (f"{head} pomiędzy obiektami {o[0]} i {o[1]} stoją dokładnie dwa "
-                    "inne obiekty.")
+            return f"{head} pomiędzy obiektami {o[0]} i {o[1]} stoją dokładnie dwa inne obiekty."
         if rel == "end":
             return f"{head} obiekt {o[0]} stoi na jednym z dwóch końców (pierwszy lub ostatni)."
     raise ValueError(f"brak polskiego tekstu dla wskazówki {clue!r}")
@@ -240,17 +280,21 @@ def intro_text(p: ZebraPuzzle, *, plain: bool = False) -> str:
     if p.lang == "pl":
         cats = pl_count(p.K, "kategoria")
         objs = pl_count(p.k, "obiekt")
-        return (f"Łamigłówka ma {cats} po {objs}. Każdy obiekt jednej kategorii tworzy parę "
-                "z dokładnie jednym obiektem każdej innej kategorii, a żadne dwa obiekty "
-                "jednej kategorii nie mają wspólnej pary. Kategorie uporządkowane wymieniono "
-                "od najmniejszej do największej wartości; „wcześniej” i „przed” oznaczają "
-                "mniejszą wartość, „dalej” i „za” większą.")
-    return (f"This logic-grid puzzle has {en_count(p.K, 'category')} of "
-            f"{en_count(p.k, 'object')} each. Every "
-            "object of a category is paired with exactly one object of every other "
-            "category, and no two objects of one category share a partner. Ordered "
-            "categories are listed from the lowest to the highest value; 'left', 'lower' "
-            "and 'before' mean a lower value, 'right' a higher one.")
+        return (
+            f"Łamigłówka ma {cats} po {objs}. Każdy obiekt jednej kategorii tworzy parę "
+            "z dokładnie jednym obiektem każdej innej kategorii, a żadne dwa obiekty "
+            "jednej kategorii nie mają wspólnej pary. Kategorie uporządkowane wymieniono "
+            "od najmniejszej do największej wartości; „wcześniej” i „przed” oznaczają "
+            "mniejszą wartość, „dalej” i „za” większą."
+        )
+    return (
+        f"This logic-grid puzzle has {en_count(p.K, 'category')} of "
+        f"{en_count(p.k, 'object')} each. Every "
+        "object of a category is paired with exactly one object of every other "
+        "category, and no two objects of one category share a partner. Ordered "
+        "categories are listed from the lowest to the highest value; 'left', 'lower' "
+        "and 'before' mean a lower value, 'right' a higher one."
+    )
 
 
 def categories_text(p: ZebraPuzzle, *, plain: bool = False) -> list[str]:
@@ -270,37 +314,49 @@ def question_text(p: ZebraPuzzle, *, plain: bool = False) -> str:
     q = p.question or {"kind": "grid"}
     if p.style == "zebralogic":
         from .zebralogic import question_text as zl_question
+
         return zl_question(p)
     if q.get("kind") == "mc":
         obj = (int(q["obj"][0]), int(q["obj"][1]))
         title = p.categories[int(q["cat"])].title
         choices = "\n".join(f"- ({chr(65 + n)}) {c}" for n, c in enumerate(q["choices"]))
         if p.lang == "pl":
-            return (f"Który obiekt z kategorii „{title}” tworzy parę z obiektem "
-                    f"{_b(p.name(obj), plain)}?\n\n{choices}\n\nOdpowiedz literą i nazwą "
-                    "najlepszej odpowiedzi, np. „### Answer: (A) nazwa”.")
-        return (f"Which {title} is paired with {_b(p.name(obj), plain)}?\n\n{choices}\n\n"
-                "Answer with the letter and the name of the best choice, for example "
-                "\"### Answer: (A) name\".")
+            return (
+                f"Który obiekt z kategorii „{title}” tworzy parę z obiektem "
+                f"{_b(p.name(obj), plain)}?\n\n{choices}\n\nOdpowiedz literą i nazwą "
+                "najlepszej odpowiedzi, np. „### Answer: (A) nazwa”."
+            )
+        return (
+            f"Which {title} is paired with {_b(p.name(obj), plain)}?\n\n{choices}\n\n"
+            "Answer with the letter and the name of the best choice, for example "
+            '"### Answer: (A) name".'
+        )
     if q.get("kind") == "cell":
         obj = (int(q["obj"][0]), int(q["obj"][1]))
         title = p.categories[int(q["cat"])].title
         if p.lang == "pl":
-            return (f"Który obiekt z kategorii „{title}” tworzy parę z obiektem "
-                    f"{_b(p.name(obj), plain)}? Odpowiedz samą nazwą.")
+            return (
+                f"Który obiekt z kategorii „{title}” tworzy parę z obiektem "
+                f"{_b(p.name(obj), plain)}? Odpowiedz samą nazwą."
+            )
         return f"Which {title} is paired with {_b(p.name(obj), plain)}? Answer with its name."
     order = " ~ ".join(c.title for c in p.categories)
     if p.lang == "pl":
-        return (f"Znajdź wszystkie pary. Odpowiedz jednym wierszem dla każdego obiektu "
-                f"kategorii „{p.categories[0].title}” w postaci: {order}.")
-    return (f"Find every pairing. Answer with one line per {p.categories[0].title}, "
-            f"in the form: {order}.")
+        return (
+            f"Znajdź wszystkie pary. Odpowiedz jednym wierszem dla każdego obiektu "
+            f"kategorii „{p.categories[0].title}” w postaci: {order}."
+        )
+    return (
+        f"Find every pairing. Answer with one line per {p.categories[0].title}, "
+        f"in the form: {order}."
+    )
 
 
 def puzzle_text(p: ZebraPuzzle, *, plain: bool = False) -> str:
     """The full question shown to a solver."""
     if p.style == "zebralogic":
         from .zebralogic import puzzle_body
+
         return puzzle_body(p) + "\n\n" + question_text(p)
     lab = LABELS[p.lang]
     lines = [intro_text(p, plain=plain), "", f"{lab['categories']}:"]
@@ -338,9 +394,13 @@ RULE_TEXT = {
         "rule5": "Rule 5 (lines confined to the same cells take them from the others)",
         "clue": "Clue",
         "guess": "Guess (assuming a pairing leads to a contradiction)",
-        "using": "using", "gives": "gives", "assume": "assume",
-        "follow": "then by the grid rules", "cannot": "cannot hold",
-        "clash": "the grid contradicts itself at", "so": "so",
+        "using": "using",
+        "gives": "gives",
+        "assume": "assume",
+        "follow": "then by the grid rules",
+        "cannot": "cannot hold",
+        "clash": "the grid contradicts itself at",
+        "so": "so",
     },
     "pl": {
         "rule1": "Reguła 1 (para wyklucza resztę swojego wiersza i kolumny)",
@@ -350,9 +410,13 @@ RULE_TEXT = {
         "rule5": "Reguła 5 (linie ograniczone do tych samych kratek zabierają je innym)",
         "clue": "Wskazówka",
         "guess": "Zgadywanie (założenie pary prowadzi do sprzeczności)",
-        "using": "na podstawie", "gives": "daje", "assume": "załóżmy",
-        "follow": "następnie z reguł siatki", "cannot": "nie może być spełniona",
-        "clash": "siatka jest sprzeczna w", "so": "więc",
+        "using": "na podstawie",
+        "gives": "daje",
+        "assume": "załóżmy",
+        "follow": "następnie z reguł siatki",
+        "cannot": "nie może być spełniona",
+        "clash": "siatka jest sprzeczna w",
+        "so": "więc",
     },
 }
 
@@ -372,10 +436,12 @@ def _follow_text(p: ZebraPuzzle, follow: Sequence[dict[str, Any]]) -> str:
     crosses = len(follow) - len(pairs)
     bits = [_cell_text(p, m["cell"], "o") for m in pairs]
     if crosses:
-        bits.append(pl_count(crosses, "krzyżyk") if p.lang == "pl"
-                    else en_count(crosses, "cross"))
-    joined = (", ".join(bits[:-1]) + (" i " if p.lang == "pl" else " and ") + bits[-1]
-              if len(bits) > 1 else bits[0])
+        bits.append(pl_count(crosses, "krzyżyk") if p.lang == "pl" else en_count(crosses, "cross"))
+    joined = (
+        ", ".join(bits[:-1]) + (" i " if p.lang == "pl" else " and ") + bits[-1]
+        if len(bits) > 1
+        else bits[0]
+    )
     return f"{words['follow']}: {joined}"
 
 
@@ -398,8 +464,10 @@ def _empty_line(p: ZebraPuzzle, clash: Sequence[dict[str, Any]]):
     if len(clash) != p.k or any(m["mark"] != "x" for m in clash):
         return None
     cells = [tuple(m["cell"]) for m in clash]
-    for obj, other in (((cells[0][0], cells[0][1]), cells[0][2]),
-                       ((cells[0][2], cells[0][3]), cells[0][0])):
+    for obj, other in (
+        ((cells[0][0], cells[0][1]), cells[0][2]),
+        ((cells[0][2], cells[0][3]), cells[0][0]),
+    ):
         if all(obj in ((c[0], c[1]), (c[2], c[3])) for c in cells):
             return obj, other
     return None
@@ -411,9 +479,14 @@ def _refutation_text(p: ZebraPuzzle, step: dict[str, Any]) -> str:
     words = RULE_TEXT[p.lang]
     ref = step["refutation"]
     assumed = _cell_text(p, step["assumed"]["cell"], "o")
-    parts = [f"{words['assume']} {assumed}"
-             + (f" ({_follow_text(p, ref['assumption_follow'])})"
-                if ref.get("assumption_follow") else "")]
+    parts = [
+        f"{words['assume']} {assumed}"
+        + (
+            f" ({_follow_text(p, ref['assumption_follow'])})"
+            if ref.get("assumption_follow")
+            else ""
+        )
+    ]
     parts += [_chain_step_text(p, s) for s in ref["steps"]]
     failed = ref.get("failed") or {}
     if failed.get("rule") == "clue" and failed.get("clues"):
@@ -421,8 +494,11 @@ def _refutation_text(p: ZebraPuzzle, step: dict[str, Any]) -> str:
     elif _empty_line(p, ref.get("clash") or []):
         (c, i), other = _empty_line(p, ref["clash"])
         name, title = p.categories[c].items[i], p.categories[other].title
-        end = (f"dla obiektu {name} nie zostaje żadna możliwość w kategorii „{title}”"
-               if p.lang == "pl" else f"{name} has no option left in {title}")
+        end = (
+            f"dla obiektu {name} nie zostaje żadna możliwość w kategorii „{title}”"
+            if p.lang == "pl"
+            else f"{name} has no option left in {title}"
+        )
     elif ref.get("clash"):
         end = f"{words['clash']}: {_marks_text(p, ref['clash'][:3])}"
     else:
@@ -442,26 +518,37 @@ def step_text(p: ZebraPuzzle, step: dict[str, Any], number: int | None = None) -
     parts = [head]
     if step.get("assumed") and step.get("refutation") is not None:
         parts.append(_refutation_text(p, step))
-        parts.append(f"{words['so']} {_marks_text(p, step['own'])}"
-                     + (f", {_follow_text(p, step['follow'])}" if step.get("follow") else ""))
+        parts.append(
+            f"{words['so']} {_marks_text(p, step['own'])}"
+            + (f", {_follow_text(p, step['follow'])}" if step.get("follow") else "")
+        )
         prefix = f"{number}. " if number is not None else ""
         return prefix + parts[0] + ": " + ", ".join(parts[1:])
     if step.get("assumed"):
         n = len(step.get("chain") or [])
         clues = _clue_list(p.lang, step["clues"]) if step["clues"] else ""
-        assumed = _cell_text(p, step['assumed']['cell'], 'o')
+        assumed = _cell_text(p, step["assumed"]["cell"], "o")
         if p.lang == "pl":
-            why = (f"{words['assume']} {assumed}; po {pl_count(n, 'krok', 'loc')}"
-                   + (f" ({clues})" if clues else "") + " dochodzimy do sprzeczności")
+            why = (
+                f"{words['assume']} {assumed}; po {pl_count(n, 'krok', 'loc')}"
+                + (f" ({clues})" if clues else "")
+                + " dochodzimy do sprzeczności"
+            )
         else:
-            why = (f"{words['assume']} {assumed}; after {en_count(n, 'deduction')}"
-                   + (f" ({clues})" if clues else "") + " the grid is contradictory")
+            why = (
+                f"{words['assume']} {assumed}; after {en_count(n, 'deduction')}"
+                + (f" ({clues})" if clues else "")
+                + " the grid is contradictory"
+            )
         parts.append(why)
     used = step.get("used") or []
     if used:
-        parts.append(words["using"] + " " + "; ".join(_cell_text(p, u["cell"], u["mark"])
-                                                      for u in used[:8])
-                     + (" …" if len(used) > 8 else ""))
+        parts.append(
+            words["using"]
+            + " "
+            + "; ".join(_cell_text(p, u["cell"], u["mark"]) for u in used[:8])
+            + (" …" if len(used) > 8 else "")
+        )
     parts.append(words["gives"] + " " + _marks_text(p, step.get("own", step["marks"])))
     if step.get("follow"):
         parts.append(_follow_text(p, step["follow"]))

@@ -6,6 +6,7 @@ makes the engine refute five of them, so asking for "expert" there cannot succee
 the generator and the CLI/web refuse such a request up front, with the reason, instead
 of spending the attempt budget (issue 22 item 1).
 """
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,12 @@ TIERS = {
 TIER_ORDER = ["easy", "medium", "hard", "expert"]
 
 #: (low, high) of g per tier: easy g = 0, medium 0 < g < 2, hard 2 <= g < 5, expert >= 5.
-TIER_BAND = {"easy": (0.0, 0.0), "medium": (0.0, 2.0), "hard": (2.0, 5.0),
-             "expert": (5.0, math.inf)}
+TIER_BAND = {
+    "easy": (0.0, 0.0),
+    "medium": (0.0, 2.0),
+    "hard": (2.0, 5.0),
+    "expert": (5.0, math.inf),
+}
 
 
 def tier_of(score: float) -> str:
@@ -50,23 +55,29 @@ def below(score: float, tier: str) -> bool:
 
 #: (K, k, tier) -> why that tier cannot be generated at that size (measured with
 #: bench/zebra_tiers.py; filled in from its sweep).
-_SMALL = ("a {K}x{k} grid ({cells} cells) rarely has a minimal clue set that needs 5 "
-          "refutations on average; measured with bench/zebra_tiers.py: {seen}")
+_SMALL = (
+    "a {K}x{k} grid ({cells} cells) rarely has a minimal clue set that needs 5 "
+    "refutations on average; measured with bench/zebra_tiers.py: {seen}"
+)
 _UNREACHABLE: dict[tuple[int, int, str], str] = {
     (3, 3, "expert"): _SMALL.format(K=3, k=3, cells=27, seen="1 of 15 seeds in 40 attempts"),
     (4, 3, "expert"): _SMALL.format(K=4, k=3, cells=54, seen="10 of 15 seeds in 40 attempts"),
-    (3, 4, "expert"): _SMALL.format(K=3, k=4, cells=48,
-                                    seen="up to 32 of the 40 attempts, too close to "
-                                         "promise every seed"),
+    (3, 4, "expert"): _SMALL.format(
+        K=3, k=4, cells=48, seen="up to 32 of the 40 attempts, too close to promise every seed"
+    ),
     # At 8x8 the construction's moves lower the guess count too slowly to land inside the
     # narrow middle bands: seed 0 gave no puzzle in its whole attempt budget (about 90 s CPU)
     # for either tier, while easy and expert generate (bench/zebra_generate.py, session 8).
-    (8, 8, "medium"): ("at 8x8 the construction does not reach the medium band (0 < g < 2): "
-                       "measured with bench/zebra_generate.py, seed 0 gave no puzzle in its "
-                       "whole attempt budget (about 90 s CPU); easy and expert generate"),
-    (8, 8, "hard"): ("at 8x8 the construction does not reach the hard band (2 <= g < 5): "
-                     "measured with bench/zebra_generate.py, seed 0 gave no puzzle in its "
-                     "whole attempt budget (about 90 s CPU); easy and expert generate"),
+    (8, 8, "medium"): (
+        "at 8x8 the construction does not reach the medium band (0 < g < 2): "
+        "measured with bench/zebra_generate.py, seed 0 gave no puzzle in its "
+        "whole attempt budget (about 90 s CPU); easy and expert generate"
+    ),
+    (8, 8, "hard"): (
+        "at 8x8 the construction does not reach the hard band (2 <= g < 5): "
+        "measured with bench/zebra_generate.py, seed 0 gave no puzzle in its "
+        "whole attempt budget (about 90 s CPU); easy and expert generate"
+    ),
 }
 
 
@@ -77,8 +88,14 @@ def unreachable(K: int, k: int, tier: str | None, style: str = "native") -> str 
     return _UNREACHABLE.get((K, k, tier))
 
 
-def rate(K: int, k: int, clues: Sequence[Clue], rng: random.Random, runs: int = 5,
-         above: float | None = None) -> dict[str, Any]:
+def rate(
+    K: int,
+    k: int,
+    clues: Sequence[Clue],
+    rng: random.Random,
+    runs: int = 5,
+    above: float | None = None,
+) -> dict[str, Any]:
     """Mean guessing count over ``runs`` solves with randomised box order (seeds/003).
 
     ``above``: stop once the mean is sure to reach it (the tier search only needs to
@@ -92,8 +109,9 @@ def rate(K: int, k: int, clues: Sequence[Clue], rng: random.Random, runs: int = 
         if above is not None:
             # the most guesses this run may take with the mean still below ``above``
             cap = 0 if above == 0 else math.ceil(above * runs - sum(guesses) - 1e-9) - 1
-        out = Engine(K, k, clues).run(guessing=True, rng=sub,
-                                      max_guesses=None if cap is None else cap + 1)
+        out = Engine(K, k, clues).run(
+            guessing=True, rng=sub, max_guesses=None if cap is None else cap + 1
+        )
         if cap is not None and out.guesses > cap:
             guesses.append(out.guesses)
             score = round(sum(guesses) / len(guesses), 1)
@@ -103,6 +121,11 @@ def rate(K: int, k: int, clues: Sequence[Clue], rng: random.Random, runs: int = 
         guesses.append(out.guesses)
         steps.append(out.step_count)
     score = round(sum(guesses) / runs, 1)
-    return {"solved": True, "score": score, "guesses": guesses,
-            "steps": round(sum(steps) / runs, 1), "stars": stars_for(score),
-            "tier": tier_of(score)}
+    return {
+        "solved": True,
+        "score": score,
+        "guesses": guesses,
+        "steps": round(sum(steps) / runs, 1),
+        "stars": stars_for(score),
+        "tier": tier_of(score),
+    }

@@ -12,6 +12,7 @@ with ``header[0] == "House"`` and one row per house in order, as ZeroEval's grid
 scorer asserts. ``created_at`` is not a clock reading: it is derived from the puzzle's
 seeded random stream (see ``created_at_from``), so the same seed gives the same bytes.
 """
+
 from __future__ import annotations
 
 import random
@@ -22,8 +23,17 @@ from .categories import Category
 from .clues import Clue, NotClue, OrderClue, PairClue
 from .model import ZebraPuzzle
 
-__all__ = ["house_category", "created_at_from", "puzzle_body", "clue_text", "question_text",
-           "record", "ZEBRALOGIC_KINDS", "ORDINALS", "header"]
+__all__ = [
+    "house_category",
+    "created_at_from",
+    "puzzle_body",
+    "clue_text",
+    "question_text",
+    "record",
+    "ZEBRALOGIC_KINDS",
+    "ORDINALS",
+    "header",
+]
 
 #: Non-type-1 clue kinds drawn in this style (repeats weight the draw: positional clues
 #: dominate ZebraLogic puzzles); type-1 "not" clues finish the grid as usual.
@@ -124,18 +134,22 @@ def clue_text(p: ZebraPuzzle, clue: Clue) -> str | None:
 
 
 def intro(p: ZebraPuzzle) -> str:
-    lines = [f"There are {p.k} houses, numbered 1 to {p.k} from left to right, as seen from "
-             "across the street. Each house is occupied by a different person. Each house "
-             "has a unique attribute for each of the following characteristics:"]
+    lines = [
+        f"There are {p.k} houses, numbered 1 to {p.k} from left to right, as seen from "
+        "across the street. Each house is occupied by a different person. Each house "
+        "has a unique attribute for each of the following characteristics:"
+    ]
     for cat in p.categories[1:]:
-        lines.append(f" - Each person has a unique {cat.title}: "
-                     + ", ".join(f"`{x}`" for x in cat.items))
+        lines.append(
+            f" - Each person has a unique {cat.title}: " + ", ".join(f"`{x}`" for x in cat.items)
+        )
     return "\n".join(lines)
 
 
 def puzzle_body(p: ZebraPuzzle) -> str:
     """ZebraLogic's ``puzzle`` field: the framing, the characteristics and the clues."""
     from .text import clue_text as any_clue_text
+
     lines = [intro(p), "", "## Clues:"]
     for clue in p.clues:
         lines.append(f"{clue.cid}. {any_clue_text(p, clue, plain=True)}")
@@ -155,16 +169,22 @@ def question_text(p: ZebraPuzzle) -> str:
     q = p.question or {"kind": "grid"}
     if q.get("kind") == "mc":
         choices = "\n".join(f"- ({chr(65 + n)}) {c}" for n, c in enumerate(q["choices"]))
-        return (f"{mc_sentence(p)}\n\n{choices}\n\nAnswer with the letter and the value "
-                "of the best choice, for example \"### Answer: (A) value\".")
+        return (
+            f"{mc_sentence(p)}\n\n{choices}\n\nAnswer with the letter and the value "
+            'of the best choice, for example "### Answer: (A) value".'
+        )
     if q.get("kind") == "cell":
         obj = (int(q["obj"][0]), int(q["obj"][1]))
-        return (f"What is the {p.categories[int(q['cat'])].title} of the person who lives in "
-                f"House {obj[1] + 1}? Answer with the value alone.")
+        return (
+            f"What is the {p.categories[int(q['cat'])].title} of the person who lives in "
+            f"House {obj[1] + 1}? Answer with the value alone."
+        )
     cols = ", ".join(f'"{h}"' for h in header(p)[1:])
-    return ("Fill in the grid: answer with a JSON object {\"solution\": {\"House 1\": "
-            "{\"<characteristic>\": \"<value>\", ...}, ...}} with one entry per house and "
-            f"the characteristics {cols}.")
+    return (
+        'Fill in the grid: answer with a JSON object {"solution": {"House 1": '
+        '{"<characteristic>": "<value>", ...}, ...}} with one entry per house and '
+        f"the characteristics {cols}."
+    )
 
 
 def record(p: ZebraPuzzle, puzzle_id: str, answer: str) -> dict[str, Any]:
@@ -172,7 +192,18 @@ def record(p: ZebraPuzzle, puzzle_id: str, answer: str) -> dict[str, Any]:
     multiple-choice mode ``{id, puzzle, question, choices, answer, created_at}``."""
     q = p.question or {"kind": "grid"}
     if q.get("kind") == "mc":
-        return {"id": puzzle_id, "puzzle": puzzle_body(p), "question": mc_sentence(p),
-                "choices": list(q["choices"]), "answer": answer, "created_at": p.created_at}
-    return {"id": puzzle_id, "size": f"{p.k}*{p.K - 1}", "puzzle": puzzle_body(p),
-            "solution": {"header": header(p), "rows": p.rows()}, "created_at": p.created_at}
+        return {
+            "id": puzzle_id,
+            "puzzle": puzzle_body(p),
+            "question": mc_sentence(p),
+            "choices": list(q["choices"]),
+            "answer": answer,
+            "created_at": p.created_at,
+        }
+    return {
+        "id": puzzle_id,
+        "size": f"{p.k}*{p.K - 1}",
+        "puzzle": puzzle_body(p),
+        "solution": {"header": header(p), "rows": p.rows()},
+        "created_at": p.created_at,
+    }

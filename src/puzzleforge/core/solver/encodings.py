@@ -3,6 +3,7 @@
 Why pure: the same clauses go to CaDiCaL, Glucose or Z3, and tests can count their
 models against closed forms (binomial sums) independently of any solver session.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,7 +13,12 @@ from pysat.card import CardEnc, EncType
 from .pool import VarPool
 
 __all__ = [
-    "at_most_one", "at_least_one", "exactly_one", "at_most_k", "at_least_k", "exactly_k",
+    "at_most_one",
+    "at_least_one",
+    "exactly_one",
+    "at_most_k",
+    "at_least_k",
+    "exactly_k",
     "CARD_ENCODINGS",
 ]
 
@@ -69,8 +75,9 @@ def _card(kind: str, lits: Sequence[int], k: int, pool: VarPool, encoding: str) 
     try:
         enc = CARD_ENCODINGS[encoding]
     except KeyError:
-        raise ValueError(f"unknown cardinality encoding {encoding!r}; "
-                         f"choose one of {', '.join(CARD_ENCODINGS)}") from None
+        raise ValueError(
+            f"unknown cardinality encoding {encoding!r}; choose one of {', '.join(CARD_ENCODINGS)}"
+        ) from None
     method = getattr(CardEnc, kind)
     cnf = method(lits=lits, bound=k, top_id=pool.top, encoding=enc)
     if cnf.nv > pool.top:
@@ -78,14 +85,20 @@ def _card(kind: str, lits: Sequence[int], k: int, pool: VarPool, encoding: str) 
     return [list(c) for c in cnf.clauses]
 
 
-def at_most_k(lits: Sequence[int], k: int, pool: VarPool, encoding: str = "seqcounter") -> list[Clause]:
+def at_most_k(
+    lits: Sequence[int], k: int, pool: VarPool, encoding: str = "seqcounter"
+) -> list[Clause]:
     """Clauses true exactly when at most ``k`` of ``lits`` are true (aux vars from ``pool``)."""
     return _card("atmost", lits, k, pool, encoding)
 
 
-def at_least_k(lits: Sequence[int], k: int, pool: VarPool, encoding: str = "seqcounter") -> list[Clause]:
+def at_least_k(
+    lits: Sequence[int], k: int, pool: VarPool, encoding: str = "seqcounter"
+) -> list[Clause]:
     return _card("atleast", lits, k, pool, encoding)
 
 
-def exactly_k(lits: Sequence[int], k: int, pool: VarPool, encoding: str = "seqcounter") -> list[Clause]:
+def exactly_k(
+    lits: Sequence[int], k: int, pool: VarPool, encoding: str = "seqcounter"
+) -> list[Clause]:
     return _card("equals", lits, k, pool, encoding)

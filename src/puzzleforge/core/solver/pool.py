@@ -4,6 +4,7 @@ Why: solver variables are named by structured keys (``("x", r, c, v)``), never s
 that get parsed back; encodings and backends share one pool so auxiliary variables never
 collide with named ones.
 """
+
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable

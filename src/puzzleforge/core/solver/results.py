@@ -1,4 +1,5 @@
 """Outcomes of solver calls. A time limit that expires is an outcome, never a hang."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -5,6 +5,7 @@ Time limits: CaDiCaL in PySAT ignores ``interrupt()``, so a limited call runs th
 in conflict-budget slices and checks the clock between them; learned clauses survive the
 slices, so no work is lost. Kissat is refused: it aborts when clauses follow a solve.
 """
+
 from __future__ import annotations
 
 import time
@@ -18,8 +19,17 @@ from .session import Session
 
 __all__ = ["SatSession", "SAT_SOLVERS", "NATIVE_CARD_SOLVERS"]
 
-SAT_SOLVERS = ("cadical195", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling",
-               "minicard", "gluecard3", "gluecard4")
+SAT_SOLVERS = (
+    "cadical195",
+    "glucose4",
+    "glucose42",
+    "minisat22",
+    "maplechrono",
+    "lingeling",
+    "minicard",
+    "gluecard3",
+    "gluecard4",
+)
 
 #: Solvers whose ``add_atmost`` is a native constraint.
 NATIVE_CARD_SOLVERS = ("minicard", "gluecard3", "gluecard4")
@@ -32,8 +42,10 @@ class SatSession(Session):
         super().__init__()
         name = solver or "cadical195"
         if name not in SAT_SOLVERS:
-            raise BackendUnavailable(f"SAT solver '{name}' is not usable incrementally here",
-                                     expected="one of " + ", ".join(SAT_SOLVERS))
+            raise BackendUnavailable(
+                f"SAT solver '{name}' is not usable incrementally here",
+                expected="one of " + ", ".join(SAT_SOLVERS),
+            )
         self.solver_name = name
         self.backend = "sat:" + name
         self._solver = Solver(name=name)

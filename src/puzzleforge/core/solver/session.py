@@ -6,6 +6,7 @@ enumeration blocks models under a fresh activation literal that is retired after
 so the session stays usable for the next question. Backends only implement loading
 clauses and one time-limited ``_check``.
 """
+
 from __future__ import annotations
 
 import time
@@ -125,8 +126,9 @@ class Session(ABC):
     def propagate(self, assumptions: Sequence[int] = ()) -> tuple[bool, list[int]]:
         """Unit propagation only: (consistent, implied literals). Grading uses it to ask
         what follows from the clues without search. Backends that cannot: BackendUnavailable."""
-        raise BackendUnavailable(f"backend {self.backend} cannot propagate without search",
-                                 expected="the sat backend")
+        raise BackendUnavailable(
+            f"backend {self.backend} cannot propagate without search", expected="the sat backend"
+        )
 
     def close(self) -> None:
         self._closed = True
@@ -143,8 +145,12 @@ class Session(ABC):
         check: reading a model of a large formula costs more than the check itself)."""
         return self._check(list(assumptions), deadline_after(time_limit))
 
-    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None,
-              project: Sequence[int] | None = None) -> SolveResult:
+    def solve(
+        self,
+        assumptions: Sequence[int] = (),
+        time_limit: float | None = None,
+        project: Sequence[int] | None = None,
+    ) -> SolveResult:
         """One model (over ``project`` or all variables), UNSAT, or TIMEOUT."""
         status = self._check(list(assumptions), deadline_after(time_limit))
         if status is not Status.SAT:
@@ -152,8 +158,13 @@ class Session(ABC):
         variables = project if project is not None else range(1, self.num_vars + 1)
         return SolveResult(status, self._model(variables))
 
-    def enumerate(self, project: Sequence[int] | None = None, limit: int | None = None,
-                  assumptions: Sequence[int] = (), time_limit: float | None = None) -> Enumeration:
+    def enumerate(
+        self,
+        project: Sequence[int] | None = None,
+        limit: int | None = None,
+        assumptions: Sequence[int] = (),
+        time_limit: float | None = None,
+    ) -> Enumeration:
         """Distinct models projected on ``project`` (default: all variables), up to ``limit``.
 
         Blocking clauses carry a fresh activation literal that is permanently falsified
@@ -185,14 +196,23 @@ class Session(ABC):
             self.add_clause([-act])
         return Enumeration(models, complete, timed_out)
 
-    def count(self, limit: int | None = None, project: Sequence[int] | None = None,
-              assumptions: Sequence[int] = (), time_limit: float | None = None) -> Count:
+    def count(
+        self,
+        limit: int | None = None,
+        project: Sequence[int] | None = None,
+        assumptions: Sequence[int] = (),
+        time_limit: float | None = None,
+    ) -> Count:
         """Number of projected models; stops at ``limit`` (then ``exact`` is False)."""
         found = self.enumerate(project, limit, assumptions, time_limit)
         return Count(len(found), exact=found.complete, timed_out=found.timed_out)
 
-    def is_unique(self, project: Sequence[int] | None = None, assumptions: Sequence[int] = (),
-                  time_limit: float | None = None) -> Uniqueness:
+    def is_unique(
+        self,
+        project: Sequence[int] | None = None,
+        assumptions: Sequence[int] = (),
+        time_limit: float | None = None,
+    ) -> Uniqueness:
         """Exactly one projected model? Decided by the exact solver, never a heuristic."""
         found = self.enumerate(project, 2, assumptions, time_limit)
         if found.timed_out:
@@ -204,8 +224,13 @@ class Session(ABC):
         return Uniqueness("multiple", found.models)
 
 
-def open_session(backend: str = "sat", clauses: Iterable[Clause] = (), *,
-                 solver: str | None = None, pool: VarPool | None = None) -> Session:
+def open_session(
+    backend: str = "sat",
+    clauses: Iterable[Clause] = (),
+    *,
+    solver: str | None = None,
+    pool: VarPool | None = None,
+) -> Session:
     """Open a session on ``backend`` ("sat" = CaDiCaL, "glucose", "z3").
 
     ``solver`` picks the PySAT engine for the SAT backend ("cadical195", "glucose4", ...;
@@ -221,8 +246,9 @@ def open_session(backend: str = "sat", clauses: Iterable[Clause] = (), *,
     try:
         module_name, class_name = BACKENDS[backend]
     except KeyError:
-        raise BackendUnavailable(f"unknown solver backend '{backend}'",
-                                 expected="one of " + ", ".join(BACKENDS)) from None
+        raise BackendUnavailable(
+            f"unknown solver backend '{backend}'", expected="one of " + ", ".join(BACKENDS)
+        ) from None
     cls = getattr(importlib.import_module(module_name), class_name)
     if backend == "glucose" and solver is None:
         solver = "glucose4"

@@ -3,6 +3,7 @@
 Why: the clause API lets tests compare Z3 and SAT on identical formulas. (The spec
 engine, whose formulas are Z3 terms over Int/Real/Bool symbols, drives Z3 itself.)
 """
+
 from __future__ import annotations
 
 import time
@@ -16,8 +17,9 @@ from .session import Session
 __all__ = ["Z3Session"]
 
 
-def _check_with_deadline(solver: z3.Solver, deadline: float | None,
-                        assumptions: Sequence[z3.BoolRef] = ()) -> Status:
+def _check_with_deadline(
+    solver: z3.Solver, deadline: float | None, assumptions: Sequence[z3.BoolRef] = ()
+) -> Status:
     """``solver.check`` with the remaining time as Z3's timeout; unknown at expiry -> TIMEOUT."""
     if deadline is not None:
         left_ms = int((deadline - time.monotonic()) * 1000)
@@ -40,7 +42,9 @@ class Z3Session(Session):
     def __init__(self, solver: str | None = None) -> None:
         super().__init__()
         self._ctx = z3.Context()
-        self._solver = z3.SolverFor("QF_FD", ctx=self._ctx) if solver == "qf_fd" else z3.Solver(ctx=self._ctx)
+        self._solver = (
+            z3.SolverFor("QF_FD", ctx=self._ctx) if solver == "qf_fd" else z3.Solver(ctx=self._ctx)
+        )
         self._bools: dict[int, z3.BoolRef] = {}
 
     def _var(self, v: int) -> z3.BoolRef:

@@ -5,6 +5,7 @@
   new ``[setup]``/``[problem]``/``[solution]`` layouts), for every genre Janko has.
 * ``detect``: which of the three a text is.
 """
+
 from __future__ import annotations
 
 __all__ = ["decode_url", "encode_url", "parse_janko", "format_janko", "detect_format"]

@@ -15,6 +15,7 @@ new layout. Grid rows are whitespace-separated tokens, ``-`` meaning empty. How 
 genre's tokens map onto our instances lives in ``janko_genres``; this module only knows
 the document structure.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,8 +24,15 @@ from dataclasses import dataclass, field
 from ...core.errors import InvalidDescription
 from ..genre import Instance
 
-__all__ = ["JankoDoc", "read_doc", "write_doc", "parse_janko", "format_janko", "looks_like_janko",
-           "solution_rows"]
+__all__ = [
+    "JankoDoc",
+    "read_doc",
+    "write_doc",
+    "parse_janko",
+    "format_janko",
+    "looks_like_janko",
+    "solution_rows",
+]
 
 #: sections whose body is token rows (in the old layout: keys followed by grid lines)
 GRID_KEYS = ("problem", "solution", "areas", "rlabels", "clabels", "labels", "moves", "nodes")
@@ -45,7 +53,9 @@ class JankoDoc:
         try:
             return int(v.split()[0])
         except (ValueError, IndexError):
-            raise InvalidDescription(f"Janko field {key} = {v!r}", field=key, expected="a whole number") from None
+            raise InvalidDescription(
+                f"Janko field {key} = {v!r}", field=key, expected="a whole number"
+            ) from None
 
     def size(self) -> tuple[int, int]:
         """(rows, cols) from ``size`` or ``rows``/``cols``, else from the problem grid."""
@@ -59,10 +69,16 @@ class JankoDoc:
         if n is not None:
             check_side(n, n)
             return n, n
-        grid = self.sections.get("problem") or self.sections.get("solution") or self.sections.get("areas")
+        grid = (
+            self.sections.get("problem")
+            or self.sections.get("solution")
+            or self.sections.get("areas")
+        )
         if not grid:
-            raise InvalidDescription("Janko text without size, rows/cols or a problem grid",
-                                     expected="'size N' or 'rows R' and 'cols C' in the setup")
+            raise InvalidDescription(
+                "Janko text without size, rows/cols or a problem grid",
+                expected="'size N' or 'rows R' and 'cols C' in the setup",
+            )
         check_side(len(grid), len(grid[0]))
         return len(grid), len(grid[0])
 
@@ -85,18 +101,28 @@ def read_doc(text: str) -> JankoDoc:
     lines = [line.strip() for line in text.replace("\r", "").split("\n")]
     lines = [line for line in lines if line and not line.startswith(("#", ";", "//"))]
     if not lines:
-        raise InvalidDescription("empty Janko text", expected="'[setup]' or 'begin' then the puzzle data")
+        raise InvalidDescription(
+            "empty Janko text", expected="'[setup]' or 'begin' then the puzzle data"
+        )
     doc = JankoDoc()
     if any(re.fullmatch(r"\[[A-Za-z0-9_-]+\]", line) for line in lines):
         _read_new(lines, doc)
     elif lines[0].lower() == "begin" or lines[0].split()[0].lower() in _FIELD_KEYS:
         _read_old(lines, doc)
     else:
-        raise InvalidDescription(f"Janko text starting with {lines[0][:40]!r}", line=1,
-                                 expected="'[setup]' (new layout) or 'begin' (old layout)")
-    if "problem" not in doc.sections and "areas" not in doc.sections and \
-            not ({"rlabels", "clabels"} <= set(doc.sections)):
-        raise InvalidDescription("Janko text without a [problem] section", expected="[problem] with the grid rows")
+        raise InvalidDescription(
+            f"Janko text starting with {lines[0][:40]!r}",
+            line=1,
+            expected="'[setup]' (new layout) or 'begin' (old layout)",
+        )
+    if (
+        "problem" not in doc.sections
+        and "areas" not in doc.sections
+        and not ({"rlabels", "clabels"} <= set(doc.sections))
+    ):
+        raise InvalidDescription(
+            "Janko text without a [problem] section", expected="[problem] with the grid rows"
+        )
     return doc
 
 
@@ -112,7 +138,9 @@ def _read_new(lines: list[str], doc: JankoDoc) -> None:
                 doc.sections.setdefault(section, [])
             continue
         if section is None:
-            raise InvalidDescription(f"Janko line {line!r} before any [section]", line=i, expected="[setup] first")
+            raise InvalidDescription(
+                f"Janko line {line!r} before any [section]", line=i, expected="[setup] first"
+            )
         if section == "setup":
             key, _, value = line.partition(" ")
             doc.fields[key.lower()] = value.strip()
@@ -139,15 +167,39 @@ def _read_old(lines: list[str], doc: JankoDoc) -> None:
         i += 1
 
 
-_FIELD_KEYS = ("puzzle", "author", "solver", "source", "info", "unit", "size", "rows", "cols", "patternx",
-               "patterny", "pattern", "stars", "title", "variant", "layout", "options", "mail", "pid", "date",
-               "depth")
+_FIELD_KEYS = (
+    "puzzle",
+    "author",
+    "solver",
+    "source",
+    "info",
+    "unit",
+    "size",
+    "rows",
+    "cols",
+    "patternx",
+    "patterny",
+    "pattern",
+    "stars",
+    "title",
+    "variant",
+    "layout",
+    "options",
+    "mail",
+    "pid",
+    "date",
+    "depth",
+)
 
 
 def _is_field_line(words: list[str]) -> bool:
     """In the old layout a grid ends where a ``key value`` line starts."""
-    return words[0].isalpha() and words[0].islower() and len(words[0]) > 2 and (
-        len(words) == 1 or words[0] in _FIELD_KEYS)
+    return (
+        words[0].isalpha()
+        and words[0].islower()
+        and len(words[0]) > 2
+        and (len(words) == 1 or words[0] in _FIELD_KEYS)
+    )
 
 
 def write_doc(doc: JankoDoc) -> str:

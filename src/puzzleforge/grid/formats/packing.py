@@ -15,12 +15,22 @@ Conventions (read from pzprjs's encoders, rewritten here):
 * border: base-32 digits packing 5 bits each; first the vertical borders (between
   column c and c+1, row by row), then the horizontal ones, each part padded to 5 bits.
 """
+
 from __future__ import annotations
 
 from ...core.errors import InvalidDescription
 
-__all__ = ["dec_number16", "enc_number16", "dec_4cell", "enc_4cell", "dec_circle", "enc_circle",
-           "dec_border", "enc_border", "UNKNOWN"]
+__all__ = [
+    "dec_number16",
+    "enc_number16",
+    "dec_4cell",
+    "enc_4cell",
+    "dec_circle",
+    "enc_circle",
+    "dec_border",
+    "enc_border",
+    "UNKNOWN",
+]
 
 #: the value pzprjs stores for a "?" clue
 UNKNOWN = -2
@@ -32,8 +42,10 @@ def _complete(covered: int, n: int, what: str) -> None:
     """A body that ends before its last cell is a truncated URL, not a puzzle with blanks
     (pzprjs's encoders always write trailing empty cells as skips)."""
     if covered < n:
-        raise InvalidDescription(f"puzz.link {what} ends after {covered} of {n} cells "
-                                 "(a truncated URL?)", expected=f"data for all {n} cells")
+        raise InvalidDescription(
+            f"puzz.link {what} ends after {covered} of {n} cells (a truncated URL?)",
+            expected=f"data for all {n} cells",
+        )
 
 
 def _skip_char(run: int) -> str:
@@ -51,14 +63,14 @@ def dec_number16(s: str, n: int, *, what: str = "number16 data") -> tuple[list, 
             if ch in "0123456789abcdef":
                 out[c] = int(ch, 16)
             elif ch == "-":
-                if len(s[i + 1:i + 3]) != 2:
+                if len(s[i + 1 : i + 3]) != 2:
                     raise ValueError(ch)
-                out[c] = int(s[i + 1:i + 3], 16)
+                out[c] = int(s[i + 1 : i + 3], 16)
                 i += 2
             elif ch == "+":
-                if len(s[i + 1:i + 4]) != 3:
+                if len(s[i + 1 : i + 4]) != 3:
                     raise ValueError(ch)
-                out[c] = int(s[i + 1:i + 4], 16)
+                out[c] = int(s[i + 1 : i + 4], 16)
                 i += 3
             elif ch == ".":
                 out[c] = UNKNOWN
@@ -67,7 +79,9 @@ def dec_number16(s: str, n: int, *, what: str = "number16 data") -> tuple[list, 
             else:
                 raise ValueError(ch)
         except ValueError:
-            raise InvalidDescription(f"puzz.link character {ch!r} at position {i}", expected=what) from None
+            raise InvalidDescription(
+                f"puzz.link character {ch!r} at position {i}", expected=what
+            ) from None
         c += 1
         i += 1
     _complete(c, n, what)
@@ -83,7 +97,9 @@ def _num16(v: int) -> str:
         return f"-{v:02x}"
     if 256 <= v < 4096:
         return f"+{v:03x}"
-    raise InvalidDescription(f"value {v} does not fit puzz.link's number16 packing", expected="0..4095")
+    raise InvalidDescription(
+        f"value {v} does not fit puzz.link's number16 packing", expected="0..4095"
+    )
 
 
 def enc_number16(vals: list) -> str:
@@ -124,7 +140,9 @@ def dec_4cell(s: str, n: int) -> tuple[list, int]:
         elif ch == ".":
             out[c] = UNKNOWN
         else:
-            raise InvalidDescription(f"puzz.link character {ch!r} at position {i}", expected="4-cell data")
+            raise InvalidDescription(
+                f"puzz.link character {ch!r} at position {i}", expected="4-cell data"
+            )
         c += 1
         i += 1
     _complete(c, n, "4-cell data")
@@ -148,7 +166,9 @@ def enc_4cell(vals: list) -> str:
             i += 1
             continue
         if not 0 <= v <= 4:
-            raise InvalidDescription(f"value {v} does not fit puzz.link's 4-cell packing", expected="0..4")
+            raise InvalidDescription(
+                f"value {v} does not fit puzz.link's 4-cell packing", expected="0..4"
+            )
         gap = 0
         while gap < 2 and i + 1 + gap < n and vals[i + 1 + gap] is None:
             gap += 1
@@ -165,7 +185,9 @@ def dec_circle(s: str, n: int) -> tuple[list, int]:
         try:
             v = int(s[i], 27)
         except ValueError:
-            raise InvalidDescription(f"puzz.link character {s[i]!r} at position {i}", expected="circle data (0-9, a-q)") from None
+            raise InvalidDescription(
+                f"puzz.link character {s[i]!r} at position {i}", expected="circle data (0-9, a-q)"
+            ) from None
         for w in (9, 3, 1):
             if c < n:
                 out[c] = v // w
@@ -189,24 +211,28 @@ def dec_border(s: str, rows: int, cols: int) -> tuple[list, list, int]:
     nv, nh = (cols - 1) * rows, cols * (rows - 1)
     cv, ch = (nv + 4) // 5, (nh + 4) // 5
     if len(s) < cv + ch:
-        raise InvalidDescription(f"puzz.link border data has {len(s)} of {cv + ch} characters "
-                                 "(a truncated URL?)", expected=f"{cv + ch} characters")
+        raise InvalidDescription(
+            f"puzz.link border data has {len(s)} of {cv + ch} characters (a truncated URL?)",
+            expected=f"{cv + ch} characters",
+        )
     bits: list[int] = []
-    for k, char in enumerate(s[:cv + ch]):
+    for k, char in enumerate(s[: cv + ch]):
         try:
             v = int(char, 32)
         except ValueError:
-            raise InvalidDescription(f"puzz.link character {char!r} at position {k}", expected="border data (0-9, a-v)") from None
+            raise InvalidDescription(
+                f"puzz.link character {char!r} at position {k}", expected="border data (0-9, a-v)"
+            ) from None
         bits.extend((v >> (4 - b)) & 1 for b in range(5))
     bits += [0] * ((cv + ch) * 5 - len(bits))
-    return bits[:nv], bits[cv * 5:cv * 5 + nh], min(len(s), cv + ch)
+    return bits[:nv], bits[cv * 5 : cv * 5 + nh], min(len(s), cv + ch)
 
 
 def enc_border(vb: list, hb: list) -> str:
     def pack(bits: list) -> str:
         out = []
         for i in range(0, len(bits), 5):
-            chunk = list(bits[i:i + 5]) + [0] * (5 - len(bits[i:i + 5]))
+            chunk = list(bits[i : i + 5]) + [0] * (5 - len(bits[i : i + 5]))
             out.append(_B32[int("".join(str(int(b)) for b in chunk), 2)])
         return "".join(out)
 

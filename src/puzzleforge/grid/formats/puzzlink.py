@@ -31,6 +31,7 @@ list); those genres exchange Janko text (``formats.janko``) or our instance text
 >>> encode_url(inst)
 'https://puzz.link/p?sudoku/4/4/g1k23k3g'
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -54,17 +55,33 @@ __all__ = ["decode_url", "encode_url", "PUZZLINK_GENRES", "URL_NAME", "has_url"]
 
 #: puzz.link name (and aliases) -> our genre id
 PUZZLINK_GENRES = {
-    "sudoku": "sudoku", "nurikabe": "nurikabe",
-    "akari": "lightup", "lightup": "lightup", "bijutsukan": "lightup",
-    "slither": "slitherlink", "slitherlink": "slitherlink",
-    "mashu": "masyu", "masyu": "masyu", "pearl": "masyu",
+    "sudoku": "sudoku",
+    "nurikabe": "nurikabe",
+    "akari": "lightup",
+    "lightup": "lightup",
+    "bijutsukan": "lightup",
+    "slither": "slitherlink",
+    "slitherlink": "slitherlink",
+    "mashu": "masyu",
+    "masyu": "masyu",
+    "pearl": "masyu",
     "starbattle": "starbattle",
-    "skyscrapers": "skyscrapers", "building": "skyscrapers", "skyscraper": "skyscrapers",
+    "skyscrapers": "skyscrapers",
+    "building": "skyscrapers",
+    "skyscraper": "skyscrapers",
     "nonogram": "nonogram",
 }
 #: our genre id -> the name we write (pzprjs's own URL id)
-URL_NAME = {"sudoku": "sudoku", "nurikabe": "nurikabe", "lightup": "akari", "slitherlink": "slither",
-            "masyu": "mashu", "starbattle": "starbattle", "skyscrapers": "skyscrapers", "nonogram": "nonogram"}
+URL_NAME = {
+    "sudoku": "sudoku",
+    "nurikabe": "nurikabe",
+    "lightup": "akari",
+    "slitherlink": "slither",
+    "masyu": "mashu",
+    "starbattle": "starbattle",
+    "skyscrapers": "skyscrapers",
+    "nonogram": "nonogram",
+}
 BASE = "https://puzz.link/p?"
 
 
@@ -79,7 +96,9 @@ def _cells(rows: int, cols: int) -> list[Cell]:
 
 def _known(vals: list, what: str) -> list:
     if any(v == UNKNOWN for v in vals):
-        raise InvalidDescription(f"puzz.link {what} contains a '?' clue", expected="known numbers only")
+        raise InvalidDescription(
+            f"puzz.link {what} contains a '?' clue", expected="known numbers only"
+        )
     return vals
 
 
@@ -89,8 +108,15 @@ def _dec_numbers(genre: str, key: str) -> Callable:
     def dec(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
         vals, used = dec_number16(data, rows * cols)
         inst = Instance(genre, rows, cols)
-        inst.clues = {key: {c: v for c, v in zip(_cells(rows, cols), vals, strict=True) if v is not None and v > 0}}
+        inst.clues = {
+            key: {
+                c: v
+                for c, v in zip(_cells(rows, cols), vals, strict=True)
+                if v is not None and v > 0
+            }
+        }
         return inst, used
+
     return dec
 
 
@@ -98,6 +124,7 @@ def _enc_numbers(key: str) -> Callable:
     def enc(inst: Instance) -> str:
         d = inst.clues.get(key, {})
         return enc_number16([d.get(c) for c in _cells(inst.rows, inst.cols)])
+
     return enc
 
 
@@ -106,19 +133,29 @@ def _dec_lightup(rows: int, cols: int, extra: list, data: str) -> tuple[Instance
     cells = _cells(rows, cols)
     inst = Instance("lightup", rows, cols)
     inst.data = {"wall": {c: v is not None for c, v in zip(cells, vals, strict=True)}}
-    inst.clues = {"number": {c: v for c, v in zip(cells, vals, strict=True) if v is not None and v >= 0}}
+    inst.clues = {
+        "number": {c: v for c, v in zip(cells, vals, strict=True) if v is not None and v >= 0}
+    }
     return inst, used
 
 
 def _enc_lightup(inst: Instance) -> str:
     walls, num = inst.data["wall"], inst.clues.get("number", {})
-    return enc_4cell([num.get(c, UNKNOWN) if walls.get(c) else None for c in _cells(inst.rows, inst.cols)])
+    return enc_4cell(
+        [num.get(c, UNKNOWN) if walls.get(c) else None for c in _cells(inst.rows, inst.cols)]
+    )
 
 
 def _dec_slither(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
     vals, used = dec_4cell(data, rows * cols)
     inst = Instance("slitherlink", rows, cols)
-    inst.clues = {"number": {c: v for c, v in zip(_cells(rows, cols), vals, strict=True) if v is not None and 0 <= v <= 3}}
+    inst.clues = {
+        "number": {
+            c: v
+            for c, v in zip(_cells(rows, cols), vals, strict=True)
+            if v is not None and 0 <= v <= 3
+        }
+    }
     return inst, used
 
 
@@ -130,7 +167,11 @@ def _enc_slither(inst: Instance) -> str:
 def _dec_masyu(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
     vals, used = dec_circle(data, rows * cols)
     inst = Instance("masyu", rows, cols)
-    inst.clues = {"pearl": {c: ("W" if v == 1 else "B") for c, v in zip(_cells(rows, cols), vals, strict=True) if v}}
+    inst.clues = {
+        "pearl": {
+            c: ("W" if v == 1 else "B") for c, v in zip(_cells(rows, cols), vals, strict=True) if v
+        }
+    }
     return inst, used
 
 
@@ -141,8 +182,10 @@ def _enc_masyu(inst: Instance) -> str:
 
 def _dec_starbattle(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
     if not extra or not extra[0].isdigit():
-        raise InvalidDescription("puzz.link starbattle URL without a star count",
-                                 expected="...?starbattle/cols/rows/stars/borders")
+        raise InvalidDescription(
+            "puzz.link starbattle URL without a star count",
+            expected="...?starbattle/cols/rows/stars/borders",
+        )
     vb, hb, used = dec_border(data, rows, cols)
     inst = Instance("starbattle", rows, cols, {"stars": int(extra[0])})
     inst.data = {"region": _regions(rows, cols, vb, hb)}
@@ -186,8 +229,12 @@ def _regions(rows: int, cols: int, vb: list, hb: list) -> dict:
 
 def _sky_sides(rows: int, cols: int) -> list[tuple[str, int]]:
     """Order of pzprjs's outside cells: top (by column), bottom, left (by row), right."""
-    return ([("N", j) for j in range(cols)] + [("S", j) for j in range(cols)]
-            + [("W", i) for i in range(rows)] + [("E", i) for i in range(rows)])
+    return (
+        [("N", j) for j in range(cols)]
+        + [("S", j) for j in range(cols)]
+        + [("W", i) for i in range(rows)]
+        + [("E", i) for i in range(rows)]
+    )
 
 
 def _dec_skyscrapers(rows: int, cols: int, extra: list, data: str) -> tuple[Instance, int]:
@@ -195,12 +242,18 @@ def _dec_skyscrapers(rows: int, cols: int, extra: list, data: str) -> tuple[Inst
     outside, used = dec_number16(data, len(sides))
     inst = Instance("skyscrapers", rows, cols)
     lines = {line.name: line for line in concrete(rows, cols).sight_lines()}
-    view = {lines[s]: v for s, v in zip(sides, _known(outside, "skyscrapers outside clue"), strict=True) if v is not None and v > 0}
+    view = {
+        lines[s]: v
+        for s, v in zip(sides, _known(outside, "skyscrapers outside clue"), strict=True)
+        if v is not None and v > 0
+    }
     given = {}
     if used < len(data):
         vals, more = dec_number16(data[used:], rows * cols)
         used += more
-        given = {c: v for c, v in zip(_cells(rows, cols), vals, strict=True) if v is not None and v > 0}
+        given = {
+            c: v for c, v in zip(_cells(rows, cols), vals, strict=True) if v is not None and v > 0
+        }
     inst.clues = {"given": given, "view": view}
     return inst, used
 
@@ -221,11 +274,11 @@ def _dec_nonogram(rows: int, cols: int, extra: list, data: str) -> tuple[Instanc
     g = concrete(rows, cols)
     runs = {}
     for j in range(cols):
-        slots = vals[j * kr:(j + 1) * kr]           # nearest the grid first
+        slots = vals[j * kr : (j + 1) * kr]  # nearest the grid first
         runs[g.col(j)] = tuple(v for v in reversed(slots) if v)
     base = cols * kr
     for i in range(rows):
-        slots = vals[base + i * kc:base + (i + 1) * kc]
+        slots = vals[base + i * kc : base + (i + 1) * kc]
         runs[g.row(i)] = tuple(v for v in reversed(slots) if v)
     inst = Instance("nonogram", rows, cols)
     inst.data = {"runs": runs}
@@ -235,16 +288,22 @@ def _dec_nonogram(rows: int, cols: int, extra: list, data: str) -> tuple[Instanc
 
 def _enc_nonogram(inst: Instance) -> str:
     if inst.clues.get("given"):
-        raise InvalidDescription(f"this nonogram has {len(inst.clues['given'])} given cells; puzz.link "
-                                 "nonogram URLs carry run clues only",
-                                 expected="a nonogram without givens (or Janko/instance text)")
+        raise InvalidDescription(
+            f"this nonogram has {len(inst.clues['given'])} given cells; puzz.link "
+            "nonogram URLs carry run clues only",
+            expected="a nonogram without givens (or Janko/instance text)",
+        )
     g, runs = concrete(inst.rows, inst.cols), inst.data["runs"]
     kr, kc = (inst.rows + 1) // 2, (inst.cols + 1) // 2
     vals: list = []
-    for line, k in [(g.col(j), kr) for j in range(inst.cols)] + [(g.row(i), kc) for i in range(inst.rows)]:
+    for line, k in [(g.col(j), kr) for j in range(inst.cols)] + [
+        (g.row(i), kc) for i in range(inst.rows)
+    ]:
         seq = list(reversed(runs[line]))
         if len(seq) > k:
-            raise InvalidDescription(f"{len(seq)} runs in a line of {len(line.items)} cells", expected=f"at most {k}")
+            raise InvalidDescription(
+                f"{len(seq)} runs in a line of {len(line.items)} cells", expected=f"at most {k}"
+            )
         vals += seq + [None] * (k - len(seq))
     return enc_number16(vals)
 
@@ -269,26 +328,35 @@ def decode_url(url: str) -> Instance:
         text = text.split("?", 1)[1]
     parts = [p for p in text.split("/") if p != ""]
     if not parts:
-        raise InvalidDescription(f"puzz.link URL {url!r} is empty", expected="...?genre/cols/rows/data")
+        raise InvalidDescription(
+            f"puzz.link URL {url!r} is empty", expected="...?genre/cols/rows/data"
+        )
     name = parts[0].lower()
     genre = PUZZLINK_GENRES.get(name)
     if genre is None:
-        raise InvalidDescription(f"puzz.link genre {name!r} is not supported",
-                                 expected="one of " + ", ".join(sorted(PUZZLINK_GENRES)))
+        raise InvalidDescription(
+            f"puzz.link genre {name!r} is not supported",
+            expected="one of " + ", ".join(sorted(PUZZLINK_GENRES)),
+        )
     rest = parts[1:]
-    while rest and rest[0].endswith(":"):   # pzprjs display flags such as "v:"
+    while rest and rest[0].endswith(":"):  # pzprjs display flags such as "v:"
         rest = rest[1:]
     if len(rest) >= 3 and rest[0].isalpha() and rest[1].isdigit() and rest[2].isdigit():
         raise InvalidDescription(
             f"puzz.link URL {url!r}: the flag {rest[0]!r} after '{parts[0]}/' is not supported "
             "(it changes how pzprjs reads the puzzle)",
             expected=f"...?{parts[0]}/cols/rows/data without flags (display flags such as "
-                     "'v:' are fine)")
+            "'v:' are fine)",
+        )
     if len(rest) < 2 or not rest[0].isdigit() or not rest[1].isdigit():
-        raise InvalidDescription(f"puzz.link URL {url!r}: bad size", expected="...?genre/cols/rows/data")
+        raise InvalidDescription(
+            f"puzz.link URL {url!r}: bad size", expected="...?genre/cols/rows/data"
+        )
     cols, rows = int(rest[0]), int(rest[1])
     if not (1 <= rows <= 100 and 1 <= cols <= 100):
-        raise InvalidDescription(f"puzz.link size {cols}x{rows}", expected="1..100 columns and rows")
+        raise InvalidDescription(
+            f"puzz.link size {cols}x{rows}", expected="1..100 columns and rows"
+        )
     extra = rest[2:]
     dec = _CODECS[genre][0]
     if genre == "starbattle":
@@ -296,23 +364,27 @@ def decode_url(url: str) -> Instance:
     else:
         data, parts_used = (extra[0] if extra else ""), 1
     if len(extra) > parts_used:
-        raise InvalidDescription(f"puzz.link URL {url!r} goes on after its data: "
-                                 f"{'/'.join(extra[parts_used:])!r}",
-                                 expected=f"...?{parts[0]}/cols/rows/"
-                                          + ("stars/" if genre == "starbattle" else "") + "data")
+        raise InvalidDescription(
+            f"puzz.link URL {url!r} goes on after its data: {'/'.join(extra[parts_used:])!r}",
+            expected=f"...?{parts[0]}/cols/rows/"
+            + ("stars/" if genre == "starbattle" else "")
+            + "data",
+        )
     inst, used = dec(rows, cols, extra, data)
     if used < len(data):
-        raise InvalidDescription(f"puzz.link data for {cols}x{rows} ends at character {used} "
-                                 f"but the URL has {len(data) - used} more: {data[used:][:20]!r}",
-                                 expected=f"exactly the data of a {cols}x{rows} board (an "
-                                          "overlong or mistyped URL?)")
+        raise InvalidDescription(
+            f"puzz.link data for {cols}x{rows} ends at character {used} "
+            f"but the URL has {len(data) - used} more: {data[used:][:20]!r}",
+            expected=f"exactly the data of a {cols}x{rows} board (an overlong or mistyped URL?)",
+        )
     return inst
 
 
 def encode_url(inst: Instance) -> str:
     """Instance -> ``https://puzz.link/p?...`` URL (genres puzz.link has)."""
     if inst.genre not in _CODECS:
-        raise InvalidDescription(f"puzz.link has no {inst.genre}",
-                                 expected="Janko text (puzzleforge grid generate ... --format janko) "
-                                          "or instance text")
+        raise InvalidDescription(
+            f"puzz.link has no {inst.genre}",
+            expected="Janko text (puzzleforge grid generate ... --format janko) or instance text",
+        )
     return f"{BASE}{URL_NAME[inst.genre]}/{inst.cols}/{inst.rows}/{_CODECS[inst.genre][1](inst)}"

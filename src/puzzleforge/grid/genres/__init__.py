@@ -1,4 +1,5 @@
 """One module per genre; ``GENRES`` maps genre id -> "module:class" (loaded lazily)."""
+
 from __future__ import annotations
 
 import importlib
@@ -49,7 +50,11 @@ def get_genre(name: str) -> Any:
 def _builtin_genre(name: str) -> Any:
     target = GENRES.get(name)
     if target is None:
-        raise UnknownFamily(f"no grid genre named '{name}'", expected="one of " + ", ".join(
-            genre_ids()) + " (or load your own with --genre-file FILE.py)")
+        raise UnknownFamily(
+            f"no grid genre named '{name}'",
+            expected="one of "
+            + ", ".join(genre_ids())
+            + " (or load your own with --genre-file FILE.py)",
+        )
     module, _, cls = target.partition(":")
     return getattr(importlib.import_module(f"{__name__}.{module}"), cls)()

@@ -1,4 +1,5 @@
 """Shared text helpers for genres whose clues sit in cells."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -11,26 +12,42 @@ from ..topology import Cell
 __all__ = ["read_cells", "write_cells", "orthogonal_component", "is_connected"]
 
 
-def read_cells(lines: list[str], rows: int, cols: int, parse: Callable[[str], Any], *,
-               genre: str, first_line: int = 2) -> dict:
+def read_cells(
+    lines: list[str],
+    rows: int,
+    cols: int,
+    parse: Callable[[str], Any],
+    *,
+    genre: str,
+    first_line: int = 2,
+) -> dict:
     """Body lines -> {Cell: value} for tokens other than '.' (parse(token) -> value)."""
     if len(lines) < rows:
-        raise InvalidDescription(f"{genre}: {len(lines)} grid lines, expected {rows}",
-                                 line=first_line + len(lines), expected=f"{rows} lines of {cols} cells")
+        raise InvalidDescription(
+            f"{genre}: {len(lines)} grid lines, expected {rows}",
+            line=first_line + len(lines),
+            expected=f"{rows} lines of {cols} cells",
+        )
     out = {}
     for r in range(rows):
         toks = split_tokens(lines[r])
         if len(toks) != cols:
-            raise InvalidDescription(f"{genre}: line has {len(toks)} cells", line=first_line + r,
-                                     expected=f"{cols} cells ('.' for empty)")
+            raise InvalidDescription(
+                f"{genre}: line has {len(toks)} cells",
+                line=first_line + r,
+                expected=f"{cols} cells ('.' for empty)",
+            )
         for c, t in enumerate(toks):
             if t in (".", "-", "_"):
                 continue
             try:
                 out[Cell(r, c)] = parse(t)
             except (ValueError, KeyError):
-                raise InvalidDescription(f"{genre}: cell token {t!r}", line=first_line + r,
-                                         expected="a clue symbol of this genre or '.'") from None
+                raise InvalidDescription(
+                    f"{genre}: cell token {t!r}",
+                    line=first_line + r,
+                    expected="a clue symbol of this genre or '.'",
+                ) from None
     return out
 
 

@@ -1,4 +1,5 @@
 """Futoshiki: a Latin square with inequality signs between neighbouring cells."""
+
 from __future__ import annotations
 
 from ...core.errors import InvalidDescription
@@ -16,8 +17,10 @@ def latin_rules(name: str, var_name: str) -> tuple:
     grid = Grid(n, n)
     x = Int(1, n).over(grid.C, name=var_name)
     m = Model(name)
+
     def once(S):
         return forall(Range(1, n + 1), lambda v: S.count_true(lambda c: x[c] == v) == 1)
+
     m.add(forall(grid.rows, once), "rows hold each value once")
     m.add(forall(grid.cols, once), "columns hold each value once")
     given = ClueSpec(grid.C, Int(1, n), name="given")
@@ -28,12 +31,19 @@ def latin_rules(name: str, var_name: str) -> tuple:
 class Futoshiki(Genre):
     id = "futoshiki"
     tier_sizes = {
-        'hard': (10, 40, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search)'),
+        "hard": (
+            10,
+            40,
+            "failed-literal probing solved every minimal puzzle the generator made at these "
+            "sizes, so none grades 3.x (search)",
+        ),
     }
     title = "Futoshiki"
     summary = "Futoshiki: Latin square with < > constraints between neighbours"
-    rules_doc = ("Fill 1..n so each row and column holds every value once; an inequality sign "
-                 "between two cells must hold (< and > across, ^ means upper < lower, v upper > lower).")
+    rules_doc = (
+        "Fill 1..n so each row and column holds every value once; an inequality sign "
+        "between two cells must hold (< and > across, ^ means upper < lower, v upper > lower)."
+    )
     square = True
     min_size = 4
     max_size = 12
@@ -46,12 +56,17 @@ class Futoshiki(Genre):
     def build_rules(self) -> Model:
         m, grid, digit, n = latin_rules("futoshiki", "digit")
         rel = ClueSpec(grid.inner_edges, Enum(("<", ">")), name="rel")
+
         def a(e):
             return digit[grid.edge_cell(e, 0)]
+
         def b(e):
             return digit[grid.edge_cell(e, 1)]
-        m.add(rel.rule(lambda e, s: Implies(s == "<", a(e) < b(e)) & Implies(s == ">", a(e) > b(e))),
-              "inequalities (before/above vs after/below)")
+
+        m.add(
+            rel.rule(lambda e, s: Implies(s == "<", a(e) < b(e)) & Implies(s == ">", a(e) > b(e))),
+            "inequalities (before/above vs after/below)",
+        )
         return m
 
     def bind(self, inst: Instance) -> dict:
@@ -76,8 +91,10 @@ class Futoshiki(Genre):
         raw = [line for line in text.splitlines()[1:] if not line.lstrip().startswith(";")]
         raw = [line for line in raw if line.strip()]
         if len(raw) != 2 * n - 1:
-            raise InvalidDescription(f"futoshiki body has {len(raw)} lines", expected=f"{2 * n - 1} "
-                                     "lines: cell rows alternating with '^ v -' rows")
+            raise InvalidDescription(
+                f"futoshiki body has {len(raw)} lines",
+                expected=f"{2 * n - 1} lines: cell rows alternating with '^ v -' rows",
+            )
         given, rel = {}, {}
         for i, line in enumerate(raw):
             if i % 2 == 0:
@@ -88,16 +105,22 @@ class Futoshiki(Genre):
                     if t.isalnum() and 1 <= int(t, 36) <= n:
                         given[Cell(r, c)] = int(t, 36)
                     elif t not in ".-":
-                        raise InvalidDescription(f"cell {t!r}", line=i + 2,
-                                                 expected=f"a value 1..{n} (A=10, B=11, C=12) or '.'")
+                        raise InvalidDescription(
+                            f"cell {t!r}",
+                            line=i + 2,
+                            expected=f"a value 1..{n} (A=10, B=11, C=12) or '.'",
+                        )
                     if c + 1 < n and line[2 * c + 1] in "<>":
                         rel[Edge("v", r, c + 1)] = line[2 * c + 1]
             else:
                 r = i // 2
                 toks = line.split()
                 if len(toks) != n:
-                    raise InvalidDescription(f"relation row has {len(toks)} marks", line=i + 2,
-                                             expected=f"{n} marks of ^ v -")
+                    raise InvalidDescription(
+                        f"relation row has {len(toks)} marks",
+                        line=i + 2,
+                        expected=f"{n} marks of ^ v -",
+                    )
                 for c, t in enumerate(toks):
                     if t in ("^", "v"):
                         rel[Edge("h", r + 1, c)] = "<" if t == "^" else ">"
@@ -118,8 +141,12 @@ class Futoshiki(Genre):
                     line += rel.get(Edge("v", r, c + 1), " ")
             out.append(line)
             if r + 1 < n:
-                out.append(" ".join({"<": "^", ">": "v"}.get(rel.get(Edge("h", r + 1, c), ""), "-")
-                                    for c in range(n)))
+                out.append(
+                    " ".join(
+                        {"<": "^", ">": "v"}.get(rel.get(Edge("h", r + 1, c), ""), "-")
+                        for c in range(n)
+                    )
+                )
         return "\n".join(out) + "\n"
 
     def drawing(self, inst: Instance, sol: dict | None = None) -> Drawing:

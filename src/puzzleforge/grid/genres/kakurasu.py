@@ -1,5 +1,6 @@
 """Kakurasu: shade cells; a shaded cell in column j (row i) is worth j (i), counting from
 1; the clue right of a row (below a column) is the total worth of its shaded cells."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,13 +17,15 @@ __all__ = ["Kakurasu"]
 class Kakurasu(Genre):
     id = "kakurasu"
     tier_sizes = {
-        'hard': (7, 40, 'line solving with probing finished every 6x6 puzzle made'),
+        "hard": (7, 40, "line solving with probing finished every 6x6 puzzle made"),
     }
     title = "Kakurasu"
     summary = "Kakurasu: shade cells so weighted row/column sums match the clues"
-    rules_doc = ("Shade some cells. In a row, a shaded cell in column j (1-based) counts j; the "
-                 "number right of the row is the total. Likewise for columns with row numbers, "
-                 "totals below the grid.")
+    rules_doc = (
+        "Shade some cells. In a row, a shaded cell in column j (1-based) counts j; the "
+        "number right of the row is the total. Likewise for columns with row numbers, "
+        "totals below the grid."
+    )
     square = True
     min_size = 4
     max_size = 12
@@ -37,8 +40,10 @@ class Kakurasu(Genre):
         shade = Bool.over(grid.C, name="shade")
         m = Model("kakurasu")
         total = ClueSpec(grid.rows | grid.cols, Int(0, n * (n + 1) // 2), name="sum")
-        m.add(total.rule(lambda L, k: L.sum_of(lambda c: (L.index(c) + 1) * shade[c]) == k),
-              "weighted sums of rows and columns")
+        m.add(
+            total.rule(lambda L, k: L.sum_of(lambda c: (L.index(c) + 1) * shade[c]) == k),
+            "weighted sums of rows and columns",
+        )
         return m
 
     def bind(self, inst: Instance) -> dict:
@@ -64,8 +69,7 @@ class Kakurasu(Genre):
                 target = next((v for v, sel in sels if sel in known), None)
                 if target is None:
                     continue
-                state = [True if lit in known else False if -lit in known else None
-                         for lit in lits]
+                state = [True if lit in known else False if -lit in known else None for lit in lits]
                 n = len(lits)
                 fwd = [{0}]
                 for i in range(n):
@@ -137,8 +141,10 @@ class Kakurasu(Genre):
         inst = Instance(self.id, n, fields["cols"])
         g = concrete(n, n)
         if len(lines) != n + 1:
-            raise InvalidDescription(f"kakurasu body has {len(lines)} lines",
-                                     expected=f"{n} rows of '{n} cells + row sum', then {n} column sums")
+            raise InvalidDescription(
+                f"kakurasu body has {len(lines)} lines",
+                expected=f"{n} rows of '{n} cells + row sum', then {n} column sums",
+            )
         sums = {}
 
         def num(t: str, ln: int) -> int | None:
@@ -151,7 +157,9 @@ class Kakurasu(Genre):
         for r in range(n):
             toks = lines[r].split()
             if len(toks) != n + 1:
-                raise InvalidDescription(f"{len(toks)} tokens", line=r + 2, expected=f"{n} cells then the row sum")
+                raise InvalidDescription(
+                    f"{len(toks)} tokens", line=r + 2, expected=f"{n} cells then the row sum"
+                )
             v = num(toks[-1], r + 2)
             if v is not None:
                 sums[g.row(r)] = v

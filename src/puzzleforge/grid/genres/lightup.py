@@ -1,6 +1,7 @@
 """Light Up (Akari): place bulbs in white cells so every white cell is lit, no bulb sees
 another, and a numbered wall touches exactly that many bulbs. Walls are instance data;
 their numbers are clues the generator may remove."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,7 +16,6 @@ from .common import read_cells, write_cells
 __all__ = ["LightUp"]
 
 
-
 def _light_up_token(t: str) -> int:
     """'#' a wall without a number (-1), '0'..'4' a numbered wall; anything else is an error
     that ``read_cells`` reports with its place (KeyError, like an unknown token)."""
@@ -25,16 +25,24 @@ def _light_up_token(t: str) -> int:
         return int(t)
     raise KeyError(t)
 
+
 class LightUp(Genre):
     id = "lightup"
     tier_sizes = {
-        'hard': (99, 0, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search)'),
+        "hard": (
+            99,
+            0,
+            "failed-literal probing solved every minimal puzzle the generator made at these "
+            "sizes, so none grades 3.x (search)",
+        ),
     }
     title = "Light Up (Akari)"
     summary = "Light Up / Akari: light every white cell with non-facing bulbs"
-    rules_doc = ("Place light bulbs in white cells. A bulb lights its cell and every cell in its "
-                 "row and column up to a wall. Every white cell must be lit, no bulb may light "
-                 "another bulb, and a numbered wall touches exactly that many bulbs orthogonally.")
+    rules_doc = (
+        "Place light bulbs in white cells. A bulb lights its cell and every cell in its "
+        "row and column up to a wall. Every white cell must be lit, no bulb may light "
+        "another bulb, and a numbered wall touches exactly that many bulbs orthogonally."
+    )
     min_size = 4
     max_size = 30
     default_size = (7, 7)
@@ -51,9 +59,17 @@ class LightUp(Genre):
         wall = Const(Bool, over=grid.C, name="wall")
         m = Model("lightup")
         m.add(forall(grid.C, lambda c: Implies(wall[c], ~bulb[c])), "no bulb on a wall")
-        m.add(forall(grid.C, lambda c: Implies(~wall[c], grid.sight(c, wall).any(bulb))), "every white cell lit")
-        m.add(forall(grid.C, lambda c: Implies(bulb[c], grid.sight(c, wall).all(lambda d: (d == c) | ~bulb[d]))),
-              "bulbs do not see each other")
+        m.add(
+            forall(grid.C, lambda c: Implies(~wall[c], grid.sight(c, wall).any(bulb))),
+            "every white cell lit",
+        )
+        m.add(
+            forall(
+                grid.C,
+                lambda c: Implies(bulb[c], grid.sight(c, wall).all(lambda d: (d == c) | ~bulb[d])),
+            ),
+            "bulbs do not see each other",
+        )
         number = ClueSpec(grid.C, Int(0, 4), name="number")
         m.add(number.rule(lambda c, k: grid.neighbors(c).count_true(bulb) == k), "numbered walls")
         return m
@@ -82,8 +98,13 @@ class LightUp(Genre):
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
         g = concrete(inst.rows, inst.cols)
         walls = inst.data["wall"]
-        return {"number": {c: sum(1 for d in g.neighbors(c) if sol["bulb"][d])
-                           for c in g.cells() if walls.get(c)}}
+        return {
+            "number": {
+                c: sum(1 for d in g.neighbors(c) if sol["bulb"][d])
+                for c in g.cells()
+                if walls.get(c)
+            }
+        }
 
     def max_repairs(self, inst: Instance) -> int:
         return inst.rows * inst.cols // 3
@@ -112,8 +133,11 @@ class LightUp(Genre):
 
     def format(self, inst: Instance) -> str:
         walls, num = inst.data["wall"], inst.clues.get("number", {})
-        body = write_cells(inst.rows, inst.cols,
-                           lambda c: str(num[c]) if c in num else "#" if walls.get(c) else ".")
+        body = write_cells(
+            inst.rows,
+            inst.cols,
+            lambda c: str(num[c]) if c in num else "#" if walls.get(c) else ".",
+        )
         return "\n".join([self.header(inst)] + body) + "\n"
 
     def drawing(self, inst: Instance, sol: dict | None = None) -> Drawing:

@@ -14,6 +14,7 @@ Why flips: a nonogram is ambiguous because of a "switching" pattern (cells that 
 swap without changing any run); flipping one of its cells destroys that pattern, and
 the pictures nearby usually have no other one. On 10x10 most pictures become unique
 within a few flips."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -45,14 +46,21 @@ def line_runs(values: list[bool]) -> tuple:
 class Nonogram(Genre):
     id = "nonogram"
     tier_sizes = {
-        'hard': (10, 40, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search)'),
-        'easy': (4, 8, 'from 10x10 the runs alone never propagated to the end'),
+        "hard": (
+            10,
+            40,
+            "failed-literal probing solved every minimal puzzle the generator made at these "
+            "sizes, so none grades 3.x (search)",
+        ),
+        "easy": (4, 8, "from 10x10 the runs alone never propagated to the end"),
     }
     title = "Nonogram"
     summary = "Nonogram: fill cells so every row and column shows its run lengths"
-    rules_doc = ("Fill cells. The numbers of a row (column) give, in order, the lengths of the runs "
-                 "of consecutive filled cells in it, with at least one empty cell between runs. "
-                 "Cells shown as # or o are given filled / empty.")
+    rules_doc = (
+        "Fill cells. The numbers of a row (column) give, in order, the lengths of the runs "
+        "of consecutive filled cells in it, with at least one empty cell between runs. "
+        "Cells shown as # or o are given filled / empty."
+    )
     min_size = 4
     max_size = 40
     default_size = (6, 6)
@@ -68,7 +76,10 @@ class Nonogram(Genre):
         fill = Bool.over(grid.C, name="fill")
         runs = Const(IntSeq, over=grid.rows | grid.cols, name="runs")
         m = Model("nonogram")
-        m.add(forall(grid.rows | grid.cols, lambda L: runs_match(L, fill, runs[L])), "run lengths of every line")
+        m.add(
+            forall(grid.rows | grid.cols, lambda L: runs_match(L, fill, runs[L])),
+            "run lengths of every line",
+        )
         given = ClueSpec(grid.C, Bool, name="given")
         m.add(given.rule(lambda c, v: fill[c] == v), "given cells")
         return m
@@ -88,7 +99,9 @@ class Nonogram(Genre):
         inst.opts["_picture"] = picture
         return {"runs": _runs_of(g, picture)}
 
-    def direct_solution(self, inst: Instance, rng: Any, tier: str = "any") -> tuple[dict, dict] | None:
+    def direct_solution(
+        self, inst: Instance, rng: Any, tier: str = "any"
+    ) -> tuple[dict, dict] | None:
         picture = inst.opts.pop("_picture")
         return {"fill": picture}, self.clues_from_solution(inst, {"fill": picture})
 
@@ -127,16 +140,22 @@ class Nonogram(Genre):
                 cur = word
                 continue
             if cur is None:
-                raise InvalidDescription(f"line {line!r} before a section", expected="'rows', 'cols' or 'givens'")
+                raise InvalidDescription(
+                    f"line {line!r} before a section", expected="'rows', 'cols' or 'givens'"
+                )
             sections[cur].append(line)
         if len(sections["rows"]) != R or len(sections["cols"]) != C:
-            raise InvalidDescription(f"{len(sections['rows'])} row clues and {len(sections['cols'])} column clues",
-                                     expected=f"{R} lines after 'rows' and {C} after 'cols'")
+            raise InvalidDescription(
+                f"{len(sections['rows'])} row clues and {len(sections['cols'])} column clues",
+                expected=f"{R} lines after 'rows' and {C} after 'cols'",
+            )
 
         def seq(line: str) -> tuple:
             toks = [t for t in line.replace(",", " ").split() if t not in ("-", "0")]
             if not all(t.isdigit() for t in toks):
-                raise InvalidDescription(f"run list {line!r}", expected="numbers separated by spaces, '-' for none")
+                raise InvalidDescription(
+                    f"run list {line!r}", expected="numbers separated by spaces, '-' for none"
+                )
             return tuple(int(t) for t in toks)
 
         runs = {}
@@ -159,15 +178,26 @@ class Nonogram(Genre):
     def format(self, inst: Instance) -> str:
         g = concrete(inst.rows, inst.cols)
         runs = inst.data["runs"]
+
         def text(t):
             return " ".join(map(str, t)) if t else "-"
+
         out = [self.header(inst), "rows"] + [text(runs[g.row(i)]) for i in range(inst.rows)]
         out += ["cols"] + [text(runs[g.col(j)]) for j in range(inst.cols)]
         given = inst.clues.get("given", {})
         if given:
             out.append("givens")
-            out += ["".join("#" if given.get(Cell(r, c)) is True else "o" if given.get(Cell(r, c)) is False
-                            else "." for c in range(inst.cols)) for r in range(inst.rows)]
+            out += [
+                "".join(
+                    "#"
+                    if given.get(Cell(r, c)) is True
+                    else "o"
+                    if given.get(Cell(r, c)) is False
+                    else "."
+                    for c in range(inst.cols)
+                )
+                for r in range(inst.rows)
+            ]
         return "\n".join(out) + "\n"
 
     def drawing(self, inst: Instance, sol: dict | None = None) -> Drawing:

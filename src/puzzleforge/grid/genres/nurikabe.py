@@ -1,6 +1,7 @@
 """Nurikabe: shade cells so the shaded cells form one connected wall with no 2x2 block,
 and the unshaded cells form islands, each holding exactly one number equal to its size.
 Uses the DSL's graph primitives ``connected`` and ``islands`` (lazy cuts in SAT)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,9 +20,11 @@ class Nurikabe(Genre):
     id = "nurikabe"
     title = "Nurikabe"
     summary = "Nurikabe: connected wall, no 2x2 pools, one numbered island per number"
-    rules_doc = ("Shade cells. All shaded cells form one orthogonally connected wall with no 2x2 "
-                 "shaded block. Unshaded cells form islands; each island holds exactly one number, "
-                 "and that number is the island's size. Numbered cells stay unshaded.")
+    rules_doc = (
+        "Shade cells. All shaded cells form one orthogonally connected wall with no 2x2 "
+        "shaded block. Unshaded cells form islands; each island holds exactly one number, "
+        "and that number is the island's size. Numbered cells stay unshaded."
+    )
     min_size = 4
     max_size = 20
     default_size = (6, 6)
@@ -38,7 +41,9 @@ class Nurikabe(Genre):
         m.add(connected(grid.C, black), "shaded cells connected")
         number = ClueSpec(grid.C, Int(1, maxv), name="number", closed=True)
         m.add(number.rule(lambda c, k: ~black[c]), "numbered cells unshaded")
-        m.add(islands(grid.C, lambda c: ~black[c], number), "one number per island, equal to its size")
+        m.add(
+            islands(grid.C, lambda c: ~black[c], number), "one number per island, equal to its size"
+        )
         return m
 
     def bind(self, inst: Instance) -> dict:
@@ -48,7 +53,9 @@ class Nurikabe(Genre):
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
         return inst.clues
 
-    def direct_solution(self, inst: Instance, rng: Any, tier: str = "any") -> tuple[dict, dict] | None:
+    def direct_solution(
+        self, inst: Instance, rng: Any, tier: str = "any"
+    ) -> tuple[dict, dict] | None:
         """A random valid shading plus one number per island (built directly: without
         numbers the rules admit no islands at all, so the solver cannot draw one).
 
@@ -126,8 +133,10 @@ class Nurikabe(Genre):
         islands = []
         for p in sorted(numbers):
             cells = orthogonal_component(white, p)
-            if len(cells) > 1 and any(sol["black"][c] != other["black"][c]
-                                      for c in cells | {n for x in cells for n in g.neighbors(x)}):
+            if len(cells) > 1 and any(
+                sol["black"][c] != other["black"][c]
+                for c in cells | {n for x in cells for n in g.neighbors(x)}
+            ):
                 islands.append((p, sorted(cells)))
         if not islands:
             return None

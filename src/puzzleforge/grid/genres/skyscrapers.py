@@ -1,5 +1,6 @@
 """Skyscrapers (Towers): a Latin square of heights; a clue outside says how many towers
 are seen from that side (a tower hides every lower one behind it)."""
+
 from __future__ import annotations
 
 from ...core.errors import InvalidDescription
@@ -16,9 +17,11 @@ class Skyscrapers(Genre):
     id = "skyscrapers"
     title = "Skyscrapers"
     summary = "Skyscrapers: Latin square of heights with visibility clues around the edge"
-    rules_doc = ("Fill heights 1..n so each row and column holds every height once. A number "
-                 "outside the grid tells how many towers are visible from there looking along "
-                 "the row or column (taller towers hide shorter ones behind them).")
+    rules_doc = (
+        "Fill heights 1..n so each row and column holds every height once. A number "
+        "outside the grid tells how many towers are visible from there looking along "
+        "the row or column (taller towers hide shorter ones behind them)."
+    )
     square = True
     min_size = 4
     max_size = 12
@@ -33,8 +36,12 @@ class Skyscrapers(Genre):
     def build_rules(self) -> Model:
         m, grid, h, n = latin_rules("skyscrapers", "height")
         view = ClueSpec(grid.sight_lines, Int(1, n), name="view")
-        m.add(view.rule(lambda L, k: L.count_true(lambda c: L.before(c).all(lambda p: h[p] < h[c])) == k),
-              "visible towers from each side")
+        m.add(
+            view.rule(
+                lambda L, k: L.count_true(lambda c: L.before(c).all(lambda p: h[p] < h[c])) == k
+            ),
+            "visible towers from each side",
+        )
         return m
 
     def bind(self, inst: Instance) -> dict:
@@ -59,8 +66,10 @@ class Skyscrapers(Genre):
         n = fields["rows"]
         inst = Instance(self.id, n, fields["cols"])
         if len(lines) != n + 2:
-            raise InvalidDescription(f"skyscrapers body has {len(lines)} lines",
-                                     expected=f"{n + 2}: top clues, {n} rows 'W cells E', bottom clues")
+            raise InvalidDescription(
+                f"skyscrapers body has {len(lines)} lines",
+                expected=f"{n + 2}: top clues, {n} rows 'W cells E', bottom clues",
+            )
         by_name = self._lines(n)
         view, given = {}, {}
 
@@ -82,7 +91,9 @@ class Skyscrapers(Genre):
         for r in range(n):
             toks = lines[1 + r].split()
             if len(toks) != n + 2:
-                raise InvalidDescription(f"{len(toks)} tokens", line=r + 3, expected=f"{n + 2} (W clue, cells, E clue)")
+                raise InvalidDescription(
+                    f"{len(toks)} tokens", line=r + 3, expected=f"{n + 2} (W clue, cells, E clue)"
+                )
             for side, t in (("W", toks[0]), ("E", toks[-1])):
                 v = num(t, r + 3)
                 if v is not None:
@@ -98,8 +109,10 @@ class Skyscrapers(Genre):
         n = inst.rows
         view = {line.name: v for line, v in inst.clues.get("view", {}).items()}
         g = inst.clues.get("given", {})
+
         def t(side, i):
             return str(view[(side, i)]) if (side, i) in view else "."
+
         out = [self.header(inst), "  " + " ".join(t("N", j) for j in range(n))]
         for r in range(n):
             cells = " ".join(str(g[Cell(r, c)]) if Cell(r, c) in g else "." for c in range(n))

@@ -1,5 +1,6 @@
 """Slitherlink: draw one closed loop along grid edges; a number in a cell counts the loop
 edges around it. Edges carry the variables, vertices carry the degree rule."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,26 +32,37 @@ class Slitherlink(Genre):
     id = "slitherlink"
     title = "Slitherlink"
     summary = "Slitherlink: one closed loop along the grid lines, numbers count its edges"
-    rules_doc = ("Draw a single closed loop along the dotted grid lines, never crossing or "
-                 "branching. A number in a cell tells how many of that cell's four sides the "
-                 "loop uses.")
+    rules_doc = (
+        "Draw a single closed loop along the dotted grid lines, never crossing or "
+        "branching. A number in a cell tells how many of that cell's four sides the "
+        "loop uses."
+    )
     min_size = 4
     max_size = 30
     default_size = (6, 6)
     answer_var = "line"
     removable = ("number",)
     puzzlink_name = "slither"
-    answer_doc = ("one line per row of cells, 1 for a cell inside the loop and 0 for a cell "
-                  "outside (the inside determines the loop).")
+    answer_doc = (
+        "one line per row of cells, 1 for a cell inside the loop and 0 for a cell "
+        "outside (the inside determines the loop)."
+    )
 
     def build_rules(self) -> Model:
         nR, nC = Param("nR", int), Param("nC", int)
         grid = Grid(nR, nC)
         line = Bool.over(grid.E, name="line")
         m = Model("slitherlink")
-        m.add(forall(grid.V, lambda v: Or(grid.vertex_edges(v).count_true(line) == 0,
-                                           grid.vertex_edges(v).count_true(line) == 2)),
-              "every vertex has 0 or 2 loop edges")
+        m.add(
+            forall(
+                grid.V,
+                lambda v: Or(
+                    grid.vertex_edges(v).count_true(line) == 0,
+                    grid.vertex_edges(v).count_true(line) == 2,
+                ),
+            ),
+            "every vertex has 0 or 2 loop edges",
+        )
         m.add(single_loop(grid.E, line, nodes="vertices"), "the edges form one loop")
         number = ClueSpec(grid.C, Int(0, 3), name="number")
         m.add(number.rule(lambda c, k: grid.incident_edges(c).count_true(line) == k), "numbers")
@@ -63,13 +75,22 @@ class Slitherlink(Genre):
 
     def answer_grid(self, inst: Instance, sol: dict) -> list[list[str]]:
         ins = inside_cells(inst.rows, inst.cols, lambda e: sol["line"][e])
-        return [["1" if ins[Cell(r, c)] else "0" for c in range(inst.cols)] for r in range(inst.rows)]
+        return [
+            ["1" if ins[Cell(r, c)] else "0" for c in range(inst.cols)] for r in range(inst.rows)
+        ]
 
     def parse(self, text: str) -> Instance:
         fields, lines = parse_header(text, self.id)
         inst = Instance(self.id, fields["rows"], fields["cols"])
-        inst.clues = {"number": read_cells(lines, inst.rows, inst.cols,
-                                           lambda t: int({"0": 0, "1": 1, "2": 2, "3": 3}[t]), genre=self.id)}
+        inst.clues = {
+            "number": read_cells(
+                lines,
+                inst.rows,
+                inst.cols,
+                lambda t: int({"0": 0, "1": 1, "2": 2, "3": 3}[t]),
+                genre=self.id,
+            )
+        }
         return inst
 
     def format(self, inst: Instance) -> str:

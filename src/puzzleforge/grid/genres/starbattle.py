@@ -11,6 +11,7 @@ from the region shapes alone, as in published Star Battle puzzles.
 ``stars`` defaults by size as published puzzles do (Krazydad, puzz.link, the World
 Puzzle Championship): 1 star up to 8x8, 2 stars for 9x9..13x13, 3 stars at 14x14.
 Old instance text without ``stars=`` reads as 1 star."""
+
 from __future__ import annotations
 
 import string
@@ -33,8 +34,10 @@ class StarBattle(Genre):
     id = "starbattle"
     title = "Star Battle"
     summary = "Star Battle: k stars per row, column and region, no two stars touching"
-    rules_doc = ("Place stars so that every row, every column and every outlined region holds "
-                 "exactly k stars, and no two stars touch, not even diagonally.")
+    rules_doc = (
+        "Place stars so that every row, every column and every outlined region holds "
+        "exactly k stars, and no two stars touch, not even diagonally."
+    )
     square = True
     min_size = 5
     max_size = 14
@@ -53,10 +56,21 @@ class StarBattle(Genre):
         m = Model("starbattle")
         m.add(forall(grid.rows, lambda r: r.count_true(star) == k), "k stars per row")
         m.add(forall(grid.cols, lambda c: c.count_true(star) == k), "k stars per column")
-        m.add(forall(Range(0, n), lambda i: grid.C.count_true(lambda c: (region[c] == i) & star[c]) == k),
-              "k stars per region")
-        m.add(forall(grid.C, lambda c: Implies(star[c], grid.neighbors(c, diagonal=True).all(lambda d: ~star[d]))),
-              "stars do not touch")
+        m.add(
+            forall(
+                Range(0, n), lambda i: grid.C.count_true(lambda c: (region[c] == i) & star[c]) == k
+            ),
+            "k stars per region",
+        )
+        m.add(
+            forall(
+                grid.C,
+                lambda c: Implies(
+                    star[c], grid.neighbors(c, diagonal=True).all(lambda d: ~star[d])
+                ),
+            ),
+            "stars do not touch",
+        )
         return m
 
     def bind(self, inst: Instance) -> dict:
@@ -74,12 +88,16 @@ class StarBattle(Genre):
         stars propagation alone (no region counting) never finished one, so no easy."""
         k = int(opts.get("stars", 1))
         if tier == "hard" and k < 2:
-            return (f"starbattle is not offered as hard with 1 star ({rows}x{cols}): "
-                    "failed-literal probing solved every 1-star layout made")
+            return (
+                f"starbattle is not offered as hard with 1 star ({rows}x{cols}): "
+                "failed-literal probing solved every 1-star layout made"
+            )
         if tier == "easy" and k >= 2:
-            return (f"starbattle is not offered as easy with {k} stars ({rows}x{cols}): unit "
-                    "propagation alone (no region counting) never finished a layout with "
-                    "2 or more stars")
+            return (
+                f"starbattle is not offered as easy with {k} stars ({rows}x{cols}): unit "
+                "propagation alone (no region counting) never finished a layout with "
+                "2 or more stars"
+            )
         return None
 
     def check_size(self, rows: int, cols: int, opts: dict) -> list[str]:
@@ -88,16 +106,24 @@ class StarBattle(Genre):
         if k < 1 or rows < 4 * k:
             # k stars per row with no two touching fill every 2x2 block of a 4k board
             # exactly once; smaller boards have no layout at all (e.g. 2 stars at 7x7)
-            problems.append(f"{k} stars need a board of at least {4 * k}x{4 * k}, got {rows}x{cols}")
+            problems.append(
+                f"{k} stars need a board of at least {4 * k}x{4 * k}, got {rows}x{cols}"
+            )
         return problems
 
     def check_params(self, params: Any) -> list[str]:
-        return [] if 0 <= params.stars <= 3 else [f"stars={params.stars} is not 1, 2, 3 (or 0 = by size)"]
+        return (
+            []
+            if 0 <= params.stars <= 3
+            else [f"stars={params.stars} is not 1, 2, 3 (or 0 = by size)"]
+        )
 
     # -- generation ------------------------------------------------------------------
     def random_data(self, inst: Instance, rng: Any) -> dict:
         n = inst.rows
-        rows_as_regions = Instance(self.id, n, n, dict(inst.opts), {"region": {c: c.r for c in concrete(n, n).cells()}})
+        rows_as_regions = Instance(
+            self.id, n, n, dict(inst.opts), {"region": {c: c.r for c in concrete(n, n).cells()}}
+        )
         from ..generator import random_solution
 
         comp = self.compile(rows_as_regions)
@@ -110,7 +136,9 @@ class StarBattle(Genre):
             region = _grow(n, stars, k, rng)
             if region is not None:
                 return {"region": region}
-        return {"region": rows_as_regions.data["region"]}  # rows as regions: never unique, the attempt fails
+        return {
+            "region": rows_as_regions.data["region"]
+        }  # rows as regions: never unique, the attempt fails
 
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
         return {}
@@ -142,7 +170,9 @@ class StarBattle(Genre):
                 if region[piece] != old:
                     continue
                 chunk = orthogonal_component(rest - keep, piece)
-                options = sorted({region[y] for c in chunk for y in g.neighbors(c) if region[y] != old})
+                options = sorted(
+                    {region[y] for c in chunk for y in g.neighbors(c) if region[y] != old}
+                )
                 target = rng.choice(options)
                 for c in chunk:
                     region[c] = target
@@ -162,7 +192,9 @@ class StarBattle(Genre):
         rng.shuffle(diff)
         for x in diff[:4]:
             a = region[x]
-            for b in sorted({region[y] for c, r in region.items() if r == a for y in g.neighbors(c)} - {a}):
+            for b in sorted(
+                {region[y] for c, r in region.items() if r == a for y in g.neighbors(c)} - {a}
+            ):
                 union = {c for c, r in region.items() if r in (a, b)}
                 stars = [c for c in sorted(union) if sol["star"][c]]
                 for _ in range(8):
@@ -184,13 +216,17 @@ class StarBattle(Genre):
         n = fields["rows"]
         inst = Instance(self.id, n, fields["cols"], {"stars": int(fields.get("stars", 1))})
         if len(lines) < n:
-            raise InvalidDescription(f"{len(lines)} region rows", expected=f"{n} rows of region letters")
+            raise InvalidDescription(
+                f"{len(lines)} region rows", expected=f"{n} rows of region letters"
+            )
         names: dict = {}
         region = {}
         for r in range(n):
             toks = split_tokens(lines[r])
             if len(toks) != n:
-                raise InvalidDescription(f"{len(toks)} cells", line=r + 2, expected=f"{n} region letters")
+                raise InvalidDescription(
+                    f"{len(toks)} cells", line=r + 2, expected=f"{n} region letters"
+                )
             for c, t in enumerate(toks):
                 region[Cell(r, c)] = names.setdefault(t, len(names))
         if len(names) != n:
@@ -220,8 +256,9 @@ def default_stars(n: int) -> int:
     return 1 if n <= 8 else 2 if n <= 13 else 3
 
 
-def _free_path(g: Any, region: dict, start_cells: list, target_ok: Any, rng: Any,
-               allowed: set) -> list | None:
+def _free_path(
+    g: Any, region: dict, start_cells: list, target_ok: Any, rng: Any, allowed: set
+) -> list | None:
     """Shortest path (BFS, random tie order) from the cells of one region through
     unclaimed cells to an unclaimed cell accepted by ``target_ok``; the path's new cells."""
     prev: dict = {c: None for c in start_cells}

@@ -1,4 +1,5 @@
 """Sudoku of any box size (bh x bw boxes on an n x n board, n = bh * bw)."""
+
 from __future__ import annotations
 
 from ...core.errors import InvalidDescription
@@ -24,12 +25,19 @@ def default_box(n: int) -> tuple[int, int]:
 class Sudoku(Genre):
     id = "sudoku"
     tier_sizes = {
-        'hard': (99, 0, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search); a solving-technique grade is the open fix'),
+        "hard": (
+            99,
+            0,
+            "failed-literal probing solved every minimal puzzle the generator made at these "
+            "sizes, so none grades 3.x (search); a solving-technique grade is the open fix",
+        ),
     }
     title = "Sudoku"
     summary = "Sudoku of any box size: each row, column and box holds 1..n once"
-    rules_doc = ("Fill digits 1..n so that every row, every column and every bh x bw box holds "
-                 "each digit once.")
+    rules_doc = (
+        "Fill digits 1..n so that every row, every column and every bh x bw box holds "
+        "each digit once."
+    )
     square = True
     min_size = 4
     max_size = 25
@@ -55,8 +63,10 @@ class Sudoku(Genre):
         grid = Grid(n, n)
         digit = Int(1, n).over(grid.C, name="digit")
         m = Model("sudoku")
+
         def once(S):
             return forall(Range(1, n + 1), lambda v: S.count_true(lambda c: digit[c] == v) == 1)
+
         m.add(forall(grid.rows, once), "rows hold each digit once")
         m.add(forall(grid.cols, once), "columns hold each digit once")
         m.add(forall(grid.boxes(bh, bw), once), "boxes hold each digit once")
@@ -92,7 +102,9 @@ class Sudoku(Genre):
             try:
                 bh, bw = (int(x) for x in fields["box"].lower().split("x"))
             except ValueError:
-                raise InvalidDescription(f"box={fields['box']}", line=1, expected="box=HxW") from None
+                raise InvalidDescription(
+                    f"box={fields['box']}", line=1, expected="box=HxW"
+                ) from None
             inst.opts["box"] = (bh, bw)
         n = inst.rows
         inst.clues = {"given": read_cells(lines, n, n, lambda t: _digit(t, n), genre=self.id)}
@@ -107,7 +119,9 @@ class Sudoku(Genre):
     def drawing(self, inst: Instance, sol: dict | None = None) -> Drawing:
         d = Drawing(inst.rows, inst.cols)
         bh, bw = self.box(inst)
-        d.regions = {Cell(r, c): (r // bh, c // bw) for r in range(inst.rows) for c in range(inst.cols)}
+        d.regions = {
+            Cell(r, c): (r // bh, c // bw) for r in range(inst.rows) for c in range(inst.cols)
+        }
         vals = sol["digit"] if sol else inst.clues.get("given", {})
         d.text = {c: str(v) for c, v in vals.items()}
         return d

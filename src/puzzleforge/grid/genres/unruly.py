@@ -1,5 +1,6 @@
 """Unruly (Tatham's name; 0h h1): black/white cells, rows and columns half black, no three
 equal in a row. Written exactly as the seed's example rule set."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,12 +35,19 @@ def binary_rules(name: str) -> tuple[Model, Grid, Any, ClueSpec]:
 class Unruly(Genre):
     id = "unruly"
     tier_sizes = {
-        'hard': (10, 40, 'failed-literal probing solved every minimal puzzle the generator made at these sizes, so none grades 3.x (search)'),
+        "hard": (
+            10,
+            40,
+            "failed-literal probing solved every minimal puzzle the generator made at these "
+            "sizes, so none grades 3.x (search)",
+        ),
     }
     title = "Unruly"
     summary = "Unruly: fill black/white, half of each row/column black, no three alike in a line"
-    rules_doc = ("Colour every cell black (1) or white (0). Each row and column holds as many "
-                 "black as white cells. No three cells of the same colour are adjacent in a row or column.")
+    rules_doc = (
+        "Colour every cell black (1) or white (0). Each row and column holds as many "
+        "black as white cells. No three cells of the same colour are adjacent in a row or column."
+    )
     even = True
     answer_var = "color"
     puzzlink_name = None
@@ -53,14 +61,22 @@ class Unruly(Genre):
     def parse(self, text: str) -> Instance:
         fields, lines = parse_header(text, self.id)
         inst = Instance(self.id, fields["rows"], fields["cols"])
-        inst.clues = {"given": read_cells(lines, inst.rows, inst.cols,
-                                          lambda t: {"0": False, "1": True}[t.lower().replace("w", "0").replace("b", "1")],
-                                          genre=self.id)}
+        inst.clues = {
+            "given": read_cells(
+                lines,
+                inst.rows,
+                inst.cols,
+                lambda t: {"0": False, "1": True}[t.lower().replace("w", "0").replace("b", "1")],
+                genre=self.id,
+            )
+        }
         return inst
 
     def format(self, inst: Instance) -> str:
         g = inst.clues.get("given", {})
-        body = write_cells(inst.rows, inst.cols, lambda c: "." if c not in g else ("1" if g[c] else "0"))
+        body = write_cells(
+            inst.rows, inst.cols, lambda c: "." if c not in g else ("1" if g[c] else "0")
+        )
         return "\n".join([self.header(inst)] + body) + "\n"
 
     def drawing(self, inst: Instance, sol: dict | None = None) -> Drawing:

@@ -19,6 +19,7 @@ forall, exists), ``sets`` (entity sets, ``walk``). This package re-exports them 
 >>> rule.type
 'bool'
 """
+
 from __future__ import annotations
 
 from .aggregates import (  # noqa: F401
@@ -74,11 +75,54 @@ from .refs import (
 from .sets import Before, Difference, GridSet, Range, Union, Windows, walk  # noqa: F401
 
 __all__ = [
-    "Node", "Expr", "SetExpr", "Param", "Var", "Const", "VarRef", "ConstRef", "Binder",
-    "BoolConst", "IntConst", "EnumConst", "lift",
-    "And", "Or", "Not", "Implies", "Eq", "Ne", "Lt", "Le", "Gt", "Ge",
-    "Add", "Sub", "Mul", "Div", "Sum", "CountTrue", "ForAll", "Exists", "forall", "exists",
-    "EntityFn", "Attr", "Card", "IndexIn", "Cmp", "Arith", "Aggregate", "Quant",
-    "GridSet", "Windows", "Union", "Difference", "BinderSet", "Range", "Before", "as_set",
+    "Node",
+    "Expr",
+    "SetExpr",
+    "Param",
+    "Var",
+    "Const",
+    "VarRef",
+    "ConstRef",
+    "Binder",
+    "BoolConst",
+    "IntConst",
+    "EnumConst",
+    "lift",
+    "And",
+    "Or",
+    "Not",
+    "Implies",
+    "Eq",
+    "Ne",
+    "Lt",
+    "Le",
+    "Gt",
+    "Ge",
+    "Add",
+    "Sub",
+    "Mul",
+    "Div",
+    "Sum",
+    "CountTrue",
+    "ForAll",
+    "Exists",
+    "forall",
+    "exists",
+    "EntityFn",
+    "Attr",
+    "Card",
+    "IndexIn",
+    "Cmp",
+    "Arith",
+    "Aggregate",
+    "Quant",
+    "GridSet",
+    "Windows",
+    "Union",
+    "Difference",
+    "BinderSet",
+    "Range",
+    "Before",
+    "as_set",
     "If",
 ]

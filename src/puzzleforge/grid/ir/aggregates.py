@@ -3,6 +3,7 @@
 Why apart: these are the nodes that take a lambda; ``_apply`` calls it once with a
 symbolic binder and checks what it returned (a rule, not a Python value).
 """
+
 from __future__ import annotations
 
 import inspect
@@ -35,12 +36,16 @@ def _apply(fn: Any, binder: Binder, what: str, want: tuple) -> Expr:
     elif callable(fn):
         body = fn(binder)
     else:
-        raise DSLError(f"{what}: key {fn!r} is neither a lambda nor a Var",
-                       expected="lambda x: <expression> or a Var")
+        raise DSLError(
+            f"{what}: key {fn!r} is neither a lambda nor a Var",
+            expected="lambda x: <expression> or a Var",
+        )
     assert_no_pending(what)
     if isinstance(body, bool) and not isinstance(body, Expr):
-        raise DSLError(f"{what}: the lambda returned the Python value {body!r}, not a rule",
-                       expected="an expression built with DSL operators (& | ~ Implies ==)")
+        raise DSLError(
+            f"{what}: the lambda returned the Python value {body!r}, not a rule",
+            expected="an expression built with DSL operators (& | ~ Implies ==)",
+        )
     body = lift(body, what)
     return _need(body, want, what)
 

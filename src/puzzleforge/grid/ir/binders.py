@@ -4,6 +4,7 @@ Why apart: a binder is the one expression that stands for an entity (or a line o
 entities) before any size is known; ``.r``/``.c``, ``grid.cell(i, j)`` and the set a
 line binder denotes are all defined in terms of it.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,8 +28,10 @@ class Binder(Expr):
     # a binder over lines (rows, windows...) is itself an entity set
     def _set(self) -> SetExpr:
         if not self.elem.startswith("line"):
-            raise DSLError(f"binder '{self.name}' ranges over {self.elem}s, not over sets",
-                           expected="set operations on a row/column/window binder")
+            raise DSLError(
+                f"binder '{self.name}' ranges over {self.elem}s, not over sets",
+                expected="set operations on a row/column/window binder",
+            )
         return BinderSet(self)
 
     def sum_of(self, key: Any) -> Expr:
@@ -112,5 +115,7 @@ def as_set(value: Any) -> SetExpr:
         return value
     if isinstance(value, Binder):
         return value._set()
-    raise DSLError(f"{value!r} is not an entity set",
-                   expected="grid.C, grid.rows, a row binder, windows(k), ...")
+    raise DSLError(
+        f"{value!r} is not an entity set",
+        expected="grid.C, grid.rows, a row binder, windows(k), ...",
+    )

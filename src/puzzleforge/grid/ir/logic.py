@@ -3,6 +3,7 @@
 Why apart: these are the typed operators; each constructor checks its operand types
 (Boolean vs integer vs enum vs entity) so domain mistakes fail at rule time.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -88,23 +89,38 @@ class Cmp(Expr):
         ta, tb = a.type, b.type
         if ta == "entity" or tb == "entity":
             if not (ta == tb == "entity" and self.op in ("Eq", "Ne")):
-                raise DSLError(f"{self.op} compares an entity with a {tb if ta == 'entity' else ta}: "
-                               f"{short(a)} vs {short(b)}", expected="two entities (Eq/Ne only)")
+                raise DSLError(
+                    f"{self.op} compares an entity with a {tb if ta == 'entity' else ta}: "
+                    f"{short(a)} vs {short(b)}",
+                    expected="two entities (Eq/Ne only)",
+                )
         elif ta == "enum" or tb == "enum":
             if ordered:
-                raise DSLError(f"{self.op} orders enum values ({short(a)} vs {short(b)})",
-                               expected="Eq/Ne on enums")
+                raise DSLError(
+                    f"{self.op} orders enum values ({short(a)} vs {short(b)})",
+                    expected="Eq/Ne on enums",
+                )
             if ta != tb:
                 other = b if ta == "enum" else a
-                raise DSLError(f"domain mismatch: enum compared with {other.type} {short(other)}",
-                               expected="an enum value of the same domain")
+                raise DSLError(
+                    f"domain mismatch: enum compared with {other.type} {short(other)}",
+                    expected="an enum value of the same domain",
+                )
             for x, y in ((a, b), (b, a)):
-                if isinstance(x, EnumConst) and isinstance(y.domain, Enum) and not y.domain.contains(x.value):
-                    raise DSLError(f"{x.value!r} is not a value of {y.domain!r} ({short(y)})",
-                                   expected=f"one of {y.domain.values}")
+                if (
+                    isinstance(x, EnumConst)
+                    and isinstance(y.domain, Enum)
+                    and not y.domain.contains(x.value)
+                ):
+                    raise DSLError(
+                        f"{x.value!r} is not a value of {y.domain!r} ({short(y)})",
+                        expected=f"one of {y.domain.values}",
+                    )
         elif ordered and (ta == "bool" and tb == "bool"):
-            raise DSLError(f"{self.op} orders two Booleans ({short(a)}, {short(b)})",
-                           expected="integers (use Implies for Boolean order)")
+            raise DSLError(
+                f"{self.op} orders two Booleans ({short(a)}, {short(b)})",
+                expected="integers (use Implies for Boolean order)",
+            )
 
     def children(self) -> tuple:
         return (self.a, self.b)

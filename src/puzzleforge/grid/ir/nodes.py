@@ -6,6 +6,7 @@ sibling modules, which all subclass these two. Those modules enter their classes
 ``SUGAR`` when they are imported (the package imports them all), so this module never
 imports them: no import cycle (tests/core/test_import_layers.py).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,15 +32,17 @@ class Node:
         return ()
 
     def __iter__(self):
-        raise DSLError(f"{type(self).__name__} is symbolic and cannot be iterated in Python",
-                       expected="forall(S, lambda x: ...) or S.sum_of(...) instead of a for loop")
+        raise DSLError(
+            f"{type(self).__name__} is symbolic and cannot be iterated in Python",
+            expected="forall(S, lambda x: ...) or S.sum_of(...) instead of a for loop",
+        )
 
 
 class Expr(Node):
     """A typed expression. ``type`` is 'bool', 'int', 'enum' or 'entity'."""
 
     type: str = "?"
-    kind: str | None = None          # entity kind for 'entity' expressions
+    kind: str | None = None  # entity kind for 'entity' expressions
     domain: Domain | None = None
 
     __hash__ = object.__hash__
@@ -116,7 +119,8 @@ class Expr(Node):
     def __bool__(self) -> bool:
         raise DSLError(
             f"a DSL expression ({short(self)}) was used as a Python truth value",
-            expected="&, |, ~, Implies(...) instead of and/or/not/if inside rules")
+            expected="&, |, ~, Implies(...) instead of and/or/not/if inside rules",
+        )
 
     def __repr__(self) -> str:
         from ..pretty import pretty_expr
@@ -171,8 +175,10 @@ class SetExpr(Node):
         return SUGAR["Difference"](self, other)
 
     def __len__(self) -> int:
-        raise DSLError("len() of a symbolic set is unknown until params are bound",
-                       expected="S.size() (an integer expression)")
+        raise DSLError(
+            "len() of a symbolic set is unknown until params are bound",
+            expected="S.size() (an integer expression)",
+        )
 
     def __repr__(self) -> str:
         from ..pretty import pretty_set

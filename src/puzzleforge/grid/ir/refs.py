@@ -3,6 +3,7 @@
 Why apart: these are the leaves of every rule; indexing checks (wrong entity kind,
 scalar indexed, array used unindexed) happen here when the reference is written.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -51,8 +52,10 @@ def lift(value: Any, where: str = "") -> Expr:
 
     if isinstance(value, (Cell, Edge, Vertex)):
         return EntityFn("entity", None, (value,), kind=type(value).__name__.lower())
-    raise DSLError(f"{where or 'rule'}: {value!r} ({type(value).__name__}) is not a DSL expression",
-                   expected="an expression built from Vars, Params, constants and operators")
+    raise DSLError(
+        f"{where or 'rule'}: {value!r} ({type(value).__name__}) is not a DSL expression",
+        expected="an expression built from Vars, Params, constants and operators",
+    )
 
 
 class Param(Expr):
@@ -78,11 +81,14 @@ class Var(Expr):
     left out of uniqueness checks and answers).
     """
 
-    domain: Domain   # always set (an Expr in general may have none)
+    domain: Domain  # always set (an Expr in general may have none)
 
     def __init__(self, name: str, domain: Domain, *, over: Any = None, answer: bool = True) -> None:
         if not isinstance(domain, Domain):
-            raise DSLError(f"Var '{name}': {domain!r} is not a domain", expected="Bool, Enum(...) or Int(lo, hi)")
+            raise DSLError(
+                f"Var '{name}': {domain!r} is not a domain",
+                expected="Bool, Enum(...) or Int(lo, hi)",
+            )
         self.name = name
         self.domain = domain
         self.over = as_set(over) if over is not None else None
@@ -91,8 +97,10 @@ class Var(Expr):
 
     def ref(self) -> VarRef:
         if self.over is not None:
-            raise DSLError(f"Var '{self.name}' is an array over {self.over.elem}s; index it",
-                           expected=f"{self.name}[x] with x a {self.over.elem}")
+            raise DSLError(
+                f"Var '{self.name}' is an array over {self.over.elem}s; index it",
+                expected=f"{self.name}[x] with x a {self.over.elem}",
+            )
         return VarRef(self, None)
 
     def __getitem__(self, index: Any) -> VarRef:
@@ -114,15 +122,18 @@ class Const(Var):
     so rules over them fold away (regions of Star Battle, walls of Light Up).
     """
 
-    def __init__(self, domain: Domain, value: Any = None, *, over: Any = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, domain: Domain, value: Any = None, *, over: Any = None, name: str | None = None
+    ) -> None:
         super().__init__(name or "const", domain, over=over, answer=False)
         self.value = value
 
     def ref(self) -> VarRef:
         if self.over is not None:
-            raise DSLError(f"Const '{self.name}' is an array over {self.over.elem}s; index it",
-                           expected=f"{self.name}[x]")
+            raise DSLError(
+                f"Const '{self.name}' is an array over {self.over.elem}s; index it",
+                expected=f"{self.name}[x]",
+            )
         return ConstRef(self, None)
 
     def __getitem__(self, index: Any) -> VarRef:
@@ -142,21 +153,30 @@ class VarRef(Expr):
         self.type = var.domain.kind
         if index is None:
             if var.over is not None:
-                raise DSLError(f"Var '{var.name}' is an array over {var.over.elem}s; index it",
-                               expected=f"{var.name}[x]")
+                raise DSLError(
+                    f"Var '{var.name}' is an array over {var.over.elem}s; index it",
+                    expected=f"{var.name}[x]",
+                )
             self.index = None
         else:
             if var.over is None:
-                raise DSLError(f"Var '{var.name}' is a scalar and cannot be indexed",
-                               expected=f"{var.name} used directly")
+                raise DSLError(
+                    f"Var '{var.name}' is a scalar and cannot be indexed",
+                    expected=f"{var.name} used directly",
+                )
             idx = lift(index, f"index of {var.name}")
             if idx.type != "entity":
-                raise DSLError(f"{var.name}[...] indexed by a {idx.type} expression ({short(idx)})",
-                               expected=f"a {var.over.elem} (a binder of forall over {var.over.elem}s)")
+                raise DSLError(
+                    f"{var.name}[...] indexed by a {idx.type} expression ({short(idx)})",
+                    expected=f"a {var.over.elem} (a binder of forall over {var.over.elem}s)",
+                )
             want = var.over.elem
             if idx.kind and want and idx.kind != want and want != "any":
-                raise DSLError(f"{var.name} is defined over {want}s but indexed by a {idx.kind} "
-                               f"({short(idx)})", expected=f"a {want}")
+                raise DSLError(
+                    f"{var.name} is defined over {want}s but indexed by a {idx.kind} "
+                    f"({short(idx)})",
+                    expected=f"a {want}",
+                )
             self.index = idx
         self.default = None if default is None else lift(default)
 

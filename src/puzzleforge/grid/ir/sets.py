@@ -3,6 +3,7 @@
 Why apart: sets are resolved by the grounder once Params are bound; here they only
 record what they mean and which kind of element they hold.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -40,8 +41,10 @@ class Union(SetExpr):
     def __init__(self, left: Any, right: Any) -> None:
         self.left, self.right = as_set(left), as_set(right)
         if self.left.elem != self.right.elem:
-            raise DSLError(f"union of {self.left.elem}s and {self.right.elem}s",
-                           expected="sets of the same kind (use a ClueSpec per kind otherwise)")
+            raise DSLError(
+                f"union of {self.left.elem}s and {self.right.elem}s",
+                expected="sets of the same kind (use a ClueSpec per kind otherwise)",
+            )
         self.elem = self.left.elem
 
     def children(self) -> tuple:

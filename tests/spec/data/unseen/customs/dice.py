@@ -2,6 +2,7 @@
 
 They draw from the global ``random`` module and print, as public operator files do.
 """
+
 import random
 from random import randint
 

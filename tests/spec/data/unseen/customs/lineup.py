@@ -4,6 +4,7 @@ A trusted operator file: it draws from the global ``random`` module (the engine 
 to the puzzle's seed) and returns a constraint built with Python operators on whatever
 it is given (Z3 terms while solving).
 """
+
 import random
 
 
