@@ -186,6 +186,8 @@ class GenerationFailed(PuzzleForgeError):
     ) -> None:
         self.attempts = attempts
         self.reasons = dict(reasons or {})
+        #: the last rejection in words, when one explains the failure (spec config replay)
+        self.detail: str | None = None
         super().__init__(message, **kw)
 
 

@@ -171,7 +171,8 @@ class WorkBudget:
         start = time.monotonic()
         r = solver.check()
         spent = (rlimit_count(solver) - before) % _U32
-        if clocked and r == z3.unknown and time.monotonic() - start >= timeout_ms / 1000:
+        if (clocked and r == z3.unknown and timeout_ms is not None
+                and time.monotonic() - start >= timeout_ms / 1000):
             spent = max(spent, limit)  # the clock stood in for the units
         if charge:
             self.used += int(spent / scale)

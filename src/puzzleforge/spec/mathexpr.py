@@ -248,7 +248,7 @@ def _system_latex(configs: list[str], nodes: Any, names: list[str]) -> str:
     if text is None:
         templates = [GENERATED_LATEX.get((c, len(names))) for c in key[0]]
         if all(t is not None for t in templates):
-            parts = [t.format(*names) for t in templates]
+            parts = [t.format(*names) for t in templates if t is not None]
         else:
             parts = [_latex(n, names) for n in (nodes() if callable(nodes) else nodes)]
         if len(parts) > 1:
@@ -286,7 +286,9 @@ class System(Mapping):
         if key not in ("z3_expr", "z3_constraint"):
             raise KeyError(key)
         if self._terms is None:
-            self._terms = self._make_terms()
+            make = self._make_terms
+            assert make is not None  # __init__ sets one of _terms and _make_terms
+            self._terms = make()
         return self._terms[0] if key == "z3_expr" else self._terms[1]
 
     def __iter__(self) -> Iterator[str]:

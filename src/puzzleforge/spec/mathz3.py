@@ -151,5 +151,5 @@ def translate_real(nodes: list[tuple], zs: list) -> tuple[list, list] | None:
             _dec(ref, a)
         # ``tr`` is recursive: its closure cell holds the function itself, a reference
         # cycle (with every AST it reached) that only the GC would free
-        tr = None  # noqa: F841
+        tr = None  # type: ignore[assignment]  # noqa: F841  (drops the cycle, see above)
     return exprs, sides
