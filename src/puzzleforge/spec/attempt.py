@@ -35,7 +35,7 @@ from typing import Any
 
 import z3
 
-from .budget import WorkBudget
+from .budget import BUDGET_DECIDES_KEY, WorkBudget
 from .columnmode import assertion_count as _assertion_count
 from .conditions import build_conditions
 from .configcodec import NOT_REPLAYABLE, NotReplayable, decode_config, decode_value, encode_value
@@ -187,18 +187,24 @@ class SpecZ3Contexts:
     allowed because no output depends on which model Z3 returns: enumeration returns the
     complete projected solution set in canonical (sorted) order, an optimal configuration
     is unique or re-derived in a fresh context, and the finite-domain path is exhaustive.
-    The exception is ``post_generation``, whose scenario ``_sol`` *is* Z3's first model:
-    such specs get a fresh context per call, so their puzzles stay a function of the seed.
+    The exceptions get a fresh context per call, so their puzzles stay a function of the
+    seed: ``post_generation``, whose scenario ``_sol`` *is* Z3's first model, and specs
+    whose checks the work budget decides (nonlinear arithmetic, capped per check: where a
+    check stops depends on the units it spends, which depend on the terms the context
+    holds). The latter is known once an attempt solved such a problem (``budget_decides``,
+    set in the family's cache); the first call of a family always starts a new context.
     One context per thread because Z3 contexts are not thread-safe. (No allocator
     tuning: library code leaves the process's malloc settings alone.)
     """
 
-    def __init__(self, spec: Spec) -> None:
+    def __init__(self, spec: Spec, cache: dict | None = None) -> None:
         self.fresh = spec.post_generation is not None
+        #: the family's per-spec cache (``BUDGET_DECIDES_KEY`` is read from it)
+        self.cache = cache if cache is not None else {}
         self._local = threading.local()
 
     def use(self) -> installed_z3_context:
-        if self.fresh:
+        if self.fresh or self.cache.get(BUDGET_DECIDES_KEY):
             return fresh_z3_context()
         ctx = getattr(self._local, "ctx", None)
         if ctx is None:

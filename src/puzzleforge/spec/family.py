@@ -228,7 +228,7 @@ class SpecFamily:
         self._source = _portable_source(self.path)
         self.summary = f"PuzzleClone spec {self.path}"
         self._lambda_cache: dict = {}
-        self._z3 = SpecZ3Contexts(self.spec)
+        self._z3 = SpecZ3Contexts(self.spec, self._lambda_cache)
 
     def __reduce__(self):
         return (load_spec_family, (self.path, self.trust))

@@ -25,8 +25,8 @@ from typing import Any
 
 import z3
 
-from .fastz3 import add_block, read_model
-from .outcome import Rejection, undecided
+from .fastz3 import add_block
+from .modelloop import collect_models, undecided_check
 from .solmodel import SolModel
 from .solmodel import solution_order_key as _order_key
 from .termwalk import walk_terms
@@ -99,39 +99,19 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
     for c in consts:
         if c.sort().kind() == z3.Z3_INT_SORT:
             bounded.add(c >= -bound, c <= bound)
-    decl_asts = [c.decl().ast for c in consts]
-    const_asts = [c.as_ast() for c in consts]
+
+    def next_model(found: int) -> Any:
+        if found and budget.run(bounded, BOUNDED_MS) == z3.sat:
+            return bounded.model()
+        r = budget.run(solver, LATER_CHECK_MS if found else None)
+        if r == z3.unknown:  # after a first solution: no proof that no other exists, no puzzle
+            raise undecided_check(found)
+        return solver.model() if r == z3.sat else None
+
+    def block(const_asts: list, raws: list) -> bool:
+        return add_block(solver, const_asts, raws) and add_block(bounded, const_asts, raws)
+
+    sols = collect_models(attempt, consts, kinds, limit, next_model, block)
     ids = [c.get_id() for c in consts]
-    all_consts = dict(zip(ids, consts, strict=False))
-    sols: list[SolModel] = []
-    while True:
-        attempt.check_time()
-        model = None
-        if sols and budget.run(bounded, BOUNDED_MS) == z3.sat:
-            model = bounded.model()
-        if model is None:
-            r = budget.run(solver, LATER_CHECK_MS if sols else None)
-            if r == z3.unknown:
-                if sols:  # no proof that no other solution exists: no puzzle
-                    raise undecided(f"Z3 could not decide whether a solution beyond the "
-                                    f"{len(sols)} found exists")
-                raise Rejection("time limit", "solver time budget exhausted")
-            if r != z3.sat:
-                break
-            model = solver.model()
-        values, raws = read_model(model, consts, decl_asts, kinds)
-        keep = []
-        for j, v in enumerate(values):
-            if v is None:  # eliminated as unconstrained: complete it, as the general path does
-                e = model.eval(consts[j], model_completion=True)
-                keep.append(e)
-                raws[j] = e.as_ast()
-                values[j] = z3.is_true(e) if z3.is_bool(e) else e.as_long()
-        sols.append(SolModel(dict(zip(ids, values, strict=False)), all_consts, model))
-        if limit is not None and len(sols) > limit:
-            raise Rejection("too many solutions", f"more than max_solution = {limit}")
-        if not add_block(solver, const_asts, raws) or not add_block(bounded, const_asts, raws):
-            break
-        del keep
     sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
     return sols
