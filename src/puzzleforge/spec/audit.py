@@ -42,6 +42,7 @@ from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as
     capture_config,
     capture_problem,
 )
+from .z3space import solver_for
 
 __all__ = ["Problem", "AuditOutcome", "capture_problem", "capture_config", "audit_problem", "audit_puzzle",
            "STATUSES", "DEFAULT_SECONDS"]
@@ -78,7 +79,7 @@ class _Fresh:
         self.all = [c for n, c in by_name.items() if n != OBJECTIVE]
 
     def solver(self) -> z3.Solver:
-        s = z3.SolverFor(self.logic, ctx=self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
+        s = solver_for(self.logic, self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
         s.set("random_seed", self.seed)
         s.add(self.assertions)
         return s

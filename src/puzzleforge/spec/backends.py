@@ -52,6 +52,7 @@ from .operators import SolModel
 from .operators import solution_order_key as _order_key
 from .outcome import Rejection
 from .satenum import sat_solutions
+from .z3space import solver_for
 
 if TYPE_CHECKING:
     from .attempt import Attempt
@@ -196,7 +197,8 @@ def enumerate_solutions(a: Attempt, assertions: list | None, limit: int | None) 
 def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | None,
                   first_timeout: int | None, later_reserve: int | None) -> list[SolModel]:
     """Model after model, each blocked on the projection, until unsat (or a rejection)."""
-    solver = z3.SolverFor(logic) if logic else z3.Solver()
+    ctx = a.z3s.ctx
+    solver = solver_for(logic, ctx) if logic else z3.Solver(ctx=ctx)
     solver.set("random_seed", a.z3_seed)
     solver.add(p.assertions)
 

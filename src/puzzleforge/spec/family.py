@@ -29,6 +29,7 @@ from .budget import SafetyNetFired
 from .operators import bind_trusted_module
 from .outcome import UNDECIDED
 from .schema import Spec, load_spec
+from .z3space import Z3Space
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
            "SpecExpressionError",
@@ -261,11 +262,10 @@ class SpecFamily:
                             config: dict | None = None, use_spec_vars: tuple[str, ...] = (),
                             deadline: float) -> Puzzle:
         """``generate`` in this process (trusted specs, and the sandbox worker itself)."""
-        with self._z3.use():
-            return self._generate(params, rng, config, use_spec_vars, deadline)
+        return self._generate(params, rng, config, use_spec_vars, deadline, self._z3.use())
 
     def _generate(self, params: SpecParams, rng: random.Random, config: dict | None,
-                  use_spec_vars: tuple[str, ...], deadline: float) -> Puzzle:
+                  use_spec_vars: tuple[str, ...], deadline: float, z3s: Z3Space) -> Puzzle:
         reasons: Counter = Counter()
         failures: dict[str, ExprFailure] = {}
         attempts = 0
@@ -283,7 +283,8 @@ class SpecFamily:
                     result = run_attempt(self.spec, self.file_ops, sub, config=config,
                                          use_spec_vars=set(use_spec_vars),
                                          time_budget=params.attempt_seconds,
-                                         lambda_cache=self._lambda_cache, net_deadline=deadline)
+                                         lambda_cache=self._lambda_cache, net_deadline=deadline,
+                                         z3s=z3s)
             except SafetyNetFired:
                 reasons[SAFETY_NET] += 1
                 raise SafetyNetFailed(

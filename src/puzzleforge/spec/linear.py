@@ -202,14 +202,21 @@ def rows_of(value: Any, n: int) -> list[tuple] | None:
     return None
 
 
-def lin_and(*args: Any) -> Any:
+def _lin_and(orig: Any) -> Any:
+    def lin_and(*args: Any) -> Any:
+        return _and(orig, args)
+
+    return lin_and
+
+
+def _and(orig: Any, args: tuple) -> Any:
     """``And`` over constraints (Z3's ``And``: one list argument stands for its items)."""
     items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
     for x in items:
         if isinstance(x, (Atom, Lin)):
             break
     else:
-        return _ORIG["And"](*args)
+        return orig(*args)
     parts: list[tuple] = []
     order: dict = {}  # the items' seen tuples folded with _union: first-seen order
     for x in items:
@@ -225,23 +232,26 @@ def lin_and(*args: Any) -> Any:
     return Conj(parts, tuple(order))
 
 
-def lin_sum(*args: Any) -> Any:
-    """``Sum`` over linear forms (Z3's ``Sum``)."""
-    items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
-    first = next((x for x in items if type(x) is Lin), None)
-    if first is None:
-        return _ORIG["Sum"](*args)
-    total = Lin((0,) * len(first.coef), 0, ())
-    for x in items:
-        total = total + x
-    return total
+def _lin_sum(orig: Any) -> Any:
+    def lin_sum(*args: Any) -> Any:
+        """``Sum`` over linear forms (Z3's ``Sum``)."""
+        items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
+        first = next((x for x in items if type(x) is Lin), None)
+        if first is None:
+            return orig(*args)
+        total = Lin((0,) * len(first.coef), 0, ())
+        for x in items:
+            total = total + x
+        return total
+
+    return lin_sum
 
 
-def _refuse(name: str) -> Any:
+def _refuse(name: str, orig: Any) -> Any:
     def call(*args: Any, **kw: Any) -> Any:
         if any(isinstance(x, (Atom, Lin)) for x in _flat(args)):
             raise Fallback(f"{name} over linear rows")
-        return _ORIG[name](*args, **kw)
+        return orig(*args, **kw)
 
     call.__name__ = name
     return call
@@ -257,16 +267,20 @@ def _flat(args: tuple) -> list:
     return out
 
 
-def _orig() -> dict[str, Any]:
+def dispatch_table(base: dict[str, Any]) -> dict[str, Any]:
+    """Spec-namespace Z3 functions and their versions over linear forms; with Python-only
+    arguments each calls ``base``'s function (a space's bound ones, spec/z3space.py)."""
+    return {"And": _lin_and(base["And"]), "Sum": _lin_sum(base["Sum"]),
+            **{n: _refuse(n, base[n]) for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")}}
+
+
+def _unbound_base() -> dict[str, Any]:
     from .operators import Z3_EXPORTS
     return {n: Z3_EXPORTS[n] for n in ("And", "Sum", "Or", "Not", "If", "Implies", "Xor", "Distinct")}
 
 
-_ORIG = _orig()
-
-#: Spec-namespace Z3 functions and their versions over linear forms.
-LIN_DISPATCH: dict[str, Any] = {"And": lin_and, "Sum": lin_sum,
-                                **{n: _refuse(n) for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")}}
+#: The table over z3's own functions (tests; the engine uses its space's, ``dispatch_table``).
+LIN_DISPATCH: dict[str, Any] = dispatch_table(_unbound_base())
 
 
 #: Linear forms of parsed formulas by (formula text, number of variables): an attempt

@@ -71,8 +71,8 @@ def is_nonlinear_int(assertions: list, kinds: list) -> bool:
     return False
 
 
-def _tactic_solver(seed: int) -> Any:
-    s = z3.Then("simplify", "solve-eqs", "smt").solver()
+def _tactic_solver(seed: int, ctx: Any) -> Any:
+    s = z3.Then("simplify", "solve-eqs", "smt", ctx=ctx).solver()
     s.set("random_seed", seed)
     return s
 
@@ -85,15 +85,16 @@ def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, const
     if not consts or not is_nonlinear_int(assertions, kinds):
         return None
     budget = attempt.budget
-    probe = z3.Solver()
+    ctx = attempt.z3s.ctx
+    probe = z3.Solver(ctx=ctx)
     probe.set("random_seed", attempt.z3_seed)
     probe.add(assertions)
     if budget.run(probe, PROBE_MS) != z3.unknown:
         return None
     del probe
-    solver = _tactic_solver(attempt.z3_seed)
+    solver = _tactic_solver(attempt.z3_seed, ctx)
     solver.add(assertions)
-    bounded = _tactic_solver(attempt.z3_seed)
+    bounded = _tactic_solver(attempt.z3_seed, ctx)
     bounded.add(assertions)
     bound = 1 << BOUND_BITS
     for c in consts:
