@@ -4,12 +4,12 @@ Why our own compiler: PuzzleClone specs are Python expressions written against t
 and the original tool ``exec``s them with full builtins. We parse each expression once,
 walk its AST (no imports, no statements, no dunder names, no private or assigned
 attributes), rewrite it so that every attribute read goes through
-``guards.guarded_getattr`` (an explicit allow-list per type, spec/allowlist.py), every
+``guards.guarded_getattr`` (an explicit allow-list per type, spec/attributes.py), every
 format spec through a width check, and the operators that can allocate without bound
 (``**``, ``*``, ``<<``, ``%``, ``+``) through bounded helpers (spec/bounded.py), then
 compile the tree once per spec. Evaluation happens in a namespace built only from
 explicit tables (``SAFE_BUILTINS`` as ``__builtins__``, the Z3 names of
-``allowlist.Z3_NAMES``, the spec operators), so nothing outside them is reachable by name,
+``z3names.Z3_NAMES``, the spec operators), so nothing outside them is reachable by name,
 and nothing outside the attribute table is reachable from a value. docs/architecture.md
 says why this and not RestrictedPython.
 
