@@ -38,6 +38,7 @@ from typing import Any
 from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.puzzle import Puzzle
 from . import sandbox_process
+from .runerrors import SafetyNetFailed, SpecExpressionError, UndecidedSpec
 from .sandbox_process import (
     SandboxFailed,
     SpecWorkerDied,
@@ -81,8 +82,6 @@ def _rebuild_error(data: Any, family: Any) -> Exception:
     """A worker's error as this process's exception (class from a fixed table: ours, or
     one of the builtin shape errors a malformed config raises in process too)."""
     from ..core import errors
-    from .family import SafetyNetFailed, SpecExpressionError, UndecidedSpec
-
     if not isinstance(data, dict):
         return SpecWorkerDied(f"spec {family.path}: the worker sent an unreadable error")
     table = {name: getattr(errors, name) for name in errors.__all__}
@@ -140,8 +139,6 @@ def _call_for_spec(w: Worker, family: Any, request: dict, deadline: float) -> di
 def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: dict | None,
                        use_spec_vars: tuple[str, ...], deadline: float) -> Puzzle:
     """``family.generate`` run by this thread's worker; ``rng`` advances as in process."""
-    from .family import SafetyNetFailed
-
     if not isinstance(rng, random.Random):
         raise GenerationFailed("generate needs a random.Random (its state is sent to the "
                                "sandboxed worker)", file=family.path)
