@@ -10,16 +10,24 @@ which only repeats the same reasoning. The audit therefore
    text, the constants the answer depends on, the solutions (or the optimum and its
    configuration) the puzzle was made from;
 2. parses that text into a *fresh* Z3 context and asks a new solver, bounded only by
-   ``seconds`` of wall clock (no rlimit budget), whether another solution exists
-   (enumeration), or a better value, or, where the question reads the configuration
-   (spec/argmax.py), another optimal configuration;
+   ``seconds`` of solver work (Z3 resource units, spec/budget.py's idle-machine rate,
+   never the attempt's budget), whether another solution exists (enumeration), or a
+   better value, or, where the question reads the configuration (spec/argmax.py),
+   another optimal configuration;
 3. or, where every constant is a Boolean or a small bounded integer, tries every
    assignment (``method="brute"``), evaluating the constraints by Z3's simplifier.
 
 Outcomes: ``pass`` (proved), ``ambiguous`` (another correct answer exists; the detail
 shows it), ``wrong`` (the stored solution is not a solution, or a better optimum
-exists), ``undecided`` (the solver ran out of seconds: never counted as a pass), and
+exists), ``undecided`` (the solver ran out of its work: never counted as a pass), and
 ``error`` (the config does not replay). Only ``pass`` is a success.
+
+Why work units, not seconds: ``puzzleforge verify`` of one file must print the same
+report on a busy machine as on an idle one. Z3 counts its work deterministically, so an
+audit that ends undecided does so on every run. A wall-clock safety net of
+``NET_FACTOR`` times the seconds stays, because Z3's nonlinear procedures do not always
+stop at their rlimit (spec/budget.py); when it fires the detail says so (that outcome
+alone depends on the machine).
 """
 from __future__ import annotations
 
@@ -42,14 +50,21 @@ from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as
     capture_config,
     capture_problem,
 )
+from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS, rlimit_count
+from .termwalk import walk_terms
 
 __all__ = ["Problem", "AuditOutcome", "capture_problem", "capture_config", "audit_problem", "audit_puzzle",
            "STATUSES", "DEFAULT_SECONDS"]
 
 #: Every outcome, in report order (only "pass" is a success).
 STATUSES = ("pass", "ambiguous", "wrong", "undecided", "error")
-#: The default wall-clock bound of one record's audit (``verify --audit-seconds``).
+#: The default bound of one record's audit (``verify --audit-seconds``), in idle-machine
+#: seconds of solver work (``UNITS_PER_MS`` resource units per ms).
 DEFAULT_SECONDS = 60.0
+#: The wall-clock safety net of an audit, as a multiple of its seconds (see the module doc).
+NET_FACTOR = 3.0
+#: The largest value Z3's ``rlimit`` takes.
+_MAX_RLIMIT = (1 << 32) - 1
 #: Stored solutions up to which the audit re-enumerates model by model (beyond: one
 #: check with every stored solution blocked, ``_audit_enumerate_blocked``).
 INCREMENTAL_LIMIT = 50
@@ -60,22 +75,33 @@ class AuditOutcome:
     status: str
     detail: str = ""
     method: str = "solver"
+    #: True when the wall-clock safety net ended the audit (the one load-dependent outcome).
+    net_fired: bool = False
 
 
 
 class _Fresh:
-    """The problem parsed into a new Z3 context, and the wall-clock bound of its checks."""
+    """The problem parsed into a new Z3 context, and the work bound of its checks.
+
+    ``units`` is what every check of this audit may still consume (Z3's resource count,
+    read before and after each check); ``net`` is the wall-clock safety net's deadline.
+    """
 
     def __init__(self, problem: Problem, seconds: float, logic: str | None = None) -> None:
         self.ctx = z3.Context()
         self.logic = logic
         self.seed = problem.seed
-        self.deadline = time.monotonic() + seconds
+        self.seconds = seconds
+        self.net = time.monotonic() + seconds * NET_FACTOR
+        self.net_fired = False
         self.assertions = list(z3.parse_smt2_string(problem.smt2, ctx=self.ctx))
         by_name = {str(c): c for c in _consts(self.assertions)}
         self.consts = [by_name.get(n) for n in problem.names]
         self.objective = by_name.get(OBJECTIVE)
         self.all = [c for n, c in by_name.items() if n != OBJECTIVE]
+        # nonlinear real arithmetic counts ~8x fewer units per ms (spec/budget.py)
+        nra = logic == "QF_NRA" or ("real" in problem.sorts and _nonlinear(self.assertions))
+        self.units = int(seconds * 1000 * (NONLINEAR_UNITS_PER_MS if nra else UNITS_PER_MS))
 
     def solver(self) -> z3.Solver:
         s = z3.SolverFor(self.logic, ctx=self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
@@ -83,12 +109,23 @@ class _Fresh:
         s.add(self.assertions)
         return s
 
+    def out_of_time(self) -> bool:
+        """True once the safety net's deadline passed (and remembers it for the detail)."""
+        if time.monotonic() >= self.net:
+            self.net_fired = True
+        return self.net_fired
+
     def check(self, s: z3.Solver) -> Any:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
+        if self.units <= 0 or self.out_of_time():
             return z3.unknown
-        s.set("timeout", max(1, int(left * 1000)))
-        return s.check()
+        s.set("rlimit", min(_MAX_RLIMIT, self.units))
+        s.set("timeout", max(1, int((self.net - time.monotonic()) * 1000)))
+        before = rlimit_count(s)
+        r = s.check()
+        self.units -= (rlimit_count(s) - before) % (1 << 32)
+        if r == z3.unknown:
+            self.out_of_time()
+        return r
 
     def eqs(self, values: list[tuple[str, str]]) -> list:
         return [c == _z3_value(v, self.ctx) for c, v in zip(self.consts, values, strict=False) if c is not None]
@@ -107,9 +144,33 @@ class _Fresh:
         return ", ".join(parts[:40]) + (" ..." if len(parts) > 40 else "")
 
 
-def _undecided(what: str, s: z3.Solver) -> AuditOutcome:
-    return AuditOutcome("undecided", f"{what}: the fresh solver could not decide within the audit's "
-                                     f"seconds ({s.reason_unknown()})")
+def _undecided(what: str, s: z3.Solver, f: _Fresh) -> AuditOutcome:
+    if f.net_fired:
+        why = (f"the wall-clock safety net ({f.seconds * NET_FACTOR:g} s) fired: this outcome "
+               f"depends on the machine's load")
+    else:
+        why = f"within its {f.seconds:g} s of solver work ({s.reason_unknown()})"
+    return AuditOutcome("undecided", f"{what}: the fresh solver could not decide {why}",
+                        net_fired=f.net_fired)
+
+
+def _nonlinear(assertions: list) -> bool:
+    """A product of two non-numeral terms, a power, or a division by a non-numeral."""
+    for e in walk_terms(assertions):
+        if not z3.is_app(e):
+            continue
+        k = e.decl().kind()
+        if k == z3.Z3_OP_POWER:
+            return True
+        if k == z3.Z3_OP_MUL and sum(not _numeral(a) for a in e.children()) >= 2:
+            return True
+        if k in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD) and not _numeral(e.arg(1)):
+            return True
+    return False
+
+
+def _numeral(e: Any) -> bool:
+    return z3.is_int_value(e) or z3.is_rational_value(e) or z3.is_algebraic_value(e)
 
 
 def _audit_open(f: _Fresh) -> AuditOutcome:
@@ -123,7 +184,7 @@ def _audit_open(f: _Fresh) -> AuditOutcome:
     consts = [c for c in f.consts if c is not None]
     r = f.check(s)
     if r == z3.unknown:
-        return _undecided("solving the constraints (the replay's own check was undecided)", s)
+        return _undecided("solving the constraints (the replay's own check was undecided)", s, f)
     if r == z3.unsat:
         return AuditOutcome("wrong", "the constraints have no solution")
     model = s.model()
@@ -132,7 +193,7 @@ def _audit_open(f: _Fresh) -> AuditOutcome:
     s.add(z3.Or([c != model.eval(c, model_completion=True) for c in consts]))
     r = f.check(s)
     if r == z3.unknown:
-        return _undecided("looking for a second solution (the replay's own check was undecided)", s)
+        return _undecided("looking for a second solution (the replay's own check was undecided)", s, f)
     if r == z3.sat:
         return AuditOutcome("undecided", "at least two solutions, and the replay ended undecided "
                                          "before saying how many the puzzle was made from")
@@ -159,7 +220,7 @@ def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
     while True:
         r = f.check(s)
         if r == z3.unknown:
-            return _undecided(f"enumerating (found {len(seen)} of the {n} stored solutions)", s)
+            return _undecided(f"enumerating (found {len(seen)} of the {n} stored solutions)", s, f)
         if r == z3.unsat:
             break
         model = s.model()
@@ -196,14 +257,14 @@ def _audit_enumerate_blocked(problem: Problem, f: _Fresh) -> AuditOutcome:
         r = f.check(s)
         s.pop()
         if r == z3.unknown:
-            return _undecided(f"checking stored solution {i + 1}", s)
+            return _undecided(f"checking stored solution {i + 1}", s, f)
         if r == z3.unsat:
             return AuditOutcome("wrong", f"stored solution {i + 1} does not satisfy the constraints")
     for sol in problem.solutions:
         s.add(f.differs(sol))
     r = f.check(s)
     if r == z3.unknown:
-        return _undecided(f"looking for a solution beyond the {n} stored", s)
+        return _undecided(f"looking for a solution beyond the {n} stored", s, f)
     if r == z3.sat:
         return AuditOutcome("ambiguous", f"another solution exists beyond the {n} the puzzle was "
                                          f"made from: {f.show(s.model(), f.consts)}")
@@ -219,7 +280,7 @@ def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
     s = f.solver()
     r = f.check(s)  # a first model: the later checks start from what the solver learned
     if r == z3.unknown:
-        return _undecided("solving the constraints", s)
+        return _undecided("solving the constraints", s, f)
     if r == z3.unsat:
         return AuditOutcome("wrong", "the constraints have no solution")
     s.push()
@@ -229,7 +290,7 @@ def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
     r = f.check(s)
     s.pop()
     if r == z3.unknown:
-        return _undecided("checking that the stored optimum is reached", s)
+        return _undecided("checking that the stored optimum is reached", s, f)
     if r == z3.unsat:
         what = "the stored configuration does not reach" if problem.solutions else "no configuration reaches"
         return AuditOutcome("wrong", f"{what} the stored optimum {problem.value[1]}")
@@ -239,7 +300,7 @@ def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
     better = s.model() if r == z3.sat else None
     s.pop()
     if r == z3.unknown:
-        return _undecided("looking for a better value", s)
+        return _undecided("looking for a better value", s, f)
     if better is not None:
         return AuditOutcome("wrong", f"a better value exists: {better.eval(obj)} "
                                      f"({f.show(better, f.consts)})")
@@ -253,7 +314,7 @@ def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
     s.add(f.differs(problem.solutions[0]))
     r = f.check(s)
     if r == z3.unknown:
-        return _undecided("looking for another optimal configuration", s)
+        return _undecided("looking for another optimal configuration", s, f)
     if r == z3.sat:
         return AuditOutcome("ambiguous", f"another configuration reaches the optimum "
                                          f"{problem.value[1]}: {f.show(s.model(), f.consts)}")
@@ -335,8 +396,9 @@ def _brute(problem: Problem, f: _Fresh, limit: int) -> AuditOutcome | None:
         conj = z3.And([a for a in f.assertions if not z3.eq(a, eq[0])] + [z3.BoolVal(True, f.ctx)])
     found: list[tuple] = []
     for combo in itertools.product(*domains):
-        if time.monotonic() > f.deadline:
-            return AuditOutcome("undecided", "brute force ran out of the audit's seconds", "brute")
+        if f.out_of_time():
+            return AuditOutcome("undecided", f"brute force: the wall-clock safety net "
+                                             f"({f.seconds * NET_FACTOR:g} s) fired", "brute", True)
         pairs = list(zip(f.consts, combo, strict=False))
         if not z3.is_true(z3.simplify(z3.substitute(conj, *pairs) if pairs else conj)):
             continue
@@ -402,19 +464,17 @@ def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method:
 
     Problems over Real constants get a second try with Z3's nlsat procedure
     (``QF_NRA``, complete for polynomial real arithmetic) when the default solver leaves
-    them undecided in half the seconds: its incomplete nonlinear core misses some of
+    them undecided in half the seconds of work: its incomplete nonlinear core misses some of
     37-equation's "no other solution" proofs that nlsat makes in milliseconds.
     """
     if problem.kind == "none":
         return AuditOutcome("pass", "nothing solved: the answer is computed from the drawn values", "none")
-    end = time.monotonic() + seconds
     plans: list[str | None] = [None, "QF_NRA"] if "real" in problem.sorts else [None]
     out = AuditOutcome("undecided", "not run")
+    share = seconds / len(plans)  # in work, so the split is the same on every machine
     for k, logic in enumerate(plans):
-        left = end - time.monotonic()
-        share = left / 2 if k < len(plans) - 1 else left
         out = _audit_once(problem, share, logic, method if k == 0 else "solver", brute_limit)
-        if out.status != "undecided" or time.monotonic() >= end:
+        if out.status != "undecided" or out.net_fired:
             return out
     return out
 
