@@ -34,9 +34,7 @@ def serving(settings: WebSettings, start_seconds: float = 30.0) -> Iterator[str]
     import uvicorn
 
     port = free_port()
-    config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_level="warning"
-    )
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True, name="pf-web-test-server")
     thread.start()
