@@ -17,11 +17,11 @@ import z3
 
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.spec import backends, columnmode, solving
-from puzzleforge.spec.allowlist import bind_context
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.fastz3 import collect_consts, const_ids
 from puzzleforge.spec.finite import compile_finite, compile_terms
 from puzzleforge.spec.terms import BOOL, DISPATCH, INT, Builder, Fallback, Term
+from puzzleforge.spec.z3names import bind_context
 from puzzleforge.spec.z3space import Z3Space
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "specs"

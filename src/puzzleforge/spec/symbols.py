@@ -64,7 +64,7 @@ class SymbolDict(dict):
             raise KeyError(f"symbol '{self._name}' has {self._dimension} sources: index it with a tuple")
         return dict.__getitem__(self, key)
 
-    def get(self, attr: Any, default: Any = None) -> list:  # type: ignore[override]
+    def get(self, attr: Any, default: Any = None) -> list:
         if self._attr is None:
             raise ValueError(f"symbol '{self._name}' has no attributes; iterate it or use to_list()")
         if attr not in self._attr:
@@ -88,6 +88,9 @@ class SymbolDict(dict):
 
 class CondText(str):
     """A dynamic condition (or query) as its text, with the drawn values in ``.data``."""
+
+    data: Any
+    domain: int
 
     def __new__(cls, desc: str = "", data: Any = None, domain: int = 0) -> CondText:
         inst = super().__new__(cls, desc)

@@ -6,7 +6,7 @@ a ``generate`` call (assigning ``z3.z3._main_ctx``), which changed process-globa
 under every other user of z3 in the process (a caller's terms made during the call landed
 in the spec's context, a caller's thread saw it swapped). Now a ``Z3Space`` owns one
 context, and everything the engine and the spec expressions build names it: the Z3
-functions of the spec namespace are bound to it (spec/allowlist.py ``bind_context``),
+functions of the spec namespace are bound to it (spec/z3names.py ``bind_context``),
 solvers are made with ``ctx=``, and nothing reads or writes z3's main context
 (tests/spec/test_spec_z3space.py checks that it is never even created).
 
@@ -21,9 +21,9 @@ from typing import Any
 
 import z3
 
-from .allowlist import z3_table
 from .fastint import make_fast_int
 from .fastz3 import FAST_EXPORTS
+from .z3names import z3_table
 
 __all__ = ["Z3Space", "make_constant", "solver_for"]
 
