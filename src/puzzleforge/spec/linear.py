@@ -15,6 +15,7 @@ keep such a constant, and the solution lists the constants that occur in the pro
 from __future__ import annotations
 
 import re
+from functools import partial
 from operator import neg
 from typing import Any
 
@@ -202,15 +203,9 @@ def rows_of(value: Any, n: int) -> list[tuple] | None:
     return None
 
 
-def _lin_and(orig: Any) -> Any:
-    def lin_and(*args: Any) -> Any:
-        return _and(orig, args)
-
-    return lin_and
-
-
-def _and(orig: Any, args: tuple) -> Any:
-    """``And`` over constraints (Z3's ``And``: one list argument stands for its items)."""
+def lin_and(orig: Any, *args: Any) -> Any:
+    """``And`` over constraints (Z3's ``And``: one list argument stands for its items);
+    ``orig``, bound by ``dispatch_table``, is Z3's for Python-only arguments."""
     items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
     for x in items:
         if isinstance(x, (Atom, Lin)):
@@ -232,29 +227,22 @@ def _and(orig: Any, args: tuple) -> Any:
     return Conj(parts, tuple(order))
 
 
-def _lin_sum(orig: Any) -> Any:
-    def lin_sum(*args: Any) -> Any:
-        """``Sum`` over linear forms (Z3's ``Sum``)."""
-        items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
-        first = next((x for x in items if type(x) is Lin), None)
-        if first is None:
-            return orig(*args)
-        total = Lin((0,) * len(first.coef), 0, ())
-        for x in items:
-            total = total + x
-        return total
-
-    return lin_sum
+def lin_sum(orig: Any, *args: Any) -> Any:
+    """``Sum`` over linear forms (Z3's ``Sum``, ``orig``, for Python-only arguments)."""
+    items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
+    first = next((x for x in items if type(x) is Lin), None)
+    if first is None:
+        return orig(*args)
+    total = Lin((0,) * len(first.coef), 0, ())
+    for x in items:
+        total = total + x
+    return total
 
 
-def _refuse(name: str, orig: Any) -> Any:
-    def call(*args: Any, **kw: Any) -> Any:
-        if any(isinstance(x, (Atom, Lin)) for x in _flat(args)):
-            raise Fallback(f"{name} over linear rows")
-        return orig(*args, **kw)
-
-    call.__name__ = name
-    return call
+def _refuse(name: str, orig: Any, *args: Any, **kw: Any) -> Any:
+    if any(isinstance(x, (Atom, Lin)) for x in _flat(args)):
+        raise Fallback(f"{name} over linear rows")
+    return orig(*args, **kw)
 
 
 def _flat(args: tuple) -> list:
@@ -270,17 +258,17 @@ def _flat(args: tuple) -> list:
 def dispatch_table(base: dict[str, Any]) -> dict[str, Any]:
     """Spec-namespace Z3 functions and their versions over linear forms; with Python-only
     arguments each calls ``base``'s function (a space's bound ones, spec/z3space.py)."""
-    return {"And": _lin_and(base["And"]), "Sum": _lin_sum(base["Sum"]),
-            **{n: _refuse(n, base[n]) for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")}}
+    return {"And": partial(lin_and, base["And"]), "Sum": partial(lin_sum, base["Sum"]),
+            **{n: partial(_refuse, n, base[n]) for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")}}
 
 
-def _unbound_base() -> dict[str, Any]:
+def _z3_exports() -> dict[str, Any]:
     from .operators import Z3_EXPORTS
-    return {n: Z3_EXPORTS[n] for n in ("And", "Sum", "Or", "Not", "If", "Implies", "Xor", "Distinct")}
+    return Z3_EXPORTS
 
 
 #: The table over z3's own functions (tests; the engine uses its space's, ``dispatch_table``).
-LIN_DISPATCH: dict[str, Any] = dispatch_table(_unbound_base())
+LIN_DISPATCH: dict[str, Any] = dispatch_table(_z3_exports())
 
 
 #: Linear forms of parsed formulas by (formula text, number of variables): an attempt
