@@ -60,7 +60,7 @@ class Z3Space:
             if kind == "terms":
                 from .terms import dispatch_table
             else:
-                from .linear import dispatch_table  # type: ignore[no-redef]
+                from .linear import dispatch_table
             table = self._dispatch[kind] = dispatch_table(self.exports)
         return table
 
