@@ -29,6 +29,8 @@ DIFFICULTY_DOC = (
     "cell (unit propagation interleaved with connectivity / island / loop deductions for the "
     "graph rules); 2.x = needs failed-literal probing (assume a value, propagate, refute); "
     "3.x = needs search. The fraction is the share of cells the cheaper level left open. "
+    "Sudoku and Futoshiki grade by technique instead: 1.x = singles (and inequality "
+    "bounds), 2.x = + locked candidates and pairs/triples, 3.x = more (docs/grid.md). "
     "Params.difficulty targets a tier (easy=1, medium=2, hard=3, any); the generator retries "
     "until the grade falls in the tier and fails with reasons when it cannot. The grade is "
     "meta.rating; difficulty maps it onto [0, 0.75) (no grid puzzle is expert)."
