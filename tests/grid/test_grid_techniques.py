@@ -148,3 +148,79 @@ def test_impossible_tiers_stay_refused_with_reason() -> None:
     )
     with pytest.raises(ConfigError, match="futoshiki is not offered as medium below 5x5"):
         api.generate("futoshiki", "4x4", 1, difficulty="medium")
+
+
+# -- Light Up ---------------------------------------------------------------------------
+@pytest.mark.parametrize("tier,seed", [("hard", 1), ("hard", 2), ("medium", 1), ("easy", 1)])
+def test_lightup_tiers_at_default_size(tier: str, seed: int) -> None:
+    inst, sol, diff = api.generate("lightup", "7x7", seed, difficulty=tier)
+    assert tier_name(diff) == tier
+    assert _regraded_and_unique("lightup", inst, sol) == diff
+
+
+def test_lightup_steps_never_contradict_the_solution() -> None:
+    """Soundness: every bulb or empty cell the level-2 steps decide on generated puzzles
+    is what the solution has."""
+    from puzzleforge.grid.genres.lightup_steps import LightUpSteps
+    from puzzleforge.grid.topology import Cell
+
+    g = get_genre("lightup")
+    for seed in range(8):
+        inst, sol, _, _ = generate_instance(g, 7, 7, g.default_opts(7, 7), random.Random(seed))
+        walls = {(c.r, c.c) for c, w in inst.data["wall"].items() if w}
+        steps = LightUpSteps(7, 7, walls)
+        state: list = [None] * len(steps.white)
+        numbers = [(steps.around[(c.r, c.c)], v) for c, v in inst.clues["number"].items()]
+        steps._run(state, numbers, 2)
+        for i, (r, c) in enumerate(steps.white):
+            assert state[i] is None or state[i] == sol["bulb"][Cell(r, c)]
+
+
+def test_lightup_basic_rules_by_hand() -> None:
+    """A 3x3 board, wall in the centre numbered 4: all four neighbours are bulbs and the
+    corners are lit: easy. Numbered 0 with no other clue: the corners must light the
+    board, two diagonal bulbs or the other two: not unique, so not graded as solved."""
+    from puzzleforge.grid.genres.lightup_steps import LightUpSteps
+
+    steps = LightUpSteps(3, 3, {(1, 1)})
+    assert steps.grade({(1, 1): 4}) == 1.0
+    assert steps.grade({(1, 1): 0}) >= 3.0  # two solutions: no technique decides it
+    assert steps.grade({(1, 1): 4}, cap=1) == 1.0
+    assert LightUpSteps(1, 3, {(0, 1)}).grade({(0, 1): 3}) == 0.0  # only 2 neighbours
+
+
+# -- Star Battle ------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [2, 4])
+def test_starbattle_10x10_easy(seed: int) -> None:
+    """Two stars per row, column and region; easy = the counting steps finish it."""
+    inst, sol, diff = api.generate("starbattle", "10x10", seed, difficulty="easy")
+    assert inst.opts["stars"] == 2 and diff == 1.0
+    assert _regraded_and_unique("starbattle", inst, sol) == 1.0
+
+
+def test_star_counting_never_contradicts_the_solution() -> None:
+    """Soundness: from any third of the true cells, the closure with the counting steps
+    stays consistent and derives nothing false."""
+    from puzzleforge.grid.grading import closure
+
+    g = get_genre("starbattle")
+    for seed in (1, 2):
+        inst, sol, _ = api.generate("starbattle", "9x9", seed)
+        comp = g.compile(g.parse(g.format(inst)))
+        truth = set(comp.solution_lits(sol))
+        rng = random.Random(seed)
+        for part in (0, 3, 6):
+            ok, lits = closure(comp, rng.sample(sorted(truth), len(truth) * part // 10))
+            assert ok and not any(-lit in truth for lit in lits)
+
+
+def test_star_counting_band_rule_by_hand() -> None:
+    """1 star, 5x5: regions a and b lie inside rows 1-2 (two regions in two rows), so
+    every other cell of rows 1-2 is empty: the counting step says so before any star."""
+    from puzzleforge.grid.genres.starbattle import star_counting
+
+    rows = ["ccddd", "aabbe", "aabbe", "ccdde", "ccdde"]
+    region = {(r, c): rows[r][c] for r in range(5) for c in range(5)}
+    lits = [[1 + 5 * r + c for c in range(5)] for r in range(5)]
+    got = star_counting(5, 1, lits, region)(set())
+    assert got is not None and -lits[1][4] in got and -lits[2][4] in got
