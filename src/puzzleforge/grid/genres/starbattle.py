@@ -89,13 +89,19 @@ class StarBattle(Genre):
         """Hard is not offered with 1 or 2 stars: failed-literal probing over the
         counting steps (``star_counting``) solved every such layout made (10x10, 2 stars:
         0 hard in 120 layouts; before the counting steps 2-star layouts graded hard, but
-        then no 2-star layout graded easy)."""
+        then no 2-star layout graded easy). Easy is not offered with 3 stars: the
+        counting never finished a 14x14 layout (seed 1: 0 of 9 layouts)."""
         k = int(opts.get("stars", 1))
         if tier == "hard" and k < 3:
             return (
                 f"starbattle is not offered as hard with {k} star{'s' if k > 1 else ''} "
                 f"({rows}x{cols}): failed-literal probing over row, column and region "
                 f"counting solved every {k}-star layout made"
+            )
+        if tier == "easy" and k >= 3:
+            return (
+                f"starbattle is not offered as easy with {k} stars ({rows}x{cols}): the "
+                "row, column and region counting never finished a 3-star layout made"
             )
         return None
 

@@ -26,9 +26,9 @@ def default_box(n: int) -> tuple[int, int]:
 
 
 _SINGLES_4X4 = (
-    "every uniquely solvable 4x4 Sudoku is solved by naked and hidden singles (checked "
-    "over all 288 grids and every clue set of up to 7 clues), so none needs medium or "
-    "hard techniques"
+    "every uniquely solvable 4x4 Sudoku is solved by naked and hidden singles (checked: "
+    "all 85,632 minimal clue sets of the 288 grids; more clues only help singles), so "
+    "none needs medium or hard techniques"
 )
 
 
