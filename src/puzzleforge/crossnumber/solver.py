@@ -39,7 +39,7 @@ from .constraints import (
     ValuesOnce,
     range_for,
 )
-from .model import Clue, Model
+from .model import DIRECTIONS, Clue, Model
 from .steps import StepLog, summarize
 
 __all__ = [
@@ -166,12 +166,14 @@ class Solver:
         for chain in m.variables.order:
             self.cons.append(Ordered([("v", v) for v in chain], " < ".join(chain)))
         if not m.mapped:
-            for d in ("across", "down"):
+            for d in DIRECTIONS:
                 keys = [("m", c.name) for c in m.clues.values() if c.direction == d]
+                if not keys:
+                    continue
                 self.cons.append(AllDiff(keys, f"each {d} entry holds one clue"))
                 self.cons.append(Matching(keys, f"each {d} entry holds one clue"))
         if m.rules.clue_order:
-            for d in ("across", "down"):
+            for d in DIRECTIONS:
                 keys = [("c", c.name) for c in m.clues.values() if c.direction == d]
                 if m.rules.clue_order == "descending":
                     keys.reverse()
