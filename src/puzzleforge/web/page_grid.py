@@ -61,6 +61,8 @@ def page(request: Request) -> HTMLResponse:
         "Grid puzzles · puzzleforge",
         genres=ga.genre_list(),
         max_side=ga.MAX_SIDE,
+        # the genre-file box only where the server loads them (serve --trust)
+        trust=request.app.state.settings.trust,
     )
 
 
