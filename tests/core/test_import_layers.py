@@ -236,8 +236,7 @@ def test_no_import_cycles() -> None:
 # Cycles that close only through imports inside functions. They cannot half-initialise a
 # module, but they tangle what should be layers inside an engine. TEMPORARY (session 8):
 # the ones below were there when this check was added; remove an entry when its cycle is
-# broken (the test then asks for it). The spec engine is being restructured, so any cycle
-# within spec/ is tolerated until that lands; the lead removes SPEC_TOLERATED afterwards.
+# broken (the test then asks for it).
 KNOWN_FUNCTION_LEVEL_CYCLES = [
     [
         "puzzleforge.grid.domains",
@@ -256,16 +255,10 @@ KNOWN_FUNCTION_LEVEL_CYCLES = [
     ["puzzleforge.grid.formats.janko", "puzzleforge.grid.formats.janko_genres"],
     ["puzzleforge.zebra.model", "puzzleforge.zebra.text", "puzzleforge.zebra.zebralogic"],
 ]
-SPEC_TOLERATED = "puzzleforge.spec"
 
 
 def test_no_new_import_cycles_through_functions() -> None:
-    found = [
-        c
-        for c in cycles(GRAPH.runnable)
-        if not all(m == SPEC_TOLERATED or m.startswith(SPEC_TOLERATED + ".") for m in c)
-    ]
-    assert found == KNOWN_FUNCTION_LEVEL_CYCLES
+    assert cycles(GRAPH.runnable) == KNOWN_FUNCTION_LEVEL_CYCLES
 
 
 def test_engines_and_core_keep_their_layer() -> None:

@@ -31,7 +31,7 @@ import re
 import statistics
 from typing import Any
 
-from . import bounded
+from . import bounded, boundedlib
 
 __all__ = ["ModuleView", "BUILTIN_NAMES", "builtin_table", "MODULE_VIEWS", "IMPORTABLE"]
 
@@ -112,11 +112,11 @@ _MATH_PLAIN = (
 #: ``count``/``cycle``/``repeat`` and the combinatorial ones), ``math`` bounds the
 #: big-integer functions.
 MODULE_VIEWS: dict[str, ModuleView] = {
-    "math": ModuleView("math", {**_pick(math, _MATH_PLAIN), **bounded.MATH_BOUNDED}),
+    "math": ModuleView("math", {**_pick(math, _MATH_PLAIN), **boundedlib.MATH_BOUNDED}),
     "itertools": ModuleView("itertools", {
         **_pick(itertools, ("chain", "accumulate", "groupby", "islice", "starmap", "zip_longest",
                             "compress", "dropwhile", "takewhile", "filterfalse", "pairwise")),
-        **bounded.ITERTOOLS_BOUNDED}),
+        **boundedlib.ITERTOOLS_BOUNDED}),
     "re": ModuleView("re", {**_pick(re, (
         "compile", "match", "search", "fullmatch", "findall", "finditer", "split",
         "escape", "IGNORECASE", "MULTILINE", "DOTALL", "I", "M", "S")),

@@ -8,7 +8,6 @@ expression that fails on every attempt is a spec error with its field and YAML l
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import time
@@ -19,36 +18,31 @@ from typing import Any
 
 from ..core.alarm import cpu_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
-from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
+from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 from .answers import question_with_format
 from .answers import score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import SafetyNetFired
-from .operators import bind_trusted_module
+from .operatorfiles import load_file_operators
 from .outcome import UNDECIDED
+from .runerrors import (
+    SAFETY_NET,
+    WALL_BACKSTOP,
+    SafetyNetFailed,
+    SpecExpressionError,
+    UndecidedSpec,
+    wall_backstop,
+)
 from .schema import Spec, load_spec
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
-           "SpecExpressionError",
+           "SpecExpressionError", "SAFETY_NET", "WALL_BACKSTOP", "wall_backstop",
            "score_answer", "DIFFICULTY_DOC", "UNDECIDED_LIMIT", "stop_if_undecided"]
 
 #: Wall-clock safety net of an audit's config replay (a check, not generation).
 AUDIT_NET_SECONDS = 3600.0
-#: The rejection reason counted when the safety net fires.
-SAFETY_NET = "CPU safety net (max_seconds)"
-#: The wall-clock backstop of a puzzle, in multiples of its CPU net plus the kernel's
-#: grace: only for work that waits without using CPU (the net itself counts CPU time,
-#: docs/limits.md), generous enough for a machine loaded ten times over.
-WALL_BACKSTOP = 10.0
-
-
-def wall_backstop(max_seconds: float) -> float:
-    """Wall-clock seconds after which a puzzle's work counts as stuck without CPU."""
-    from .oslock import CPU_GRACE
-
-    return WALL_BACKSTOP * (max_seconds + CPU_GRACE)
 #: Undecided uniqueness checks one puzzle may meet before the spec is given up: a spec
 #: whose checks Z3 cannot decide (18-numbers, 68-cubic) would otherwise burn every
 #: attempt at the full work budget and still give nothing.
@@ -89,40 +83,6 @@ class SpecParams:
             raise ConfigError("; ".join(problems))
 
 
-class SafetyNetFailed(GenerationFailed):
-    """The CPU safety net (``max_seconds``) fired: no puzzle, and it says why.
-
-    Why not retry with the next seed: the puzzle that would come out then depends on
-    the machine's speed, which the determinism contract forbids (a batch stops at it).
-    It is a limit like every other (docs/limits.md): exit status 4.
-    """
-
-    kind = "limit reached"
-    exit_code = 4
-    ends_run = True
-
-
-class UndecidedSpec(GenerationFailed):
-    """A puzzle met ``UNDECIDED_LIMIT`` attempts whose uniqueness Z3 could not decide.
-
-    Why stop the spec: a puzzle is emitted only with a proof that its answer is unique;
-    a spec whose checks stay undecided would otherwise retry at the full work budget
-    per attempt and still emit nothing (a batch stops at it: no later item would fare better).
-    """
-
-    ends_run = True
-
-
-class SpecExpressionError(InvalidSpec):
-    """An expression of the spec failed on most attempts: a spec error, not bad luck.
-
-    Why its own class: every item of a run would fail the same way, so a batch stops at
-    the first one and shows this error (file, field, YAML line) instead of retrying.
-    """
-
-    ends_run = True
-
-
 def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
     """Raise ``UndecidedSpec`` when one puzzle's rejections hold ``UNDECIDED_LIMIT`` undecided checks."""
     count = reasons.get(UNDECIDED, 0)
@@ -139,66 +99,6 @@ def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
 
 def _net_fired() -> None:
     raise SafetyNetFired()
-
-
-def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
-    here = Path(spec.path).resolve().parent
-    # the project root (working directory), the spec's folder, and the folder holding a
-    # specs/ folder (customs/ usually sits beside specs/)
-    candidates = [Path.cwd() / rel, here / rel, here.parent / rel]
-    for c in candidates:
-        if c.is_file():
-            return c
-    line = spec.lines.get(("custom_operator", name))
-    if Path(rel).is_absolute():
-        # an absolute path from the author's machine: the project's customs/ folder may
-        # hold the same file (public specs ship it there)
-        base = Path(rel).name
-        for c in (Path.cwd() / "customs" / base, here / "customs" / base, here.parent / "customs" / base):
-            if c.is_file():
-                return c
-        raise InvalidSpec(f"operator file '{rel}' not found (an absolute path that does not exist "
-                          f"here, and no customs/{base} in the project either)", file=spec.path,
-                          field=f"custom_operator.{name}", line=line,
-                          expected="a path relative to the project root, e.g. customs/" + base)
-    raise InvalidSpec(f"operator file '{rel}' not found", file=spec.path,
-                      field=f"custom_operator.{name}", line=line,
-                      expected="a path relative to the working directory (project root) or to the spec's folder")
-
-
-def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, (kind, rel) in spec.operators.items():
-        if kind != "file":
-            continue
-        line = spec.lines.get(("custom_operator", name))
-        if not trust:  # checked before the file is even looked for
-            raise TrustRequired(
-                f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
-                field=f"custom_operator.{name}", line=line,
-                expected="--trust on `puzzleforge spec generate`, `generate`, `verify` or "
-                         "`score` (or trust=True in the Python API) to allow Python operator "
-                         "files; the web app never trusts a spec a dataset record names",
-                hint="Only pass --trust for specs you trust")
-        path = _resolve_operator_file(spec, name, rel)
-        mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)
-        if mod_spec is None or mod_spec.loader is None:
-            raise InvalidSpec(f"cannot load operator file '{rel}'", file=spec.path,
-                              field=f"custom_operator.{name}", line=line)
-        module = importlib.util.module_from_spec(mod_spec)
-        try:
-            mod_spec.loader.exec_module(module)
-        except Exception as exc:  # noqa: BLE001 - trusted user code failing to import
-            raise InvalidSpec(f"operator file '{rel}' failed to load: {type(exc).__name__}: {exc}",
-                              file=spec.path, field=f"custom_operator.{name}", line=line) from None
-        bind_trusted_module(module)  # its random draws follow the puzzle seed; prints muted
-        func = getattr(module, name, None)
-        if func is None:
-            raise InvalidSpec(f"operator file '{rel}' defines no '{name}'", file=spec.path,
-                              field=f"custom_operator.{name}", line=line,
-                              expected=f"a function named {name} in the file")
-        out[name] = func
-    return out
 
 
 def _difficulty(result: dict, problem: str) -> float:
@@ -236,7 +136,7 @@ class SpecFamily:
         self.trust = trust
         # ``spec``: already parsed (the sandbox worker parses the text the parent sent)
         self.spec = spec if spec is not None else load_spec(self.path)
-        self.file_ops = _load_file_operators(self.spec, trust)
+        self.file_ops = load_file_operators(self.spec, trust)
         self.name = "spec:" + Path(self.path).stem
         # meta.source: relative to the working directory, so a dataset stays valid when the
         # checkout moves (resolved once: ~0.1 ms per puzzle)

@@ -21,7 +21,7 @@ import z3
 
 from . import bounded, formulagen, mathexpr
 from .allowlist import MODULE_VIEWS
-from .bounded import ITERTOOLS_BOUNDED
+from .boundedlib import ITERTOOLS_BOUNDED
 from .fastz3 import FAST_EXPORTS
 from .pureops import (  # noqa: F401 - event_count and _flatten_syms: read as operators.X (columnmode)
     MAX_OPERATOR_ITEMS,

@@ -18,7 +18,7 @@ from typing import Any
 
 import z3
 
-from . import bounded
+from . import boundedlib
 
 __all__ = ["Z3_NAMES", "z3_table"]
 
@@ -55,13 +55,13 @@ Z3_NAMES: tuple[str, ...] = (
 
 #: Z3 constructors whose size argument is bounded (a vector of 10**9 constants is a bomb).
 _Z3_BOUNDED: dict[str, Callable[[Callable], Callable]] = {
-    "IntVector": bounded.vector, "BoolVector": bounded.vector, "RealVector": bounded.vector,
-    "Ints": bounded.names_call, "Bools": bounded.names_call, "Reals": bounded.names_call,
-    "BitVecs": lambda fn: bounded.bv_width(1)(bounded.names_call(fn)),
-    "Consts": bounded.names_call,
-    "BitVec": bounded.bv_width(1), "BitVecVal": bounded.bv_width(1),
-    "BitVecSort": bounded.bv_width(0), "Int2BV": bounded.bv_width(1),
-    "ZeroExt": bounded.bv_width(0), "SignExt": bounded.bv_width(0), "Concat": bounded.bv_concat,
+    "IntVector": boundedlib.vector, "BoolVector": boundedlib.vector, "RealVector": boundedlib.vector,
+    "Ints": boundedlib.names_call, "Bools": boundedlib.names_call, "Reals": boundedlib.names_call,
+    "BitVecs": lambda fn: boundedlib.bv_width(1)(boundedlib.names_call(fn)),
+    "Consts": boundedlib.names_call,
+    "BitVec": boundedlib.bv_width(1), "BitVecVal": boundedlib.bv_width(1),
+    "BitVecSort": boundedlib.bv_width(0), "Int2BV": boundedlib.bv_width(1),
+    "ZeroExt": boundedlib.bv_width(0), "SignExt": boundedlib.bv_width(0), "Concat": boundedlib.bv_concat,
 }
 
 
