@@ -6,14 +6,13 @@ checked: everything through the page, in headless Chromium, against a real serve
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from webserver import serving
 
-from puzzleforge.web import WebSettings, create_app
+from puzzleforge.web import WebSettings
 
 pytestmark = pytest.mark.browser
 
@@ -24,25 +23,9 @@ TENTS = ROOT / "examples" / "genres" / "tents.py"
 @pytest.fixture(scope="module")
 def trusted_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real uvicorn server started as `puzzleforge serve --trust` would be."""
-    import socket
-
-    import uvicorn
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     settings = WebSettings(data_dir=tmp_path_factory.mktemp("trusted"), trust=True)
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True, name="pf-web-trusted-server")
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(settings) as url:
+        yield url
 
 
 @pytest.fixture()

@@ -11,57 +11,29 @@ under the deadline, not in the request thread. No assertion is about wall time."
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+from webserver import serving
 
-from puzzleforge.web import WebSettings, create_app
+from puzzleforge.web import WebSettings
 
 ROWS = ["11449", "49364", "46656"]  # powerplay's answer (examples/crossnumber/powerplay.yaml)
 EXPECTED = {f"{r},{c}": d for r, row in enumerate(ROWS) for c, d in enumerate(row)}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def _serve(settings: WebSettings) -> Iterator[str]:
-    import uvicorn
-
-    port = _free_port()
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=15)
-
-
 @pytest.fixture(scope="module")
 def normal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with _serve(WebSettings(data_dir=tmp_path_factory.mktemp("play"))) as url:
+    with serving(WebSettings(data_dir=tmp_path_factory.mktemp("play"))) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = WebSettings(data_dir=tmp_path_factory.mktemp("tight"), play_seconds=0.001)
-    with _serve(settings) as url:
+    with serving(settings) as url:
         yield url
 
 
