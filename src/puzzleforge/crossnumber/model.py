@@ -359,7 +359,12 @@ def parse_model(text: str, *, file: str | None = None) -> Model:
         from .gridrules import parse_grid_rules
 
         rules.grid = parse_grid_rules(
-            raw_grid_rules, clues=list(clues), variables=variables.names, file=file, lines=lines
+            raw_grid_rules,
+            clues=list(clues),
+            variables=variables.names,
+            file=file,
+            lines=lines,
+            cells=grid.cells(),
         )
         rules.grid_text = (
             [str(raw_grid_rules)]

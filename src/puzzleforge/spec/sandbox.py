@@ -188,8 +188,8 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
                                   reasons={SAFETY_NET: 1}, file=family.path) from None
         raise SpecWorkerDied(
             f"spec {family.path}: the sandboxed worker died during generation ({exc}); a spec "
-            f"that exhausts its memory ({sandbox_process.LIMITS.address_space >> 20} MB address space) or CPU "
-            f"ends this way", file=family.path,
+            f"that exhausts its memory ({sandbox_process.LIMITS.address_space >> 20} MB address "
+            f"space) or CPU ends this way", file=family.path,
             hint="If the spec is yours and needs more, run it with --trust") from None
     except BaseException:
         w.kill()  # interrupted (Ctrl-C): the worker's state is unknown
