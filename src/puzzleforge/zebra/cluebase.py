@@ -202,6 +202,17 @@ def _atom_marks(g: Grid, atoms: list[Atom]) -> list[tuple[str, Cell]]:
     return out
 
 
+def _row_marks(g: Grid, obj: Obj, cat: int) -> list[tuple[str, Cell]]:
+    """The decided cells between ``obj`` and the objects of category ``cat`` (● or X)."""
+    c, i = obj
+    out = []
+    for v in range(g.k):
+        state = g.state(c, i, cat, v)
+        if state != UNKNOWN:
+            out.append(("o" if state == YES else "x", norm_cell(c, i, cat, v)))
+    return out
+
+
 def _either_box(g: Grid, a: Atom, b: Atom) -> None:
     """At least one of two pairings in the same box holds: a ● on any cell that shares a
     line with both (and is neither) would exclude both, so that cell is an X."""

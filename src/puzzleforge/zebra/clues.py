@@ -49,13 +49,14 @@ from .cluebase import (
     _clause,
     _either_box,
     _neg,
+    _row_marks,
     _set_atom,
     atom_holds,
     atoms_compatible,
     entity_of,
     value_in,
 )
-from .grid import NO, UNKNOWN, YES, Contradiction, Grid, norm_cell
+from .grid import NO, YES, Contradiction, Grid
 from .orderclue import OrderClue, make_order_clue, order_tuples
 
 __all__ = [
@@ -298,13 +299,7 @@ class GroupClue(Clue):
         return [] if c == self.cat else [(c * K + self.cat) * k + i]
 
     def used_cells(self, g: Grid) -> list[tuple[str, Cell]]:
-        c, i = self.obj
-        out = []
-        for v in range(g.k):
-            st = g.state(c, i, self.cat, v)
-            if st != UNKNOWN:
-                out.append(("o" if st == YES else "x", norm_cell(c, i, self.cat, v)))
-        return out
+        return _row_marks(g, self.obj, self.cat)
 
     def cnf(self, atom):
         clause = _clause([atom(self.obj, (self.cat, m)) for m in self.members])

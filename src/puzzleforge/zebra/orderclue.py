@@ -22,9 +22,10 @@ from .cluebase import (
     Obj,
     Solution,
     _clause,
+    _row_marks,
     value_in,
 )
-from .grid import UNKNOWN, YES, Contradiction, Grid, norm_cell
+from .grid import Contradiction, Grid
 
 
 def order_tuples(
@@ -212,14 +213,10 @@ class OrderClue(Clue):
         return out
 
     def used_cells(self, g: Grid) -> list[tuple[str, Cell]]:
-        out = []
-        for c, i in self.objs:
-            if c == self.cat:
-                continue
-            for v in range(g.k):
-                s = g.state(c, i, self.cat, v)
-                if s != UNKNOWN:
-                    out.append(("o" if s == YES else "x", norm_cell(c, i, self.cat, v)))
+        out: list[tuple[str, Cell]] = []
+        for obj in self.objs:
+            if obj[0] != self.cat:
+                out += _row_marks(g, obj, self.cat)
         return out
 
     def cnf(self, atom):
