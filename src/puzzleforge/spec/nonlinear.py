@@ -21,7 +21,7 @@ check proved that no other solution exists.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import z3
 
@@ -31,7 +31,7 @@ from .solmodel import SolModel
 from .solmodel import solution_order_key as _order_key
 from .termwalk import walk_terms
 
-__all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
+__all__ = ["is_nonlinear_int", "enumerate_nonlinear", "ProbeDecided", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
 
 # The slices are idle-machine milliseconds of Z3 work, counted in Z3 resource units
 # (spec/budget.py), so where each check stops does not depend on machine load.
@@ -77,19 +77,30 @@ def _tactic_solver(seed: int) -> Any:
     return s
 
 
+class ProbeDecided(NamedTuple):
+    """The default solver decided the first check within ``PROBE_MS``: the general path
+    goes on from this solver and its answer (the same solver, seed and assertions it
+    would make) instead of building it again and repeating the check."""
+
+    solver: Any
+    result: Any
+
+
 def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, consts: list,
-                        kinds: list) -> list[SolModel] | None:
-    """All solutions projected on ``consts`` (see the module doc), or None when the
-    default solver decides the first check within ``PROBE_MS`` (then the general path,
-    unchanged, is used) or the constraints are not nonlinear integer ones."""
+                        kinds: list) -> list[SolModel] | ProbeDecided | None:
+    """All solutions projected on ``consts`` (see the module doc); ``ProbeDecided`` when
+    the default solver decides the first check within ``PROBE_MS`` (then the general
+    path, unchanged, goes on from it); None when the constraints are not nonlinear
+    integer ones."""
     if not consts or not is_nonlinear_int(assertions, kinds):
         return None
     budget = attempt.budget
     probe = z3.Solver()
     probe.set("random_seed", attempt.z3_seed)
     probe.add(assertions)
-    if budget.run(probe, PROBE_MS) != z3.unknown:
-        return None
+    first = budget.run(probe, PROBE_MS)
+    if first != z3.unknown:
+        return ProbeDecided(probe, first)
     del probe
     solver = _tactic_solver(attempt.z3_seed)
     solver.add(assertions)
