@@ -23,7 +23,7 @@ import pytest
 
 from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import make_rng
-from puzzleforge.spec import sandbox
+from puzzleforge.spec import sandbox, sandbox_process
 from puzzleforge.spec.family import SafetyNetFailed, SpecParams, load_spec_family
 from puzzleforge.spec.sandbox import SpecWorkerDied, live_worker_pids, worker_info
 
@@ -105,7 +105,7 @@ def test_worker_reports_its_lock_down(fresh_workers) -> None:
     assert info["rlimits"]["RLIMIT_FSIZE"] == 0
     assert info["rlimits"]["RLIMIT_NPROC"] == 0
     assert info["rlimits"]["RLIMIT_CORE"] == 0
-    assert info["rlimits"]["RLIMIT_AS"] == sandbox.LIMITS.address_space
+    assert info["rlimits"]["RLIMIT_AS"] == sandbox_process.LIMITS.address_space
     if os.geteuid() == 0:
         assert info["root"] in (
             "nobody",
@@ -230,8 +230,8 @@ def test_hostile_worker_reply_cannot_build_objects() -> None:
 
     for payload in (pickle.dumps({"puzzle": Evil()}), pickle.dumps(random.Random())):
         with pytest.raises(pickle.UnpicklingError):
-            sandbox._plain_loads(payload)
-    assert sandbox._plain_loads(pickle.dumps({"a": [1, (2.5, None)], "b": {"x"}})) == {
+            sandbox_process._plain_loads(payload)
+    assert sandbox_process._plain_loads(pickle.dumps({"a": [1, (2.5, None)], "b": {"x"}})) == {
         "a": [1, (2.5, None)],
         "b": {"x"},
     }
@@ -325,7 +325,7 @@ def test_fails_closed_when_the_worker_cannot_start(
     from puzzleforge.spec.sandbox import SandboxFailed
 
     # a limit setrlimit refuses: one lock-down layer cannot be applied
-    monkeypatch.setattr(sandbox, "LIMITS", Limits(address_space=-5))
+    monkeypatch.setattr(sandbox_process, "LIMITS", Limits(address_space=-5))
     fam = load_spec_family(EXAMPLE)
     with pytest.raises(SandboxFailed) as info:
         fam.generate(SpecParams(), make_rng(0))
@@ -340,7 +340,7 @@ def test_a_worker_out_of_address_space_dies_alone(
     from puzzleforge.spec.oslock import Limits
 
     # 64 MB: less than Z3 needs once the worker is locked down; it dies, the parent stays
-    monkeypatch.setattr(sandbox, "LIMITS", Limits(address_space=64 << 20))
+    monkeypatch.setattr(sandbox_process, "LIMITS", Limits(address_space=64 << 20))
     fam = load_spec_family(EXAMPLE)
     with pytest.raises(SpecWorkerDied) as info:
         fam.generate(SpecParams(), make_rng(0))

@@ -99,6 +99,7 @@ class Node:
 FUNCTIONS = {
     "ds": "digit sum",
     "dp": "digit product",
+    "dss": "sum of the squares of the digits",
     "rev": "reverse",
     "reverse": "reverse",
     "jumble": "another arrangement of the digits",
@@ -644,6 +645,8 @@ class _Compiler:
             a = self.sv(n.args[0])
             f = _unary_fn(op, n.value, nt)
             return lambda env: None if (x := a(env)) is None else f(x)
+        if op == "^" and n.args[1].op == "/":
+            return self._sv_fractional_power(n)
         a, b = self.sv(n.args[0]), self.sv(n.args[1])
         f2 = _binary_fn(op, nt)
 
@@ -657,6 +660,28 @@ class _Compiler:
             return f2(x, y)
 
         return binop
+
+    def _sv_fractional_power(self, n: Node) -> SV:
+        """``x^(p/q)`` read as normal algebra: the q-th root of x^p when that is a whole
+        number (``9^(3/2)`` = 27), even when p/q itself is not whole; a whole p/q gives
+        the ordinary power."""
+        base = self.sv(n.args[0])
+        num, den = self.sv(n.args[1].args[0]), self.sv(n.args[1].args[1])
+        pw = _binary_fn("^", self.nt)
+
+        def frac(env):
+            x, p, q = base(env), num(env), den(env)
+            if x is None or p is None or q is None or q <= 0 or p < 0 or x < 0:
+                return None
+            v = pw(x, p)
+            if v is None:
+                return None
+            r = nb.iroot(v, q)
+            if r**q != v or (self.nt and r == x):
+                return None
+            return r
+
+        return frac
 
     # -- multi-valued --------------------------------------------------
     def mv(self, n: Node) -> MV:
@@ -900,6 +925,7 @@ def _unary_fn(op: str, name, nt: bool) -> Callable[[int], int | None]:
     table = {
         "ds": lambda x: nb.digits_sum(x),
         "dp": lambda x: nb.digits_product(x),
+        "dss": lambda x: sum(int(d) ** 2 for d in str(abs(x))),
         "abs": abs,
         "square": lambda x: x * x,
         "cube": lambda x: x**3,

@@ -7,7 +7,7 @@ corpus writes in pohara60's ASCII style::
     +--+--+--+
     |1 :2 |3 |      '|' is a bar, ':' no bar; a number marks where an entry starts
     +::+--+::+      '--' is a bar below a cell, '::' no bar
-    |4 :  :  |
+    |4 :  :##|      '##' is a block (a cell outside every entry, e.g. a blank centre)
     +--+--+--+
 
 An entry is a maximal run of two or more cells with no bar (or block) between them.
@@ -194,6 +194,7 @@ def parse_barred_grid(
     bar_right = [[False] * ncols for _ in range(nrows)]
     bar_below = [[False] * ncols for _ in range(nrows)]
     numbers: dict[tuple[int, int], int] = {}
+    white = [[True] * ncols for _ in range(nrows)]
     for r in range(nrows):
         cell_line = lines[2 * r + 1]
         below = lines[2 * r + 2]
@@ -207,12 +208,14 @@ def parse_barred_grid(
                 )
             bar_right[r][c] = sep == "|" or c == ncols - 1
             content = cell_line[3 * c + 1 : 3 * c + 3].strip()
-            if content:
+            if content == "##":
+                white[r][c] = False
+            elif content:
                 if not content.isdigit():
                     raise err(
                         2 * r + 1,
                         f"row {r + 1}, column {c + 1}: cell text {content!r}",
-                        "blank or an entry number",
+                        "blank, an entry number or '##' (a block)",
                     )
                 numbers[(r, c)] = int(content)
             mark = below[3 * c + 1 : 3 * c + 3]
@@ -223,6 +226,14 @@ def parse_barred_grid(
                     "'--' (bar) or '::' (no bar)",
                 )
             bar_below[r][c] = mark == "--" or r == nrows - 1
+    for r in range(nrows):
+        for c in range(ncols):
+            if not white[r][c]:  # a block ends runs on all four sides
+                bar_right[r][c] = bar_below[r][c] = True
+                if c > 0:
+                    bar_right[r][c - 1] = True
+                if r > 0:
+                    bar_below[r - 1][c] = True
     entries: dict[str, Entry] = {}
     for r in range(nrows):
         for c in range(ncols):
@@ -273,7 +284,6 @@ def parse_barred_grid(
                 "a number only in cells where an across or down entry starts: remove "
                 "the number or fix the bars",
             )
-    white = [[True] * ncols for _ in range(nrows)]
     _check_orphans(
         nrows, ncols, white, entries, lambda r: None if line is None else line + 2 + 2 * r, file
     )

@@ -5,12 +5,14 @@ anywhere in the grid"), which no clue and no fixed rule can say. A grid rule is 
 relation over ``count0`` .. ``count9`` (how many times each digit occurs in the grid),
 the puzzle's entries and its variables, parsed by the same safe parser as clues (never
 ``eval``). An optional ``for X in <digits>`` suffix repeats the rule with ``countX``
-replaced by each digit, so::
+replaced by each digit (several ``for`` suffixes repeat it over every combination), so::
 
     rules:
       grid:
       - countE <= 1 for E in 0,2,4,6,8     # no even digit repeated in the grid
       - count1 = count7                    # as many 1s as 7s
+      - countD * countE * (countD - countE) = 0 for D in 0..9 for E in 0..9
+                                           # every digit used is used equally often
 
 Grid rules are checked on complete candidate grids (like hooks): they cut solutions,
 they do not propagate.
@@ -30,7 +32,9 @@ from .ranges import parse_range
 __all__ = ["GridRule", "COUNT_NAMES", "parse_grid_rules", "digit_counts"]
 
 COUNT_NAMES = [f"count{d}" for d in range(10)]
-_FOR = re.compile(r"^(?P<body>.*?)\s+for\s+(?P<letter>[A-Za-z])\s+in\s+(?P<digits>.+)$")
+_FOR = re.compile(
+    r"^(?P<body>.*)\s+for\s+(?P<letter>[A-Za-z])\s+in\s+(?P<digits>[0-9][0-9.,\s-]*)$"
+)
 
 
 @dataclass
@@ -81,9 +85,9 @@ def parse_grid_rules(
         fld = f"rules.grid[{i}]"
         line = lines.get(fld, lines.get("rules.grid"))
         text = str(item).strip()
-        m = _FOR.match(text)
-        bodies = [text]
-        if m:
+        body = text
+        loops: list[tuple[str, list[int]]] = []
+        while m := _FOR.match(body):  # peel 'for X in ...' suffixes, last first
             letter = m.group("letter")
             digits = parse_range(m.group("digits"), what=fld, file=file, fld=fld, line=line)
             bad = [d for d in digits if not 0 <= d <= 9]
@@ -95,8 +99,12 @@ def parse_grid_rules(
                     line=line,
                     expected="digits 0..9 after 'for X in'",
                 )
+            body = m.group("body")
+            loops.insert(0, (letter, digits))
+        bodies = [body]
+        for letter, digits in loops:
             pattern = re.compile(rf"\bcount{letter}\b")
-            if not pattern.search(m.group("body")):
+            if not pattern.search(body):
                 raise InvalidSpec(
                     f"{fld}: 'for {letter} in ...' but the rule never says count{letter}",
                     file=file,
@@ -104,7 +112,7 @@ def parse_grid_rules(
                     line=line,
                     expected=f"a rule that uses count{letter}",
                 )
-            bodies = [pattern.sub(f"count{d}", m.group("body")) for d in digits]
+            bodies = [pattern.sub(f"count{d}", b) for b in bodies for d in digits]
         for body in bodies:
             node = ex.parse(
                 body,

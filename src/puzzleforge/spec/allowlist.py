@@ -3,18 +3,17 @@
 Why tables and not "a module's namespace minus a deny-list": z3's namespace re-exports
 ctypes (raw memory access), global parameters (``set_param``, ``smtlib2_log`` writes files),
 printing helpers (``solve``) and classes whose constructors take raw pointers; a deny-list
-misses the next one. Everything a spec can reach is listed here by name:
+misses the next one. Everything a spec can reach is listed by name, in three modules, one
+question each:
 
-* ``Z3_NAMES``: the Z3 term constructors, operators and predicates the PuzzleClone format
-  uses (no solver, context, parameter, file or pointer API, no Z3 classes);
-* ``BUILTIN_NAMES``: the safe Python builtins (bounded versions where the real one can
-  allocate without bound or loop forever in C);
-* ``ATTRIBUTES``: for each type, the attributes an expression may read (``x.name``, and
-  format fields ``{0.name}``); a type not listed has no readable attributes. Subclasses
-  inherit their bases' entries (a Z3 ``IntNumRef`` gets ``ExprRef``'s), so the lookup
-  is per exact type, cached (spec/guards.py);
-* ``MODULE_VIEWS``: read-only views (``ModuleView``) standing for ``math``, ``re``,
-  ``itertools`` and the modules ``__import__('datetime')`` may name.
+* here, ``BUILTIN_NAMES``: the safe Python builtins (bounded versions where the real one can
+  allocate without bound or loop forever in C), and ``MODULE_VIEWS``: read-only views
+  (``ModuleView``) standing for ``math``, ``re``, ``itertools`` and the modules
+  ``__import__('datetime')`` may name;
+* spec/z3names.py, ``Z3_NAMES``: the Z3 term constructors, operators and predicates the
+  PuzzleClone format uses (no solver, context, parameter, file or pointer API, no Z3 classes);
+* spec/attributes.py, ``ATTRIBUTES``: for each type, the attributes an expression may read
+  (``x.name``, and format fields ``{0.name}``).
 
 The spec operators (``get_faker``, ``generate_random_list``, ...) are added per attempt by
 ``operators.Runtime.table``; their results are plain lists, strings, numbers and Z3 terms.
@@ -28,18 +27,13 @@ import fractions
 import functools
 import itertools
 import math
-import random
 import re
 import statistics
-from collections.abc import Callable
 from typing import Any
 
-import z3
+from . import bounded, boundedlib
 
-from . import bounded
-
-__all__ = ["ModuleView", "Z3_NAMES", "z3_table", "BUILTIN_NAMES", "builtin_table",
-           "ATTRIBUTES", "MODULE_VIEWS", "IMPORTABLE"]
+__all__ = ["ModuleView", "BUILTIN_NAMES", "builtin_table", "MODULE_VIEWS", "IMPORTABLE"]
 
 
 class ModuleView:
@@ -66,64 +60,6 @@ class ModuleView:
 
     def __repr__(self) -> str:
         return f"<module {self._pf_name}>"
-
-
-# ---------------------------------------------------------------- Z3
-
-#: Z3 functions and constants by name. Constructors of terms, sorts and Boolean/arithmetic/
-#: pseudo-Boolean operators, and predicates over terms. Deliberately absent: Solver,
-#: Optimize, Context, set_param/get_param, open_log, solve/prove (print), parse_smt2_*,
-#: tactics and probes, every Z3 class (their constructors take raw pointers), ctypes.
-Z3_NAMES: tuple[str, ...] = (
-    # Boolean and arithmetic operators
-    "And", "Or", "Not", "Implies", "Xor", "If", "Sum", "Product", "Distinct", "Abs",
-    "AtMost", "AtLeast", "PbEq", "PbLe", "PbGe", "ToReal", "ToInt", "IsInt", "Sqrt", "Cbrt",
-    # constants and values
-    "Int", "Ints", "IntVal", "IntVector", "Bool", "Bools", "BoolVal", "BoolVector", "Real",
-    "Reals", "RealVal", "RealVector", "Q", "RatVal", "FreshInt", "FreshBool", "FreshReal",
-    "Const", "Consts", "Function", "EnumSort",
-    # sorts
-    "IntSort", "BoolSort", "RealSort",
-    # quantifiers and substitution
-    "ForAll", "Exists", "substitute", "simplify",
-    # predicates
-    "is_true", "is_false", "is_int", "is_real", "is_bool", "is_expr", "is_const", "is_arith",
-    "is_int_value", "is_rational_value", "is_algebraic_value", "is_add", "is_mul", "is_sub",
-    "is_div", "is_idiv", "is_mod", "is_and", "is_or", "is_not", "is_implies", "is_eq",
-    "is_distinct", "is_le", "is_lt", "is_ge", "is_gt", "is_app", "is_const", "is_to_real",
-    "is_to_int", "is_quantifier", "is_sort",
-    # check results and the exception type
-    "sat", "unsat", "unknown", "Z3Exception",
-    # bit-vectors (symbol types bv8 / bvN)
-    "BitVec", "BitVecs", "BitVecVal", "BitVecSort", "UDiv", "URem", "SRem", "ULT", "ULE",
-    "UGT", "UGE", "LShR", "Concat", "Extract", "ZeroExt", "SignExt", "RotateLeft",
-    "RotateRight", "BV2Int", "Int2BV",
-)
-
-#: Z3 constructors whose size argument is bounded (a vector of 10**9 constants is a bomb).
-_Z3_BOUNDED: dict[str, Callable[[Callable], Callable]] = {
-    "IntVector": bounded.vector, "BoolVector": bounded.vector, "RealVector": bounded.vector,
-    "Ints": bounded.names_call, "Bools": bounded.names_call, "Reals": bounded.names_call,
-    "BitVecs": lambda fn: bounded.bv_width(1)(bounded.names_call(fn)),
-    "Consts": bounded.names_call,
-    "BitVec": bounded.bv_width(1), "BitVecVal": bounded.bv_width(1),
-    "BitVecSort": bounded.bv_width(0), "Int2BV": bounded.bv_width(1),
-    "ZeroExt": bounded.bv_width(0), "SignExt": bounded.bv_width(0), "Concat": bounded.bv_concat,
-}
-
-
-def z3_table(fast: dict[str, Any]) -> dict[str, Any]:
-    """Name -> callable for every entry of Z3_NAMES (``fast`` versions where the engine has one)."""
-    out: dict[str, Any] = {}
-    for name in Z3_NAMES:
-        value = fast.get(name)
-        if value is None:
-            value = getattr(z3, name, None)
-            if value is None:
-                continue
-        wrap = _Z3_BOUNDED.get(name)
-        out[name] = wrap(value) if wrap is not None else value
-    return out
 
 
 # ---------------------------------------------------------------- builtins
@@ -176,11 +112,11 @@ _MATH_PLAIN = (
 #: ``count``/``cycle``/``repeat`` and the combinatorial ones), ``math`` bounds the
 #: big-integer functions.
 MODULE_VIEWS: dict[str, ModuleView] = {
-    "math": ModuleView("math", {**_pick(math, _MATH_PLAIN), **bounded.MATH_BOUNDED}),
+    "math": ModuleView("math", {**_pick(math, _MATH_PLAIN), **boundedlib.MATH_BOUNDED}),
     "itertools": ModuleView("itertools", {
         **_pick(itertools, ("chain", "accumulate", "groupby", "islice", "starmap", "zip_longest",
                             "compress", "dropwhile", "takewhile", "filterfalse", "pairwise")),
-        **bounded.ITERTOOLS_BOUNDED}),
+        **boundedlib.ITERTOOLS_BOUNDED}),
     "re": ModuleView("re", {**_pick(re, (
         "compile", "match", "search", "fullmatch", "findall", "finditer", "split",
         "escape", "IGNORECASE", "MULTILINE", "DOTALL", "I", "M", "S")),
@@ -199,62 +135,3 @@ MODULE_VIEWS: dict[str, ModuleView] = {
 #: ``datetime`` this way inside lambdas); each gives its read-only view.
 IMPORTABLE = ("datetime", "math", "itertools", "functools", "statistics", "fractions",
               "decimal", "re")
-
-
-# ---------------------------------------------------------------- attributes per type
-
-_SEQ_READ = ("count", "index")
-_STR = (
-    "capitalize", "casefold", "count", "endswith", "find", "format", "format_map", "index",
-    "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier", "islower",
-    "isnumeric", "isprintable", "isspace", "istitle", "isupper", "join", "lower", "lstrip",
-    "partition", "removeprefix", "removesuffix", "rfind", "rindex", "rpartition", "rsplit",
-    "rstrip", "split", "splitlines", "startswith", "strip", "swapcase", "title", "upper",
-    "encode", "center", "ljust", "rjust", "zfill", "replace", "expandtabs",
-)
-_NUMBER = ("real", "imag", "conjugate", "numerator", "denominator", "bit_length",
-           "bit_count", "as_integer_ratio", "is_integer")
-_DATE = ("year", "month", "day", "weekday", "isoweekday", "isocalendar", "isoformat",
-         "strftime", "replace", "toordinal", "ctime", "timetuple")
-_TIME = ("hour", "minute", "second", "microsecond", "tzinfo", "fold")
-#: Z3 terms: structure and value readers only (no ``ctx``, ``ast``, ``as_ast``,
-#: ``translate``, ``use_pp``: those reach the context and raw pointers).
-_Z3_EXPR = (
-    "sort", "sort_kind", "decl", "num_args", "arg", "children", "eq", "hash", "get_id",
-    "sexpr", "is_int", "is_real", "as_long", "as_string", "as_decimal", "as_fraction",
-    "numerator", "denominator", "numerator_as_long", "denominator_as_long", "approx",
-    "py_value", "size", "body", "num_vars", "var_name", "is_forall", "is_exists",
-)
-
-#: type -> attribute names an expression may read. ``str`` methods that can grow a string
-#: and the list methods that grow a list are replaced by bounded versions (guards.py).
-ATTRIBUTES: dict[type, tuple[str, ...]] = {
-    str: _STR,
-    list: _SEQ_READ + ("append", "extend", "insert", "pop", "remove", "reverse", "sort",
-                       "copy", "clear"),
-    tuple: _SEQ_READ,
-    dict: ("get", "items", "keys", "values", "copy", "pop", "setdefault", "update", "popitem",
-           "clear"),
-    set: ("add", "discard", "remove", "pop", "copy", "union", "intersection", "difference",
-          "symmetric_difference", "issubset", "issuperset", "isdisjoint", "update",
-          "intersection_update", "difference_update", "symmetric_difference_update", "clear"),
-    frozenset: ("copy", "union", "intersection", "difference", "symmetric_difference",
-                "issubset", "issuperset", "isdisjoint"),
-    range: ("start", "stop", "step", "count", "index"),
-    bool: _NUMBER, int: _NUMBER, float: _NUMBER + ("hex",), complex: ("real", "imag", "conjugate"),
-    fractions.Fraction: ("numerator", "denominator", "limit_denominator", "as_integer_ratio"),
-    decimal.Decimal: ("quantize", "to_integral_value", "as_integer_ratio", "is_nan"),
-    datetime.date: _DATE,
-    datetime.datetime: _DATE + _TIME + ("date", "time", "timestamp"),
-    datetime.time: _TIME + ("isoformat", "strftime", "replace"),
-    datetime.timedelta: ("days", "seconds", "microseconds", "total_seconds"),
-    re.Pattern: ("match", "search", "fullmatch", "findall", "finditer", "sub", "subn", "split",
-                 "pattern", "flags", "groups"),
-    re.Match: ("group", "groups", "groupdict", "start", "end", "span", "string"),
-    random.Random: ("random", "randint", "randrange", "uniform", "choice", "sample",
-                    "shuffle", "gauss", "normalvariate", "triangular"),
-    z3.ExprRef: _Z3_EXPR,
-    z3.FuncDeclRef: ("name", "arity", "domain", "range", "kind"),
-    z3.SortRef: ("name", "kind", "is_int", "is_real", "subsort"),
-    z3.ModelRef: ("evaluate", "eval", "decls"),
-}

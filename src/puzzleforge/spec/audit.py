@@ -20,34 +20,32 @@ Outcomes: ``pass`` (proved), ``ambiguous`` (another correct answer exists; the d
 shows it), ``wrong`` (the stored solution is not a solution, or a better optimum
 exists), ``undecided`` (the solver ran out of seconds: never counted as a pass), and
 ``error`` (the config does not replay). Only ``pass`` is a success.
+
+The fresh context and the outcome record are spec/auditfresh.py; the brute-force way of
+deciding is spec/auditbrute.py; this module holds the solver's and chooses between them.
 """
 from __future__ import annotations
 
-import itertools
 import time
-from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import z3
 
+from .auditbrute import brute
 from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as audit.X
-    OBJECTIVE,
     REPLAY_NET_SECONDS,
     REPLAY_SECONDS,
     Problem,
-    _consts,
     _literal,
     _z3_value,
     capture_config,
     capture_problem,
 )
+from .auditfresh import STATUSES, AuditOutcome, Fresh, undecided
 
 __all__ = ["Problem", "AuditOutcome", "capture_problem", "capture_config", "audit_problem", "audit_puzzle",
            "STATUSES", "DEFAULT_SECONDS"]
 
-#: Every outcome, in report order (only "pass" is a success).
-STATUSES = ("pass", "ambiguous", "wrong", "undecided", "error")
 #: The default wall-clock bound of one record's audit (``verify --audit-seconds``).
 DEFAULT_SECONDS = 60.0
 #: Stored solutions up to which the audit re-enumerates model by model (beyond: one
@@ -55,64 +53,7 @@ DEFAULT_SECONDS = 60.0
 INCREMENTAL_LIMIT = 50
 
 
-@dataclass
-class AuditOutcome:
-    status: str
-    detail: str = ""
-    method: str = "solver"
-
-
-
-class _Fresh:
-    """The problem parsed into a new Z3 context, and the wall-clock bound of its checks."""
-
-    def __init__(self, problem: Problem, seconds: float, logic: str | None = None) -> None:
-        self.ctx = z3.Context()
-        self.logic = logic
-        self.seed = problem.seed
-        self.deadline = time.monotonic() + seconds
-        self.assertions = list(z3.parse_smt2_string(problem.smt2, ctx=self.ctx))
-        by_name = {str(c): c for c in _consts(self.assertions)}
-        self.consts = [by_name.get(n) for n in problem.names]
-        self.objective = by_name.get(OBJECTIVE)
-        self.all = [c for n, c in by_name.items() if n != OBJECTIVE]
-
-    def solver(self) -> z3.Solver:
-        s = z3.SolverFor(self.logic, ctx=self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
-        s.set("random_seed", self.seed)
-        s.add(self.assertions)
-        return s
-
-    def check(self, s: z3.Solver) -> Any:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            return z3.unknown
-        s.set("timeout", max(1, int(left * 1000)))
-        return s.check()
-
-    def eqs(self, values: list[tuple[str, str]]) -> list:
-        return [c == _z3_value(v, self.ctx) for c, v in zip(self.consts, values, strict=False) if c is not None]
-
-    def differs(self, values: list[tuple[str, str]]) -> Any:
-        return z3.Or([c != _z3_value(v, self.ctx) for c, v in zip(self.consts, values, strict=False) if c is not None]
-                     + [z3.BoolVal(False, self.ctx)])
-
-    def show(self, model: Any, consts: list) -> str:
-        parts = []
-        for c in consts:
-            if c is None:
-                continue
-            v = model.eval(c, model_completion=True)
-            parts.append(f"{c}={v}")
-        return ", ".join(parts[:40]) + (" ..." if len(parts) > 40 else "")
-
-
-def _undecided(what: str, s: z3.Solver) -> AuditOutcome:
-    return AuditOutcome("undecided", f"{what}: the fresh solver could not decide within the audit's "
-                                     f"seconds ({s.reason_unknown()})")
-
-
-def _audit_open(f: _Fresh) -> AuditOutcome:
+def _audit_open(f: Fresh) -> AuditOutcome:
     """The replay could not finish its own uniqueness proof: count the solutions afresh.
 
     The record came from an attempt that proved its solution set complete; exactly one
@@ -123,7 +64,7 @@ def _audit_open(f: _Fresh) -> AuditOutcome:
     consts = [c for c in f.consts if c is not None]
     r = f.check(s)
     if r == z3.unknown:
-        return _undecided("solving the constraints (the replay's own check was undecided)", s)
+        return undecided("solving the constraints (the replay's own check was undecided)", s)
     if r == z3.unsat:
         return AuditOutcome("wrong", "the constraints have no solution")
     model = s.model()
@@ -132,7 +73,7 @@ def _audit_open(f: _Fresh) -> AuditOutcome:
     s.add(z3.Or([c != model.eval(c, model_completion=True) for c in consts]))
     r = f.check(s)
     if r == z3.unknown:
-        return _undecided("looking for a second solution (the replay's own check was undecided)", s)
+        return undecided("looking for a second solution (the replay's own check was undecided)", s)
     if r == z3.sat:
         return AuditOutcome("undecided", "at least two solutions, and the replay ended undecided "
                                          "before saying how many the puzzle was made from")
@@ -140,7 +81,7 @@ def _audit_open(f: _Fresh) -> AuditOutcome:
                                 "check was undecided)")
 
 
-def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
+def _audit_enumerate(problem: Problem, f: Fresh) -> AuditOutcome:
     """Enumerate the solutions again with one incremental fresh solver and compare.
 
     Incremental on purpose: after a first model the solver has learned the problem, and
@@ -159,7 +100,7 @@ def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
     while True:
         r = f.check(s)
         if r == z3.unknown:
-            return _undecided(f"enumerating (found {len(seen)} of the {n} stored solutions)", s)
+            return undecided(f"enumerating (found {len(seen)} of the {n} stored solutions)", s)
         if r == z3.unsat:
             break
         model = s.model()
@@ -181,7 +122,7 @@ def _audit_enumerate(problem: Problem, f: _Fresh) -> AuditOutcome:
     return AuditOutcome("pass", f"exactly {n} solution(s), proved by a fresh solver")
 
 
-def _audit_enumerate_blocked(problem: Problem, f: _Fresh) -> AuditOutcome:
+def _audit_enumerate_blocked(problem: Problem, f: Fresh) -> AuditOutcome:
     """Many stored solutions: check a sample of them, then one check with all blocked.
 
     Re-enumerating thousands of solutions one model at a time costs a solve each
@@ -196,21 +137,21 @@ def _audit_enumerate_blocked(problem: Problem, f: _Fresh) -> AuditOutcome:
         r = f.check(s)
         s.pop()
         if r == z3.unknown:
-            return _undecided(f"checking stored solution {i + 1}", s)
+            return undecided(f"checking stored solution {i + 1}", s)
         if r == z3.unsat:
             return AuditOutcome("wrong", f"stored solution {i + 1} does not satisfy the constraints")
     for sol in problem.solutions:
         s.add(f.differs(sol))
     r = f.check(s)
     if r == z3.unknown:
-        return _undecided(f"looking for a solution beyond the {n} stored", s)
+        return undecided(f"looking for a solution beyond the {n} stored", s)
     if r == z3.sat:
         return AuditOutcome("ambiguous", f"another solution exists beyond the {n} the puzzle was "
                                          f"made from: {f.show(s.model(), f.consts)}")
     return AuditOutcome("pass", f"no solution beyond the {n} stored, proved by a fresh solver")
 
 
-def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
+def _audit_optimize(problem: Problem, f: Fresh) -> AuditOutcome:
     """Optimum and (where it matters) argmax re-proved by one incremental fresh solver."""
     if f.objective is None or problem.value is None:
         return AuditOutcome("error", "the captured problem has no objective")
@@ -219,7 +160,7 @@ def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
     s = f.solver()
     r = f.check(s)  # a first model: the later checks start from what the solver learned
     if r == z3.unknown:
-        return _undecided("solving the constraints", s)
+        return undecided("solving the constraints", s)
     if r == z3.unsat:
         return AuditOutcome("wrong", "the constraints have no solution")
     s.push()
@@ -229,7 +170,7 @@ def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
     r = f.check(s)
     s.pop()
     if r == z3.unknown:
-        return _undecided("checking that the stored optimum is reached", s)
+        return undecided("checking that the stored optimum is reached", s)
     if r == z3.unsat:
         what = "the stored configuration does not reach" if problem.solutions else "no configuration reaches"
         return AuditOutcome("wrong", f"{what} the stored optimum {problem.value[1]}")
@@ -239,7 +180,7 @@ def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
     better = s.model() if r == z3.sat else None
     s.pop()
     if r == z3.unknown:
-        return _undecided("looking for a better value", s)
+        return undecided("looking for a better value", s)
     if better is not None:
         return AuditOutcome("wrong", f"a better value exists: {better.eval(obj)} "
                                      f"({f.show(better, f.consts)})")
@@ -253,146 +194,12 @@ def _audit_optimize(problem: Problem, f: _Fresh) -> AuditOutcome:
     s.add(f.differs(problem.solutions[0]))
     r = f.check(s)
     if r == z3.unknown:
-        return _undecided("looking for another optimal configuration", s)
+        return undecided("looking for another optimal configuration", s)
     if r == z3.sat:
         return AuditOutcome("ambiguous", f"another configuration reaches the optimum "
                                          f"{problem.value[1]}: {f.show(s.model(), f.consts)}")
     return AuditOutcome("pass", f"optimum {problem.value[1]} and its configuration proved unique "
                                 f"by a fresh solver")
-
-
-# ---- brute force -------------------------------------------------------------------------
-def _int_bounds(assertions: list, consts: list) -> dict[int, list]:
-    """Numeric bounds of integer constants from top-level atoms ``c <= k``, ``k < c`` ..."""
-    ids = {c.get_id(): c for c in consts}
-    lo: dict[int, int] = {}
-    hi: dict[int, int] = {}
-    stack = list(assertions)
-    while stack:
-        e = stack.pop()
-        if z3.is_and(e):
-            stack.extend(e.children())
-            continue
-        if not z3.is_app(e) or e.num_args() != 2:
-            continue
-        k = e.decl().kind()
-        a, b = e.arg(0), e.arg(1)
-        flip = {z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_GE: z3.Z3_OP_LE, z3.Z3_OP_LT: z3.Z3_OP_GT,
-                z3.Z3_OP_GT: z3.Z3_OP_LT, z3.Z3_OP_EQ: z3.Z3_OP_EQ}
-        if k not in flip:
-            continue
-        if z3.is_int_value(a) and b.get_id() in ids:
-            a, b, k = b, a, flip[k]
-        if a.get_id() not in ids or not z3.is_int_value(b):
-            continue
-        i, v = a.get_id(), b.as_long()
-        if k in (z3.Z3_OP_LE, z3.Z3_OP_EQ):
-            hi[i] = min(hi.get(i, v), v)
-        if k == z3.Z3_OP_LT:
-            hi[i] = min(hi.get(i, v - 1), v - 1)
-        if k in (z3.Z3_OP_GE, z3.Z3_OP_EQ):
-            lo[i] = max(lo.get(i, v), v)
-        if k == z3.Z3_OP_GT:
-            lo[i] = max(lo.get(i, v + 1), v + 1)
-    return {i: list(range(lo[i], hi[i] + 1)) for i in ids if i in lo and i in hi}
-
-
-def _brute_domains(f: _Fresh, limit: int) -> list[list] | None:
-    """Every constant's candidate values (Z3 numerals), or None if not small and finite."""
-    if any(c is None for c in f.consts) or {c.get_id() for c in f.all} - {c.get_id() for c in f.consts}:
-        return None  # the constraints hold constants outside the answer's projection
-    bounds = _int_bounds(f.assertions, f.consts)
-    domains, size = [], 1
-    for c in f.consts:
-        if z3.is_bool(c):
-            dom = [z3.BoolVal(False, f.ctx), z3.BoolVal(True, f.ctx)]
-        elif z3.is_int(c) and c.get_id() in bounds:
-            dom = [z3.IntVal(v, f.ctx) for v in bounds[c.get_id()]]
-        else:
-            return None
-        size *= max(1, len(dom))
-        if size > limit:
-            return None
-        domains.append(dom)
-    return domains
-
-
-def _brute(problem: Problem, f: _Fresh, limit: int) -> AuditOutcome | None:
-    """All assignments evaluated by Z3's simplifier; None when the domain is not small."""
-    domains = _brute_domains(f, limit)
-    if domains is None:
-        return None
-    conj = z3.And(f.assertions + [z3.BoolVal(True, f.ctx)])
-    objective = None
-    if problem.kind == "optimize":
-        # the definition ``objective == target`` (Z3 may print it either way round)
-        eq = [a for a in f.assertions if z3.is_eq(a)
-              and any(z3.eq(x, f.objective) for x in a.children())]
-        if len(eq) != 1:
-            return None
-        left, right = eq[0].children()
-        objective = right if z3.eq(left, f.objective) else left
-        conj = z3.And([a for a in f.assertions if not z3.eq(a, eq[0])] + [z3.BoolVal(True, f.ctx)])
-    found: list[tuple] = []
-    for combo in itertools.product(*domains):
-        if time.monotonic() > f.deadline:
-            return AuditOutcome("undecided", "brute force ran out of the audit's seconds", "brute")
-        pairs = list(zip(f.consts, combo, strict=False))
-        if not z3.is_true(z3.simplify(z3.substitute(conj, *pairs) if pairs else conj)):
-            continue
-        key = tuple(_literal(s, v) for s, v in zip(problem.sorts, combo, strict=False))
-        if objective is None:
-            found.append((key, None))
-        else:
-            val = z3.simplify(z3.substitute(objective, *pairs) if pairs else objective)
-            found.append((key, _as_fraction(val)))
-    names = problem.names
-    if problem.kind == "enumerate":
-        stored = {tuple(s) for s in problem.solutions}
-        got = {k for k, _ in found}
-        extra = sorted(got - stored)
-        if extra:
-            return AuditOutcome("ambiguous", f"{len(got)} solutions by brute force, {len(stored)} stored; "
-                                             f"another: {_show_key(names, extra[0])}", "brute")
-        if stored - got:
-            return AuditOutcome("wrong", "a stored solution is not a solution (brute force)", "brute")
-        return AuditOutcome("pass", f"exactly {len(got)} solution(s) by brute force over "
-                                    f"{_count(domains)} assignments", "brute")
-    if not found:
-        return AuditOutcome("wrong", "no assignment satisfies the constraints (brute force)", "brute")
-    vals = [v for _, v in found]
-    best = max(vals) if problem.direction == "maximize" else min(vals)
-    stored = _as_fraction(_z3_value(problem.value, f.ctx))
-    if best != stored:
-        return AuditOutcome("wrong", f"the optimum is {best} by brute force, stored {stored}", "brute")
-    argmax = [k for k, v in found if v == best]
-    if problem.argmax and len(argmax) > 1:
-        other = next((k for k in argmax if [tuple(x) for x in problem.solutions[:1]] != [k]), argmax[0])
-        return AuditOutcome("ambiguous", f"{len(argmax)} configurations reach the optimum {best}; "
-                                         f"another: {_show_key(names, other)}", "brute")
-    if problem.argmax and problem.solutions and tuple(problem.solutions[0]) != argmax[0]:
-        return AuditOutcome("wrong", "the stored configuration is not the optimal one (brute force)", "brute")
-    return AuditOutcome("pass", f"optimum {best} by brute force over {_count(domains)} assignments"
-                                + (" (unique configuration)" if problem.argmax else ""), "brute")
-
-
-def _as_fraction(v: Any) -> Fraction:
-    if z3.is_int_value(v):
-        return Fraction(v.as_long())
-    if z3.is_rational_value(v):
-        return v.as_fraction()
-    raise ValueError(f"not a number: {v}")
-
-
-def _count(domains: list) -> int:
-    n = 1
-    for d in domains:
-        n *= len(d)
-    return n
-
-
-def _show_key(names: list[str], key: tuple) -> str:
-    return ", ".join(f"{n}={v[1]}" for n, v in zip(names, key, strict=False))
 
 
 def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method: str = "solver",
@@ -421,12 +228,12 @@ def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method:
 
 def _audit_once(problem: Problem, seconds: float, logic: str | None, method: str,
                 brute_limit: int) -> AuditOutcome:
-    f = _Fresh(problem, seconds, logic)
+    f = Fresh(problem, seconds, logic)
     try:
         if not problem.complete:
             return _audit_open(f)
         if method == "auto":
-            out = _brute(problem, f, brute_limit)
+            out = brute(problem, f, brute_limit)
             if out is not None:
                 return out
         return _audit_enumerate(problem, f) if problem.kind == "enumerate" else _audit_optimize(problem, f)

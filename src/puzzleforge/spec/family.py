@@ -8,7 +8,6 @@ expression that fails on every attempt is a spec error with its field and YAML l
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import time
@@ -19,14 +18,14 @@ from typing import Any
 
 from ..core.alarm import wall_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
-from ..core.errors import ConfigError, GenerationFailed, InvalidSpec, TrustRequired
+from ..core.errors import ConfigError, GenerationFailed, InvalidSpec
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 from .answers import question_with_format
 from .answers import score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import SafetyNetFired
-from .operators import bind_trusted_module
+from .operatorfiles import load_file_operators
 from .outcome import UNDECIDED
 from .schema import Spec, load_spec
 
@@ -126,66 +125,6 @@ def _net_fired() -> None:
     raise SafetyNetFired()
 
 
-def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
-    here = Path(spec.path).resolve().parent
-    # the project root (working directory), the spec's folder, and the folder holding a
-    # specs/ folder (customs/ usually sits beside specs/)
-    candidates = [Path.cwd() / rel, here / rel, here.parent / rel]
-    for c in candidates:
-        if c.is_file():
-            return c
-    line = spec.lines.get(("custom_operator", name))
-    if Path(rel).is_absolute():
-        # an absolute path from the author's machine: the project's customs/ folder may
-        # hold the same file (public specs ship it there)
-        base = Path(rel).name
-        for c in (Path.cwd() / "customs" / base, here / "customs" / base, here.parent / "customs" / base):
-            if c.is_file():
-                return c
-        raise InvalidSpec(f"operator file '{rel}' not found (an absolute path that does not exist "
-                          f"here, and no customs/{base} in the project either)", file=spec.path,
-                          field=f"custom_operator.{name}", line=line,
-                          expected="a path relative to the project root, e.g. customs/" + base)
-    raise InvalidSpec(f"operator file '{rel}' not found", file=spec.path,
-                      field=f"custom_operator.{name}", line=line,
-                      expected="a path relative to the working directory (project root) or to the spec's folder")
-
-
-def _load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, (kind, rel) in spec.operators.items():
-        if kind != "file":
-            continue
-        line = spec.lines.get(("custom_operator", name))
-        if not trust:  # checked before the file is even looked for
-            raise TrustRequired(
-                f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
-                field=f"custom_operator.{name}", line=line,
-                expected="--trust on `puzzleforge spec generate`, `generate`, `verify` or "
-                         "`score` (or trust=True in the Python API) to allow Python operator "
-                         "files; the web app never trusts a spec a dataset record names",
-                hint="Only pass --trust for specs you trust")
-        path = _resolve_operator_file(spec, name, rel)
-        mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)
-        if mod_spec is None or mod_spec.loader is None:
-            raise InvalidSpec(f"cannot load operator file '{rel}'", file=spec.path,
-                              field=f"custom_operator.{name}", line=line)
-        module = importlib.util.module_from_spec(mod_spec)
-        try:
-            mod_spec.loader.exec_module(module)
-        except Exception as exc:  # noqa: BLE001 - trusted user code failing to import
-            raise InvalidSpec(f"operator file '{rel}' failed to load: {type(exc).__name__}: {exc}",
-                              file=spec.path, field=f"custom_operator.{name}", line=line) from None
-        bind_trusted_module(module)  # its random draws follow the puzzle seed; prints muted
-        func = getattr(module, name, None)
-        if func is None:
-            raise InvalidSpec(f"operator file '{rel}' defines no '{name}'", file=spec.path,
-                              field=f"custom_operator.{name}", line=line,
-                              expected=f"a function named {name} in the file")
-        out[name] = func
-    return out
-
-
 def _difficulty(result: dict, problem: str) -> float:
     pos = result.get("var_pos") or {}
     weight = sum(abs(f) for _, f in pos.values())
@@ -221,7 +160,7 @@ class SpecFamily:
         self.trust = trust
         # ``spec``: already parsed (the sandbox worker parses the text the parent sent)
         self.spec = spec if spec is not None else load_spec(self.path)
-        self.file_ops = _load_file_operators(self.spec, trust)
+        self.file_ops = load_file_operators(self.spec, trust)
         self.name = "spec:" + Path(self.path).stem
         # meta.source: relative to the working directory, so a dataset stays valid when the
         # checkout moves (resolved once: ~0.1 ms per puzzle)

@@ -3,7 +3,7 @@
 Why hooks and not only a compile-time check: whether ``x.name`` is safe depends on what
 ``x`` is at run time (``s.join`` on a string is fine, ``f.gi_frame`` on a generator is an
 escape). The compiler (spec/safe.py) turns every ``x.name`` into ``guarded_getattr(x,
-'name')``; this looks ``name`` up in the allow-list of ``type(x)`` (spec/allowlist.py,
+'name')``; this looks ``name`` up in the allow-list of ``type(x)`` (spec/attributes.py,
 inherited along the MRO, cached per type) and refuses everything else, dunders and private
 names included. ``str.format``/``format_map`` return a formatter whose fields (``{0.a[1]}``)
 walk through the same two hooks, and whose format specs are width-bounded.
@@ -17,7 +17,8 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from .allowlist import ATTRIBUTES, ModuleView
+from .allowlist import ModuleView
+from .attributes import ATTRIBUTES
 from .bounded import METHOD_WRAPPERS, ExprError, check_format_spec
 
 __all__ = ["guarded_getattr", "guarded_getitem", "guarded_hasattr", "safe_format",

@@ -20,8 +20,8 @@ from typing import Any
 import z3
 
 from . import bounded, formulagen, mathexpr
-from .allowlist import MODULE_VIEWS, z3_table
-from .bounded import ITERTOOLS_BOUNDED
+from .allowlist import MODULE_VIEWS
+from .boundedlib import ITERTOOLS_BOUNDED
 from .fastz3 import FAST_EXPORTS
 from .pureops import (  # noqa: F401 - event_count and _flatten_syms: read as operators.X (columnmode)
     MAX_OPERATOR_ITEMS,
@@ -44,12 +44,13 @@ from .pureops import (  # noqa: F401 - event_count and _flatten_syms: read as op
 )
 from .solmodel import SolModel, solution_order_key, z3_to_py
 from .wordlists import WORD_LISTS
+from .z3names import z3_table
 
 __all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError",
            "bind_trusted_module", "solution_order_key"]
 
 
-#: The Z3 names a spec may use: an explicit table (spec/allowlist.py), never ``dir(z3)``
+#: The Z3 names a spec may use: an explicit table (spec/z3names.py), never ``dir(z3)``
 #: minus a deny-list (z3 re-exports ctypes, global parameters and printing helpers).
 Z3_EXPORTS: dict[str, Any] = z3_table(FAST_EXPORTS)
 

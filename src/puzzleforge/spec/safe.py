@@ -4,14 +4,15 @@ Why our own compiler: PuzzleClone specs are Python expressions written against t
 and the original tool ``exec``s them with full builtins. We parse each expression once,
 walk its AST (no imports, no statements, no dunder names, no private or assigned
 attributes), rewrite it so that every attribute read goes through
-``guards.guarded_getattr`` (an explicit allow-list per type, spec/allowlist.py), every
+``guards.guarded_getattr`` (an explicit allow-list per type, spec/attributes.py), every
 format spec through a width check, and the operators that can allocate without bound
 (``**``, ``*``, ``<<``, ``%``, ``+``) through bounded helpers (spec/bounded.py), then
 compile the tree once per spec. Evaluation happens in a namespace built only from
 explicit tables (``SAFE_BUILTINS`` as ``__builtins__``, the Z3 names of
-``allowlist.Z3_NAMES``, the spec operators), so nothing outside them is reachable by name,
+``z3names.Z3_NAMES``, the spec operators), so nothing outside them is reachable by name,
 and nothing outside the attribute table is reachable from a value. docs/architecture.md
-says why this and not RestrictedPython.
+says why this and not RestrictedPython. Templates (f-strings written without the ``f``)
+are parsed into the same kind of tree by spec/placeholders.py, then checked here.
 
 >>> code = compile_expr("x + 1", where="demo")
 >>> code.run({"x": 2})
@@ -31,7 +32,9 @@ from ..core.errors import InvalidSpec, UnsafeExpression
 from . import bounded
 from .allowlist import IMPORTABLE, MODULE_VIEWS, ModuleView, builtin_table
 from .bounded import MAX_EXPONENT, MAX_SEQUENCE, ExprError
+from .escapes import unescape
 from .guards import guarded_getattr, guarded_hasattr, safe_format
+from .placeholders import short, template_tree
 
 __all__ = ["SafeCode", "compile_expr", "compile_template", "SAFE_BUILTINS", "ExprError",
            "MAX_SEQUENCE", "MAX_EXPONENT", "SAFE_IMPORTS"]
@@ -146,11 +149,6 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def _short(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 class _Rewriter(ast.NodeTransformer):
     """Route unbounded operators through guarded helpers (and substitute name aliases)."""
 
@@ -225,7 +223,7 @@ def _parse(source: str, where: str, file: str | None, line: int | None) -> ast.E
     try:
         return ast.parse(source.strip(), mode="eval")
     except SyntaxError as exc:
-        raise InvalidSpec(f"syntax error in expression ({exc.msg}): {_short(source)}",
+        raise InvalidSpec(f"syntax error in expression ({exc.msg}): {short(source)}",
                           file=file, field=where, line=line,
                           expected="a valid Python expression") from None
 
@@ -251,126 +249,8 @@ def compile_expr(source: Any, *, where: str, file: str | None = None,
     try:
         return _finish(tree, source, where, file, line, aliases)
     except UnsafeExpression as exc:
-        raise UnsafeExpression(f"{exc.problem} in: {_short(source)}", file=file, field=where,
+        raise UnsafeExpression(f"{exc.problem} in: {short(source)}", file=file, field=where,
                                line=line, expected=exc.expected) from None
-
-
-def _find_close(text: str, start: int) -> int:
-    """Index of the '}' closing the placeholder opened at ``start`` (quotes and brackets aware)."""
-    depth = 0
-    i = start + 1
-    quote = None
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if text.startswith(quote, i):
-                i += len(quote)
-                quote = None
-                continue
-        elif ch in "'\"":
-            quote = text[i:i + 3] if text[i:i + 3] in ("'''", '"""') else ch
-            i += len(quote)
-            continue
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                if ch == "}":
-                    return i
-                return -1
-            depth -= 1
-        i += 1
-    return -1
-
-
-def _split_field(body: str) -> tuple[str, str | None, str | None]:
-    """Split a placeholder body into expression, conversion and format spec (top level only)."""
-    depth = 0
-    quote = None
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if body.startswith(quote, i):
-                i += len(quote)
-                quote = None
-                continue
-        elif ch in "'\"":
-            quote = body[i:i + 3] if body[i:i + 3] in ("'''", '"""') else ch
-            i += len(quote)
-            continue
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0 and ch == "!" and i + 1 < len(body) and body[i + 1] in "rsa" and \
-                (i + 2 == len(body) or body[i + 2] == ":"):
-            rest = body[i + 2:]
-            return body[:i], body[i + 1], (rest[1:] if rest.startswith(":") else None)
-        elif depth == 0 and ch == ":" and not body[:i].lstrip().startswith("lambda"):
-            return body[:i], None, body[i + 1:]
-        i += 1
-    return body, None, None
-
-
-from .escapes import unescape  # noqa: E402 - the template literals' escapes (spec/escapes.py)
-
-
-def _template_tree(text: str, where: str, file: str | None, line: int | None) -> ast.Expression:
-    """Parse a template into an f-string AST without going through Python string quoting.
-
-    Why: spec templates mix both quote characters and backslashes freely (the original
-    wraps them in triple quotes and patches the ends); parsing placeholders ourselves
-    accepts every template the original accepts, with any quoting.
-    """
-    parts: list[ast.expr] = []
-    buf: list[str] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "{":
-            if i + 1 < n and text[i + 1] == "{":
-                buf.append("{")
-                i += 2
-                continue
-            close = _find_close(text, i)
-            if close < 0:
-                raise InvalidSpec(f"unclosed '{{' in template: {_short(text)}", file=file,
-                                  field=where, line=line, expected="text with {expression} placeholders")
-            expr_src, conv, spec = _split_field(text[i + 1:close])
-            if not expr_src.strip():
-                raise InvalidSpec(f"empty placeholder {{}} in template: {_short(text)}", file=file,
-                                  field=where, line=line, expected="an expression inside each {}")
-            try:
-                node = ast.parse("(" + expr_src.strip().replace("\n", " ") + ")", mode="eval").body
-            except SyntaxError as exc:
-                raise InvalidSpec(f"syntax error in placeholder {{{_short(expr_src, 80)}}} ({exc.msg})",
-                                  file=file, field=where, line=line,
-                                  expected="a valid Python expression inside {}") from None
-            if buf:
-                parts.append(ast.Constant(unescape("".join(buf))))  # as the original's f-string
-                buf = []
-            fmt = ast.JoinedStr([ast.Constant(spec)]) if spec else None
-            parts.append(ast.FormattedValue(value=node, conversion=ord(conv) if conv else -1,
-                                            format_spec=fmt))
-            i = close + 1
-            continue
-        if ch == "}" and i + 1 < n and text[i + 1] == "}":
-            buf.append("}")
-            i += 2
-            continue
-        buf.append(ch)
-        i += 1
-    if buf:
-        parts.append(ast.Constant(unescape("".join(buf))))  # as the original's f-string
-    return ast.Expression(body=ast.JoinedStr(values=parts))
 
 
 def compile_template(text: Any, *, where: str, file: str | None = None,
@@ -381,9 +261,9 @@ def compile_template(text: Any, *, where: str, file: str | None = None,
     text = str(text)
     if "{" not in text:
         return SafeCode(text, where, compile(repr(unescape(text.replace("}}", "}"))), "<const>", "eval"), file, line)
-    tree = _template_tree(text, where, file, line)
+    tree = template_tree(text, where, file, line)
     try:
         return _finish(tree, text, where, file, line, aliases)
     except UnsafeExpression as exc:
-        raise UnsafeExpression(f"{exc.problem} in: {_short(text)}", file=file, field=where,
+        raise UnsafeExpression(f"{exc.problem} in: {short(text)}", file=file, field=where,
                                line=line, expected=exc.expected) from None

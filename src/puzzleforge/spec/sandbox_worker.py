@@ -1,4 +1,5 @@
-"""Main of the locked-down spec worker process (the parent side is spec/sandbox.py).
+"""Main of the locked-down spec worker process (the parent side is spec/sandbox.py
+and spec/sandbox_process.py).
 
 Started as ``python -I -B -c <bootstrap> <package dir> <parent pid>`` with an empty
 environment. It imports everything an attempt needs, builds the Z3 and HiGHS objects
@@ -8,7 +9,7 @@ generation settings and the random generator's state; the reply carries the puzz
 plain data and the generator's state after the call, so the parent continues exactly as
 if it had generated in process. Requests come from the parent (trusted) and are
 unpickled normally; replies are plain data the parent unpickles with a class-restricted
-unpickler (spec/sandbox.py), because this process is the one that may be hostile.
+unpickler (spec/sandbox_process.py), because this process is the one that may be hostile.
 
 Frames on the pipes: 4-byte big-endian length, then a pickle.
 """

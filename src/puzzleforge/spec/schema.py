@@ -6,6 +6,10 @@ once, through the whitelisting compiler, when the spec is loaded. The format's a
 order (custom_operator, variables, symbols, conditions, ..., desc) is also the scope
 order: a name used before the attribute that defines it is reported here, not at
 generation time.
+
+The per-attribute checkers that are a job of their own live beside it: the checking
+context and shared field checkers in spec/schemafields.py, the questions (open and
+choice queries, option templates) in spec/schemaqueries.py.
 """
 from __future__ import annotations
 
@@ -25,24 +29,15 @@ from .schemafields import (
     _check_static_range,
     _Ctx,
     _load_with_lines,
-    _range_literal,
     _selection,
     _split_range,
 )
+from .schemaqueries import ChoiceTemplate, parse_query
 
 __all__ = ["Spec", "load_spec", "parse_spec_text", "Selection", "ChoiceTemplate"]
 
 TOP_FIELDS = ("custom_operator", "variables", "vars", "symbols", "conditions", "calc_solution",
               "max_solution", "post_generation", "optimize", "queries", "desc")
-
-
-@dataclass(frozen=True)
-class ChoiceTemplate:
-    selection: Selection
-    cond: str
-    opt_formula: SafeCode
-    opt_text: SafeCode
-    count_range: tuple[int, int] | None = None
 
 
 @dataclass
@@ -274,7 +269,7 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
         p = ("queries", name)
         ctx.define(name, p)
         qnames.append(name)
-        spec.queries[name] = _query(ctx, q, p, name)
+        spec.queries[name] = parse_query(ctx, q, p, name)
 
     spec.desc = ctx.template(data.get("desc", ""), ("desc",))
     return spec
@@ -294,65 +289,6 @@ def _derived(ctx: _Ctx, t: Any, p: tuple, name: str) -> dict:
             "formula": ctx.expr(t["formula"], p + ("formula",)),
             "desc": ctx.template(t.get("desc", ""), p + ("desc",)),
             "has_amount": t.get("amount") is not None}
-
-
-_CHOICE_FIELDS = ("source", "amount", "order", "duplicate", "cond", "opt_formula", "opt_text",
-                  "custom_cond", "domain", "dim")
-
-
-def _choice_template(ctx: _Ctx, t: dict, p: tuple) -> ChoiceTemplate:
-    cond = t.get("cond", "any")
-    if cond not in ("any", "all"):
-        raise ctx.error(p + ("cond",), f"cond '{cond}' is not known", "'any' or 'all'")
-    if "opt_formula" not in t:
-        raise ctx.error(p, "option template without opt_formula", "an opt_formula using _opt and _model")
-    sel = _selection(ctx, t, p, extra=set(), option=True, allow_dim=False)
-    return ChoiceTemplate(sel, cond, ctx.expr(t["opt_formula"], p + ("opt_formula",)),
-                          ctx.template(t.get("opt_text", ""), p + ("opt_text",)),
-                          _range_literal(ctx, t.get("domain"), p + ("domain",)))
-
-
-def _query(ctx: _Ctx, q: Any, p: tuple, name: str) -> dict:
-    if not isinstance(q, dict):
-        raise ctx.error(p, "a query must be a mapping", "an open or choice question")
-    base = ("desc", "query_type", "select_type", "opt_num")
-    if "source" in q or "templates" in q:
-        if "templates" in q:
-            _check_fields(ctx, q, p, base + ("templates",), f"query '{name}'")
-            tl = q["templates"]
-            if not isinstance(tl, list) or not tl:
-                raise ctx.error(p + ("templates",), "templates must be a non-empty list", "option templates")
-            tpls = []
-            for i, t in enumerate(tl):
-                _check_fields(ctx, t, p + ("templates", i), _CHOICE_FIELDS, "option template")
-                tpls.append(_choice_template(ctx, t, p + ("templates", i)))
-        else:
-            _check_fields(ctx, q, p, base + _CHOICE_FIELDS, f"query '{name}'")
-            tpls = [_choice_template(ctx, q, p)]
-        qt = q.get("query_type", "single_choice")
-        if qt not in ("single_choice", "multiple_choice"):
-            raise ctx.error(p + ("query_type",), f"query_type '{qt}' is not known",
-                            "single_choice or multiple_choice")
-        st = q.get("select_type", True)
-        if not isinstance(st, bool):
-            raise ctx.error(p + ("select_type",), "select_type must be true or false", "a boolean")
-        on = q.get("opt_num", 4)
-        if on is None:
-            on = 4
-        if not isinstance(on, int) or isinstance(on, bool) or not 2 <= on <= 26:
-            raise ctx.error(p + ("opt_num",), f"opt_num {on!r} is not allowed", "an integer in [2, 26]")
-        return {"kind": "choice", "desc": ctx.template(q.get("desc", ""), p + ("desc",)),
-                "query_type": qt, "select_type": st, "opt_num": on, "templates": tpls,
-                "multi": "templates" in q}
-    _check_fields(ctx, q, p, ("desc", "ans_formula", "ans_text", "ans_assertion"), f"query '{name}'")
-    if "ans_formula" not in q or "ans_text" not in q:
-        raise ctx.error(p, "open question needs ans_formula and ans_text",
-                        "ans_formula, ans_text (and optional ans_assertion)")
-    return {"kind": "open", "desc": ctx.template(q.get("desc", ""), p + ("desc",)),
-            "ans_formula": ctx.expr(q["ans_formula"], p + ("ans_formula",)),
-            "ans_text": ctx.expr(q["ans_text"], p + ("ans_text",)),
-            "ans_assertion": ctx.expr(q.get("ans_assertion", "len(_solutions) == 1"),
-                                      p + ("ans_assertion",))}
 
 
 def load_spec(path: str | Path) -> Spec:

@@ -19,7 +19,8 @@ import yaml
 from ..core.errors import InvalidSpec
 from ..core.yamlio import load_yaml_node
 from .operators import OPERATOR_NAMES
-from .safe import SAFE_BUILTINS, SafeCode, _template_tree, compile_expr, compile_template
+from .placeholders import template_tree
+from .safe import SAFE_BUILTINS, SafeCode, compile_expr, compile_template
 
 __all__ = ["IGNORED_FIELDS", "RESERVED", "Selection"]
 
@@ -112,7 +113,7 @@ class _Ctx:
         code = compile_template(value, where=self.where(path), file=self.file, line=self.line(path),
                                 aliases=self.aliases)
         if value is not None and "{" in str(value):
-            tree = _template_tree(str(value), self.where(path), self.file, self.line(path))
+            tree = template_tree(str(value), self.where(path), self.file, self.line(path))
             self._check_tree(tree, str(value), path, extra)
         return code
 
