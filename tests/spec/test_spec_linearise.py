@@ -62,3 +62,39 @@ def test_left_alone_outside_the_shape():
     assert (
         linearise_products([x >= 0, x <= 100, y >= 0, y <= 100, x * y == 12], [x, y], kinds) is None
     )
+
+
+def test_nonlinear_shape_test_agrees_with_the_wrapper_walk():
+    """nonlinear.is_nonlinear_int over addresses answers as the z3py walk it replaced."""
+    from puzzleforge.spec import nonlinear
+
+    x, y, z = z3.Ints("x y z")
+    cases = [
+        [x * y == 2],
+        [3 * x + y == 2],
+        [x * 3 * 4 == y],
+        [x / y == 1],
+        [x / 2 == y, x % 3 == 1],
+        [x % y == 0],
+        [x**2 == y],
+        [z3.If(x > 0, y * z, 0) == 1],
+        [z3.ForAll([z], x * z == 0)],
+        [z3.Or(x == 1, z3.And(y > 2, z - x <= 3))],
+    ]
+    rng = random.Random(5)
+    for _ in range(40):
+        cases.append(_random_problem(rng)[0])
+    for asserts in cases:
+        slow = any(
+            z3.is_app(e)
+            and (
+                e.decl().kind() == z3.Z3_OP_POWER
+                or (
+                    e.decl().kind() == z3.Z3_OP_MUL
+                    and sum(1 for a in e.children() if not nonlinear._numeral(a)) >= 2
+                )
+                or (e.decl().kind() in nonlinear._DIVISIONS and not nonlinear._numeral(e.arg(1)))
+            )
+            for e in nonlinear.walk_terms(asserts, into_quantifiers=False)
+        )
+        assert nonlinear._nonlinear_raw(asserts) == slow, asserts
