@@ -9,8 +9,8 @@ Two rules (docs/architecture.md, "The contracts that hold it together"):
 - **No import cycles** among the imports that run when a module is imported (module
   level, including inside top-level ``if``/``try``; ``if TYPE_CHECKING:`` blocks are
   left out because they never run). An import inside a function runs later, on call,
-  and cannot deadlock or half-initialise a module; cycles that close only through such
-  imports are checked against an explicit list of known ones, so no new one appears
+  and cannot deadlock or half-initialise a module, but a cycle that closes only through
+  such imports still tangles the layers inside an engine, so none is allowed either
   (imports under ``if TYPE_CHECKING:`` never run and count for no cycle).
 - **Layers**, over every import including those inside functions: ``core`` imports no
   engine and no front end; an engine (spec, grid, zebra, crossnumber, builtin) imports
@@ -233,39 +233,9 @@ def test_no_import_cycles() -> None:
     assert cycles(GRAPH.at_import) == []
 
 
-# Cycles that close only through imports inside functions. They cannot half-initialise a
-# module, but they tangle what should be layers inside an engine. TEMPORARY (session 8):
-# the ones below were there when this check was added; remove an entry when its cycle is
-# broken (the test then asks for it). The spec engine is being restructured, so any cycle
-# within spec/ is tolerated until that lands; the lead removes SPEC_TOLERATED afterwards.
-KNOWN_FUNCTION_LEVEL_CYCLES = [
-    [
-        "puzzleforge.grid.domains",
-        "puzzleforge.grid.ir",
-        "puzzleforge.grid.ir.aggregates",
-        "puzzleforge.grid.ir.binders",
-        "puzzleforge.grid.ir.checks",
-        "puzzleforge.grid.ir.logic",
-        "puzzleforge.grid.ir.nodes",
-        "puzzleforge.grid.ir.refs",
-        "puzzleforge.grid.ir.sets",
-        "puzzleforge.grid.model",
-        "puzzleforge.grid.pretty",
-        "puzzleforge.grid.primitives",
-    ],
-    ["puzzleforge.grid.formats.janko", "puzzleforge.grid.formats.janko_genres"],
-    ["puzzleforge.zebra.model", "puzzleforge.zebra.text", "puzzleforge.zebra.zebralogic"],
-]
-SPEC_TOLERATED = "puzzleforge.spec"
-
-
-def test_no_new_import_cycles_through_functions() -> None:
-    found = [
-        c
-        for c in cycles(GRAPH.runnable)
-        if not all(m == SPEC_TOLERATED or m.startswith(SPEC_TOLERATED + ".") for m in c)
-    ]
-    assert found == KNOWN_FUNCTION_LEVEL_CYCLES
+def test_no_import_cycles_through_functions() -> None:
+    # they cannot half-initialise a module, but they tangle what should be layers
+    assert cycles(GRAPH.runnable) == []
 
 
 def test_engines_and_core_keep_their_layer() -> None:

@@ -12,7 +12,8 @@ from puzzleforge.cli.main import app
 from puzzleforge.core.errors import InvalidDescription
 from puzzleforge.grid import api
 from puzzleforge.grid.formats.detect import detect_format, read_any
-from puzzleforge.grid.formats.janko import format_janko, parse_janko, read_doc
+from puzzleforge.grid.formats.janko import read_doc
+from puzzleforge.grid.formats.janko_genres import format_janko, parse_janko
 from puzzleforge.grid.genre import concrete
 from puzzleforge.grid.genres import get_genre
 from puzzleforge.grid.topology import Cell, Edge
@@ -270,7 +271,7 @@ def test_garbage_gives_an_instance_or_a_clear_error() -> None:
             text = (
                 f"[setup]\npuzzle {genre}\nsize {n}\n[problem]\n"
                 + "\n".join(rows)
-                + f"\n[areas]\n"
+                + "\n[areas]\n"
                 + "\n".join(" ".join(["1"] * n) for _ in range(n))
                 + f"\n[rlabels]\n{' '.join(['1'] * n)}\n[clabels]\n{' '.join(['2'] * n)}\n[end]\n"
             )

@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from playwright import sync_api
+from webserver import serving
 
 import puzzleforge
 from puzzleforge.web import WebSettings, create_app
@@ -123,35 +121,11 @@ def api_client(web_data_dir: Path):
         yield client
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def live_server(web_data_dir: Path) -> Iterator[str]:
     """A real uvicorn server on 127.0.0.1 and a free port, in a thread."""
-    import uvicorn
-
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(WebSettings(data_dir=web_data_dir)),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True, name="pf-web-test-server")
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(WebSettings(data_dir=web_data_dir)) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

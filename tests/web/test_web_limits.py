@@ -3,46 +3,23 @@ chunked uploads, and other sites' pages cannot post to the app (Origin / Sec-Fet
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
+from webserver import serving
 
-from puzzleforge.web import WebSettings, create_app
+from puzzleforge.web import WebSettings
 
 LIMIT = 64 * 1024  # max_upload_bytes of the server under test
 RECORD = b'{"family": "latin", "question": "q", "answer": "a"}\n'
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
-    port = _free_port()
-    app = create_app(
-        WebSettings(data_dir=tmp_path_factory.mktemp("limits"), max_upload_bytes=LIMIT)
-    )
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    settings = WebSettings(data_dir=tmp_path_factory.mktemp("limits"), max_upload_bytes=LIMIT)
+    with serving(settings) as url:
+        yield url
 
 
 def _multipart(payload: bytes, boundary: str = "pfboundary") -> tuple[bytes, bytes, str]:

@@ -8,52 +8,32 @@ hang would show as the pytest timeout)."""
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import orjson
 import pytest
+from webserver import serving
 
 import puzzleforge
-from puzzleforge.web import WebSettings, create_app
+from puzzleforge.web import WebSettings
 
 REPO = Path(__file__).resolve().parents[2]
 ABCD = REPO / "examples" / "crossnumber" / "abcd.yaml"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
-    port = _free_port()
-    app = create_app(
-        WebSettings(
-            data_dir=tmp_path_factory.mktemp("workers"),
-            engine_seconds=10.0,
-            engine_queue_seconds=2.0,
-        )
+    settings = WebSettings(
+        data_dir=tmp_path_factory.mktemp("workers"),
+        engine_seconds=10.0,
+        engine_queue_seconds=2.0,
     )
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=15)
+    with serving(settings) as url:
+        yield url
 
 
 def _upload(server: str, records: list[dict]) -> str:

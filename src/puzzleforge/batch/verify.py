@@ -141,7 +141,8 @@ def _check_spec(
         return
 
 
-#: Wall-clock bound of one record's uniqueness audit (``verify --audit-seconds``).
+#: Bound of one record's uniqueness audit (``verify --audit-seconds``), in idle-machine
+#: seconds of solver work.
 AUDIT_SECONDS = 60.0
 
 

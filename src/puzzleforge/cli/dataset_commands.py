@@ -346,9 +346,10 @@ def register(app: typer.Typer) -> None:
         audit_seconds: float = typer.Option(
             60.0,
             "--audit-seconds",
-            help="Wall-clock bound of each spec record's uniqueness audit (a fresh solver, no "
-            "work budget); a record it cannot decide in time is reported 'undecided', "
-            "never as a pass, and the command exits 1.",
+            help="Bound of each spec record's uniqueness audit (a fresh solver), in "
+            "idle-machine seconds of solver work (counted, so the report is the same on a busy "
+            "machine; a wall-clock net of 3x stays); a record it cannot decide within it is "
+            "reported 'undecided', never as a pass, and the command exits 1.",
         ),
         trust: bool = typer.Option(False, "--trust", help=TRUST_HELP),
     ) -> None:

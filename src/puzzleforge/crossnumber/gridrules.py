@@ -14,8 +14,8 @@ replaced by each digit (several ``for`` suffixes repeat it over every combinatio
       - countD * countE * (countD - countE) = 0 for D in 0..9 for E in 0..9
                                            # every digit used is used equally often
 
-Grid rules are checked on complete candidate grids (like hooks): they cut solutions,
-they do not propagate.
+Grid rules propagate on partial grids by interval reasoning (``gridprop.py``) and are
+checked exactly on complete candidate grids.
 """
 
 from __future__ import annotations

@@ -198,16 +198,9 @@ class Solver:
 
             self.cons.append(FinalCheck(rev_pair, "one answer is another reversed"))
         if m.rules.grid:
-            from .gridrules import digit_counts
+            from .gridprop import GridRulesCon
 
-            def grid_rules(s: Solver, a: dict) -> bool:
-                mm = s.model
-                env = digit_counts([a[("x", rc)] for rc in mm.grid.cells()])
-                env.update({c: a[("c", c)] for c in mm.clues})
-                env.update({v: a[("v", v)] for v in mm.variables.names})
-                return all(rule.holds(env) for rule in mm.rules.grid)
-
-            self.cons.append(FinalCheck(grid_rules, "grid rules"))
+            self.cons.append(GridRulesCon(self, m.rules.grid))
         if m.rules.hooks:
             from .hooks import HOOKS
 

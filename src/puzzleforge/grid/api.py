@@ -76,7 +76,7 @@ def parse_puzzle(text: str) -> tuple[Genre, Instance]:
     from .formats.janko import looks_like_janko
 
     if looks_like_janko(stripped):  # janko.at text (either layout) or a saved page
-        from .formats.janko import parse_janko
+        from .formats.janko_genres import parse_janko
 
         inst = parse_janko(stripped)[0]
         return get_genre(inst.genre), inst

@@ -123,7 +123,7 @@ def generate_command(
     )
     g = get_genre(genre)
     if fmt == "janko":
-        from .formats.janko import format_janko
+        from .formats.janko_genres import format_janko
 
         text = format_janko(inst, sol)
     elif fmt == "url":

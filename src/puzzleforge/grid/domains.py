@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import InvalidSpec
+from .sugar import SUGAR
 
 __all__ = ["Domain", "BoolDomain", "Bool", "Enum", "Int", "IntSeq", "DSLError"]
 
@@ -32,9 +33,8 @@ class Domain:
 
     def over(self, entity_set: Any, name: str | None = None) -> Any:
         """``Bool.over(grid.C)``: a variable array over ``entity_set`` (seed sugar)."""
-        from .ir import Var  # local: ir imports domains
-
-        return Var(name or f"{self.kind}_var", self, over=entity_set)
+        # the IR's Var (grid/ir/refs.py imports this module: looked up, not imported)
+        return SUGAR["Var"](name or f"{self.kind}_var", self, over=entity_set)
 
     def cardinality(self) -> float:
         raise NotImplementedError

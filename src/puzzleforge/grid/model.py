@@ -43,6 +43,7 @@ from .ir import (
     short,
     walk,
 )
+from .ir.nodes import pretty_expr, pretty_set
 from .primitives import Connected, Islands, SingleLoop
 
 __all__ = [
@@ -195,6 +196,9 @@ class ClueRef(Expr):
     def children(self) -> tuple:
         return (self.place,)
 
+    def pretty(self, prec: int = 0) -> str:
+        return f"given_{self.spec.name}({pretty_expr(self.place)})"
+
 
 class ClueRule(Expr):
     """For each place p and value v of the spec: selector(p, v) -> body(p, v)."""
@@ -230,6 +234,12 @@ class ClueRule(Expr):
 
     def children(self) -> tuple:
         return (self.spec.places, self.body)
+
+    def pretty(self, prec: int = 0) -> str:
+        return (
+            f"clue {self.spec.name}({self.place.name} in {pretty_set(self.spec.places)}, "
+            f"{self.value.name} in {self.spec.domain!r}): {pretty_expr(self.body)}"
+        )
 
 
 # ------------------------------------------------------------------------ helpers ---

@@ -20,6 +20,7 @@ from typing import Any
 
 from .domains import DSLError
 from .ir import Binder, Expr, _apply, _binder_name, as_set, lift, short
+from .ir.nodes import pretty_expr, pretty_set
 
 __all__ = [
     "Runs",
@@ -49,6 +50,11 @@ class Connected(Expr):
     def children(self) -> tuple:
         return (self.scope, self.body)
 
+    def pretty(self, prec: int = 0) -> str:
+        return (
+            f"connected({self.binder.name} in {pretty_set(self.scope)}: {pretty_expr(self.body)})"
+        )
+
 
 class SingleLoop(Expr):
     """The edges of S whose key is true form exactly one closed loop (degree 0 or 2 at
@@ -68,6 +74,12 @@ class SingleLoop(Expr):
 
     def children(self) -> tuple:
         return (self.scope, self.body)
+
+    def pretty(self, prec: int = 0) -> str:
+        return (
+            f"single_loop({self.binder.name} in {pretty_set(self.scope)} over {self.nodes}: "
+            f"{pretty_expr(self.body)})"
+        )
 
 
 class Islands(Expr):
@@ -91,6 +103,12 @@ class Islands(Expr):
 
     def children(self) -> tuple:
         return (self.scope, self.body)
+
+    def pretty(self, prec: int = 0) -> str:
+        return (
+            f"islands({self.binder.name} in {pretty_set(self.scope)}: {pretty_expr(self.body)}; "
+            f"one {self.spec.name} clue per island = its size)"
+        )
 
 
 def islands(scope: Any, key: Any, spec: Any) -> Expr:
@@ -125,6 +143,12 @@ class Runs(Expr):
 
     def children(self) -> tuple:
         return (self.scope, self.body, self.pattern)
+
+    def pretty(self, prec: int = 0) -> str:
+        return (
+            f"runs({self.binder.name} in {pretty_set(self.scope)}: {pretty_expr(self.body)}) == "
+            f"{pretty_expr(self.pattern)}"
+        )
 
 
 def runs_match(scope: Any, key: Any, pattern: Any) -> Expr:

@@ -146,7 +146,7 @@ def question_with_format(problem: str, details: Sequence[dict]) -> str:
     formats = [d.get("format") for d in details]
     if not details or not all(formats):
         return problem
-    sentence = format_sentence(formats, [str(d.get("answer", "")) for d in details],
+    sentence = format_sentence([f for f in formats if f], [str(d.get("answer", "")) for d in details],
                                _is_chinese(problem))
     return problem.rstrip("\n") + "\n" + sentence
 
@@ -205,8 +205,7 @@ def _key(item: str) -> tuple:
 
 
 def _collection_score(expected: str, given: str, ordered: bool) -> float:
-    want = _items(expected, False)
-    split_space = not any(re.search(r"\s", w) for w in want)
+    split_space = not any(re.search(r"\s", w) for w in _items(expected, False))
     want = [_key(w) for w in _items(expected, split_space)]
     got = [_key(g) for g in _items(given, split_space)]
     if ordered:

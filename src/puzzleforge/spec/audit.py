@@ -10,7 +10,8 @@ which only repeats the same reasoning. The audit therefore
    text, the constants the answer depends on, the solutions (or the optimum and its
    configuration) the puzzle was made from;
 2. parses that text into a *fresh* Z3 context and asks a new solver, bounded only by
-   ``seconds`` of wall clock (no rlimit budget), whether another solution exists
+   ``seconds`` of solver work (Z3 resource units at spec/budget.py's idle-machine rate,
+   spec/auditfresh.py; not the attempt's budget), whether another solution exists
    (enumeration), or a better value, or, where the question reads the configuration
    (spec/argmax.py), another optimal configuration;
 3. or, where every constant is a Boolean or a small bounded integer, tries every
@@ -18,7 +19,7 @@ which only repeats the same reasoning. The audit therefore
 
 Outcomes: ``pass`` (proved), ``ambiguous`` (another correct answer exists; the detail
 shows it), ``wrong`` (the stored solution is not a solution, or a better optimum
-exists), ``undecided`` (the solver ran out of seconds: never counted as a pass), and
+exists), ``undecided`` (the solver ran out of its work: never counted as a pass), and
 ``error`` (the config does not replay). Only ``pass`` is a success.
 
 The fresh context and the outcome record are spec/auditfresh.py; the brute-force way of
@@ -26,7 +27,6 @@ deciding is spec/auditbrute.py; this module holds the solver's and chooses betwe
 """
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import z3
@@ -46,7 +46,8 @@ from .auditfresh import STATUSES, AuditOutcome, Fresh, undecided
 __all__ = ["Problem", "AuditOutcome", "capture_problem", "capture_config", "audit_problem", "audit_puzzle",
            "STATUSES", "DEFAULT_SECONDS"]
 
-#: The default wall-clock bound of one record's audit (``verify --audit-seconds``).
+#: The default bound of one record's audit (``verify --audit-seconds``), in idle-machine
+#: seconds of solver work (spec/auditfresh.py).
 DEFAULT_SECONDS = 60.0
 #: Stored solutions up to which the audit re-enumerates model by model (beyond: one
 #: check with every stored solution blocked, ``_audit_enumerate_blocked``).
@@ -64,7 +65,7 @@ def _audit_open(f: Fresh) -> AuditOutcome:
     consts = [c for c in f.consts if c is not None]
     r = f.check(s)
     if r == z3.unknown:
-        return undecided("solving the constraints (the replay's own check was undecided)", s)
+        return undecided("solving the constraints (the replay's own check was undecided)", s, f)
     if r == z3.unsat:
         return AuditOutcome("wrong", "the constraints have no solution")
     model = s.model()
@@ -73,7 +74,7 @@ def _audit_open(f: Fresh) -> AuditOutcome:
     s.add(z3.Or([c != model.eval(c, model_completion=True) for c in consts]))
     r = f.check(s)
     if r == z3.unknown:
-        return undecided("looking for a second solution (the replay's own check was undecided)", s)
+        return undecided("looking for a second solution (the replay's own check was undecided)", s, f)
     if r == z3.sat:
         return AuditOutcome("undecided", "at least two solutions, and the replay ended undecided "
                                          "before saying how many the puzzle was made from")
@@ -100,7 +101,7 @@ def _audit_enumerate(problem: Problem, f: Fresh) -> AuditOutcome:
     while True:
         r = f.check(s)
         if r == z3.unknown:
-            return undecided(f"enumerating (found {len(seen)} of the {n} stored solutions)", s)
+            return undecided(f"enumerating (found {len(seen)} of the {n} stored solutions)", s, f)
         if r == z3.unsat:
             break
         model = s.model()
@@ -137,14 +138,14 @@ def _audit_enumerate_blocked(problem: Problem, f: Fresh) -> AuditOutcome:
         r = f.check(s)
         s.pop()
         if r == z3.unknown:
-            return undecided(f"checking stored solution {i + 1}", s)
+            return undecided(f"checking stored solution {i + 1}", s, f)
         if r == z3.unsat:
             return AuditOutcome("wrong", f"stored solution {i + 1} does not satisfy the constraints")
     for sol in problem.solutions:
         s.add(f.differs(sol))
     r = f.check(s)
     if r == z3.unknown:
-        return undecided(f"looking for a solution beyond the {n} stored", s)
+        return undecided(f"looking for a solution beyond the {n} stored", s, f)
     if r == z3.sat:
         return AuditOutcome("ambiguous", f"another solution exists beyond the {n} the puzzle was "
                                          f"made from: {f.show(s.model(), f.consts)}")
@@ -160,7 +161,7 @@ def _audit_optimize(problem: Problem, f: Fresh) -> AuditOutcome:
     s = f.solver()
     r = f.check(s)  # a first model: the later checks start from what the solver learned
     if r == z3.unknown:
-        return undecided("solving the constraints", s)
+        return undecided("solving the constraints", s, f)
     if r == z3.unsat:
         return AuditOutcome("wrong", "the constraints have no solution")
     s.push()
@@ -170,7 +171,7 @@ def _audit_optimize(problem: Problem, f: Fresh) -> AuditOutcome:
     r = f.check(s)
     s.pop()
     if r == z3.unknown:
-        return undecided("checking that the stored optimum is reached", s)
+        return undecided("checking that the stored optimum is reached", s, f)
     if r == z3.unsat:
         what = "the stored configuration does not reach" if problem.solutions else "no configuration reaches"
         return AuditOutcome("wrong", f"{what} the stored optimum {problem.value[1]}")
@@ -180,7 +181,7 @@ def _audit_optimize(problem: Problem, f: Fresh) -> AuditOutcome:
     better = s.model() if r == z3.sat else None
     s.pop()
     if r == z3.unknown:
-        return undecided("looking for a better value", s)
+        return undecided("looking for a better value", s, f)
     if better is not None:
         return AuditOutcome("wrong", f"a better value exists: {better.eval(obj)} "
                                      f"({f.show(better, f.consts)})")
@@ -194,7 +195,7 @@ def _audit_optimize(problem: Problem, f: Fresh) -> AuditOutcome:
     s.add(f.differs(problem.solutions[0]))
     r = f.check(s)
     if r == z3.unknown:
-        return undecided("looking for another optimal configuration", s)
+        return undecided("looking for another optimal configuration", s, f)
     if r == z3.sat:
         return AuditOutcome("ambiguous", f"another configuration reaches the optimum "
                                          f"{problem.value[1]}: {f.show(s.model(), f.consts)}")
@@ -209,19 +210,17 @@ def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method:
 
     Problems over Real constants get a second try with Z3's nlsat procedure
     (``QF_NRA``, complete for polynomial real arithmetic) when the default solver leaves
-    them undecided in half the seconds: its incomplete nonlinear core misses some of
+    them undecided in half the seconds of work: its incomplete nonlinear core misses some of
     37-equation's "no other solution" proofs that nlsat makes in milliseconds.
     """
     if problem.kind == "none":
         return AuditOutcome("pass", "nothing solved: the answer is computed from the drawn values", "none")
-    end = time.monotonic() + seconds
     plans: list[str | None] = [None, "QF_NRA"] if "real" in problem.sorts else [None]
     out = AuditOutcome("undecided", "not run")
+    share = seconds / len(plans)  # in work, so the split is the same on every machine
     for k, logic in enumerate(plans):
-        left = end - time.monotonic()
-        share = left / 2 if k < len(plans) - 1 else left
         out = _audit_once(problem, share, logic, method if k == 0 else "solver", brute_limit)
-        if out.status != "undecided" or time.monotonic() >= end:
+        if out.status != "undecided" or out.net_fired:
             return out
     return out
 

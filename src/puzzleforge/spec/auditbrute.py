@@ -10,14 +10,13 @@ top-level atoms) and counting, comparing and showing the solutions is its own jo
 from __future__ import annotations
 
 import itertools
-import time
 from fractions import Fraction
 from typing import Any
 
 import z3
 
 from .auditcapture import Problem, _literal, _z3_value
-from .auditfresh import AuditOutcome, Fresh
+from .auditfresh import NET_FACTOR, AuditOutcome, Fresh
 
 __all__ = ["brute"]
 
@@ -96,8 +95,9 @@ def brute(problem: Problem, f: Fresh, limit: int) -> AuditOutcome | None:
         conj = z3.And([a for a in f.assertions if not z3.eq(a, eq[0])] + [z3.BoolVal(True, f.ctx)])
     found: list[tuple[tuple[tuple[str, str], ...], Fraction | None]] = []
     for combo in itertools.product(*domains):
-        if time.monotonic() > f.deadline:
-            return AuditOutcome("undecided", "brute force ran out of the audit's seconds", "brute")
+        if f.out_of_time():
+            return AuditOutcome("undecided", f"brute force: the wall-clock safety net "
+                                             f"({f.seconds * NET_FACTOR:g} s) fired", "brute", True)
         pairs = list(zip(f.consts, combo, strict=False))
         if not z3.is_true(z3.simplify(z3.substitute(conj, *pairs) if pairs else conj)):
             continue

@@ -2,9 +2,16 @@
 
 Why a module of its own (split from spec/audit.py): the solver audit (spec/audit.py) and
 the brute-force audit (spec/auditbrute.py) both start from the captured problem parsed
-into a *new* Z3 context under a wall-clock bound, and both answer with an
-``AuditOutcome``; keeping those here lets each way of deciding live in its own module
-without importing the other.
+into a *new* Z3 context under a work bound, and both answer with an ``AuditOutcome``;
+keeping those here lets each way of deciding live in its own module without importing
+the other.
+
+Why work units, not seconds: ``puzzleforge verify`` of one file must print the same
+report on a busy machine as on an idle one. Z3 counts its work deterministically
+(``rlimit``, at spec/budget.py's idle-machine rate), so an audit that ends undecided does
+so on every run. A wall-clock safety net of ``NET_FACTOR`` times the seconds stays,
+because Z3's nonlinear procedures do not always stop at their rlimit (spec/budget.py);
+when it fires the outcome says so (that outcome alone depends on the machine).
 """
 from __future__ import annotations
 
@@ -15,12 +22,18 @@ from typing import Any
 import z3
 
 from .auditcapture import OBJECTIVE, Problem, _consts, _z3_value
+from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS, rlimit_count
+from .termwalk import walk_terms
 
-__all__ = ["STATUSES", "AuditOutcome", "Fresh", "undecided"]
+__all__ = ["STATUSES", "NET_FACTOR", "AuditOutcome", "Fresh", "undecided"]
 
 
 #: Every outcome, in report order (only "pass" is a success).
 STATUSES = ("pass", "ambiguous", "wrong", "undecided", "error")
+#: The wall-clock safety net of an audit, as a multiple of its seconds (see the module doc).
+NET_FACTOR = 3.0
+#: The largest value Z3's ``rlimit`` takes.
+_MAX_RLIMIT = (1 << 32) - 1
 
 
 @dataclass
@@ -30,21 +43,32 @@ class AuditOutcome:
     status: str
     detail: str = ""
     method: str = "solver"
+    #: True when the wall-clock safety net ended the audit (the one load-dependent outcome).
+    net_fired: bool = False
 
 
 class Fresh:
-    """The problem parsed into a new Z3 context, and the wall-clock bound of its checks."""
+    """The problem parsed into a new Z3 context, and the work bound of its checks.
+
+    ``units`` is what the checks of this audit may still consume (Z3's resource count,
+    read before and after each check); ``net`` is the wall-clock safety net's deadline.
+    """
 
     def __init__(self, problem: Problem, seconds: float, logic: str | None = None) -> None:
         self.ctx = z3.Context()
         self.logic = logic
         self.seed = problem.seed
-        self.deadline = time.monotonic() + seconds
+        self.seconds = seconds
+        self.net = time.monotonic() + seconds * NET_FACTOR
+        self.net_fired = False
         self.assertions = list(z3.parse_smt2_string(problem.smt2, ctx=self.ctx))
         by_name = {str(c): c for c in _consts(self.assertions)}
         self.consts = [by_name.get(n) for n in problem.names]
         self.objective = by_name.get(OBJECTIVE)
         self.all = [c for n, c in by_name.items() if n != OBJECTIVE]
+        # nonlinear real arithmetic counts ~8x fewer units per ms (spec/budget.py)
+        nra = logic == "QF_NRA" or ("real" in problem.sorts and _nonlinear(self.assertions))
+        self.units = int(seconds * 1000 * (NONLINEAR_UNITS_PER_MS if nra else UNITS_PER_MS))
 
     def solver(self) -> z3.Solver:
         s = z3.SolverFor(self.logic, ctx=self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
@@ -52,12 +76,23 @@ class Fresh:
         s.add(self.assertions)
         return s
 
+    def out_of_time(self) -> bool:
+        """True once the safety net's deadline passed (and remembers it for the detail)."""
+        if time.monotonic() >= self.net:
+            self.net_fired = True
+        return self.net_fired
+
     def check(self, s: z3.Solver) -> Any:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
+        if self.units <= 0 or self.out_of_time():
             return z3.unknown
-        s.set("timeout", max(1, int(left * 1000)))
-        return s.check()
+        s.set("rlimit", min(_MAX_RLIMIT, self.units))
+        s.set("timeout", max(1, int((self.net - time.monotonic()) * 1000)))
+        before = rlimit_count(s)
+        r = s.check()
+        self.units -= (rlimit_count(s) - before) % (1 << 32)
+        if r == z3.unknown:
+            self.out_of_time()
+        return r
 
     def eqs(self, values: list[tuple[str, str]]) -> list:
         return [c == _z3_value(v, self.ctx) for c, v in zip(self.consts, values, strict=False) if c is not None]
@@ -76,6 +111,30 @@ class Fresh:
         return ", ".join(parts[:40]) + (" ..." if len(parts) > 40 else "")
 
 
-def undecided(what: str, s: z3.Solver) -> AuditOutcome:
-    return AuditOutcome("undecided", f"{what}: the fresh solver could not decide within the audit's "
-                                     f"seconds ({s.reason_unknown()})")
+def undecided(what: str, s: z3.Solver, f: Fresh) -> AuditOutcome:
+    if f.net_fired:
+        why = (f"the wall-clock safety net ({f.seconds * NET_FACTOR:g} s) fired: this outcome "
+               f"depends on the machine's load")
+    else:
+        why = f"within its {f.seconds:g} s of solver work ({s.reason_unknown()})"
+    return AuditOutcome("undecided", f"{what}: the fresh solver could not decide {why}",
+                        net_fired=f.net_fired)
+
+
+def _nonlinear(assertions: list) -> bool:
+    """A product of two non-numeral terms, a power, or a division by a non-numeral."""
+    for e in walk_terms(assertions):
+        if not z3.is_app(e):
+            continue
+        k = e.decl().kind()
+        if k == z3.Z3_OP_POWER:
+            return True
+        if k == z3.Z3_OP_MUL and sum(not _numeral(a) for a in e.children()) >= 2:
+            return True
+        if k in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD) and not _numeral(e.arg(1)):
+            return True
+    return False
+
+
+def _numeral(e: Any) -> bool:
+    return z3.is_int_value(e) or z3.is_rational_value(e) or z3.is_algebraic_value(e)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core.alarm import wall_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
-from ..core.errors import ConfigError, GenerationFailed, InvalidSpec
+from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 from .answers import question_with_format
@@ -27,6 +27,7 @@ from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import SafetyNetFired
 from .operatorfiles import load_file_operators
 from .outcome import UNDECIDED
+from .runerrors import SafetyNetFailed, SpecExpressionError, UndecidedSpec
 from .schema import Spec, load_spec
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
@@ -74,37 +75,6 @@ class SpecParams:
             problems.append("max_seconds must be > 0")
         if problems:
             raise ConfigError("; ".join(problems))
-
-
-class SafetyNetFailed(GenerationFailed):
-    """The wall-clock safety net (``max_seconds``) fired: no puzzle, and it says why.
-
-    Why not retry with the next seed: the puzzle that would come out then depends on
-    machine load, which the determinism contract forbids (a batch stops at it).
-    """
-
-    ends_run = True
-
-
-class UndecidedSpec(GenerationFailed):
-    """A puzzle met ``UNDECIDED_LIMIT`` attempts whose uniqueness Z3 could not decide.
-
-    Why stop the spec: a puzzle is emitted only with a proof that its answer is unique;
-    a spec whose checks stay undecided would otherwise retry at the full work budget
-    per attempt and still emit nothing (a batch stops at it: no later item would fare better).
-    """
-
-    ends_run = True
-
-
-class SpecExpressionError(InvalidSpec):
-    """An expression of the spec failed on most attempts: a spec error, not bad luck.
-
-    Why its own class: every item of a run would fail the same way, so a batch stops at
-    the first one and shows this error (file, field, YAML line) instead of retrying.
-    """
-
-    ends_run = True
 
 
 def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:

@@ -77,10 +77,10 @@ class FastInt(z3.ArithRef):
         args[0], args[1] = (b, self.ast) if reflected else (self.ast, b)
         return FastInt(mk(self.ctx.ref(), 2, args), self.ctx)
 
-    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+    def __eq__(self, other: Any) -> Any:
         return self._rel(_mk_eq, other, z3.ExprRef.__eq__)
 
-    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+    def __ne__(self, other: Any) -> Any:
         b = self._operand(other)
         if b is None:
             return z3.ExprRef.__ne__(self, other)

@@ -15,6 +15,7 @@ import z3
 from z3 import z3core as zc
 
 from .fastint import FastInt
+from .solmodel import z3_to_py
 from .z3raw import RAW, ast_at, ptr
 from .z3raw import unchecked as _raw
 
@@ -151,8 +152,6 @@ def read_model(model: Any, consts: Sequence[Any], decl_asts: Sequence[Any],
 
 
 def _slow(model: Any, a: Any) -> Any:
-    from .operators import z3_to_py
-
     return z3_to_py(z3.z3._to_expr_ref(a, model.ctx))
 
 

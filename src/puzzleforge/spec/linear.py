@@ -114,7 +114,7 @@ class Lin:
     def __eq__(self, o: Any) -> Atom:  # type: ignore[override]
         return self._cmp(o, "eq", False)
 
-    def __ne__(self, o: Any) -> Any:  # type: ignore[override]
+    def __ne__(self, o: Any) -> Any:
         raise Fallback("!= is not a linear row")
 
     # ---- what Z3 answers differently ----
@@ -169,10 +169,10 @@ class Atom:
     def __invert__(self) -> Any:
         raise Fallback("~ on a constraint")
 
-    def __eq__(self, o: Any) -> Any:  # type: ignore[override]
+    def __eq__(self, o: Any) -> Any:
         raise Fallback("== on a constraint")
 
-    __ne__ = __eq__  # type: ignore[assignment]
+    __ne__ = __eq__
 
 
 class Conj(Atom):

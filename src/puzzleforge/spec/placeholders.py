@@ -10,6 +10,7 @@ template the original accepts parses, whatever quotes and backslashes it mixes.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from ..core.errors import InvalidSpec
 from .escapes import unescape
@@ -23,57 +24,49 @@ def short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _find_close(text: str, start: int) -> int:
-    """Index of the '}' closing the placeholder opened at ``start`` (quotes and brackets aware)."""
-    depth = 0
-    i = start + 1
+def _code_chars(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """(index, character) of ``text`` from ``start`` with string literals left out (their
+    quotes, escapes and contents), so that brackets and separators inside strings do not
+    count. One scanner for both questions below."""
+    i = start
     quote = None
     while i < len(text):
         ch = text[i]
         if quote:
             if ch == "\\":
                 i += 2
-                continue
-            if text.startswith(quote, i):
+            elif text.startswith(quote, i):
                 i += len(quote)
                 quote = None
-                continue
-        elif ch in "'\"":
+            else:
+                i += 1
+            continue
+        if ch in "'\"":
             quote = text[i:i + 3] if text[i:i + 3] in ("'''", '"""') else ch
             i += len(quote)
             continue
-        elif ch in "([{":
+        yield i, ch
+        i += 1
+
+
+def _find_close(text: str, start: int) -> int:
+    """Index of the '}' closing the placeholder opened at ``start`` (quotes and brackets aware)."""
+    depth = 0
+    for i, ch in _code_chars(text, start + 1):
+        if ch in "([{":
             depth += 1
         elif ch in ")]}":
             if depth == 0:
-                if ch == "}":
-                    return i
-                return -1
+                return i if ch == "}" else -1
             depth -= 1
-        i += 1
     return -1
 
 
 def _split_field(body: str) -> tuple[str, str | None, str | None]:
     """Split a placeholder body into expression, conversion and format spec (top level only)."""
     depth = 0
-    quote = None
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if body.startswith(quote, i):
-                i += len(quote)
-                quote = None
-                continue
-        elif ch in "'\"":
-            quote = body[i:i + 3] if body[i:i + 3] in ("'''", '"""') else ch
-            i += len(quote)
-            continue
-        elif ch in "([{":
+    for i, ch in _code_chars(body):
+        if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
@@ -83,7 +76,6 @@ def _split_field(body: str) -> tuple[str, str | None, str | None]:
             return body[:i], body[i + 1], (rest[1:] if rest.startswith(":") else None)
         elif depth == 0 and ch == ":" and not body[:i].lstrip().startswith("lambda"):
             return body[:i], None, body[i + 1:]
-        i += 1
     return body, None, None
 
 

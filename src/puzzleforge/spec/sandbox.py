@@ -38,6 +38,7 @@ from typing import Any
 from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.puzzle import Puzzle
 from . import sandbox_process
+from .runerrors import SafetyNetFailed, SpecExpressionError, UndecidedSpec
 from .sandbox_process import (
     SandboxFailed,
     SpecWorkerDied,
@@ -77,11 +78,10 @@ _SHAPE_ERRORS: dict[str, type[Exception]] = {
     e.__name__: e for e in (KeyError, IndexError, TypeError, ValueError, AttributeError)}
 
 
-def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
-    """A worker's error as this process's exception (class from a fixed table)."""
+def _rebuild_error(data: Any, family: Any) -> Exception:
+    """A worker's error as this process's exception (class from a fixed table: ours, or
+    one of the builtin shape errors a malformed config raises in process too)."""
     from ..core import errors
-    from .family import SafetyNetFailed, SpecExpressionError, UndecidedSpec
-
     if not isinstance(data, dict):
         return SpecWorkerDied(f"spec {family.path}: the worker sent an unreadable error")
     table = {name: getattr(errors, name) for name in errors.__all__}
@@ -96,24 +96,25 @@ def _rebuild_error(data: Any, family: Any) -> PuzzleForgeError:
         # generate --config reports it as a malformed config, not as our bug)
         name = str(data.get("type"))
         problem = (text("problem") or "").removeprefix(f"{name}: ")
-        return _SHAPE_ERRORS[name](problem)  # type: ignore[return-value]
+        return _SHAPE_ERRORS[name](problem)
     if cls is None:
         return SpecWorkerDied(f"spec {family.path}: internal error in the spec worker: "
                               f"{text('problem')}", file=family.path)
-    kwargs = dict(file=text("file"), field=text("field"), line=line, expected=text("expected"),
-                  hint=text("hint"))
+    problem, file, field = text("problem") or "", text("file"), text("field")
+    expected, hint = text("expected"), text("hint")
     if issubclass(cls, GenerationFailed):
         reasons = data.get("reasons") if isinstance(data.get("reasons"), dict) else {}
         attempts = data.get("attempts") if isinstance(data.get("attempts"), int) else 0
-        exc = cls(text("problem") or "", attempts=attempts, reasons=reasons, **kwargs)
+        failed = cls(problem, attempts=attempts, reasons=reasons, file=file, field=field,
+                     line=line, expected=expected, hint=hint)
         if isinstance(data.get("detail"), str):
-            exc.detail = data["detail"]   # why a config replay was rejected, in words
-    else:
-        try:
-            exc = cls(text("problem") or "", **kwargs)
-        except TypeError:
-            exc = PuzzleForgeError(text("problem") or "", **kwargs)
-    return exc
+            failed.detail = data["detail"]   # why a config replay was rejected, in words
+        return failed
+    try:
+        return cls(problem, file=file, field=field, line=line, expected=expected, hint=hint)
+    except TypeError:
+        return PuzzleForgeError(problem, file=file, field=field, line=line, expected=expected,
+                                hint=hint)
 
 
 def _call_for_spec(w: Worker, family: Any, request: dict, deadline: float) -> dict:
@@ -138,8 +139,6 @@ def _call_for_spec(w: Worker, family: Any, request: dict, deadline: float) -> di
 def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: dict | None,
                        use_spec_vars: tuple[str, ...], deadline: float) -> Puzzle:
     """``family.generate`` run by this thread's worker; ``rng`` advances as in process."""
-    from .family import SafetyNetFailed
-
     if not isinstance(rng, random.Random):
         raise GenerationFailed("generate needs a random.Random (its state is sent to the "
                                "sandboxed worker)", file=family.path)

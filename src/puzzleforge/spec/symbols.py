@@ -32,7 +32,7 @@ def make_z3_var(name: str, type_name: str) -> Any:
     cached wrapper is the very constant a new call would give, at a dict lookup's cost.
     """
     ctx = z3.main_ctx()
-    slot = getattr(_VARS, "slot", None)
+    slot: tuple[Any, dict[tuple[str, str], Any]] | None = getattr(_VARS, "slot", None)
     if slot is None or slot[0] is not ctx:
         slot = _VARS.slot = (ctx, {})  # a new context: drop the old one's constants
     key = (name, type_name)
@@ -120,7 +120,7 @@ class SymbolDict(dict):
             raise KeyError(f"symbol '{self._name}' has {self._dimension} sources: index it with a tuple")
         return dict.__getitem__(self, key)
 
-    def get(self, attr: Any, default: Any = None) -> list:  # type: ignore[override]
+    def get(self, attr: Any, default: Any = None) -> list:
         if self._attr is None:
             raise ValueError(f"symbol '{self._name}' has no attributes; iterate it or use to_list()")
         if attr not in self._attr:
@@ -144,6 +144,9 @@ class SymbolDict(dict):
 
 class CondText(str):
     """A dynamic condition (or query) as its text, with the drawn values in ``.data``."""
+
+    data: Any
+    domain: int
 
     def __new__(cls, desc: str = "", data: Any = None, domain: int = 0) -> CondText:
         inst = super().__new__(cls, desc)

@@ -14,6 +14,7 @@ declaration, ``RAW`` is None and the callers use the z3core wrappers.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from typing import Any
 
 from z3 import z3core as zc
@@ -60,6 +61,19 @@ class RawAPI:
     The library entry points are taken from z3core's own function objects (z3core
     deletes its library handle once it has declared them).
     """
+
+    # one attribute per entry of _SIGNATURES, named without the "Z3_" prefix (set below)
+    get_ast_id: Callable[..., int]
+    get_ast_kind: Callable[..., int]
+    get_sort: Callable[..., int]
+    get_sort_kind: Callable[..., int]
+    to_app: Callable[..., int]
+    get_app_decl: Callable[..., int]
+    get_decl_kind: Callable[..., int]
+    get_app_num_args: Callable[..., int]
+    get_app_arg: Callable[..., int]
+    get_quantifier_body: Callable[..., int]
+    get_numeral_string: Callable[..., bytes]
 
     def __init__(self) -> None:
         for name, (res, *args) in _SIGNATURES.items():

@@ -10,6 +10,13 @@ object j of c2, c1 < c2); every row and column of every box has exactly one pair
 pairings are transitive across every triple of categories. Each clue's clauses carry a
 selector literal, so one incremental session answers "unique with this clue set?" and
 "is clue c necessary?" through assumptions (STYLE habit 7).
+
+Budget: every solver call may spend at most ``conflicts`` conflicts (a count of solver
+work, never seconds, so a kept or rejected clue set is the same on any machine at any
+load). A call that runs out is *undecided*: ``other_solution_exists`` answers None and
+counts it in ``undecided``; the generator rejects such an attempt and names the reason
+(a clue set is never certified on an undecided check). The default is far above what
+an 8x8 grid needs (``bench/zebra_generate.py`` prints the most conflicts one call used).
 """
 
 from __future__ import annotations
@@ -18,17 +25,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.solver import VarPool, exactly_one, open_session
+from ..core.solver.results import Status
+from ..core.solver.sat_backend import SatSession
 from .clues import Clue, Obj
 
-__all__ = ["ExactChecker"]
+__all__ = ["ExactChecker", "CONFLICT_BUDGET"]
+
+#: Conflicts one solver call may spend before it is undecided.
+CONFLICT_BUDGET = 200_000
 
 
 class ExactChecker:
     """One incremental SAT session over the grid variables and every clue's clauses."""
 
-    def __init__(self, K: int, k: int, time_limit: float = 20.0) -> None:
+    def __init__(self, K: int, k: int, conflicts: int | None = None) -> None:
         self.K, self.k = K, k
-        self.time_limit = time_limit
+        self.conflicts = CONFLICT_BUDGET if conflicts is None else conflicts
+        #: solver calls that ran out of their conflict budget
+        self.undecided = 0
         self.pool = VarPool()
         clauses: list[list[int]] = []
         for c1 in range(K):
@@ -45,10 +59,13 @@ class ExactChecker:
                             for line in range(k):
                                 ac, bc = self.var(c1, i, c3, line), self.var(c2, j, c3, line)
                                 clauses += [[-ab, -bc, ac], [-ab, -ac, bc], [-ac, -bc, ab]]
-        self.session = open_session("sat", pool=self.pool)
+        session = open_session("sat", pool=self.pool)
+        assert isinstance(session, SatSession)
+        self.session: SatSession = session
         self.session.add_clauses(clauses)
         self.selectors: dict[int, int] = {}
         self._blockers: dict[tuple, int] = {}
+        self._enums = 0
 
     def _new_id(self, key: object) -> int:
         """A pool id that cannot collide with the session's own activation literals."""
@@ -85,67 +102,90 @@ class ExactChecker:
             self.session.add_clause([-act, *lits])
         return act
 
+    def _check(self, assumptions: Sequence[int]) -> bool | None:
+        """SAT (True) / UNSAT (False) under the conflict budget, None when undecided."""
+        status = self.session.check_conflicts(assumptions, self.conflicts)
+        if status is Status.TIMEOUT:
+            self.undecided += 1
+            return None
+        return status is Status.SAT
+
     def other_solution_exists(
         self, keys: Sequence[int], sol: Sequence[Sequence[int]]
     ) -> bool | None:
-        """Is there a solution of the clues ``keys`` other than ``sol``? None on timeout."""
-        assumptions = [self.selectors[k] for k in keys] + [self._blocker(sol)]
-        res = self.session.solve(assumptions, time_limit=self.time_limit)
-        if res.timed_out:
-            return None
-        return res.sat
+        """Is there a solution of the clues ``keys`` other than ``sol``? None when the
+        conflict budget runs out first."""
+        return self._check([self.selectors[k] for k in keys] + [self._blocker(sol)])
+
+    def _enumerate(self, keys: Sequence[int], limit: int) -> tuple[list[list[list[int]]], bool]:
+        """Up to ``limit`` solutions as ``sol[c][e]``, and whether the enumeration was
+        decided (False when a call ran out of budget: the list may be short).
+
+        Each found solution is blocked under a fresh activation literal that is
+        retired afterwards, so the session answers later questions unchanged."""
+        project = [
+            self.var(0, e, c, j)
+            for c in range(1, self.K)
+            for e in range(self.k)
+            for j in range(self.k)
+        ]
+        self._enums += 1
+        act = self._new_id(("enum", self._enums))
+        assumptions = [self.selectors[k] for k in keys] + [act]
+        out: list[list[list[int]]] = []
+        decided = True
+        try:
+            while len(out) < limit:
+                res = self._check(assumptions)
+                if res is None:
+                    decided = False
+                    break
+                if not res:
+                    break
+                model = self.session.model(project)
+                sol = [list(range(self.k))]
+                for c in range(1, self.K):
+                    sol.append(
+                        [
+                            next(j for j in range(self.k) if model[self.var(0, e, c, j)])
+                            for e in range(self.k)
+                        ]
+                    )
+                out.append(sol)
+                self.session.add_clause([-act] + [-v if model[v] else v for v in project])
+        finally:
+            self.session.add_clause([-act])
+        return out, decided
 
     def count(self, keys: Sequence[int], limit: int = 2) -> int:
         """Number of solutions of the clues ``keys`` (stops at ``limit``)."""
-        project = [
-            self.var(0, e, c, j)
-            for c in range(1, self.K)
-            for e in range(self.k)
-            for j in range(self.k)
-        ]
-        found = self.session.enumerate(
-            project, limit, [self.selectors[k] for k in keys], time_limit=self.time_limit
-        )
-        return len(found)
+        return len(self._enumerate(keys, limit)[0])
 
     def solutions(self, keys: Sequence[int], limit: int = 2) -> list[list[list[int]]]:
         """Up to ``limit`` solutions as ``sol[c][e]``."""
-        project = [
-            self.var(0, e, c, j)
-            for c in range(1, self.K)
-            for e in range(self.k)
-            for j in range(self.k)
-        ]
-        found = self.session.enumerate(
-            project, limit, [self.selectors[k] for k in keys], time_limit=self.time_limit
-        )
-        out = []
-        for model in found.models:
-            sol = [list(range(self.k))]
-            for c in range(1, self.K):
-                sol.append(
-                    [
-                        next(j for j in range(self.k) if model[self.var(0, e, c, j)])
-                        for e in range(self.k)
-                    ]
-                )
-            out.append(sol)
-        return out
+        return self._enumerate(keys, limit)[0]
 
     def certify(self, keys: Sequence[int], sol: Sequence[Sequence[int]]) -> dict[str, Any]:
-        """Uniqueness of ``sol`` and necessity of every clue, as recorded in metadata."""
+        """Uniqueness of ``sol`` and necessity of every clue, as recorded in metadata.
+        ``undecided`` is True when a call ran out of its conflict budget (then the set is
+        neither unique nor all-necessary here: it is never certified on a guess)."""
         other = self.other_solution_exists(keys, sol)
-        unique = other is False
+        undecided = other is None
         necessary = []
         for key in keys:
             rest = [k for k in keys if k != key]
-            necessary.append(self.other_solution_exists(rest, sol) is True)
-        return {
-            "unique": unique,
+            res = self.other_solution_exists(rest, sol)
+            undecided |= res is None
+            necessary.append(res is True)
+        out: dict[str, Any] = {
+            "unique": other is False,
             "all_clues_necessary": all(necessary),
             "necessary": necessary,
             "solver": self.session.backend,
         }
+        if undecided:
+            out["undecided"] = True
+        return out
 
     def close(self) -> None:
         self.session.close()

@@ -486,6 +486,11 @@ def generate_puzzle(
             cert = checker.certify([keys[id(c)] for c in final], sol)
         finally:
             checker.close()
+        if cert.get("undecided"):
+            # never certified on a guess: the budget counts solver work (conflicts)
+            why = f"exact check undecided within {checker.conflicts} conflicts"
+            reasons[why] = reasons.get(why, 0) + 1
+            continue
         if not cert["unique"] or not cert["all_clues_necessary"]:
             reasons["a clue is not necessary"] = reasons.get("a clue is not necessary", 0) + 1
             continue

@@ -64,10 +64,10 @@ class ZebraPuzzle:
         ]
 
     def header(self) -> list[str]:
+        """Column names of the solution grid. ZebraLogic's: "House" first, then each
+        characteristic with a capital letter (its scorer matches them by name)."""
         if self.style == "zebralogic":
-            from .zebralogic import header
-
-            return header(self)
+            return ["House"] + [c.title[:1].upper() + c.title[1:] for c in self.categories[1:]]
         return [c.title for c in self.categories]
 
     def to_dict(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .categories import Category
 from .clues import Clue, NotClue, OrderClue, PairClue
+from .cluetext import native_clue_text
 from .model import ZebraPuzzle
 
 __all__ = [
@@ -32,7 +33,6 @@ __all__ = [
     "record",
     "ZEBRALOGIC_KINDS",
     "ORDINALS",
-    "header",
 ]
 
 #: Non-type-1 clue kinds drawn in this style (repeats weight the draw: positional clues
@@ -56,11 +56,6 @@ def created_at_from(rng: random.Random) -> str:
     would make two runs of one command differ), within a year of 2024-07-01."""
     micros = rng.randrange(365 * 24 * 3600 * 1_000_000)
     return (_EPOCH + timedelta(microseconds=micros)).isoformat(timespec="microseconds")
-
-
-def header(p: ZebraPuzzle) -> list[str]:
-    """Column names: "House" first, then each characteristic with a capital letter."""
-    return ["House"] + [c.title[:1].upper() + c.title[1:] for c in p.categories[1:]]
 
 
 def _is_name_list(cat: Category) -> bool:
@@ -148,11 +143,12 @@ def intro(p: ZebraPuzzle) -> str:
 
 def puzzle_body(p: ZebraPuzzle) -> str:
     """ZebraLogic's ``puzzle`` field: the framing, the characteristics and the clues."""
-    from .text import clue_text as any_clue_text
-
     lines = [intro(p), "", "## Clues:"]
     for clue in p.clues:
-        lines.append(f"{clue.cid}. {any_clue_text(p, clue, plain=True)}")
+        text = clue_text(p, clue)
+        if text is None:  # a kind ZebraLogic has no wording for: the native sentence
+            text = native_clue_text(p, clue, plain=True)
+        lines.append(f"{clue.cid}. {text}")
     return "\n".join(lines)
 
 
@@ -179,7 +175,7 @@ def question_text(p: ZebraPuzzle) -> str:
             f"What is the {p.categories[int(q['cat'])].title} of the person who lives in "
             f"House {obj[1] + 1}? Answer with the value alone."
         )
-    cols = ", ".join(f'"{h}"' for h in header(p)[1:])
+    cols = ", ".join(f'"{h}"' for h in p.header()[1:])
     return (
         'Fill in the grid: answer with a JSON object {"solution": {"House 1": '
         '{"<characteristic>": "<value>", ...}, ...}} with one entry per house and '
@@ -204,6 +200,6 @@ def record(p: ZebraPuzzle, puzzle_id: str, answer: str) -> dict[str, Any]:
         "id": puzzle_id,
         "size": f"{p.k}*{p.K - 1}",
         "puzzle": puzzle_body(p),
-        "solution": {"header": header(p), "rows": p.rows()},
+        "solution": {"header": p.header(), "rows": p.rows()},
         "created_at": p.created_at,
     }

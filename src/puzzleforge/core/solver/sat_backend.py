@@ -88,6 +88,21 @@ class SatSession(Session):
             elif spent > left and budget > 100:
                 budget //= 4
 
+    def check_conflicts(self, assumptions: Sequence[int], conflicts: int) -> Status:
+        """SAT / UNSAT, or TIMEOUT when the solver spends ``conflicts`` conflicts without
+        an answer. A work budget, not a clock: the same calls give the same outcomes on
+        any machine at any load (the rule for budgets that decide kept/rejected)."""
+        self._note_vars(assumptions)
+        self._solver.conf_budget(max(1, int(conflicts)))
+        ok = self._solver.solve_limited(assumptions=list(assumptions))
+        if ok is None:
+            return Status.TIMEOUT
+        return Status.SAT if ok else Status.UNSAT
+
+    def model(self, variables: Iterable[int]) -> Model:
+        """The last SAT answer's values of ``variables``."""
+        return self._model(variables)
+
     def _model(self, variables: Iterable[int]) -> Model:
         raw = self._solver.get_model() or []
         truth = {abs(lit): lit > 0 for lit in raw}

@@ -47,7 +47,7 @@ def read_any(
         inst = decode_url(text.strip())
         return get_genre(inst.genre), inst, None
     if kind == "janko":
-        from .janko import parse_janko
+        from .janko_genres import parse_janko
 
         inst, sol = parse_janko(text, genre)
         return get_genre(inst.genre), inst, sol

@@ -12,8 +12,9 @@ Two layouts are in use and both are read:
 
 A whole saved HTML page is accepted too (the data block is cut out of it). We write the
 new layout. Grid rows are whitespace-separated tokens, ``-`` meaning empty. How each
-genre's tokens map onto our instances lives in ``janko_genres``; this module only knows
-the document structure.
+genre's tokens map onto our instances lives in ``janko_genres`` (with ``parse_janko`` and
+``format_janko``, text to instance and back); this module only knows the document
+structure, so it imports no genre knowledge.
 """
 
 from __future__ import annotations
@@ -28,8 +29,6 @@ __all__ = [
     "JankoDoc",
     "read_doc",
     "write_doc",
-    "parse_janko",
-    "format_janko",
     "looks_like_janko",
     "solution_rows",
 ]
@@ -210,24 +209,6 @@ def write_doc(doc: JankoDoc) -> str:
         out += [" ".join(r) for r in rows]
     out.append("[end]")
     return "\n".join(out) + "\n"
-
-
-def parse_janko(text: str, genre: str | None = None) -> tuple[Instance, list[list[str]] | None]:
-    """Janko text -> (Instance, the solution as our answer tokens or None).
-
-    ``genre`` overrides the text's own ``puzzle`` field (needed when it is missing or a
-    name we do not know).
-    """
-    from .janko_genres import from_doc
-
-    return from_doc(read_doc(text), genre)
-
-
-def format_janko(inst: Instance, solution: dict | None = None, **fields: str) -> str:
-    """Instance (and optionally its solution) -> Janko text (new layout)."""
-    from .janko_genres import to_doc
-
-    return write_doc(to_doc(inst, solution, fields))
 
 
 def solution_rows(inst: Instance, sol: dict) -> list[list[str]]:

@@ -30,9 +30,9 @@ import re
 from ...core.errors import InvalidDescription
 from ..genre import Instance, concrete
 from ..topology import Cell, Edge
-from .janko import JankoDoc
+from .janko import JankoDoc, read_doc, write_doc
 
-__all__ = ["from_doc", "to_doc", "JANKO_NAMES", "janko_genre"]
+__all__ = ["from_doc", "to_doc", "parse_janko", "format_janko", "JANKO_NAMES", "janko_genre"]
 
 #: Janko ``puzzle`` names (normalised: lower case, letters and digits only) -> our genre
 JANKO_NAMES = {
@@ -529,3 +529,17 @@ _WRITERS = {
     "masyu": _w_masyu,
     "starbattle": _w_starbattle,
 }
+
+
+def parse_janko(text: str, genre: str | None = None) -> tuple[Instance, list[list[str]] | None]:
+    """Janko text -> (Instance, the solution as our answer tokens or None).
+
+    ``genre`` overrides the text's own ``puzzle`` field (needed when it is missing or a
+    name we do not know).
+    """
+    return from_doc(read_doc(text), genre)
+
+
+def format_janko(inst: Instance, solution: dict | None = None, **fields: str) -> str:
+    """Instance (and optionally its solution) -> Janko text (new layout)."""
+    return write_doc(to_doc(inst, solution, fields))

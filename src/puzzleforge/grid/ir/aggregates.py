@@ -11,9 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..domains import DSLError
+from ..sugar import SUGAR, register_sugar
 from .binders import Binder, as_set
 from .checks import _need, assert_no_pending
-from .nodes import Expr, Node, register_sugar
+from .nodes import Expr, Node, pretty_expr, pretty_set, wrap
 from .refs import Var, lift
 
 
@@ -63,6 +64,10 @@ class Aggregate(Expr):
     def children(self) -> tuple:
         return (self.scope, self.body)
 
+    def pretty(self, prec: int = 0) -> str:
+        word = "sum" if self.op == "Sum" else "count"
+        return f"({word} {self.binder.name} in {pretty_set(self.scope)}: {pretty_expr(self.body)})"
+
 
 class Sum(Aggregate):
     """``Sum(S, key=λ)``: sum of an integer (or 0/1 Boolean) over the entities of S."""
@@ -82,13 +87,12 @@ class CountTrue(Aggregate):
 
     def __new__(cls, scope: Any = None, key: Any = None) -> Any:
         if isinstance(scope, (list, tuple)) or inspect.isgenerator(scope):
-            from .logic import Add, If  # noqa: PLC0415 - logic imports this module's peers
-
+            add, if_ = SUGAR["Add"], SUGAR["If"]  # logic.py builds on this module's peers
             items = [key(x) if callable(key) else x for x in scope]
             if not items:
                 return lift(0, "CountTrue")
-            terms = [If(_need(lift(x, "CountTrue"), ("bool",), "CountTrue"), 1, 0) for x in items]
-            return terms[0] if len(terms) == 1 else Add(terms)
+            terms = [if_(_need(lift(x, "CountTrue"), ("bool",), "CountTrue"), 1, 0) for x in items]
+            return terms[0] if len(terms) == 1 else add(terms)
         return super().__new__(cls)
 
     def __init__(self, scope: Any, key: Any = None) -> None:
@@ -106,6 +110,11 @@ class Quant(Expr):
 
     def children(self) -> tuple:
         return (self.scope, self.body)
+
+    def pretty(self, prec: int = 0) -> str:
+        word = "forall" if self.op == "ForAll" else "exists"
+        text = f"{word} {self.binder.name} in {pretty_set(self.scope)}: {pretty_expr(self.body)}"
+        return wrap(text, 0, prec)
 
 
 class ForAll(Quant):
@@ -136,6 +145,9 @@ class Card(Expr):
     def children(self) -> tuple:
         return (self.scope,)
 
+    def pretty(self, prec: int = 0) -> str:
+        return f"|{pretty_set(self.scope)}|"
+
 
 class IndexIn(Expr):
     """Position (0-based) of an entity inside an ordered set (a row, a sight line)."""
@@ -148,6 +160,9 @@ class IndexIn(Expr):
 
     def children(self) -> tuple:
         return (self.scope, self.entity)
+
+    def pretty(self, prec: int = 0) -> str:
+        return f"{pretty_set(self.scope)}.index({pretty_expr(self.entity)})"
 
 
 register_sugar(Card, CountTrue, Exists, ForAll, IndexIn, Sum)

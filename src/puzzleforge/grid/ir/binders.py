@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domains import DSLError
-from .nodes import Expr, Node, SetExpr, short
+from .nodes import Expr, Node, SetExpr, pretty_args, pretty_expr, short
 
 
 class Binder(Expr):
@@ -66,6 +66,9 @@ class Binder(Expr):
     def c(self) -> Expr:
         return Attr(self, "c")
 
+    def pretty(self, prec: int = 0) -> str:
+        return self.name
+
 
 class EntityFn(Expr):
     """An entity computed from others: ``grid.cell(i, j)``, the cells beside an edge..."""
@@ -86,6 +89,11 @@ class EntityFn(Expr):
     def c(self) -> Expr:
         return Attr(self, "c")
 
+    def pretty(self, prec: int = 0) -> str:
+        if self.fn == "entity":
+            return repr(self.args[0])
+        return f"{self.fn}({pretty_args(self.args)})"
+
 
 class Attr(Expr):
     """Row (``.r``) or column (``.c``) index of a cell or vertex."""
@@ -100,6 +108,9 @@ class Attr(Expr):
     def children(self) -> tuple:
         return (self.entity,)
 
+    def pretty(self, prec: int = 0) -> str:
+        return f"{pretty_expr(self.entity)}.{self.name}"
+
 
 class BinderSet(SetExpr):
     def __init__(self, binder: Binder) -> None:
@@ -108,6 +119,9 @@ class BinderSet(SetExpr):
 
     def children(self) -> tuple:
         return (self.binder,)
+
+    def pretty_set(self) -> str:
+        return self.binder.name
 
 
 def as_set(value: Any) -> SetExpr:

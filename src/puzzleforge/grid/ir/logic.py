@@ -10,8 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..domains import DSLError, Enum
+from ..sugar import register_sugar
 from .checks import _chain, _check_pending, _need
-from .nodes import Expr, register_sugar, short
+from .nodes import PREC, Expr, pretty_expr, short, wrap
 from .refs import EnumConst, lift
 
 
@@ -26,6 +27,11 @@ class And(Expr):
     def children(self) -> tuple:
         return self.args
 
+    def pretty(self, prec: int = 0) -> str:
+        if not self.args:
+            return "true"
+        return wrap(" & ".join(pretty_expr(a, 3) for a in self.args), 2, prec)
+
 
 class Or(Expr):
     type = "bool"
@@ -38,6 +44,11 @@ class Or(Expr):
     def children(self) -> tuple:
         return self.args
 
+    def pretty(self, prec: int = 0) -> str:
+        if not self.args:
+            return "false"
+        return wrap(" | ".join(pretty_expr(a, 2) for a in self.args), 1, prec)
+
 
 class Not(Expr):
     type = "bool"
@@ -47,6 +58,9 @@ class Not(Expr):
 
     def children(self) -> tuple:
         return (self.arg,)
+
+    def pretty(self, prec: int = 0) -> str:
+        return "~" + pretty_expr(self.arg, 4)
 
 
 class Implies(Expr):
@@ -58,6 +72,9 @@ class Implies(Expr):
 
     def children(self) -> tuple:
         return (self.a, self.b)
+
+    def pretty(self, prec: int = 0) -> str:
+        return wrap(f"{pretty_expr(self.a, 1)} -> {pretty_expr(self.b, 1)}", 0, prec)
 
 
 class If(Expr):
@@ -74,6 +91,9 @@ class If(Expr):
 
     def children(self) -> tuple:
         return (self.cond, self.then, self.other)
+
+    def pretty(self, prec: int = 0) -> str:
+        return f"if({pretty_expr(self.cond)}, {pretty_expr(self.then)}, {pretty_expr(self.other)})"
 
 
 class Cmp(Expr):
@@ -133,6 +153,9 @@ class Cmp(Expr):
             return True
         return Expr.__bool__(self)
 
+    def pretty(self, prec: int = 0) -> str:
+        return wrap(f"{pretty_expr(self.a, 5)} {self.symbol} {pretty_expr(self.b, 5)}", 4, prec)
+
 
 def _chained(node: Cmp) -> Expr:
     """``0 < x < 3``: And the pending first comparison with this second one."""
@@ -177,6 +200,13 @@ class Arith(Expr):
     def children(self) -> tuple:
         return self.args
 
+    def pretty(self, prec: int = 0) -> str:
+        sym = {"Add": " + ", "Sub": " - ", "Mul": " * ", "Div": " // "}[self.op]
+        p = PREC[self.op]
+        return wrap(
+            sym.join(pretty_expr(a, p + (1 if i else 0)) for i, a in enumerate(self.args)), p, prec
+        )
+
 
 class Add(Arith):
     op = "Add"
@@ -196,4 +226,4 @@ class Div(Arith):
     op = "Div"
 
 
-register_sugar(Add, And, Div, Eq, Ge, Gt, Implies, Le, Lt, Mul, Ne, Not, Or, Sub)
+register_sugar(Add, And, Div, Eq, Ge, Gt, If, Implies, Le, Lt, Mul, Ne, Not, Or, Sub)

@@ -3,8 +3,8 @@
 Why one module: ``Expr`` and ``SetExpr`` are what rule code touches first (``a & b``,
 ``x == 3``, ``row.sum_of(color)``); the sugar only forwards to the node classes of the
 sibling modules, which all subclass these two. Those modules enter their classes in
-``SUGAR`` when they are imported (the package imports them all), so this module never
-imports them: no import cycle (tests/core/test_import_layers.py).
+``SUGAR`` (grid/sugar.py) when they are imported (the package imports them all), so this
+module never imports them: no import cycle (tests/core/test_import_layers.py).
 """
 
 from __future__ import annotations
@@ -12,24 +12,60 @@ from __future__ import annotations
 from typing import Any
 
 from ..domains import Domain, DSLError
+from ..sugar import SUGAR
 
-#: Node classes the operator sugar builds, by class name; filled by ``register_sugar``
-#: from logic.py, aggregates.py and sets.py.
-SUGAR: dict[str, Any] = {}
+#: Binding strength of the infix operators in printed rules (higher binds tighter).
+PREC = {
+    "Or": 1,
+    "Implies": 0,
+    "And": 2,
+    "Not": 3,
+    "Cmp": 4,
+    "Add": 5,
+    "Sub": 5,
+    "Mul": 6,
+    "Div": 6,
+}
 
 
-def register_sugar(*makers: Any) -> None:
-    """Make ``makers`` (node classes, or the comparison factories) what the operator sugar
-    of ``Expr``/``SetExpr`` builds, each under its ``__name__``."""
-    for make in makers:
-        SUGAR[make.__name__] = make
+def wrap(text: str, inner: int, outer: int) -> str:
+    """``text`` in parentheses when its operator binds less tightly than the one around it."""
+    return f"({text})" if inner < outer else text
+
+
+def pretty_expr(e: Any, prec: int = 0) -> str:
+    """How ``e`` reads in a rule (``Node.pretty``; a non-node by its type's name)."""
+    return e.pretty(prec) if isinstance(e, Node) else type(e).__name__
+
+
+def pretty_set(s: Any) -> str:
+    """How the entity set ``s`` reads in a rule (``Node.pretty_set``)."""
+    return s.pretty_set() if isinstance(s, Node) else type(s).__name__
+
+
+def pretty_args(args: Any) -> str:
+    """Arguments of a function-like node: nodes printed, plain values by ``repr``."""
+    return ", ".join(pretty_expr(a) if isinstance(a, Node) else repr(a) for a in args)
 
 
 class Node:
-    """Base of every IR node (expressions and entity sets)."""
+    """Base of every IR node (expressions and entity sets).
+
+    Each node class prints itself (``pretty`` as an expression, ``pretty_set`` as an
+    entity set; a class that does not is shown by its name): the printer then needs no
+    list of every node class, so the IR never imports a printing module that imports it.
+    """
 
     def children(self) -> tuple:
         return ()
+
+    def pretty(self, prec: int = 0) -> str:
+        """How the node reads as an expression inside an operator of precedence ``prec``."""
+        return type(self).__name__
+
+    def pretty_set(self) -> str:
+        """How the node reads as an entity set."""
+        return type(self).__name__
 
     def __iter__(self):
         raise DSLError(
@@ -123,15 +159,11 @@ class Expr(Node):
         )
 
     def __repr__(self) -> str:
-        from ..pretty import pretty_expr
-
         return pretty_expr(self)
 
 
 def short(expr: Any) -> str:
     try:
-        from ..pretty import pretty_expr
-
         text = pretty_expr(expr)
     except Exception:  # noqa: BLE001 - only for error messages
         text = type(expr).__name__
@@ -181,6 +213,4 @@ class SetExpr(Node):
         )
 
     def __repr__(self) -> str:
-        from ..pretty import pretty_set
-
         return pretty_set(self)

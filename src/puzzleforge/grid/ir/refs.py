@@ -10,8 +10,9 @@ import builtins
 from typing import Any
 
 from ..domains import Bool, Domain, DSLError
+from ..sugar import register_sugar
 from .binders import EntityFn, as_set
-from .nodes import Expr, short
+from .nodes import Expr, pretty_expr, short
 
 
 class BoolConst(Expr):
@@ -21,6 +22,9 @@ class BoolConst(Expr):
         self.value = bool(value)
         self.domain = Bool
 
+    def pretty(self, prec: int = 0) -> str:
+        return "true" if self.value else "false"
+
 
 class IntConst(Expr):
     type = "int"
@@ -28,12 +32,18 @@ class IntConst(Expr):
     def __init__(self, value: int) -> None:
         self.value = int(value)
 
+    def pretty(self, prec: int = 0) -> str:
+        return str(self.value)
+
 
 class EnumConst(Expr):
     type = "enum"
 
     def __init__(self, value: Any) -> None:
         self.value = value
+
+    def pretty(self, prec: int = 0) -> str:
+        return repr(self.value)
 
 
 def lift(value: Any, where: str = "") -> Expr:
@@ -72,6 +82,9 @@ class Param(Expr):
         if pytype is bool:
             self.type = "bool"
             self.domain = Bool
+
+    def pretty(self, prec: int = 0) -> str:
+        return self.name
 
 
 class Var(Expr):
@@ -112,6 +125,9 @@ class Var(Expr):
 
     def __call__(self, index: Any) -> VarRef:
         return VarRef(self, index)
+
+    def pretty(self, prec: int = 0) -> str:
+        return self.name
 
 
 class Const(Var):
@@ -183,6 +199,17 @@ class VarRef(Expr):
     def children(self) -> tuple:
         return tuple(x for x in (self.index, self.default) if x is not None)
 
+    def pretty(self, prec: int = 0) -> str:
+        if self.index is None:
+            return self.var.name
+        text = f"{self.var.name}[{pretty_expr(self.index)}]"
+        if self.default is not None:
+            text += f"?{pretty_expr(self.default)}"
+        return text
+
 
 class ConstRef(VarRef):
     pass
+
+
+register_sugar(Var)

@@ -10,9 +10,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..domains import DSLError
+from ..sugar import register_sugar
 from .binders import EntityFn, as_set
 from .checks import _need
-from .nodes import Node, SetExpr, register_sugar
+from .nodes import Node, SetExpr, pretty_args, pretty_expr, pretty_set
 from .refs import VarRef, lift
 
 
@@ -25,6 +26,14 @@ class GridSet(SetExpr):
     def children(self) -> tuple:
         return tuple(a for a in self.args if isinstance(a, Node))
 
+    def pretty_set(self) -> str:
+        if not self.args:
+            return self.fn
+        if self.fn == "sight":
+            cell, b, body = self.args
+            return f"sight({pretty_expr(cell)}, until {b.name}: {pretty_expr(body)})"
+        return f"{self.fn}({pretty_args(self.args)})"
+
 
 class Windows(SetExpr):
     elem = "line"
@@ -35,6 +44,9 @@ class Windows(SetExpr):
 
     def children(self) -> tuple:
         return (self.base, self.k)
+
+    def pretty_set(self) -> str:
+        return f"{pretty_set(self.base)}.windows({pretty_expr(self.k)})"
 
 
 class Union(SetExpr):
@@ -50,6 +62,9 @@ class Union(SetExpr):
     def children(self) -> tuple:
         return (self.left, self.right)
 
+    def pretty_set(self) -> str:
+        return f"({pretty_set(self.left)} | {pretty_set(self.right)})"
+
 
 class Difference(SetExpr):
     def __init__(self, left: Any, right: Any) -> None:
@@ -58,6 +73,9 @@ class Difference(SetExpr):
 
     def children(self) -> tuple:
         return (self.left, self.right)
+
+    def pretty_set(self) -> str:
+        return f"({pretty_set(self.left)} - {pretty_set(self.right)})"
 
 
 class Range(SetExpr):
@@ -74,6 +92,9 @@ class Range(SetExpr):
     def children(self) -> tuple:
         return (self.lo, self.hi)
 
+    def pretty_set(self) -> str:
+        return f"range({pretty_expr(self.lo)}, {pretty_expr(self.hi)})"
+
 
 class Before(SetExpr):
     """The entities of an ordered set that come before ``entity`` in it."""
@@ -85,6 +106,9 @@ class Before(SetExpr):
 
     def children(self) -> tuple:
         return (self.scope, self.entity)
+
+    def pretty_set(self) -> str:
+        return f"{pretty_set(self.scope)}.before({pretty_expr(self.entity)})"
 
 
 def walk(node: Any) -> Iterable[Node]:
