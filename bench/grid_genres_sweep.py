@@ -11,6 +11,8 @@ the machine is shared and wall time is noisy.
 
 ``--sizes default`` runs each genre at its own default size (what the CLI and the web
 page use); a tier the genre does not offer there is printed as "not offered" with why.
+With several seeds, a summary per genre, size and tier follows the rows: the rate (seeds
+that gave a puzzle of the tier asked) and the CPU seconds per puzzle (mean and max).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def main() -> None:
     sizes = [] if args.sizes == "default" else [int(s) for s in args.sizes.split(",")]
     seeds = [int(s) for s in args.seeds.split(",")]
     tiers = args.difficulty.split(",")
+    summary: dict[tuple[str, int, str], list[tuple[bool, float]]] = {}
     print(
         f"{'genre':12s} {'size':>5s} {'seed':>4s} {'target':6s} {'wall s':>7s} {'cpu s':>7s} {'grade':>6s} "
         f"{'tier':6s} {'clues':>5s}  note"
@@ -74,11 +77,25 @@ def main() -> None:
                 except PuzzleForgeError as exc:
                     clues, grade, tier, note = "-", "-", "-", f"FAILED: {exc}"[:90]
                 wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+                hit = tier != "-" and (target == "any" or tier == target)
+                summary.setdefault((gid, n, target), []).append((hit, cpu))
                 print(
                     f"{gid:12s} {n:>2d}x{n:<2d} {seed:>4d} {target:6s} {wall:7.2f} {cpu:7.2f} {grade:>6s} {tier:6s} "
                     f"{clues!s:>5s}  {note}",
                     flush=True,
                 )
+
+    if len(seeds) > 1:
+        print(
+            f"\n{'genre':12s} {'size':>5s} {'target':6s} {'rate':>7s} {'cpu mean':>8s} {'cpu max':>7s}"
+        )
+        for (gid, n, target), runs in summary.items():
+            ok = sum(1 for hit, _ in runs if hit)
+            cpus = [cpu for _, cpu in runs]
+            print(
+                f"{gid:12s} {n:>2d}x{n:<2d} {target:6s} {ok:>3d}/{len(runs):<3d} "
+                f"{sum(cpus) / len(cpus):8.2f} {max(cpus):7.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Generate N puzzles per spec and audit each one independently (issue 23, item 5).
 
 Why: the engine emits a spec puzzle only when it proved the answer unique; this bench
-checks that claim from outside, on many puzzles: each puzzle is made as ``puzzleforge
-spec generate -n N --seed S`` makes it (item i's attempt a uses derive_seed(S, family,
-i, a)), then its problem is captured from a config replay and re-checked by
+checks that claim from outside, on many puzzles: item i's attempt a is one
+``generate`` call with derive_seed(S, family, i, a) (the engine's checks are those of
+``spec generate``, whose family draws its attempts' seeds from one item seed instead, so
+the puzzles themselves differ), then its problem is captured from a config replay and
+re-checked by
 spec/audit.py with ``method="auto"``: brute force (every assignment of Boolean and small
 bounded integer constants, evaluated by Z3's simplifier in a fresh context) where the
 domain has at most ``--brute-limit`` assignments, a fresh Z3 solver with no work budget

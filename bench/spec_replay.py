@@ -151,6 +151,11 @@ def one_spec(
     # 2. we make N; the reference replays each config (one .json per config)
     ours = ours_make(fam, n, seed, cpu_budget)
     row["ours_made"] = len(ours)
+    if len(ours) < n:
+        row["notes"].append(
+            f"ours made {len(ours)} of {n} within {cpu_budget:g} CPU-s "
+            "(nothing to replay in the reference for the rest)"
+        )
     for k, p in enumerate(ours, start=1):
         cfg = work / f"{name}.ours{k}.json"
         cfg.write_text(json.dumps(p.config, ensure_ascii=False), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The exact linear path (spec/lp.py, spec/linear.py, spec/lpmode.py) against Z3.
+"""The exact linear path (spec/lp.py, linear.py, linsystem.py, lpmode.py) against Z3.
 
 Why these tests: the path replaces Z3's Optimize for linear Real specs, so every outcome
 it reports (optimum and point, "optimum not attained", "no solution") must be the one Z3
@@ -19,7 +19,8 @@ from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import make_rng
 from puzzleforge.spec import columnmode, formulagen, intlinalg, lp, lpmode, mathexpr
 from puzzleforge.spec.family import SpecParams, load_spec_family
-from puzzleforge.spec.linear import Fallback, _forms
+from puzzleforge.spec.linsystem import _forms
+from puzzleforge.spec.terms import Fallback
 from puzzleforge.spec.solving import _attained, _number
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "puzzleclone"
@@ -330,8 +331,8 @@ def test_edge_specs_give_the_z3_paths_bytes(tmp_path, name):
 
 
 def test_generated_first_seen_is_the_regex_order():
-    # linear._first_seen (str.find per variable) stands for the regex walk on generated texts
-    from puzzleforge.spec.linear import _VAR_TOKEN, _first_seen
+    # linsystem._first_seen (str.find per variable) stands for the regex walk on generated texts
+    from puzzleforge.spec.linsystem import _VAR_TOKEN, _first_seen
 
     for seed in range(400):
         rng = random.Random(seed)

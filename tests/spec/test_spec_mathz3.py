@@ -109,9 +109,9 @@ def test_formula_generation_makes_the_same_draws_on_both_paths(is_cond, allow_po
 
 
 def test_generated_forms_are_their_texts_linear_forms():
-    # generate_formulas records the packed linear form of each text it makes (spec/linear.py
+    # generate_formulas records the packed linear form of each text it makes (spec/linsystem.py
     # uses it instead of parsing and linearising): the same as linearising the parse
-    from puzzleforge.spec import linear
+    from puzzleforge.spec import linsystem
 
     rng = random.Random(5)
     recorded = 0
@@ -127,7 +127,7 @@ def test_generated_forms_are_their_texts_linear_forms():
                         assert "Power" in t  # only a power has no linear form
                         continue
                     recorded += 1
-                    want = linear._form(mathexpr.parse_formula(t, n))
+                    want = linsystem._form(mathexpr.parse_formula(t, n))
                     assert got == want[:-1]  # (kind[, op], packed) without the bound
     assert recorded > 500
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from . import expr as ex
 from . import kinds as nb
 from .model import Clue, Part
+from .relations import relation_bounds, separable_support
 
 if TYPE_CHECKING:
     from .solver import Solver
@@ -155,7 +156,10 @@ class ExprCon(Con):
         total = math.prod(len(d) for d in doms)
         budget = ex.Budget(BUDGET)
         if self.is_cond:
+            if separable_support(self, s, dom, COMBO_LIMIT):
+                return
             if total > COMBO_LIMIT:
+                relation_bounds(self, s, dom, COMBO_LIMIT)
                 return
             support: list[set[Any]] = [set() for _ in doms]
             try:

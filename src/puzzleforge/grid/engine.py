@@ -112,6 +112,8 @@ class Compiled:
         self.cuts = 0
         #: A genre's own deductions for the grading closure (``Genre.deductions``).
         self.deduce: Any = None
+        #: A genre's technique grade replacing the generic one (``Genre.technique_grader``).
+        self.technique: Any = None
         self._grading: Session | None = None
 
     # -- clues ------------------------------------------------------------------------

@@ -29,6 +29,7 @@ __all__ = [
     "TIERS",
     "tier_name",
     "in_tier",
+    "harden",
 ]
 
 TIERS = {"any": 3, "easy": 1, "medium": 2, "hard": 3}
@@ -120,8 +121,55 @@ def reduce_clues(
                 kept -= 1
             else:
                 clues[name][p] = value
+    if tier in ("medium", "hard") and density is None and getattr(comp, "technique", None):
+        full = {(name, p): v for name in inst.clues for p, v in inst.clues[name].items()}
+        clues = harden(comp, clues, full, places, differs, rng, cap)
     comp.retire(differs)
     return Instance(inst.genre, inst.rows, inst.cols, dict(inst.opts), dict(inst.data), clues)
+
+
+#: Rounds of ``harden`` per puzzle (a work budget: each round is one pass of uniqueness
+#: checks over the clues, never a time limit).
+HARDEN_ROUNDS = 40
+
+
+def harden(
+    comp: Compiled,
+    clues: dict,
+    full: dict,
+    places: list,
+    differs: int,
+    rng: random.Random,
+    cap: int,
+    rounds: int = HARDEN_ROUNDS,
+) -> dict:
+    """Targeted removal for technique-graded genres (Sudoku, Futoshiki), when the
+    random removal pass ended below the tier: put one removed clue back, remove every
+    clue that can go (unique, within the tier) in a new random order, and keep the
+    result when its technique grade did not drop: a walk towards puzzles that need
+    the tier's techniques (6x6 Sudoku: medium from 1 in 6 seeds to ...). Stops as soon
+    as the grade reaches the tier. Every removal is still proven unique by the solver."""
+    best = grade(comp, comp.assumptions(clues))
+    for _ in range(rounds):
+        if int(best) >= cap:
+            break
+        removed = [x for x in places if x[1] not in clues[x[0]]]
+        if not removed:
+            break
+        trial = {k: dict(v) for k, v in clues.items()}
+        back = removed[rng.randrange(len(removed))]
+        trial[back[0]][back[1]] = full[back]
+        order = [x for x in places if x[1] in trial[x[0]] and x != back]
+        rng.shuffle(order)
+        for name, p in order:
+            value = trial[name].pop(p)
+            a = comp.assumptions(trial)
+            if not (comp.unique_given(a, differs) and at_most(comp, a, cap)):
+                trial[name][p] = value
+        got = grade(comp, comp.assumptions(trial))
+        if got >= best:
+            clues, best = trial, got
+    return clues
 
 
 def generate_instance(

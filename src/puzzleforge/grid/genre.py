@@ -172,7 +172,15 @@ class Genre:
     def compile(self, inst: Instance, **options: Any) -> Compiled:
         comp = Compiled(self.rules, self.bind(inst), inst.data, **options)
         comp.deduce = self.deductions(inst, comp)
+        comp.technique = self.technique_grader(inst, comp)
         return comp
+
+    def technique_grader(self, inst: Instance, comp: Compiled) -> Any:
+        """Optional: ``f(clues, cap) -> grade`` that replaces the generic grade
+        (grading.py) for genres people grade by solving technique (Sudoku, Futoshiki:
+        techniques.py). ``cap`` < 3 may answer ``cap + 1.0`` for anything harder than
+        ``cap``. Default none: the generic propagation / probing / search grade."""
+        return None
 
     def deductions(self, inst: Instance, comp: Compiled) -> Any:
         """Optional: ``f(known literals) -> new literals`` (None = contradiction) that the

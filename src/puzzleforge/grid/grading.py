@@ -42,7 +42,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["grade", "closure", "entry_lits", "at_most"]
+__all__ = ["grade", "closure", "entry_lits", "at_most", "clues_of"]
 
 
 def entry_lits(comp: Any) -> list[list[int]]:
@@ -82,11 +82,33 @@ def closure(comp: Any, assumptions: list[int]) -> tuple[bool, set[int]]:
         derived += new
 
 
+def clues_of(comp: Any, assumptions: list[int]) -> dict:
+    """The clues ``{spec: {place: value}}`` behind selector assumptions (what a genre's
+    technique grader reads; other literals are ignored)."""
+    inverse = getattr(comp, "_clue_of_lit", None)
+    if inverse is None:
+        inverse = {
+            lit: (name, place, value)
+            for name, table in comp._selector_tables().items()
+            for (place, value), lit in table.items()
+        }
+        comp._clue_of_lit = inverse
+    out: dict = {name: {} for name in comp.specs}
+    for lit in assumptions:
+        hit = inverse.get(lit)
+        if hit is not None:
+            out[hit[0]][hit[1]] = hit[2]
+    return out
+
+
 def at_most(comp: Any, assumptions: list[int], level: int) -> bool:
     """Is the grade below ``level + 1``? Cheaper than ``grade`` for the easy tier (one
     closure, no probing), which the generator asks after every accepted removal."""
     if level >= 3:
         return True
+    technique = getattr(comp, "technique", None)
+    if technique is not None:
+        return bool(technique(clues_of(comp, assumptions), level) < level + 1)
     ok, lits = closure(comp, assumptions)
     if ok and comp.answer_decided(lits) >= 1.0:
         return True
@@ -94,7 +116,11 @@ def at_most(comp: Any, assumptions: list[int], level: int) -> bool:
 
 
 def grade(comp: Any, assumptions: list[int], max_rounds: int = 50) -> float:
-    """The difficulty proxy of the module doc for a clue set (as assumptions)."""
+    """The difficulty proxy of the module doc for a clue set (as assumptions); a genre's
+    technique grade instead where it has one (``Genre.technique_grader``)."""
+    technique = getattr(comp, "technique", None)
+    if technique is not None:
+        return float(technique(clues_of(comp, assumptions), 3))
     ok, lits = closure(comp, assumptions)
     if not ok:
         return 0.0

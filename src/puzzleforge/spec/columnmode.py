@@ -25,7 +25,8 @@ import z3
 from . import operators
 from .fastint import FastInt
 from .finite import compile_terms
-from .linear import LIN_DISPATCH, Lin, _union, lin_build_system, rows_of
+from .linear import LIN_DISPATCH, Lin, _union, rows_of
+from .linsystem import lin_build_system
 from .model import add_assertion, finite_optimum, finite_sols, precheck
 from .operators import Z3_EXPORTS
 from .outcome import Rejection, ev

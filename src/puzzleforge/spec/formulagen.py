@@ -4,7 +4,7 @@ Why a module of its own: ``generate_formulas`` draws random formula trees (and, 
 plain ``random.Random``, the same formulas through a faster generator that builds
 their text, packed linear form and LaTeX template in one pass); spec/mathexpr.py owns
 the grammar the texts are written in (parsing, LaTeX, Z3 translation, evaluation) and
-the records of generated formulas that this module fills for it and spec/linear.py.
+the records of generated formulas that this module fills for it and spec/linsystem.py.
 """
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
     the formulas of a call) and ``close()`` freeing it (its recursion is a reference cycle).
 
     Why: formula generation and the walks over its trees (serialising, linearising for
-    spec/linear.py) were a third of a 38-linearprog attempt, and most attempts are
+    spec/linsystem.py) were a third of a 38-linearprog attempt, and most attempts are
     rejected before anything needs the tree. This makes the very same draws in the same
     order through what the public methods call for a plain Random: ``randint(a, b)`` is
     ``a + _randbelow(b - a + 1)``, ``choice(s)`` is ``s[_randbelow(len(s))]``,
@@ -70,7 +70,7 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
     (written out at each draw). tests/spec/test_spec_mathz3.py compares both paths.
 
     kind: "V" (variable), "C" (constant), "E" (anything else); text: the serialized form;
-    form: spec/linear.py's packed linear form (an int: lane 0 the constant, lane j+1 the
+    form: spec/linsystem.py's packed linear form (an int: lane 0 the constant, lane j+1 the
     coefficient of variable j; a constant is its value), None once a Power occurs;
     latex: ``_latex``'s text as a ``str.format`` template over the variable names.
     Every "E" or "V" node holds a variable (a constant pair gets one), so the kind alone

@@ -107,9 +107,9 @@ def _serialize(node: tuple) -> str:
     return f"({kind} {_serialize(node[1])} {_serialize(node[2])})"
 
 
-#: Lane width of the packed forms (spec/linear.py reads them with the same width).
+#: Lane width of the packed forms (spec/linsystem.py reads them with the same width).
 _FORM_LANE = 64
-#: Packed forms of generated formulas by (text, number of variables), for spec/linear.py:
+#: Packed forms of generated formulas by (text, number of variables), for spec/linsystem.py:
 #: ("lin", packed) or ("row", op, packed). Only when no coefficient can reach 2**62.
 GENERATED_FORMS: dict[tuple, tuple] = {}
 _GENERATED_FORMS_MAX = 256

@@ -7,19 +7,75 @@ the path is searched where specs keep ``customs/`` (the working directory, the s
 folder, its parent; an absolute path from the author's machine falls back to the
 project's ``customs/``), a file that fails to import is the spec's error with its field
 and line, and the module's random draws are bound to the puzzle seed
-(``operators.bind_trusted_module``).
+(``bind_trusted_module``: the attempt's ``random.Random``, set by ``operators.Runtime``).
 """
 from __future__ import annotations
 
 import importlib.util
+import random
+import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidSpec, TrustRequired
-from .operators import bind_trusted_module
-from .schema import Spec
 
-__all__ = ["load_file_operators"]
+if TYPE_CHECKING:  # annotations only: the schema imports the operators, which import this
+    from .schema import Spec
+
+__all__ = ["load_file_operators", "bind_trusted_module", "set_active_rng"]
+
+
+_ACTIVE = threading.local()
+
+
+def _active_rng() -> random.Random:
+    rng = getattr(_ACTIVE, "rng", None)
+    if rng is None:  # called outside an attempt (e.g. at import time of a trusted file)
+        rng = _ACTIVE.rng = random.Random(0)
+    return rng
+
+
+
+def set_active_rng(rng: random.Random) -> None:
+    """Make ``rng`` (an attempt's generator) what trusted operator files draw from."""
+    _ACTIVE.rng = rng
+
+
+class _RandomModuleProxy:
+    """Stands for the ``random`` module inside a trusted operator file.
+
+    Why: custom operator files (``customs/*.py``) draw from the global ``random`` module;
+    routed to the current attempt's ``random.Random``, their draws become part of the
+    puzzle's seed like every other draw (same seed => same puzzle, and ``verify`` can
+    regenerate the record).
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("_"):
+            method = getattr(_active_rng(), name, None)
+            if method is not None and callable(method):
+                return method
+        return getattr(random, name)
+
+
+_RANDOM_PROXY = _RandomModuleProxy()
+
+
+def _quiet_print(*args: Any, **kwargs: Any) -> None:
+    """``print`` inside trusted operator files: their debug output must not mix with JSONL."""
+
+
+def bind_trusted_module(module: Any) -> None:
+    """Route a trusted operator file's randomness to the attempt's rng and mute its prints."""
+    inst = getattr(random, "_inst", None)
+    names = vars(module)
+    for name, value in list(names.items()):
+        if value is random:
+            names[name] = _RANDOM_PROXY
+        elif inst is not None and getattr(value, "__self__", None) is inst and callable(value):
+            method = value.__name__
+            names[name] = (lambda m: lambda *a, **k: getattr(_active_rng(), m)(*a, **k))(method)
+    names["print"] = _quiet_print
 
 
 def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import threading
 from collections.abc import Callable
 from collections.abc import Iterable as _Iterable
 from functools import lru_cache
@@ -23,6 +22,7 @@ from . import bounded, formulagen, mathexpr
 from .allowlist import MODULE_VIEWS
 from .boundedlib import ITERTOOLS_BOUNDED
 from .fastz3 import FAST_EXPORTS
+from .operatorfiles import set_active_rng
 from .pureops import (  # noqa: F401 - event_count and _flatten_syms: read as operators.X (columnmode)
     MAX_OPERATOR_ITEMS,
     OperatorError,
@@ -47,7 +47,7 @@ from .wordlists import WORD_LISTS
 from .z3names import z3_table
 
 __all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError",
-           "bind_trusted_module", "solution_order_key"]
+           "solution_order_key"]
 
 
 #: The Z3 names a spec may use: an explicit table (spec/z3names.py), never ``dir(z3)``
@@ -100,16 +100,6 @@ def _faker(locale: str) -> Any:
     return Faker(locale)
 
 
-_ACTIVE = threading.local()
-
-
-def _active_rng() -> random.Random:
-    rng = getattr(_ACTIVE, "rng", None)
-    if rng is None:  # called outside an attempt (e.g. at import time of a trusted file)
-        rng = _ACTIVE.rng = random.Random(0)
-    return rng
-
-
 def _count_combinations(n: int, k: int) -> int:
     """comb(n, k), capped just above MAX_SEQUENCE (cheap even for comb(40, 20))."""
     k = min(k, n - k)
@@ -121,50 +111,13 @@ def _count_combinations(n: int, k: int) -> int:
     return out
 
 
-class _RandomModuleProxy:
-    """Stands for the ``random`` module inside a trusted operator file.
-
-    Why: custom operator files (``customs/*.py``) draw from the global ``random`` module;
-    routed to the current attempt's ``random.Random``, their draws become part of the
-    puzzle's seed like every other draw (same seed => same puzzle, and ``verify`` can
-    regenerate the record).
-    """
-
-    def __getattr__(self, name: str) -> Any:
-        if not name.startswith("_"):
-            method = getattr(_active_rng(), name, None)
-            if method is not None and callable(method):
-                return method
-        return getattr(random, name)
-
-
-_RANDOM_PROXY = _RandomModuleProxy()
-
-
-def _quiet_print(*args: Any, **kwargs: Any) -> None:
-    """``print`` inside trusted operator files: their debug output must not mix with JSONL."""
-
-
-def bind_trusted_module(module: Any) -> None:
-    """Route a trusted operator file's randomness to the attempt's rng and mute its prints."""
-    inst = getattr(random, "_inst", None)
-    names = vars(module)
-    for name, value in list(names.items()):
-        if value is random:
-            names[name] = _RANDOM_PROXY
-        elif inst is not None and getattr(value, "__self__", None) is inst and callable(value):
-            method = value.__name__
-            names[name] = (lambda m: lambda *a, **k: getattr(_active_rng(), m)(*a, **k))(method)
-    names["print"] = _quiet_print
-
-
 class Runtime:
     """Per-attempt state of the built-in operators (rng, symbol metadata, counters)."""
 
     def __init__(self, rng: random.Random, env: dict[str, Any],
                  compile_lambda: Callable[[str], Any]) -> None:
         self.rng = rng
-        _ACTIVE.rng = rng  # the rng trusted operator files draw from (bind_trusted_module)
+        set_active_rng(rng)  # the rng trusted operator files draw from (operatorfiles.py)
         self.env = env
         self.sym_config: dict[Any, dict] = {}
         self.letters = 0

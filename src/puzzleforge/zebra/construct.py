@@ -82,6 +82,7 @@ class Builder:
         self.pool = list(pool)
         self.rate_seed = rng.getrandbits(32)
         self.ratings = 0
+        self.open = 0
 
     # -- primitives ----------------------------------------------------------------------
     def key(self, clue: Clue) -> int:
@@ -124,16 +125,21 @@ class Builder:
 
     def rate(self, clues: Sequence[Clue], tier: str) -> dict[str, Any]:
         """The record's rating (same seed every time), cut short once the mean is sure
-        to be above ``tier``'s band."""
+        to be above ``tier``'s band; ``self.open`` gets the cells plain deduction leaves
+        open (measured on the rating's shared start, no extra solve)."""
         self.ratings += 1
         hi = TIER_BAND[tier][1]
-        return rate(
+        probe: dict[str, Any] = {}
+        out = rate(
             self.K,
             self.k,
             clues,
             random.Random(self.rate_seed),
             above=None if math.isinf(hi) else hi,
+            probe=probe,
         )
+        self.open = int(probe["open"])
+        return out
 
     # -- moves ---------------------------------------------------------------------------
     def _false(self, cell: Cell) -> bool:
@@ -236,19 +242,21 @@ class Builder:
                     break
 
     # -- the search ----------------------------------------------------------------------
-    def _key(self, clues: Sequence[Clue], rating: dict[str, Any], tier: str) -> tuple[float, int]:
+    def _key(self, rating: dict[str, Any], tier: str) -> tuple[float, int]:
         """What the search lowers: the distance to the band (whole units: a rating cut
         short only bounds it), then the cells plain deduction leaves open (the finer
-        signal while the set is too hard)."""
+        signal while the set is too hard), read from the last rating."""
         d = distance(rating, tier)
         if d == 0:
             return (0.0, 0)
         if rating.get("solved") and below(rating["score"], tier):
+            if tier == "medium":
+                # an easy set is a poor stop on the way to the narrow medium band: a set
+                # a little too hard is closer (weakening an easy set mostly jumps past)
+                return (2.0, 0)
             return (d, 0)
-        eng = Engine(self.K, self.k, clues)
-        eng.run(guessing=False)
         bucket = d if math.isinf(d) else float(math.ceil(d))
-        return (bucket, len(list(eng.g.unknown_cells())))
+        return (bucket, self.open)
 
     def build(
         self, tier: str, max_moves: int, tries: int = 6
@@ -261,7 +269,7 @@ class Builder:
         else:
             start = self.minimal(self.pool)
         current, rating = start, self.rate(start, tier)
-        key = self._key(current, rating, tier)
+        key = self._key(rating, tier)
         moves = 0
         while key[0] > 0 and moves < max_moves:
             moves += 1
@@ -269,10 +277,11 @@ class Builder:
             cands = self.weaker(current) if too_easy else self.stronger(current, rating)
             best: tuple[tuple[float, int], list[Clue], dict[str, Any]] | None = None
             for n, cand in enumerate(cands):
-                if n >= tries:
+                # ``tries`` candidates a move; twice that before a move is given up
+                if n >= tries * (1 if best is not None else 2):
                     break
                 r = self.rate(cand, tier)
-                ck = self._key(cand, r, tier)
+                ck = self._key(r, tier)
                 if ck < key and (best is None or ck < best[0]):
                     best = (ck, cand, r)
                     if ck[0] == 0 or ck[0] < key[0] * 0.8:

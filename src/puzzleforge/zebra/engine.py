@@ -464,6 +464,20 @@ class Engine:
         self._cursor = {"r4": self._seen, "r5": self._seen}
         return refuted, chain
 
+    def restart(self, position: int, step_count: int) -> None:
+        """Return to a fixpoint reached earlier (trail ``position``, ``step_count`` steps
+        done): the rating's five randomised solves share their plain-deduction start
+        instead of propagating it five times (tiers.rate). Only valid for a position
+        where ``propagate`` had finished, so nothing is dirty there."""
+        self.g.undo(position)
+        self._dirty.clear()
+        self._seen = len(self.g.trail)
+        self._cursor = {"r4": self._seen, "r5": self._seen}
+        self.step_count = step_count
+        self.refuted = []
+        self.implied = []
+        del self.steps[:]
+
     def run(
         self,
         *,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.errors import InvalidDescription
 from ..domains import Enum, Int
 from ..genre import Drawing, Genre, Instance, parse_header
 from ..ir import Implies, Param, Range, forall
 from ..model import ClueSpec, Grid, Model
+from ..techniques import LatinTechniques
 from ..topology import Cell, Edge
 
 __all__ = ["Futoshiki", "latin_rules"]
@@ -31,11 +34,11 @@ def latin_rules(name: str, var_name: str) -> tuple:
 class Futoshiki(Genre):
     id = "futoshiki"
     tier_sizes = {
-        "hard": (
-            10,
-            40,
-            "failed-literal probing solved every minimal puzzle the generator made at these "
-            "sizes, so none grades 3.x (search)",
+        "medium": (
+            5,
+            12,
+            "no 4x4 puzzle made needed pairs/triples without needing more: singles and "
+            "inequality bounds finish it, or they stall even with pairs/triples",
         ),
     }
     title = "Futoshiki"
@@ -71,6 +74,31 @@ class Futoshiki(Genre):
 
     def bind(self, inst: Instance) -> dict:
         return {"n": inst.rows}
+
+    def technique_grader(self, inst: Instance, comp: Any) -> Any:
+        """Grade by human technique (techniques.py): easy = singles and inequality
+        bounds (chains follow by repetition), medium = + pairs/triples, hard = more.
+        Why: failed-literal probing, the generic medium, finished every minimal puzzle
+        made below 10x10, so none graded hard."""
+        n = inst.rows
+        solver = LatinTechniques(n)
+
+        def grader(clues: dict, cap: int = 3) -> float:
+            givens = {c.r * n + c.c: v for c, v in clues.get("given", {}).items()}
+            less = []
+            for e, s in clues.get("rel", {}).items():
+                a, b = (
+                    (e.r * n + e.c - 1, e.r * n + e.c)
+                    if e.o == "v"
+                    else (
+                        (e.r - 1) * n + e.c,
+                        e.r * n + e.c,
+                    )
+                )
+                less.append((a, b) if s == "<" else (b, a))
+            return solver.grade(givens, less, cap=cap)
+
+        return grader
 
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
         d = sol["digit"]

@@ -12,6 +12,7 @@ from ..ir import Const, Implies, Param, forall
 from ..model import ClueSpec, Grid, Model
 from ..topology import Cell
 from .common import read_cells, write_cells
+from .lightup_steps import LightUpSteps
 
 __all__ = ["LightUp"]
 
@@ -28,14 +29,6 @@ def _light_up_token(t: str) -> int:
 
 class LightUp(Genre):
     id = "lightup"
-    tier_sizes = {
-        "hard": (
-            99,
-            0,
-            "failed-literal probing solved every minimal puzzle the generator made at these "
-            "sizes, so none grades 3.x (search)",
-        ),
-    }
     title = "Light Up (Akari)"
     summary = "Light Up / Akari: light every white cell with non-facing bulbs"
     rules_doc = (
@@ -94,6 +87,19 @@ class LightUp(Genre):
             walls.add(c)
             walls.add(Cell(inst.rows - 1 - c.r, inst.cols - 1 - c.c))
         return {"wall": {c: (c in walls) for c in cells}}
+
+    def technique_grader(self, inst: Instance, comp: Any) -> Any:
+        """Grade by technique (lightup_steps.py): easy = the basic rules, medium = +
+        number placements and one-step trials, hard = more. Why: failed-literal probing,
+        the generic medium, solved every minimal puzzle made, so none graded hard."""
+        walls = {(c.r, c.c) for c, w in inst.data["wall"].items() if w}
+        steps = LightUpSteps(inst.rows, inst.cols, walls)
+
+        def grader(clues: dict, cap: int = 3) -> float:
+            numbers = {(c.r, c.c): v for c, v in clues.get("number", {}).items()}
+            return steps.grade(numbers, cap=cap)
+
+        return grader
 
     def clues_from_solution(self, inst: Instance, sol: dict) -> dict:
         g = concrete(inst.rows, inst.cols)
