@@ -146,8 +146,13 @@ def test_impossible_tiers_stay_refused_with_reason() -> None:
         "sudoku is not offered as hard below 6x6 (4x4 asked): every uniquely solvable 4x4 "
         "Sudoku is solved by naked and hidden singles"
     )
-    with pytest.raises(ConfigError, match="futoshiki is not offered as medium below 5x5"):
-        api.generate("futoshiki", "4x4", 1, difficulty="medium")
+
+
+def test_futoshiki_4x4_medium_is_offered_and_reached() -> None:
+    """Rare at 4x4 (7 of 10 seeds within the attempt budget), so no refusal: seed 4."""
+    inst, sol, diff = api.generate("futoshiki", "4x4", 4, difficulty="medium")
+    assert tier_name(diff) == "medium"
+    assert _regraded_and_unique("futoshiki", inst, sol) == diff
 
 
 # -- Light Up ---------------------------------------------------------------------------

@@ -130,7 +130,7 @@ def reduce_clues(
 
 #: Rounds of ``harden`` per puzzle (a work budget: each round is one pass of uniqueness
 #: checks over the clues, never a time limit).
-HARDEN_ROUNDS = 40
+HARDEN_ROUNDS = 200
 
 
 def harden(
@@ -143,11 +143,11 @@ def harden(
     cap: int,
     rounds: int = HARDEN_ROUNDS,
 ) -> dict:
-    """Targeted removal for technique-graded genres (Sudoku, Futoshiki), when the
+    """Targeted removal for technique-graded genres (Sudoku, Futoshiki, Light Up), when the
     random removal pass ended below the tier: put one removed clue back, remove every
     clue that can go (unique, within the tier) in a new random order, and keep the
     result when its technique grade did not drop: a walk towards puzzles that need
-    the tier's techniques (6x6 Sudoku: medium from 1 in 6 seeds to ...). Stops as soon
+    the tier's techniques (6x6 Sudoku medium: from 1 seed in 6 to 10 in 10). Stops as soon
     as the grade reaches the tier. Every removal is still proven unique by the solver."""
     best = grade(comp, comp.assumptions(clues))
     for _ in range(rounds):

@@ -60,25 +60,27 @@ _SMALL = (
     "a {K}x{k} grid ({cells} cells) rarely has a minimal clue set that needs 5 "
     "refutations on average; measured with bench/zebra_tiers.py: {seen}"
 )
+_EIGHT = (
+    "at 8x8 the construction does not reach the {band}: plain deduction leaves "
+    "1,400-1,600 of the 1,792 cells of a minimal clue set open and a construction move "
+    "closes only 2-40 of them (about 3 s CPU a move), so an attempt gives up far from "
+    "the band (measured with bench/zebra_generate.py and traces, docs/zebra.md); "
+    "easy and expert generate"
+)
 _UNREACHABLE: dict[tuple[int, int, str], str] = {
     (3, 3, "expert"): _SMALL.format(K=3, k=3, cells=27, seen="1 of 15 seeds in 40 attempts"),
     (4, 3, "expert"): _SMALL.format(K=4, k=3, cells=54, seen="10 of 15 seeds in 40 attempts"),
     (3, 4, "expert"): _SMALL.format(
         K=3, k=4, cells=48, seen="up to 32 of the 40 attempts, too close to promise every seed"
     ),
-    # At 8x8 the construction's moves lower the guess count too slowly to land inside the
-    # narrow middle bands: seed 0 gave no puzzle in its whole attempt budget (about 90 s CPU)
-    # for either tier, while easy and expert generate (bench/zebra_generate.py, session 8).
-    (8, 8, "medium"): (
-        "at 8x8 the construction does not reach the medium band (0 < g < 2): "
-        "measured with bench/zebra_generate.py, seed 0 gave no puzzle in its "
-        "whole attempt budget (about 90 s CPU); easy and expert generate"
-    ),
-    (8, 8, "hard"): (
-        "at 8x8 the construction does not reach the hard band (2 <= g < 5): "
-        "measured with bench/zebra_generate.py, seed 0 gave no puzzle in its "
-        "whole attempt budget (about 90 s CPU); easy and expert generate"
-    ),
+    # At 8x8 the construction's moves lower the guess count far too slowly to land in
+    # the middle bands (traced per move on the bench seed 0, session 9):
+    # a minimal clue set leaves 1,400-1,600 of the 1,792 cells open after plain
+    # deduction (10-25 refutations a solve, or more than depth-1 refutation finds), a
+    # strengthening move closes 2-40 of them, and an attempt ends after 4 moves and
+    # 11-14 s CPU when no candidate improves; easy and expert generate.
+    (8, 8, "medium"): _EIGHT.format(band="medium band (0 < g < 2)"),
+    (8, 8, "hard"): _EIGHT.format(band="hard band (2 <= g < 5)"),
 }
 
 

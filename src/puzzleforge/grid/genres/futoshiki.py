@@ -33,14 +33,6 @@ def latin_rules(name: str, var_name: str) -> tuple:
 
 class Futoshiki(Genre):
     id = "futoshiki"
-    tier_sizes = {
-        "medium": (
-            5,
-            12,
-            "no 4x4 puzzle made needed pairs/triples without needing more: singles and "
-            "inequality bounds finish it, or they stall even with pairs/triples",
-        ),
-    }
     title = "Futoshiki"
     summary = "Futoshiki: Latin square with < > constraints between neighbours"
     rules_doc = (
