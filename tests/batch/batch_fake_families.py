@@ -62,6 +62,32 @@ class Sometimes(_Base):
         return self.make(params, rng)
 
 
+class Spinning(_Base):
+    """Busy on the CPU (a Python loop) for ``slow_seconds`` of CPU time on a share of
+    attempts (decided by the rng, so deterministic), else instant."""
+
+    name = "spinning"
+
+    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+        if rng.random() < params.slow_share:
+            end = time.process_time() + params.slow_seconds
+            while time.process_time() < end:
+                pass
+        return self.make(params, rng)
+
+
+class NativeSpin(_Base):
+    """One long C-level computation (a huge integer power): no Python-level signal
+    handler runs until it returns, only the kernel's CPU limit stops it."""
+
+    name = "native_spin"
+
+    def generate(self, params: Params, rng: random.Random) -> Puzzle:
+        if rng.random() < params.slow_share:
+            _ = 3 ** (10**9)  # minutes of CPU inside one C call
+        return self.make(params, rng)
+
+
 class Stuck(_Base):
     """Sleeps with SIGALRM blocked: stands for a native call that never returns to Python."""
 
@@ -106,6 +132,8 @@ class EndsRun(_Base):
 
 
 always_fails = AlwaysFails()
+spinning = Spinning()
+native_spin = NativeSpin()
 ends_run = EndsRun()
 picky = Picky()
 stuck = Stuck()

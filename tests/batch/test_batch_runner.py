@@ -60,26 +60,76 @@ def test_exhausted_space_stops_instead_of_spinning(tmp_path: Path) -> None:
     assert "the 3 record(s) made so far are in" in str(err.value)
 
 
+def _first_busy_index(family: str, seed: int, share: float) -> int:
+    """The first item whose first attempt the fake family makes busy (its rule: the
+    attempt's rng draws below ``share``)."""
+    from puzzleforge.core.seeding import make_rng
+
+    index = 0
+    while make_rng(derive_seed(seed, family, index, 0)).random() >= share:
+        index += 1
+    return index
+
+
 @pytest.mark.parametrize("workers", [1, 2])
-def test_slow_attempts_time_out_and_retry_with_next_seed(tmp_path: Path, workers: int) -> None:
+def test_an_attempt_past_its_cpu_limit_stops_the_run_at_that_item(
+    tmp_path: Path, workers: int
+) -> None:
+    job = BatchJob(
+        components=(Component(f"{FAKE}:spinning", 12, {"slow_share": 0.3, "slow_seconds": 30}),),
+        seed=4,
+        timeout_per_item=0.2,
+    )
+    first = _first_busy_index("spinning", 4, 0.3)
+    assert 0 < first < 12
+    with pytest.raises(GenerationFailed) as info:
+        run_batch(job, tmp_path / "t.jsonl", workers=workers, chunk_size=2)
+    err = info.value
+    assert err.kind == "limit reached" and err.exit_code == 4
+    seed = derive_seed(4, "spinning", first, 0)
+    assert str(err).startswith(
+        f"item {first}: item {first}, attempt 1 (seed {seed}) was stopped at its limit of "
+        "0.2 CPU seconds (--timeout-per-item); the run stops here instead of trying another "
+        "seed"
+    ), str(err)
+    # the items before it are kept (resume continues from there); none is skipped
+    kept = lines(tmp_path / "t.jsonl.partial")
+    assert [r["meta"]["index"] for r in kept] == list(range(first))
+    assert not any(r["meta"].get("attempt") for r in kept)
+
+
+def test_sleeping_is_not_cpu_time(tmp_path: Path) -> None:
+    # attempts that wait (sleep) use no CPU: a CPU limit of 0.2 s does not stop 0.4 s naps
     job = BatchJob(
         components=(
-            Component(f"{FAKE}:sometimes_slow", 12, {"slow_share": 0.3, "slow_seconds": 5.0}),
+            Component(f"{FAKE}:sometimes_slow", 6, {"slow_share": 0.5, "slow_seconds": 0.4}),
         ),
         seed=4,
         timeout_per_item=0.2,
     )
-    summary = run_batch(job, tmp_path / "t.jsonl", workers=workers, chunk_size=2)
-    records = lines(tmp_path / "t.jsonl")
-    assert len(records) == 12
-    assert summary.rejects.get("timeout", 0) >= 1
-    retried = [r for r in records if r["meta"].get("attempt")]
-    assert retried, "some item must have needed a retry"
-    r = retried[0]
-    assert r["seed"] == derive_seed(4, "sometimes_slow", r["meta"]["index"], r["meta"]["attempt"])
-    # 6 slow attempts of 5 s each: interrupted at 0.2 s, not slept through (>= 15 s)
-    assert summary.rejects["timeout"] == 6
-    assert summary.wall_seconds < 14
+    summary = run_batch(job, tmp_path / "s.jsonl", workers=1)
+    records = lines(tmp_path / "s.jsonl")
+    assert [r["meta"]["index"] for r in records] == list(range(6))
+    assert summary.rejects == {}
+    plain = run_batch(
+        BatchJob(components=job.components, seed=4), tmp_path / "plain.jsonl", workers=1
+    )
+    assert plain.records_written == 6
+    assert (tmp_path / "s.jsonl").read_bytes() == (tmp_path / "plain.jsonl").read_bytes()
+
+
+def test_work_stuck_in_c_is_stopped_by_the_workers_kernel_limit(tmp_path: Path) -> None:
+    job = BatchJob(
+        components=(Component(f"{FAKE}:native_spin", 4, {"slow_share": 1.0}),),
+        seed=0,
+        timeout_per_item=0.5,
+    )
+    with pytest.raises(GenerationFailed) as info:
+        run_batch(job, tmp_path / "n.jsonl", workers=1)
+    assert info.value.exit_code == 4
+    assert str(info.value).startswith(
+        "item 0: item 0, attempt 1 (seed "
+    ) and "was stopped at its limit of 0.5 CPU seconds (--timeout-per-item)" in str(info.value)
 
 
 def test_family_that_fails_everything_stops_with_a_clear_message(tmp_path: Path) -> None:
@@ -128,10 +178,12 @@ def test_a_second_writer_on_the_same_output_is_refused(tmp_path: Path) -> None:
     assert len(lines(out)) == 3
 
 
-def test_a_generator_stuck_beyond_the_alarm_stops_the_run(tmp_path: Path, monkeypatch) -> None:
-    # The error below is raised only by the runner's hard stop (the per-item alarm cannot
-    # interrupt the stuck generator). How long that takes is measured in bench/, not asserted.
+def test_a_generator_blocked_without_cpu_stops_the_run(tmp_path: Path, monkeypatch) -> None:
+    # The error below is raised only by the runner's wall-clock backstop (a sleeping
+    # generator uses no CPU, so its CPU limit never comes). How long that takes is
+    # measured in bench/, not asserted.
     from puzzleforge.batch import runner
+    from puzzleforge.core.limits import LimitExceeded
 
     monkeypatch.setattr(runner, "HARD_GRACE_SECONDS", 1.0)
     job = BatchJob(
@@ -140,7 +192,7 @@ def test_a_generator_stuck_beyond_the_alarm_stops_the_run(tmp_path: Path, monkey
         timeout_per_item=0.1,
         max_attempts=1,
     )
-    with pytest.raises(GenerationFailed, match="stuck in code the per-item timeout cannot"):
+    with pytest.raises(LimitExceeded, match="stuck without using CPU"):
         run_batch(job, tmp_path / "s.jsonl", workers=2, chunk_size=1)
 
 

@@ -41,11 +41,10 @@ def caller_timer():
 
 
 def test_the_alarm_interrupts_a_loop_and_restores_the_callers_timer(caller_timer) -> None:
-    with pytest.raises(_Fired):
-        with wall_alarm(0.05, _raise) as alarm:
-            assert alarm.active
-            while True:
-                time.sleep(0.01)
+    with pytest.raises(_Fired), wall_alarm(0.05, _raise) as alarm:
+        assert alarm.active
+        while True:
+            time.sleep(0.01)
     left, interval = signal.getitimer(signal.ITIMER_REAL)
     assert 0 < left <= 100.0 and interval == 50.0
     assert signal.getsignal(signal.SIGALRM) is _outer_handler
@@ -69,3 +68,22 @@ def test_without_a_caller_timer_nothing_stays_armed() -> None:
     finally:
         if saved[0]:
             signal.setitimer(signal.ITIMER_REAL, *saved)
+
+
+def test_the_cpu_alarm_stops_a_busy_loop_and_ignores_sleep() -> None:
+    from puzzleforge.core.alarm import cpu_alarm
+
+    before = signal.getsignal(signal.SIGPROF)
+    # sleeping uses no CPU: a 0.05 CPU-second alarm does not fire during 0.2 s of sleep
+    with cpu_alarm(0.05, _raise) as alarm:
+        assert alarm.active and signal.getitimer(signal.ITIMER_PROF)[0] > 0
+        time.sleep(0.2)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    start = time.process_time()
+    with pytest.raises(_Fired), cpu_alarm(0.05, _raise):
+        while True:
+            pass
+    # it fired on CPU time (the kernel accounts it in scheduler ticks, so allow one tick)
+    assert time.process_time() - start >= 0.05 - 0.01
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGPROF) is before

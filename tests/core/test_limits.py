@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from puzzleforge.cli.main import app
-from puzzleforge.core.errors import GenerationFailed, InvalidSpec
+from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.limits import LimitExceeded, Limits, run_limited
 
 REPO = Path(__file__).resolve().parents[2]
@@ -126,8 +126,33 @@ def test_grid_text_past_the_side_limit_is_refused(tmp_path: Path, command: str) 
     path.write_text("nurikabe 1000x1000\n" + ("." * 1000 + "\n") * 1000, encoding="utf-8")
     code, out = invoke("grid", command, str(path))
     assert code == 2, out
-    assert "size 1000x1000 is outside the grid limits" in out
-    assert "1 to 100 rows and columns" in out
+    # one paragraph naming the file, its line, the field and what was expected
+    assert out == (
+        f"error (invalid puzzle description): {path}:1, field 'size': size 1000x1000 is "
+        "outside the grid limits. Expected 1 to 100 rows and columns (docs/limits.md).\n"
+    ), out
+
+
+def test_grid_janko_and_stdin_past_the_side_limit_name_their_source(tmp_path: Path) -> None:
+    path = tmp_path / "big.jan"
+    path.write_text("begin\npuzzle nurikabe\nsize 200\nproblem\n- -\nend\n", encoding="utf-8")
+    code, out = invoke("grid", "solve", str(path))
+    assert code == 2, out
+    assert f"{path}, field 'size': size 200x200 is outside the grid limits" in out, out
+    result = CliRunner().invoke(app, ["grid", "hint", "-"], input="nurikabe 300x3\n")
+    assert result.exit_code == 2, result.output
+    assert "<stdin>:1, field 'size': size 300x3 is outside" in result.stdout + result.stderr
+
+
+def test_grid_file_errors_name_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "short.txt"
+    path.write_text("nurikabe 3x3\n. . .\n. 2\n. . .\n", encoding="utf-8")
+    code, out = invoke("grid", "smtlib", str(path))
+    assert code == 2, out
+    assert out.startswith(
+        f"error (invalid puzzle description): {path}:3: nurikabe: line has 2 cells"
+    )
+    assert "Expected 3 cells ('.' for empty)." in out and out.count("\n") == 1, out
 
 
 # -- runaway work stopped by the CPU limit --------------------------------------------

@@ -88,7 +88,11 @@ def test_rule_over_counts_and_entries(tmp_path: Path) -> None:
             "Expected a rule that uses countE",
         ),
         ("countE <= 1 for E in 8..12", "10 is not a digit", "Expected digits 0..9"),
-        ("count1 <= prime", "uses a number kind as a value", "Expected counts, entries"),
+        (
+            "count1 <= prime",
+            "uses a number kind as a value",
+            "Expected counts, cells (r2c3), entries",
+        ),
         ("counts1 <= 1", "undefined name 'counts1'", "Expected a declared variable"),
     ],
 )

@@ -7,8 +7,11 @@ here); ``CliRunner`` costs milliseconds. Each example still runs in a forked wor
 run away or eat memory fails the test with its own message instead of hanging the
 suite, and no example can leave state behind in the test process.
 
-Budgets: ``PUZZLEFORGE_FUZZ_SCALE`` multiplies every test's example count (1 in
-``make test``; ``make fuzz`` runs 25 times as many).
+Budgets: each test has a small ``quick`` count for ``make test`` and a full count that
+``PUZZLEFORGE_FUZZ_SCALE`` multiplies (``make fuzz`` sets 25). The commands a test covers
+are pytest parameters, not drawn by Hypothesis, so even the quick budget runs every
+command. The engines are imported once here, before any example: each example's forked
+worker then starts with them loaded (half its CPU time went to imports).
 """
 
 from __future__ import annotations
@@ -30,14 +33,35 @@ ALLOWED_EXITS = {0, 1, 2, 4}
 EXAMPLE_LIMITS = Limits(cpu_seconds=90, memory_mb=3072)
 SCALE = max(1, int(os.environ.get("PUZZLEFORGE_FUZZ_SCALE", "1") or 1))
 
+#: Imported in the test process so every forked example starts with them loaded.
+PRELOAD = (
+    "puzzleforge.cli.main",
+    "puzzleforge.grid.api",
+    "puzzleforge.grid.formats.detect",
+    "puzzleforge.crossnumber.api",
+    "puzzleforge.zebra.generator",
+    "puzzleforge.spec.family",
+    "puzzleforge.batch.runner",
+    "typer.testing",
+)
 
-def fuzz_settings(examples: int) -> Any:
-    """Hypothesis settings of one fuzz test: ``examples`` x SCALE, no deadline (the
-    worker's CPU limit bounds each example), no database (conftest)."""
+
+def preload() -> None:
+    """Import the engines the examples use (once per test process)."""
+    import importlib
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+
+
+def fuzz_settings(examples: int, quick: int) -> Any:
+    """Hypothesis settings of one fuzz test (per pytest parameter): ``quick`` examples in
+    ``make test`` (no PUZZLEFORGE_FUZZ_SCALE), else ``examples`` x SCALE; no deadline
+    (the worker's CPU limit bounds each example), no database (conftest)."""
     # no shrinking: one example can take seconds of CPU, and shrinking ran for minutes;
     # a failure prints its example and a reproduce blob
     return settings(
-        max_examples=examples * SCALE,
+        max_examples=quick if SCALE == 1 else examples * SCALE,
         deadline=None,
         database=None,
         phases=[Phase.explicit, Phase.reuse, Phase.generate],
@@ -75,6 +99,7 @@ def _invoke(args: list[str], stdin: str | None) -> Outcome:
 
 def run_cli(args: list[str], *, stdin: str | None = None) -> Outcome:
     """``puzzleforge ARGS`` in a bounded worker; fails the test when the limit hits."""
+    preload()
     try:
         return run_limited(
             _invoke,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,12 +21,9 @@ PUZZLES = {
 ENGINE = ["--cpu-limit", "20", "--memory-limit", "2048"]
 
 
-@fuzz_settings(12)
-@given(
-    data=st.data(),
-    name=st.sampled_from(sorted(PUZZLES)),
-    command=st.sampled_from(["solve", "show", "check"]),
-)
+@pytest.mark.parametrize("command", ["solve", "show", "check"])
+@fuzz_settings(4, quick=2)
+@given(data=st.data(), name=st.sampled_from(sorted(PUZZLES)))
 def test_mutated_puzzle_files(tmp_path: Path, data: st.DataObject, name: str, command: str) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     path = folder / name
@@ -75,7 +73,7 @@ FIELDS = st.fixed_dictionaries(
 )
 
 
-@fuzz_settings(10)
+@fuzz_settings(10, quick=5)
 @given(fields=FIELDS)
 def test_random_variable_fields(tmp_path: Path, fields: dict) -> None:
     text = PUZZLES["abcd.yaml"].replace(

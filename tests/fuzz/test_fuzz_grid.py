@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -44,12 +45,9 @@ URL_GENRES = [
 ]
 
 
-@fuzz_settings(15)
-@given(
-    data=st.data(),
-    name=st.sampled_from(sorted(TEXTS)),
-    command=st.sampled_from(["solve", "hint", "url", "smtlib"]),
-)
+@pytest.mark.parametrize("command", ["solve", "hint", "url", "smtlib"])
+@fuzz_settings(4, quick=2)
+@given(data=st.data(), name=st.sampled_from(sorted(TEXTS)))
 def test_mutated_instance_texts(
     tmp_path: Path, data: st.DataObject, name: str, command: str
 ) -> None:
@@ -80,7 +78,8 @@ def urls(draw: st.DrawFn) -> str:
     return f"{host}{genre}/{cols}/{rows}/{body}"
 
 
-@fuzz_settings(15)
-@given(url=urls(), command=st.sampled_from(["solve", "url", "hint"]))
+@pytest.mark.parametrize("command", ["solve", "url", "hint"])
+@fuzz_settings(5, quick=2)
+@given(url=urls())
 def test_random_puzzlink_urls(url: str, command: str) -> None:
     assert_clean(run_cli([*ENGINE, "grid", command, url]))

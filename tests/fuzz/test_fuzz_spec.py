@@ -8,6 +8,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ BASE = (REPO / "tests" / "spec" / "data" / "base.yaml").read_text(encoding="utf-
 ENGINE = ["--cpu-limit", "20", "--memory-limit", "2048"]
 
 
-@fuzz_settings(8)
+@fuzz_settings(8, quick=4)
 @given(data=st.data())
 def test_mutated_specs(tmp_path: Path, data: st.DataObject) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
@@ -37,7 +38,7 @@ def test_mutated_specs(tmp_path: Path, data: st.DataObject) -> None:
     assert_only_changed(before, snapshot(folder))
 
 
-@fuzz_settings(8)
+@fuzz_settings(8, quick=4)
 @given(
     value=st.one_of(st.integers(-(2**70), 2**70), NASTY, st.lists(st.integers(), max_size=3)),
     key=st.sampled_from(["n", "names", "_z3_seed", "nosuch", ""]),
@@ -59,8 +60,9 @@ def test_mutated_replay_configs(tmp_path: Path, value: object, key: str) -> None
 OPTION_VALUES = st.one_of(st.integers(-5, 12).map(str), NASTY, st.just("2**70"))
 
 
-@fuzz_settings(12)
-@given(data=st.data(), command=st.sampled_from(["zebra", "grid", "crossnumber"]))
+@pytest.mark.parametrize("command", ["zebra", "grid", "crossnumber"])
+@fuzz_settings(4, quick=2)
+@given(data=st.data())
 def test_random_generate_options(tmp_path: Path, data: st.DataObject, command: str) -> None:
     value = data.draw(OPTION_VALUES)
     if command == "zebra":

@@ -38,7 +38,7 @@ def _check(done: subprocess.CompletedProcess) -> None:
         assert done.stderr.startswith("error") and "\n\n" not in done.stderr.strip(), done.stderr
 
 
-@fuzz_settings(3)
+@fuzz_settings(3, quick=2)
 @given(data=st.data(), url=urls())
 def test_real_process(tmp_path: Path, data: st.DataObject, url: str) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))

@@ -52,8 +52,9 @@ def test_generate_mark_hint_until_solved_and_check(page, expect, save_screenshot
     for _ in range(200):
         if "already solved" in (page.text_content("#lg-result") or ""):
             break
-        page.get_by_role("button", name="Hint").click()
-        page.wait_for_timeout(20)
+        # one request at a time: hints run in engine workers (a new process each)
+        with page.expect_response(lambda r: r.url.endswith("/hint")):
+            page.get_by_role("button", name="Hint").click()
     expect(page.locator("#lg-result")).to_contain_text("already solved")
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#lg-result")).to_contain_text("Solved! Every pairing is correct.")

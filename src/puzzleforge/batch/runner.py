@@ -33,6 +33,7 @@ import orjson
 from .. import __version__
 from ..core.cputime import cpu_seconds
 from ..core.errors import ConfigError, GenerationFailed, PuzzleForgeError
+from ..core.limits import LimitExceeded
 from ..core.safeoutput import check_output_dir, check_output_path, fsync_dir, partial_path
 from .backends import Backend, check_backend, make_backend
 from .card import write_card
@@ -54,7 +55,9 @@ __all__ = [
 FAILED_ITEMS_LIMIT = 20
 #: Stop when this many consecutive items were all rejected (duplicates: space exhausted).
 BAD_ITEMS_LIMIT = 2000
-#: Slack on top of 3 x (items x attempts x timeout) before a chunk counts as stuck.
+#: A chunk counts as stuck (blocked without using CPU) after HARD_WALL_FACTOR x (items x
+#: attempts x --timeout-per-item) wall-clock seconds plus HARD_GRACE_SECONDS.
+HARD_WALL_FACTOR = 10
 HARD_GRACE_SECONDS = 60.0
 #: Largest --chunk-size (items a worker takes at once); the automatic size stays <= 256.
 MAX_CHUNK_SIZE = 100_000
@@ -143,9 +146,12 @@ class _Run:
         )
         buffered: dict[int, ChunkResult] = {}
         mine: dict[int, float] = {}  # token -> submit time, this component's chunks only
-        # hard stop: SIGALRM cannot interrupt native code that never returns to Python
+        # last resort for a chunk blocked without using CPU (the CPU limit of each attempt
+        # stops every attempt that works; waiting on something does not count): generous,
+        # so a loaded machine's stretched wall time never trips it
         hard = (
-            3 * size * self.job.max_attempts * self.job.timeout_per_item + HARD_GRACE_SECONDS
+            HARD_WALL_FACTOR * size * self.job.max_attempts * self.job.timeout_per_item
+            + HARD_GRACE_SECONDS
             if self.job.timeout_per_item
             else None
         )
@@ -178,12 +184,13 @@ class _Run:
                 self.summary.worker_cpu_seconds += result.cpu_seconds
                 self.summary.worker_busy_seconds += result.wall_seconds
             if hard is not None and mine and time.monotonic() - min(mine.values()) > hard:
-                raise GenerationFailed(
+                raise LimitExceeded(
                     f"family '{family.name}': a chunk of {size} items ran for over {hard:.0f} s "
-                    f"although each attempt has {self.job.timeout_per_item:g} s; the generator "
-                    "is stuck in code the per-item timeout cannot interrupt (a native solver "
-                    "call without its own time limit)",
-                    hint="Give the family's solver calls a time limit, or lower the params",
+                    f"of wall-clock time although each attempt has "
+                    f"{self.job.timeout_per_item:g} CPU seconds; the generator is stuck "
+                    "without using CPU (waiting on something), which the CPU limit of "
+                    "--timeout-per-item does not count",
+                    hint="Check what the family waits for, or lower the params",
                 )
             while commit_at in buffered and accepted < comp.count:
                 result = buffered.pop(commit_at)
@@ -204,6 +211,8 @@ class _Run:
                             f"item {item.index}: {item.stop}", reasons=dict(item.rejects)
                         )
                         stopped.kind = item.stop_kind or stopped.kind  # shown as the cause's kind
+                        if item.stop_exit:  # and exits as the cause would (4: a limit)
+                            stopped.exit_code = item.stop_exit  # type: ignore[attr-defined]
                         raise stopped
                     if item.line is None:
                         self._reject("item_failed")
@@ -251,7 +260,7 @@ class _Run:
                 f"family '{family.name}' failed {failed} items in a row{tries} (rejects: "
                 f"{detail}; last: {last_error}); stopping instead of spinning",
                 reasons=reasons,
-                hint="Check the params, raise --timeout-per-item, or run "
+                hint="Check the params, or run "
                 "`puzzleforge generate` with -n 1 --debug to see one failure",
             )
         raise GenerationFailed(

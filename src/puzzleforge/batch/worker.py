@@ -2,26 +2,32 @@
 
 Why here and not in the runner: the same function runs in a local pool process, in a Ray
 task and inline (1 worker), so every backend produces the very same bytes. Families are
-rebuilt from their ref once per process and cached. Each attempt gets a wall-clock budget
-(SIGALRM, main thread only); an attempt that exceeds it, raises, or whose stored answer
-does not verify is retried with the next derived seed and counted by reason (unless the
-family retries inside its own ``generate``: ``retries_itself``, spec files). An error
-marked ``ends_run`` (core/errors.py) ends the item and tells the runner to stop.
+rebuilt from their ref once per process and cached. An attempt that raises or whose
+stored answer does not verify is retried with the next derived seed and counted by reason
+(unless the family retries inside its own ``generate``: ``retries_itself``, spec files).
+An error marked ``ends_run`` (core/errors.py) ends the item and tells the runner to stop.
+
+``--timeout-per-item S`` is the one CPU limit model of docs/limits.md: each attempt runs
+in a forked worker (core/limits.run_limited) under S CPU seconds, a CPU alarm for Python
+loops and the kernel's RLIMIT_CPU for work stuck in C. An attempt that reaches it is not
+retried: the run stops at that item with ``LimitExceeded`` (exit status 4), because which
+puzzle came out instead would depend on the machine's speed. A family that runs its work
+in a worker of its own (spec files without --trust) gets S as its per-puzzle net instead.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-import signal
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.alarm import wall_alarm
+from ..core.alarm import cpu_alarm
 from ..core.cputime import cpu_seconds
 from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.family import build_params
+from ..core.limits import LimitExceeded, Limits, run_limited
 from ..core.puzzle import stamp
 from ..core.seeding import derive_seed, make_rng, stable_hash
 from .job import Component, load_family_ref
@@ -63,6 +69,7 @@ class ItemResult:
     error: str = ""  # last failure message when line is None
     stop: str = ""  # an error that ends the run (PuzzleForgeError.ends_run)
     stop_kind: str = ""  # its kind ("invalid spec", "generation failed", ...)
+    stop_exit: int = 0  # its exit status (4: a limit stopped it), 0: the runner's default
 
 
 @dataclass
@@ -75,8 +82,8 @@ class ChunkResult:
 
 
 class _ItemTimeout(BaseException):
-    """Raised by the alarm inside a family's generate (a BaseException so a family's own
-    ``except Exception`` cannot swallow it)."""
+    """Raised by the CPU alarm inside a family's generate (a BaseException so a family's
+    own ``except Exception`` cannot swallow it)."""
 
 
 def _raise_timeout() -> None:
@@ -132,20 +139,49 @@ def _reason(exc: BaseException) -> str:
     return "error:" + type(exc).__name__
 
 
-def _attempt(family: Any, params: Any, seed: int, timeout: float | None, use_alarm: bool) -> Any:
-    if timeout and use_alarm:
-        # core/alarm.py keeps any timer the host process armed (pytest-timeout, a
-        # caller's own alarm) and puts it back exactly
-        with wall_alarm(timeout, _raise_timeout):
+def _limited_attempt(family: Any, params: Any, seed: int, timeout: float, what: str) -> Any:
+    """One attempt inside its forked worker: the CPU alarm stops a Python-level loop at
+    ``timeout`` (the worker's RLIMIT_CPU, a second or two later, stops work stuck in C)."""
+    try:
+        with cpu_alarm(timeout, _raise_timeout):
             return stamp(family.generate(params, make_rng(seed)), seed)
-    started = time.monotonic()
-    puzzle = stamp(family.generate(params, make_rng(seed)), seed)
-    if timeout and time.monotonic() - started > timeout:
-        raise _ItemTimeout()
-    return puzzle
+    except _ItemTimeout:
+        raise LimitExceeded(f"{what} was stopped at its limit") from None
 
 
-def run_item(family: Any, params: Any, task: ChunkTask, index: int, use_alarm: bool) -> ItemResult:
+def _attempt(family: Any, params: Any, seed: int, timeout: float | None, what: str) -> Any:
+    if not timeout:
+        return stamp(family.generate(params, make_rng(seed)), seed)
+    if getattr(family, "retries_itself", False) and hasattr(params, "max_seconds"):
+        # the family bounds each puzzle itself (spec files: in its own sandboxed worker,
+        # whose CPU this process's limits would not see): the timeout is that net
+        params = dataclasses.replace(params, max_seconds=min(params.max_seconds, timeout))
+        return stamp(family.generate(params, make_rng(seed)), seed)
+    try:
+        # memory is left to the caller's limits: a worker's address space can already be
+        # large (Z3, Arrow), and this limit is about CPU time
+        return run_limited(
+            _limited_attempt,
+            family,
+            params,
+            seed,
+            timeout,
+            what,
+            limits=Limits(cpu_seconds=timeout, memory_mb=None),
+            what=what,
+        )
+    except LimitExceeded as exc:
+        if "was stopped at its limit" not in exc.problem:
+            raise  # died otherwise (out of memory, a signal): said as such
+        raise LimitExceeded(
+            f"{what} was stopped at its limit of {timeout:g} CPU seconds "
+            "(--timeout-per-item); the run stops here instead of trying another seed, "
+            "because which puzzle came out would depend on the machine's speed",
+            expected="a larger --timeout-per-item (CPU seconds per attempt) or smaller params",
+        ) from None
+
+
+def run_item(family: Any, params: Any, task: ChunkTask, index: int) -> ItemResult:
     """Generate item ``index`` with retries; the record carries its provenance in meta."""
     comp = task.component
     rejects: dict[str, int] = {}
@@ -155,11 +191,8 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int, use_alarm: b
     for attempt in range(attempts):
         seed = derive_seed(task.base_seed, family.name, index, attempt)
         try:
-            puzzle = _attempt(family, params, seed, task.timeout, use_alarm)
-        except _ItemTimeout:
-            rejects["timeout"] = rejects.get("timeout", 0) + 1
-            error = f"attempt exceeded {task.timeout:g} s"
-            continue
+            what = f"item {index}, attempt {attempt + 1} (seed {seed})"
+            puzzle = _attempt(family, params, seed, task.timeout, what)
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as exc:  # noqa: BLE001 - any generator failure is a counted reject
@@ -175,6 +208,7 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int, use_alarm: b
                     error,
                     stop=str(exc),
                     stop_kind=str(getattr(exc, "kind", "")),
+                    stop_exit=int(getattr(exc, "exit_code", 0) or 0),
                 )
             continue
         try:
@@ -226,12 +260,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     params = build_params(
         family.Params, Component(**comp).family_params(family), family=family.name
     )
-    use_alarm = (
-        task.timeout is not None
-        and threading.current_thread() is threading.main_thread()
-        and hasattr(signal, "setitimer")
-    )
-    items = [run_item(family, params, task, i, use_alarm) for i in task.indices]
+    items = [run_item(family, params, task, i) for i in task.indices]
     return ChunkResult(
         task.component_index,
         task.indices[0] if task.indices else 0,

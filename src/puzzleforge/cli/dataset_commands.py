@@ -288,7 +288,10 @@ def register(app: typer.Typer) -> None:
         fmt: str = typer.Option("jsonl", "--format", help="jsonl or parquet."),
         resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
         timeout: float | None = typer.Option(
-            None, "--timeout-per-item", help="Seconds per attempt; slower attempts are retried."
+            None,
+            "--timeout-per-item",
+            help="CPU seconds per attempt (a runaway stop: an attempt that reaches it "
+            "stops the run with exit status 4; docs/limits.md).",
         ),
         chunk_size: int | None = typer.Option(
             None, "--chunk-size", min=1, max=MAX_CHUNK_SIZE, help="Items per chunk."

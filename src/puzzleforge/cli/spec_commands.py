@@ -179,8 +179,9 @@ def generate(
         120.0,
         "--max-seconds",
         callback=positive_seconds,
-        help="Wall-clock safety net per puzzle: when it fires the run stops at that puzzle "
-        "(it is never replaced by another), since what came out would depend on machine load.",
+        help="CPU safety net per puzzle (CPU seconds): when it fires the run stops at that "
+        "puzzle with exit status 4 (it is never replaced by another), since what came out "
+        "would depend on the machine's speed.",
     ),
     attempt_seconds: float = typer.Option(
         15.0,

@@ -1,4 +1,4 @@
-"""One wall-clock alarm helper that leaves a caller's own timer exactly as it was.
+"""Alarms (wall-clock and CPU time) that leave a caller's own timer exactly as it was.
 
 Why: SIGALRM is the only way to interrupt runaway pure-Python work (a spec operator in
 a loop, a selection that never ends), but the process has a single ITIMER_REAL. Library
@@ -8,6 +8,12 @@ helper arms the timer only when its deadline comes before the caller's, and on e
 puts back the caller's SIGALRM handler and ITIMER_REAL with the time it has left and
 its interval; when the caller's alarm is due first, nothing is touched at all, so it
 fires on time with its own handler.
+
+``cpu_alarm`` is the same on the process's CPU clock (``ITIMER_PROF``, SIGPROF): the
+CPU limit model of docs/limits.md for work that runs in this process (a batch attempt
+under ``--timeout-per-item``, a spec attempt under its per-puzzle net). It stops
+Python-level loops; work stuck inside C is stopped by the worker's kernel limit
+(core/limits.py), which is what "the worker's hard deadline" means.
 
 The alarm is a runaway stop, never a decision: what fires it fails the work loudly
 (a budget that decides what is kept counts solver work, not seconds).
@@ -21,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["wall_alarm"]
+__all__ = ["wall_alarm", "cpu_alarm"]
 
 
 class wall_alarm:
@@ -30,6 +36,11 @@ class wall_alarm:
     A context manager; outside the main thread, or where ``setitimer`` does not exist,
     it does nothing. ``active`` says whether this alarm armed the timer.
     """
+
+    #: which interval timer and the signal it sends (ITIMER_REAL: wall-clock, SIGALRM)
+    _timer_name = "ITIMER_REAL"
+    _signal_name = "SIGALRM"
+    _clock = staticmethod(time.monotonic)
 
     def __init__(self, seconds: float, on_fire: Callable[[], Any]) -> None:
         self.seconds = max(1e-6, float(seconds))
@@ -44,13 +55,15 @@ class wall_alarm:
             signal, "setitimer"
         ):
             return self
-        outer = signal.getitimer(signal.ITIMER_REAL)
+        self._timer = getattr(signal, self._timer_name)
+        self._signum = getattr(signal, self._signal_name)
+        outer = signal.getitimer(self._timer)
         if outer[0] and outer[0] <= self.seconds:
             return self  # the caller's alarm comes first: leave it as it is
         self._outer = outer
-        self._start = time.monotonic()
-        self._old_handler = signal.signal(signal.SIGALRM, self._fire)
-        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        self._start = self._clock()
+        self._old_handler = signal.signal(self._signum, self._fire)
+        signal.setitimer(self._timer, self.seconds)
         self.active = True
         return self
 
@@ -61,11 +74,24 @@ class wall_alarm:
         if not self.active:
             return
         self.active = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, self._old_handler)
+        signal.setitimer(self._timer, 0)
+        signal.signal(self._signum, self._old_handler)
         left, interval = self._outer
         if left:
             # the caller's timer, with the time that passed meanwhile taken off (it was
             # due after ours, so it is still in the future unless ours fired late)
-            left = max(1e-6, left - (time.monotonic() - self._start))
-            signal.setitimer(signal.ITIMER_REAL, left, interval)
+            left = max(1e-6, left - (self._clock() - self._start))
+            signal.setitimer(self._timer, left, interval)
+
+
+class cpu_alarm(wall_alarm):
+    """Call ``on_fire()`` after ``seconds`` of this process's CPU time (user + system,
+    every thread: ``ITIMER_PROF``); otherwise exactly like ``wall_alarm``.
+
+    Why CPU time: on a loaded machine the wall time of the same work stretches, its CPU
+    time does not, so the limit stops the same runaway work on an idle or a busy machine.
+    """
+
+    _timer_name = "ITIMER_PROF"
+    _signal_name = "SIGPROF"
+    _clock = staticmethod(time.process_time)

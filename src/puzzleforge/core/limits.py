@@ -68,6 +68,8 @@ class LimitExceeded(PuzzleForgeError):
 
     kind = "limit reached"
     exit_code = LIMIT_EXIT
+    #: a batch stops at it: another seed in its place would depend on the machine's speed
+    ends_run = True
 
 
 @dataclass(frozen=True)

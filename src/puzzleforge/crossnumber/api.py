@@ -32,7 +32,7 @@ from typing import Any
 
 from .answers import score_answer
 from .hints import Hint, next_hint
-from .model import Model, load_model, parse_model
+from .model import DIRECTIONS, Model, load_model, parse_model
 from .solver import Solution, SolveResult, solve
 
 __all__ = [
@@ -184,8 +184,10 @@ def render_question(model: Model) -> str:
     out += ["", render_solution(model, None, show_numbers=True), ""]
     if givens:
         out += ["Given digits:", render_solution(model, None), ""]
-    for d in ("across", "down"):
-        out.append(d.capitalize())
+    for d in DIRECTIONS:
+        if not any(c.direction == d for c in model.clues.values()):
+            continue
+        out.append("Clues" if d == "any" else d.capitalize())
         for c in model.clues.values():
             if c.direction == d:
                 suffix = f" ({c.cells})" if not model.mapped else ""

@@ -51,7 +51,10 @@ def solve_command(
     limit: int = typer.Option(10, "--limit", min=1, help="stop after this many solutions (>= 1)"),
     as_json: bool = typer.Option(False, "--json", help="solutions and steps as JSON"),
     time_limit: float = typer.Option(
-        120.0, "--time-limit", callback=positive_seconds, help="seconds (> 0)"
+        120.0,
+        "--time-limit",
+        callback=positive_seconds,
+        help="CPU seconds of search (> 0); reaching it ends as undecided (exit status 4)",
     ),
     pdf: Path | None = typer.Option(
         None, "--pdf", help="write a printable PDF sheet: the puzzle, then its (first) solution"
@@ -78,7 +81,7 @@ def solve_command(
         # not a proof of "no solution": a limit stopped the search before it decided
         typer.echo(
             f"{model.title}: undecided: no solution found before the search stopped "
-            f"(--time-limit {time_limit:g} s or --limit; {result.seconds:.2f} s, "
+            f"(--time-limit {time_limit:g} CPU s or --limit; {result.seconds:.2f} s, "
             f"{result.nodes} search nodes); raise --time-limit to decide",
             err=True,
         )

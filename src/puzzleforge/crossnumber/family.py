@@ -33,7 +33,8 @@ class Params:
     source: folder or file of puzzle files (default: the bundled puzzles).
     size: grid side for generated puzzles (3: ~0.1 s, 4: ~1 s, 5: seconds).
     unique_only: in file mode, skip files whose expected solution count is not 1.
-    time_limit: seconds the solver may spend on one puzzle."""
+    time_limit: CPU seconds the solver may spend on one puzzle (a net: reaching it fails
+    the run loudly, docs/limits.md)."""
 
     mode: str = "file"
     source: str = ""
@@ -116,7 +117,7 @@ class CrossNumberFamily:
                 from .solver import SolveResult, check_grid
                 from .steps import StepLog
 
-                sol = check_grid(model, rows, time_limit=params.time_limit)
+                sol = check_grid(model, rows, time_limit=params.time_limit, what=str(path))
                 if sol is None:
                     reasons["stated solution is wrong"] = (
                         reasons.get("stated solution is wrong", 0) + 1
@@ -130,6 +131,9 @@ class CrossNumberFamily:
                     time_limit=params.time_limit,
                     steps=False,
                 )
+                from .solver import fail_if_timed_out
+
+                fail_if_timed_out(result, f"solving {path}", params.time_limit)
             if params.unique_only and not result.unique:
                 reasons["solver found no unique solution"] = (
                     reasons.get("solver found no unique solution", 0) + 1

@@ -20,7 +20,7 @@ from ..core.errors import ConfigError, GenerationFailed
 from . import kinds as nb
 from .grid import parse_block_grid
 from .model import Model, parse_model
-from .solver import SolveResult, solve
+from .solver import SolveResult, fail_if_timed_out, solve
 
 __all__ = ["generate_puzzle", "TEMPLATES"]
 
@@ -90,6 +90,10 @@ def _candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, st
 # Work limits in search nodes, not seconds, so generation is deterministic on any machine.
 FILL_NODES = 400
 CHECK_NODES = 3000
+#: CPU seconds per solve: a net that stops runaway work loudly, never a budget that
+#: decides (the node limits above decide; docs/limits.md)
+FILL_SECONDS = 30.0
+CHECK_SECONDS = 60.0
 MAX_DROP_TRIES = 24
 
 FILL_KINDS = (
@@ -114,7 +118,10 @@ def _fill(rng: random.Random, rows: list[str], grid: Any) -> dict | None:
     kinds = {n: (rng.choice(FILL_KINDS) if n in clued else "unclued") for n in names}
     text = _text(rows, {n: [k] for n, k in kinds.items()}, "fill")
     model = parse_model(text)
-    res = solve(model, limit=1, time_limit=30.0, node_limit=FILL_NODES, log_steps=False, rng=rng)
+    res = solve(
+        model, limit=1, time_limit=FILL_SECONDS, node_limit=FILL_NODES, log_steps=False, rng=rng
+    )
+    fail_if_timed_out(res, "filling a cross-number grid", FILL_SECONDS)
     if res.solutions:
         return dict(res.solutions[0].cells)
     if not res.complete:
@@ -150,7 +157,8 @@ def _text(grid_rows: list[str], clues: dict[str, list[str]], title: str) -> str:
 
 def _solve(text: str) -> tuple[Model, SolveResult]:
     model = parse_model(text)
-    return model, solve(model, limit=2, time_limit=60.0, node_limit=CHECK_NODES, log_steps=False)
+    res = solve(model, limit=2, time_limit=CHECK_SECONDS, node_limit=CHECK_NODES, log_steps=False)
+    return model, fail_if_timed_out(res, "checking a generated cross-number", CHECK_SECONDS)
 
 
 def generate_puzzle(

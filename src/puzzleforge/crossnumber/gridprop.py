@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .constraints import Con, Contradiction
-from .gridrules import COUNT_NAMES, GridRule, digit_counts
+from .gridrules import COUNT_NAMES, GridRule, cell_name, digit_counts
 
 if TYPE_CHECKING:
     from .expr import Node
@@ -34,10 +34,15 @@ class GridRulesCon(Con):
     def __init__(self, s: Solver, rules: list[GridRule]) -> None:
         self.rules = rules
         self.cells = [("x", rc) for rc in s.model.grid.cells()]
+        self.cell_names = {cell_name(k[1]): k for k in self.cells}
         refs: set[tuple[str, str]] = set()
         for rule in rules:
             for side in rule.sides:
-                refs |= {("c", c) for c in side.clues if c not in COUNT_NAMES}
+                refs |= {
+                    ("c", c)
+                    for c in side.clues
+                    if c not in COUNT_NAMES and c not in self.cell_names
+                }
                 refs |= {("v", v) for v in side.variables}
         self.refs = sorted(refs)
         self.scope = list(self.cells) + self.refs
@@ -54,6 +59,9 @@ class GridRulesCon(Con):
                 lo += min(counts)
                 hi += max(counts)
             env[f"count{d}"] = (lo, hi)
+        for name, c in self.cell_names.items():
+            nums = [int(v) for v in dom[c]]
+            env[name] = (min(nums), max(nums))
         for key in self.refs:
             vals = dom.get(key)
             if vals:
@@ -131,6 +139,7 @@ class GridRulesCon(Con):
     def check(self, s: Solver, a: dict) -> bool:
         mm = s.model
         env = digit_counts([a[c] for c in self.cells])
+        env.update({name: int(a[c]) for name, c in self.cell_names.items()})
         env.update({c: a[("c", c)] for c in mm.clues})
         env.update({v: a[("v", v)] for v in mm.variables.names})
         return all(rule.holds(env) for rule in self.rules)

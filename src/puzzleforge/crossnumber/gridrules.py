@@ -29,9 +29,17 @@ from ..core.errors import InvalidSpec
 from . import expr as ex
 from .ranges import parse_range
 
-__all__ = ["GridRule", "COUNT_NAMES", "parse_grid_rules", "digit_counts"]
+__all__ = ["GridRule", "COUNT_NAMES", "cell_name", "parse_grid_rules", "digit_counts"]
 
 COUNT_NAMES = [f"count{d}" for d in range(10)]
+
+
+def cell_name(rc: tuple[int, int]) -> str:
+    """``r2c3``: the number in row 2, column 3 (counted from 1) -- a grid rule's name for
+    one cell, so rules can relate single cells (a magic square's rows and columns)."""
+    return f"r{rc[0] + 1}c{rc[1] + 1}"
+
+
 _FOR = re.compile(
     r"^(?P<body>.*)\s+for\s+(?P<letter>[A-Za-z])\s+in\s+(?P<digits>[0-9][0-9.,\s-]*)$"
 )
@@ -65,7 +73,13 @@ def digit_counts(cells: list[str]) -> dict[str, int]:
 
 
 def parse_grid_rules(
-    raw: Any, *, clues: list[str], variables: list[str], file: str | None, lines: dict[str, int]
+    raw: Any,
+    *,
+    clues: list[str],
+    variables: list[str],
+    file: str | None,
+    lines: dict[str, int],
+    cells: list[tuple[int, int]] | None = None,
 ) -> list[GridRule]:
     """``rules.grid`` (a rule or a list of rules) -> GridRules; bad rules raise InvalidSpec
     naming the rule's own YAML line (``lines``: dotted field path -> line)."""
@@ -116,7 +130,7 @@ def parse_grid_rules(
         for body in bodies:
             node = ex.parse(
                 body,
-                clues=list(clues) + COUNT_NAMES,
+                clues=list(clues) + COUNT_NAMES + [cell_name(rc) for rc in cells or []],
                 variables=variables,
                 field=fld,
                 file=file,
@@ -136,7 +150,7 @@ def parse_grid_rules(
                     file=file,
                     field=fld,
                     line=line,
-                    expected="counts, entries, variables and numbers only",
+                    expected="counts, cells (r2c3), entries, variables and numbers only",
                 )
             sides = [ex.compile_expr(a) for a in node.args]
             out.append(GridRule(body, sides, tuple(node.ops)))

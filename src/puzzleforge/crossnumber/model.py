@@ -303,6 +303,8 @@ def load_model(path: str | Path) -> Model:
     return parse_model(text, file=str(p))
 
 
+DIRECTIONS = ("across", "down", "any")  # "any": one clue list for both directions
+
 _TOP_KEYS = {
     "title",
     "id",
@@ -359,7 +361,12 @@ def parse_model(text: str, *, file: str | None = None) -> Model:
         from .gridrules import parse_grid_rules
 
         rules.grid = parse_grid_rules(
-            raw_grid_rules, clues=list(clues), variables=variables.names, file=file, lines=lines
+            raw_grid_rules,
+            clues=list(clues),
+            variables=variables.names,
+            file=file,
+            lines=lines,
+            cells=grid.cells(),
         )
         rules.grid_text = (
             [str(raw_grid_rules)]
@@ -610,8 +617,16 @@ def _clues(
 ) -> dict[str, Clue]:
     items: list[tuple[str, str, Any, int, str | None, str, Any]] = []
     # (name, direction, text, cells, fixed entry, field path, raw item)
-    if isinstance(raw, dict) and set(raw) <= {"across", "down"} and raw:
-        for d in ("across", "down"):
+    if isinstance(raw, dict) and set(raw) <= set(DIRECTIONS) and raw:
+        if "any" in raw and len(raw) > 1:
+            raise InvalidSpec(
+                "clues.any lists every clue: it cannot be mixed with across/down lists",
+                file=file,
+                field="clues.any",
+                line=lines.get("clues.any"),
+                expected="either {any: [...]} or {across: [...], down: [...]}",
+            )
+        for d in DIRECTIONS:
             for i, it in enumerate(raw.get(d) or []):
                 fld = f"clues.{d}[{i}]"
                 if not isinstance(it, dict) or "cells" not in it:
@@ -659,7 +674,7 @@ def _clues(
             line=lines.get("clues"),
             expected="{A1: 'prime', D2: 'AC+CD'} or {across: [...], down: [...]}",
         )
-    if isinstance(raw, dict) and not (set(raw) <= {"across", "down"} and raw):
+    if isinstance(raw, dict) and not (set(raw) <= set(DIRECTIONS) and raw):
         # entries without a clue line are unclued (and still count for 'answers distinct')
         listed = {it[0] for it in items}
         for name, e in grid.entries.items():
@@ -682,7 +697,9 @@ def _clues(
         parts = parser.parse(name, text, fld, line)
         if entry is None:
             cands = [
-                e.name for e in grid.entries.values() if e.direction == d and e.length == cells
+                e.name
+                for e in grid.entries.values()
+                if d in (e.direction, "any") and e.length == cells
             ]
             if not cands:
                 raise InvalidSpec(
@@ -709,9 +726,9 @@ def _clues(
         )
     if all(c.entry is not None for c in out.values()):
         return out
-    for d in ("across", "down"):
+    for d in ("any",) if any(c.direction == "any" for c in out.values()) else ("across", "down"):
         n_cl = sum(1 for c in out.values() if c.direction == d)
-        n_en = sum(1 for e in grid.entries.values() if e.direction == d)
+        n_en = sum(1 for e in grid.entries.values() if d in (e.direction, "any"))
         if n_cl != n_en:
             raise InvalidSpec(
                 f"{n_cl} {d} clues for {n_en} {d} entries",

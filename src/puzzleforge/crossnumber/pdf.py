@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from .model import Model
+from .model import DIRECTIONS, Model
 
 __all__ = ["sheet_bytes"]
 
@@ -92,12 +92,18 @@ def sheet_bytes(model: Model, solution: Any | None = None) -> bytes:
     pdf.ln(3)
     height = _grid(pdf, model, None, pdf.l_margin, pdf.get_y(), min(w, 150.0), 120.0)
     pdf.set_y(pdf.get_y() + height + 5)
-    for direction in ("across", "down"):
+    for direction in DIRECTIONS:
         clues = [c for c in model.clues.values() if c.direction == direction]
         if not clues:
             continue
         pdf.set_font("DejaVu", "B", 11)
-        pdf.cell(0, 6.5, direction.title(), new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(
+            0,
+            6.5,
+            "Clues" if direction == "any" else direction.title(),
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
         for clue in clues:
             pdf.set_font("DejaVu", "B", 9.5)
             pdf.write(4.8, f"{clue.name}  ")

@@ -39,7 +39,7 @@ from .constraints import (
     ValuesOnce,
     range_for,
 )
-from .model import Clue, Model
+from .model import DIRECTIONS, Clue, Model
 from .steps import StepLog, summarize
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "solve",
     "Contradiction",
     "check_grid",
+    "fail_if_timed_out",
     "rows_to_cells",
 ]
 
@@ -90,6 +91,9 @@ class SolveResult:
     seconds: float
     nodes: int
     stats: dict[str, Any] = field(default_factory=dict)
+    #: the CPU time limit (``time_limit``) stopped the search: a runaway stop, never a
+    #: result to keep (callers fail loudly; node and solution limits are the budgets)
+    timed_out: bool = False
 
     @property
     def count(self) -> int:
@@ -166,12 +170,14 @@ class Solver:
         for chain in m.variables.order:
             self.cons.append(Ordered([("v", v) for v in chain], " < ".join(chain)))
         if not m.mapped:
-            for d in ("across", "down"):
+            for d in DIRECTIONS:
                 keys = [("m", c.name) for c in m.clues.values() if c.direction == d]
+                if not keys:
+                    continue
                 self.cons.append(AllDiff(keys, f"each {d} entry holds one clue"))
                 self.cons.append(Matching(keys, f"each {d} entry holds one clue"))
         if m.rules.clue_order:
-            for d in ("across", "down"):
+            for d in DIRECTIONS:
                 keys = [("c", c.name) for c in m.clues.values() if c.direction == d]
                 if m.rules.clue_order == "descending":
                     keys.reverse()
@@ -446,7 +452,11 @@ class Solver:
         self, limit: int = 10, time_limit: float = 60.0, node_limit: int | None = None
     ) -> SolveResult:
         t0 = time.perf_counter()
-        self.deadline = t0 + time_limit
+        # CPU seconds of this thread (docs/limits.md): on a loaded machine the wall time of
+        # the same search stretches, its CPU time does not; a web worker's other threads
+        # and processes do not count against this solve
+        self.deadline = time.thread_time() + time_limit
+        self.timed_out = False
         self.node_limit = node_limit if node_limit is not None else 10**12
         self.solutions: list[Solution] = []
         self.complete = True
@@ -489,6 +499,7 @@ class Solver:
             time.perf_counter() - t0,
             self.nodes,
             {"constraints": len(self.cons)},
+            timed_out=self.timed_out,
         )
 
     def _pick(self, dom: dict) -> Key | None:
@@ -505,8 +516,12 @@ class Solver:
         if len(self.solutions) >= self.limit:
             self.complete = False
             return
-        if time.perf_counter() > self.deadline or self.nodes >= self.node_limit:
+        if self.nodes >= self.node_limit:
             self.complete = False
+            return
+        if time.thread_time() > self.deadline:
+            self.complete = False
+            self.timed_out = True
             return
         self.nodes += 1
         key = self._pick(dom)
@@ -668,6 +683,26 @@ def solve(
     )
 
 
+def fail_if_timed_out(result: SolveResult, what: str, seconds: float) -> SolveResult:
+    """``result``, unless its CPU time limit stopped the search: then a loud
+    ``LimitExceeded`` (exit status 4).
+
+    Why: where a solve decides what is kept (generation, a bundled file's check), an
+    undecided search stopped by seconds must not count as a rejection, or the output would
+    depend on machine speed; the node limits are the deciding budgets (docs/limits.md).
+    """
+    if result.timed_out:
+        from ..core.limits import LimitExceeded
+
+        raise LimitExceeded(
+            f"{what} was stopped at its limit of {seconds:g} CPU seconds per solve "
+            f"({result.nodes} search nodes); no puzzle is given, because which one came out "
+            "would depend on the machine's speed",
+            expected="a smaller puzzle or grid, or a larger time limit",
+        )
+    return result
+
+
 def rows_to_cells(model: Model, rows: list[str] | list[list[str]]) -> dict[tuple[int, int], str]:
     """Grid rows ('455451' or '10 1 7 ...' or lists) -> {(r, c): cell text} for white cells."""
     out: dict[tuple[int, int], str] = {}
@@ -684,12 +719,18 @@ def rows_to_cells(model: Model, rows: list[str] | list[list[str]]) -> dict[tuple
 
 
 def check_grid(
-    model: Model, rows: list[str] | list[list[str]], *, time_limit: float = 10.0
+    model: Model,
+    rows: list[str] | list[list[str]],
+    *,
+    time_limit: float = 10.0,
+    what: str = "checking a grid",
 ) -> Solution | None:
     """The solution whose grid is ``rows`` if it satisfies every clue and rule, else None
-    (fast: every cell is pinned, so only variables are left to deduce)."""
+    (fast: every cell is pinned, so only variables are left to deduce). A check stopped
+    by ``time_limit`` CPU seconds is ``LimitExceeded``, never "does not fit"."""
     cells = rows_to_cells(model, rows)
     if len(cells) != len(model.grid.cells()):
         return None
     res = solve(model, limit=1, time_limit=time_limit, log_steps=False, fixed=cells)
+    fail_if_timed_out(res, what, time_limit)
     return res.solutions[0] if res.solutions else None

@@ -35,6 +35,32 @@ def _read(source: str) -> str:
     return read_text_file(Path(source))
 
 
+def _source_name(source: str) -> str:
+    """How an error names where the puzzle came from (a file, stdin or the URL)."""
+    if source == "-":
+        return "<stdin>"
+    if source.startswith(("http://", "https://")) or source.startswith("puzz.link"):
+        return "the puzz.link URL"
+    return source
+
+
+def _parse(source: str, fmt: str = "auto", genre: str | None = None):
+    """``(genre, instance, published solution)`` read from ``source``.
+
+    Why here: the parsers know the field and line of a problem but not the file; every
+    error about the puzzle text (size past the limits, unknown genre, bad rows) gets the
+    file it came from, so the one paragraph names file, field and what was expected.
+    """
+    from ..core.errors import PuzzleForgeError
+    from .formats.detect import read_any
+
+    text = _read(source)
+    try:
+        return read_any(text, fmt, genre)
+    except PuzzleForgeError as exc:
+        raise exc.with_location(file=_source_name(source)) from None
+
+
 GENRE_FILE_OPTION = typer.Option(
     [],
     "--genre-file",
@@ -168,9 +194,8 @@ def solve_command(
     """Solve a puzzle, report whether the solution is unique, print it."""
     _load_genre_files(genre_file)
     from . import api
-    from .formats.detect import read_any
 
-    g, inst, published = read_any(_read(source), fmt, genre)
+    g, inst, published = _parse(source, fmt, genre)
     comp = g.compile(inst)
     sols = comp.enumerate(inst.clues, max(1, limit))
     if not sols:
@@ -218,10 +243,9 @@ def smtlib_command(
 ) -> None:
     """Print the puzzle (rules + clues) as SMT-LIB 2."""
     _load_genre_files(genre_file)
-    from . import api
     from .smtlib import solve_smtlib_z3, to_smtlib
 
-    g, inst = api.parse_puzzle(_read(source))
+    g, inst = _parse(source)[:2]
     comp = g.compile(inst)
     text = to_smtlib(comp, inst.clues)
     if out:
@@ -246,10 +270,9 @@ def cnf_command(
 ) -> None:
     """Print the puzzle (rules + clues as unit clauses) as DIMACS CNF, with an answer map."""
     _load_genre_files(genre_file)
-    from . import api
     from .dimacs import to_dimacs
 
-    g, inst = api.parse_puzzle(_read(source))
+    g, inst = _parse(source)[:2]
     text = to_dimacs(g, inst)
     if out:
         write_atomic(out, text)
@@ -266,7 +289,7 @@ def hint_command(
     _load_genre_files(genre_file)
     from . import api
 
-    _, inst = api.parse_puzzle(_read(source))
+    _, inst = _parse(source)[:2]
     h = api.hint(inst)
     typer.echo(f"[{h.level}] {h.reason}" if h else "no deduction found")
 
@@ -282,7 +305,7 @@ def explain_command(
     _load_genre_files(genre_file)
     from . import api
 
-    _, inst = api.parse_puzzle(_read(source))
+    _, inst = _parse(source)[:2]
     steps = api.explain(inst, limit or None)
     for number, step in enumerate(steps, start=1):
         typer.echo(f"{number:3d}. [{step.level}] {step.reason}")
@@ -296,7 +319,7 @@ def url_command(source: str = typer.Argument(...)) -> None:
     """Convert an instance file to a puzz.link URL (or a URL to instance text)."""
     from . import api
 
-    g, inst = api.parse_puzzle(_read(source))
+    g, inst = _parse(source)[:2]
     if source.startswith(("http://", "https://")):
         typer.echo(g.format(inst), nl=False)
     else:

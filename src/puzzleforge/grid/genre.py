@@ -69,15 +69,16 @@ def check_side(rows: int, cols: int, *, field_name: str = "size", line: int | No
         )
 
 
-def parse_size(text: str, *, field_name: str = "size") -> tuple[int, int]:
+def parse_size(text: str, *, field_name: str = "size", line: int | None = None) -> tuple[int, int]:
+    """``"RxC"`` (or ``"N"``) -> (rows, cols), checked against the grid limits."""
     m = re.fullmatch(r"\s*(\d+)\s*(?:[xX×*]\s*(\d+))?\s*", str(text))
     if not m:
         raise InvalidDescription(
-            f"size {text!r} is not RxC", field=field_name, expected="e.g. 6x6 or 9"
+            f"size {text!r} is not RxC", field=field_name, line=line, expected="e.g. 6x6 or 9"
         )
     r = int(m.group(1))
     c = int(m.group(2) or r)
-    check_side(r, c, field_name=field_name)
+    check_side(r, c, field_name=field_name, line=line)
     return r, c
 
 
@@ -128,7 +129,7 @@ def parse_header(text: str, genre: str) -> tuple[dict, list[str]]:
         raise InvalidDescription(
             "missing size on the first line", line=1, expected=f"'{genre} RxC'"
         )
-    rows, cols = parse_size(head[1])
+    rows, cols = parse_size(head[1], line=1)
     fields: dict = {"rows": rows, "cols": cols}
     for item in head[2:]:
         if "=" not in item:

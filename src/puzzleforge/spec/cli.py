@@ -31,7 +31,8 @@ def check(
     family = load_spec_family(spec, trust=trust)
     s = family.spec
     typer.echo(f"{family.name}: {spec}")
-    typer.echo(f"  variables: {len(s.variables)}  symbols: {len(s.symbols)}  conditions: {len(s.conditions)}"
+    typer.echo(f"  variables: {len(s.variables)}  symbols: {len(s.symbols)}"
+               f"  conditions: {len(s.conditions)}"
                f"  queries: {len(s.queries)}  operators: {len(s.operators)}")
     kinds = ", ".join(f"{k}={q['kind'] if q['kind'] == 'open' else q['query_type']}" for k, q in s.queries.items())
     typer.echo(f"  queries: {kinds or 'none'}; solving: "

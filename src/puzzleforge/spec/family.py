@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.alarm import wall_alarm
+from ..core.alarm import cpu_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import params_to_dict
@@ -27,17 +27,22 @@ from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import SafetyNetFired
 from .operatorfiles import load_file_operators
 from .outcome import UNDECIDED
-from .runerrors import SafetyNetFailed, SpecExpressionError, UndecidedSpec
+from .runerrors import (
+    SAFETY_NET,
+    WALL_BACKSTOP,
+    SafetyNetFailed,
+    SpecExpressionError,
+    UndecidedSpec,
+    wall_backstop,
+)
 from .schema import Spec, load_spec
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
-           "SpecExpressionError",
+           "SpecExpressionError", "SAFETY_NET", "WALL_BACKSTOP", "wall_backstop",
            "score_answer", "DIFFICULTY_DOC", "UNDECIDED_LIMIT", "stop_if_undecided"]
 
 #: Wall-clock safety net of an audit's config replay (a check, not generation).
 AUDIT_NET_SECONDS = 3600.0
-#: The rejection reason counted when the wall-clock safety net fires.
-SAFETY_NET = "wall-clock safety net (max_seconds)"
 #: Undecided uniqueness checks one puzzle may meet before the spec is given up: a spec
 #: whose checks Z3 cannot decide (18-numbers, 68-cubic) would otherwise burn every
 #: attempt at the full work budget and still give nothing.
@@ -66,8 +71,9 @@ class SpecParams:
     #: Z3 work per attempt, in idle-machine seconds: a deterministic budget of Z3 resource
     #: units (spec/budget.py), so which attempts succeed does not depend on machine load.
     attempt_seconds: float = 15.0
-    #: Wall-clock safety net per puzzle: when it fires, generation stops with
-    #: SafetyNetFailed (never a quietly different puzzle).
+    #: CPU safety net per puzzle (CPU seconds of the process doing the work: the sandboxed
+    #: worker, or this one with --trust): when it fires, generation stops with
+    #: SafetyNetFailed, exit status 4 (never a quietly different puzzle).
     max_seconds: float = 120.0
 
     def validate(self) -> None:
@@ -151,9 +157,10 @@ class SpecFamily:
     def generate(self, params: SpecParams | None = None, rng: random.Random | None = None, *,
                  config: dict | None = None, use_spec_vars: tuple[str, ...] = (),
                  deadline: float | None = None) -> Puzzle:
-        """One verified puzzle. ``deadline`` (a ``time.monotonic()`` value) is the wall-clock
-        safety net when the caller owns one (the CLI's per-puzzle ``--max-seconds`` over
-        many calls); otherwise the net is ``params.max_seconds`` from now.
+        """One verified puzzle. Its safety net is ``params.max_seconds`` of CPU time (of the
+        process doing the work). ``deadline`` (a ``time.monotonic()`` value) is the
+        wall-clock backstop for work waiting without CPU when the caller owns one;
+        otherwise ``wall_backstop(max_seconds)`` from now.
 
         Without ``trust`` the whole call runs in a locked-down worker process
         (spec/sandbox.py), with the same result byte for byte; with it, in this process.
@@ -162,7 +169,7 @@ class SpecFamily:
         if rng is None:
             raise ConfigError("generate needs an explicit random.Random")
         if deadline is None:
-            deadline = time.monotonic() + params.max_seconds
+            deadline = time.monotonic() + wall_backstop(params.max_seconds)
         if not self.trust:
             from .sandbox import sandboxed_generate
 
@@ -184,16 +191,17 @@ class SpecFamily:
         failures: dict[str, ExprFailure] = {}
         attempts = 0
         replay_detail = ""
+        cpu_end = time.process_time() + params.max_seconds  # the CPU safety net
         for attempt in range(params.attempts):
             attempts += 1
             sub = random.Random(rng.getrandbits(64))
             try:
-                if time.monotonic() > deadline:
+                if time.process_time() > cpu_end or time.monotonic() > deadline:
                     raise SafetyNetFired()
                 # pure-Python runaway work (operators, selections) is not counted by the
-                # Z3 work budget: the wall-clock net stops it loudly (core/alarm.py keeps
-                # a caller's timer)
-                with wall_alarm(max(0.001, deadline - time.monotonic()) + 1.0, _net_fired):
+                # Z3 work budget: the CPU net stops it loudly (core/alarm.py keeps a
+                # caller's timer); Z3's own timeouts follow the wall-clock backstop
+                with cpu_alarm(max(0.001, cpu_end - time.process_time()) + 1.0, _net_fired):
                     result = run_attempt(self.spec, self.file_ops, sub, config=config,
                                          use_spec_vars=set(use_spec_vars),
                                          time_budget=params.attempt_seconds,
@@ -201,10 +209,10 @@ class SpecFamily:
             except SafetyNetFired:
                 reasons[SAFETY_NET] += 1
                 raise SafetyNetFailed(
-                    f"spec {self.path}: the wall-clock safety net (max_seconds = {params.max_seconds:g} s "
+                    f"spec {self.path}: the safety net (max_seconds = {params.max_seconds:g} s of CPU "
                     f"per puzzle) fired in attempt {attempts}; no puzzle is given, because which one "
-                    f"came out next would depend on machine load. Raise --max-seconds or run on a "
-                    f"less loaded machine.", attempts=attempts, reasons=dict(reasons), file=self.path) from None
+                    f"came out next would depend on the machine's speed. Raise --max-seconds.",
+                    attempts=attempts, reasons=dict(reasons), file=self.path) from None
             except Rejection as exc:
                 reasons[exc.reason] += 1
                 if config is not None and not use_spec_vars:

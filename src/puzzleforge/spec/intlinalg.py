@@ -1,4 +1,5 @@
-"""Exact linear algebra over integer matrices: rank, and square solves as numerators over one denominator.
+"""Exact linear algebra over integer matrices: rank, and square solves as numerators over
+one denominator.
 
 Why a module of its own: spec/lp.py proves a floating-point simplex's answer exactly; the
 proof needs only these few integer computations (fraction-free elimination, unit rows
@@ -15,7 +16,7 @@ __all__ = ["_rank", "_solve", "_solve_fraction", "_solve_units", "_split_solve"]
 
 
 def _rank(mat: list[list[int]], n: int) -> int:
-    """Rank of an integer matrix (integer elimination; the matrices have at most n <= ~10 columns)."""
+    """Rank of an integer matrix (integer elimination; the matrices have at most ~10 columns)."""
     rows = [r[:] for r in mat]
     rank = 0
     for col in range(n):

@@ -8,8 +8,8 @@ attempt back to Z3 when the proof is not available (the formulas are evaluated a
 Z3 terms, exactly as if this mode had never run).
 
 One difference is allowed by the format: when several points reach the optimum (and the
-question reads only the value, spec/argmax.py), ``_solutions`` is the certified optimal point (with an
-exact model) instead of the point Z3 returns in a fresh context (float values only). Both
+question reads only the value, spec/argmax.py), ``_solutions`` is the certified optimal point
+(with an exact model) instead of the point Z3 returns in a fresh context (float values only). Both
 are optimal configurations; the optimum value is the same.
 """
 from __future__ import annotations

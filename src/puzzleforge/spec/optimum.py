@@ -43,8 +43,9 @@ def unattained(objective: Any, kind: str) -> Rejection:
     if "oo" in bound:
         return Rejection("unbounded objective", f"the objective has no {kind[:3]}imum: it is unbounded ({bound})")
     return Rejection("optimum not attained",
-                     f"a strict inequality bounds the objective: its {'supremum' if kind == 'maximize' else 'infimum'} "
-                     f"({bound}) is approached but reached by no configuration, so the question has no exact answer")
+                     f"a strict inequality bounds the objective: its "
+                     f"{'supremum' if kind == 'maximize' else 'infimum'} ({bound}) is approached but "
+                     f"reached by no configuration, so the question has no exact answer")
 
 
 def number(e: Any) -> Fraction | None:

@@ -330,6 +330,10 @@ def _seccomp(sc) -> None:
         raise LockDownFailed(f"cannot load the seccomp filter: {exc}") from None
 
 
+#: CPU seconds past a spec call's safety net before the kernel stops the worker.
+CPU_GRACE = 5.0
+
+
 def set_cpu_limit(seconds: float) -> None:
     """Let the coming call use ``seconds`` more CPU (SIGXCPU kills the worker past it)."""
     used = resource.getrusage(resource.RUSAGE_SELF)

@@ -150,7 +150,8 @@ for _names, _fn, _arity in (
 
 
 def make_expr(op: str, *operands: Any) -> Any:
-    """Z3 expression for an operator name (eq/neq/gt/ge/lt/le, and/or/not/implies, add/sub/mul/div)."""
+    """Z3 expression for an operator name (eq/neq/gt/ge/lt/le, and/or/not/implies,
+    add/sub/mul/div)."""
     if op not in _MAKE_EXPR:
         raise OperatorError(f"make_expr: unsupported operator '{op}'")
     fn, arity = _MAKE_EXPR[op]

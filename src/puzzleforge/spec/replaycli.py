@@ -41,7 +41,7 @@ def replay_configs(spec: str, config: str, *, seed: int, out: str | None, trust:
     start = time.monotonic()
     # the existing --out file is replaced only by a complete run (records stream to .partial)
     sink = StreamOutput(out) if out else None
-    netted: list[int] = []  # configs the wall-clock safety net stopped (load-dependent)
+    netted: list[int] = []  # configs the CPU safety net stopped (speed-dependent)
     skipped: list[tuple[int, str]] = []  # configs that could not be replayed: (number, why)
     n = 0
     try:
@@ -90,11 +90,11 @@ def replay_configs(spec: str, config: str, *, seed: int, out: str | None, trust:
                    err=True)
         raise typer.Exit(2)
     if failed:
-        raise GenerationFailed(
-            f"{failed} of {n} config(s) could not be replayed within {max_seconds}s each: the "
-            f"wall-clock safety net (--max-seconds {max_seconds:g}) stopped config(s) "
-            f"{', '.join(str(i + 1) for i in netted)}, so this output depends on machine load: "
-            f"raise --max-seconds or rerun on a less loaded machine"
+        raise SafetyNetFailed(
+            f"{failed} of {n} config(s) could not be replayed within {max_seconds:g} CPU seconds "
+            f"each: the safety net (--max-seconds {max_seconds:g}) stopped config(s) "
+            f"{', '.join(str(i + 1) for i in netted)}, so this output would depend on the "
+            f"machine's speed: raise --max-seconds"
             + (f"; config(s) skipped as not replayable: {', '.join(f'#{k}' for k, _ in skipped)}"
                if skipped else ""),
             attempts=attempts, reasons=dict(reasons), file=spec,

@@ -109,7 +109,8 @@ def amounts_of(a: Attempt, sel: Selection) -> list[int]:
 
 def select(a: Attempt, sel: Selection, sources: list[list], domain: int, *, option: bool = False,
            accept: Any = None) -> list:
-    """``domain`` entries drawn from ``sources`` with the attempt's generator (spec/selection.py)."""
+    """``domain`` entries drawn from ``sources`` with the attempt's generator
+    (spec/selection.py)."""
     if domain <= 0:
         return []
     amounts = amounts_of(a, sel)

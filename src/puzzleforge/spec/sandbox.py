@@ -18,10 +18,13 @@ Design:
   back the puzzle as plain data plus the generator's state after the call, so the
   caller's ``rng`` continues exactly as in process: the same seed gives byte-identical
   records sandboxed or not.
-* The parent enforces a hard deadline per call (the safety net plus ``KILL_GRACE``): a
-  C-level loop that no signal inside the worker interrupts (``sum(iter(int, 1))``) gets
-  the worker killed and ``SafetyNetFailed`` naming the spec; the next call starts a new
-  worker.
+* Each call has a hard deadline in CPU time (the one limit model, docs/limits.md): the
+  worker sets its RLIMIT_CPU to the safety net (``max_seconds`` of CPU) plus
+  ``CPU_GRACE``, so a C-level loop that no signal inside it interrupts
+  (``sum(iter(int, 1))``) gets it killed by the kernel and ``SafetyNetFailed`` (exit 4)
+  naming the spec; the next call starts a new worker. The parent's wall-clock wait
+  (``WALL_BACKSTOP`` x the net plus ``KILL_GRACE``) is only a backstop for a worker
+  that waits without using CPU.
 * Replies are unpickled as plain data (and a few value types): a hostile worker cannot
   make the parent run code. The process handling (start, pipes, deadlines, reaping) is
   spec/sandbox_process.py; this module decides what a call sends and what its reply means.
@@ -38,11 +41,19 @@ from typing import Any
 from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.puzzle import Puzzle
 from . import sandbox_process
-from .runerrors import SafetyNetFailed, SpecExpressionError, UndecidedSpec
+from .oslock import CPU_GRACE
+from .runerrors import (
+    SAFETY_NET,
+    SafetyNetFailed,
+    SpecExpressionError,
+    UndecidedSpec,
+    wall_backstop,
+)
 from .sandbox_process import (
     SandboxFailed,
     SpecWorkerDied,
     Worker,
+    WorkerCpuLimit,
     WorkerDead,
     WorkerTimeout,
     live_worker_pids,
@@ -52,11 +63,14 @@ from .sandbox_process import (
 )
 
 __all__ = ["SandboxFailed", "SpecWorkerDied", "sandboxed_generate", "sandboxed_capture",
-           "worker_info", "live_worker_pids", "shutdown_workers", "KILL_GRACE"]
+           "worker_info", "live_worker_pids", "shutdown_workers", "KILL_GRACE", "CPU_GRACE"]
 
-#: Seconds past a call's safety net before the parent kills the worker (the worker's own
-#: SIGALRM stops Python-level loops at the net + 1 s with a clean error first).
+#: Seconds past a call's wall-clock backstop before the parent kills the worker (the
+#: worker's own CPU alarm and RLIMIT_CPU stop work that uses CPU long before).
 KILL_GRACE = 3.0
+#: CPU_GRACE (spec/oslock.py): CPU seconds past a call's safety net before the kernel
+#: stops the worker (RLIMIT_CPU, set by the worker for each call); its own CPU alarm
+#: stops Python-level loops at the net + 1 s with a clean error first.
 
 
 def _spec_text(family: Any) -> tuple[tuple[str, str], str]:
@@ -117,23 +131,31 @@ def _rebuild_error(data: Any, family: Any) -> Exception:
                                 hint=hint)
 
 
-def _call_for_spec(w: Worker, family: Any, request: dict, deadline: float) -> dict:
+def _call_for_spec(w: Worker, family: Any, request: dict, deadline: float,
+                   cpu_seconds: float | None = None) -> dict:
     """Send ``request`` about ``family``'s spec: its text goes once per worker (specs
     reach 4 MB), again when the worker dropped it from its cache. ``request["seconds"]``
     is the time left to ``deadline``; the worker is waited for until the deadline plus
-    ``KILL_GRACE`` + 1 s (its own alarm fires at the deadline + 1 s)."""
+    ``KILL_GRACE`` + 1 s, and stopped (``WorkerCpuLimit``) once it used ``cpu_seconds``
+    of CPU on the call."""
     key, text = _spec_text(family)
     request.update(key=key, path=family.path, root=str(family.spec.root))
     for _ in range(2):
         if key not in w.known:
             request["text"] = text
         request["seconds"] = max(0.001, deadline - time.monotonic())
-        reply = w.call(request, deadline + 1.0 + KILL_GRACE)
+        reply = w.call(request, deadline + 1.0 + KILL_GRACE, cpu_seconds)
         w.known.add(key)
         if not reply.get("need_text"):
             return reply
         w.known.discard(key)
     return reply
+
+
+def _cpu_killed(family: Any, params: Any) -> str:
+    return (f"spec {family.path}: the sandboxed worker was killed {CPU_GRACE:g} CPU seconds "
+            f"past the safety net (max_seconds = {params.max_seconds:g} s of CPU per puzzle), "
+            f"in a loop that nothing inside it could interrupt; no puzzle is given")
 
 
 def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: dict | None,
@@ -146,21 +168,28 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
                "config": config, "use_spec_vars": list(use_spec_vars)}
     w = thread_worker()
     try:
-        reply = _call_for_spec(w, family, request, deadline)
+        reply = _call_for_spec(w, family, request, deadline, params.max_seconds + CPU_GRACE)
+    except WorkerCpuLimit:
+        w.kill()
+        raise SafetyNetFailed(_cpu_killed(family, params), attempts=0, reasons={SAFETY_NET: 1},
+                              file=family.path) from None
     except WorkerTimeout:
         w.kill()
         raise SafetyNetFailed(
             f"spec {family.path}: the sandboxed worker was still busy {KILL_GRACE + 1:g} s past "
-            f"the wall-clock safety net (max_seconds = {params.max_seconds:g} s per puzzle), a "
-            f"loop that nothing inside it could interrupt; it was killed and no puzzle is given",
-            attempts=0, reasons={"wall-clock safety net (max_seconds)": 1},
-            file=family.path) from None
+            f"its wall-clock backstop ({wall_backstop(params.max_seconds):g} s; the safety net "
+            f"is max_seconds = {params.max_seconds:g} s of CPU per puzzle), waiting on something "
+            f"without using CPU; it was killed and no puzzle is given", attempts=0,
+            reasons={SAFETY_NET: 1}, file=family.path) from None
     except WorkerDead as exc:
         w.kill()
+        if "SIGXCPU" in str(exc):  # the kernel's CPU limit: the net, past every Python check
+            raise SafetyNetFailed(_cpu_killed(family, params), attempts=0,
+                                  reasons={SAFETY_NET: 1}, file=family.path) from None
         raise SpecWorkerDied(
             f"spec {family.path}: the sandboxed worker died during generation ({exc}); a spec "
-            f"that exhausts its memory ({sandbox_process.LIMITS.address_space >> 20} MB address space) or CPU "
-            f"ends this way", file=family.path,
+            f"that exhausts its memory ({sandbox_process.LIMITS.address_space >> 20} MB address "
+            f"space) or CPU ends this way", file=family.path,
             hint="If the spec is yours and needs more, run it with --trust") from None
     except BaseException:
         w.kill()  # interrupted (Ctrl-C): the worker's state is unknown

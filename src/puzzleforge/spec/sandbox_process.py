@@ -32,6 +32,7 @@ from ..core.errors import PuzzleForgeError
 from .oslock import Limits
 
 __all__ = ["SandboxFailed", "SpecWorkerDied", "Worker", "WorkerTimeout", "WorkerDead",
+           "WorkerCpuLimit", "process_cpu_seconds",
            "thread_worker", "worker_info", "live_worker_pids", "shutdown_workers",
            "LIMITS", "START_SECONDS", "MAX_REPLY"]
 
@@ -43,6 +44,24 @@ MAX_REPLY = 64 << 20
 #: The limits of every worker.
 LIMITS = Limits()
 _HEADER = struct.Struct(">I")
+#: Longest wait between two looks at a busy worker's CPU time.
+_CPU_POLL = 0.25
+_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system) process ``pid`` has used (Linux /proc), else None.
+
+    Why the parent reads it: a call's hard deadline is CPU time of the worker (the one
+    limit model, docs/limits.md), and the parent must also stop work the worker does
+    before it has read its own limit (while it unpickles a request)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+        fields = data.rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _CLK_TCK  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return None
 _BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
          "from puzzleforge.spec.sandbox_worker import main; main()")
 
@@ -102,6 +121,8 @@ class Worker:
         self.stdout: IO[bytes] = self.proc.stdout
         os.set_blocking(self.stdin.fileno(), False)  # writes wait in poll, with a deadline
         self.cpu = 0.0
+        #: the worker's CPU time (process_cpu_seconds) past which the current call stops
+        self._cpu_deadline: float | None = None
         #: keys of the specs whose text this worker has
         self.known: set[tuple[str, str]] = set()
         self._finalizer = weakref.finalize(self, _reap, self.proc, self.owner)
@@ -141,17 +162,23 @@ class Worker:
                 raise WorkerDead(f"pipe closed: {exc}") from None
             data = data[n:]
 
-    @staticmethod
-    def _wait(fd: int, event: int, deadline: float) -> None:
-        """Wait until ``fd`` is ready (poll: no FD_SETSIZE limit, unlike select)."""
+    def _wait(self, fd: int, event: int, deadline: float) -> None:
+        """Wait until ``fd`` is ready (poll: no FD_SETSIZE limit, unlike select), within
+        the wall-clock ``deadline`` and the call's CPU deadline."""
         poller = select.poll()
         poller.register(fd, event)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise WorkerTimeout()
+            if self._cpu_deadline is not None:
+                left = min(left, _CPU_POLL)
             if poller.poll(max(1, int(left * 1000))):
                 return
+            if self._cpu_deadline is not None:
+                used = process_cpu_seconds(self.pid)
+                if used is not None and used > self._cpu_deadline:
+                    raise WorkerCpuLimit()
 
     def _read_exact(self, n: int, deadline: float) -> bytes:
         fd = self.stdout.fileno()
@@ -175,9 +202,17 @@ class Worker:
                 RecursionError, struct.error) as exc:
             raise WorkerDead(f"unreadable reply: {exc}") from None
 
-    def call(self, request: dict, deadline: float) -> dict:
-        self.send(request, deadline)
-        reply = self._read(deadline)
+    def call(self, request: dict, deadline: float, cpu_seconds: float | None = None) -> dict:
+        """Send ``request``, return the reply; ``WorkerTimeout`` past the wall-clock
+        ``deadline``, ``WorkerCpuLimit`` once the worker has used ``cpu_seconds`` of CPU
+        on this call (measured from outside, so it covers every step of the call)."""
+        start = process_cpu_seconds(self.pid) if cpu_seconds is not None else None
+        self._cpu_deadline = None if start is None else start + float(cpu_seconds or 0)
+        try:
+            self.send(request, deadline)
+            reply = self._read(deadline)
+        finally:
+            self._cpu_deadline = None
         if not isinstance(reply, dict):
             raise WorkerDead(f"reply is a {type(reply).__name__}, not a dict")
         cpu = reply.get("cpu")
@@ -205,6 +240,10 @@ class Worker:
 
 class WorkerTimeout(Exception):
     """The worker did not answer (or read) before the call's deadline."""
+
+
+class WorkerCpuLimit(Exception):
+    """The worker used the CPU time its call was given (the call's hard deadline)."""
 
 
 class WorkerDead(Exception):

@@ -129,16 +129,17 @@ def _generate(families: _Families, req: dict) -> dict:
     import time
 
     from .family import SpecParams
-    from .oslock import set_cpu_limit
+    from .oslock import CPU_GRACE, set_cpu_limit
 
     fam = families.get(req)
     if fam is None:
         return {"need_text": True}
     rng = random.Random()
     rng.setstate(req["rng"])
-    seconds = float(req["seconds"])
-    set_cpu_limit(seconds + 5.0)
+    seconds = float(req["seconds"])  # to the wall-clock backstop
     params = SpecParams(**req["params"])
+    # the hard deadline: the CPU safety net plus a grace, enforced by the kernel
+    set_cpu_limit(min(seconds, params.max_seconds) + CPU_GRACE)
     try:
         puzzle = fam.generate_in_process(params, rng, config=req["config"],
                                          use_spec_vars=tuple(req["use_spec_vars"]),

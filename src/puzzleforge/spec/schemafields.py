@@ -138,7 +138,8 @@ class _Ctx:
                         name == "__import__" or (extra and name in extra):
                     continue  # (__import__ only survives compile_expr as __import__('datetime'))
                 raise self.error(
-                    path, f"name '{name}' is used before it is defined (in: {' '.join(source.split())[:160]})",
+                    path, f"name '{name}' is used before it is defined "
+                          f"(in: {' '.join(source.split())[:160]})",
                     "names defined by an earlier attribute (format order: custom_operator, "
                     "variables, symbols, conditions, post_generation, optimize, queries, desc), "
                     "a built-in operator or a reserved name")

@@ -229,7 +229,8 @@ def select_indices(
                         enumerated.append(cand)
         if domain_cond and len(enumerated) < domain:
             raise SelectionImpossible(
-                f"only {len(enumerated)} distinct selections satisfy the constraints, {domain} needed")
+                f"only {len(enumerated)} distinct selections satisfy the constraints, "
+                f"{domain} needed")
 
     def draw_candidate() -> list:
         for _ in range(20000):

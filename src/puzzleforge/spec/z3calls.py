@@ -1,4 +1,5 @@
-"""The Z3 calls every solving step of an attempt shares: a seeded solver, a budgeted check, a model read.
+"""The Z3 calls every solving step of an attempt shares: a seeded solver, a budgeted check,
+a model read.
 
 Why one module: the solver's logic choice, its random seed (config ``_z3_seed``) and the
 work budget (spec/budget.py) must be the same wherever the attempt calls Z3.

@@ -7,12 +7,13 @@ used to run on threads.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 from . import grid_adapter as ga
 
-__all__ = ["grid_generate", "grid_load"]
+__all__ = ["grid_generate", "grid_load", "play_call", "play_in_worker", "PLAY_METHODS"]
 
 
 def _genre_files(paths: tuple[str, ...]) -> None:
@@ -50,3 +51,42 @@ def grid_load(token: str, text: str, time_limit: float, genre_files: tuple[str, 
     """A pasted grid puzzle, solved (uniquely) before it is played."""
     _genre_files(genre_files)
     return ga.load_session(token, text, time_limit)
+
+
+#: What a page may ask of a session it is playing (anything else is refused).
+PLAY_METHODS = ("check", "hint")
+
+
+def play_call(
+    session: Any, method: str, marks: Any, genre_files: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """``session.check(marks)`` or ``session.hint(marks)`` in a worker.
+
+    Why a worker: a hint is a deduction search (a cross-number hint on a 12x12 board
+    takes seconds, a grid hint compiles and propagates the board), so it gets the same
+    killable process and deadline as a solve; the server thread only waits.
+    """
+    if method not in PLAY_METHODS:
+        raise ValueError(f"not a play call: {method!r}")
+    _genre_files(genre_files)
+    return getattr(session, method)(marks)
+
+
+async def play_in_worker(
+    state: Any, session: Any, method: str, marks: Any, *, what: str
+) -> dict[str, Any]:
+    """Run ``play_call`` for a page handler: in the server's engine workers, within the
+    per-request deadline ``settings.play_seconds`` (503 past it), with the genre files
+    the server loaded. The session is sent without the caches it built in the server
+    (the worker rebuilds what it needs), so only plain puzzle data crosses."""
+    if isinstance(session, ga.GridSession):
+        session = dataclasses.replace(session)  # drops _answer_cache (compiled rules)
+    return await state.workers.run_async(
+        play_call,
+        session,
+        method,
+        marks,
+        tuple(getattr(state, "genre_files", ())),
+        what=what,
+        seconds=state.settings.play_seconds,
+    )

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from . import crossnumber_adapter as ca
+from . import engine_tasks
 from .errors import WebError
 from .sessions import new_token
 
@@ -155,13 +156,23 @@ def generate(request: Request, body: GenerateRequest) -> dict[str, Any]:
 
 
 @router.post("/api/crossnumber/{token}/check")
-def check(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
-    return _session(request, token).check(body.values)
+async def check(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
+    session = _session(request, token)
+    return await engine_tasks.play_in_worker(
+        request.app.state, session, "check", body.values, what="checking this cross-number puzzle"
+    )
 
 
 @router.post("/api/crossnumber/{token}/hint")
-def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
-    return _session(request, token).hint(body.values)
+async def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
+    session = _session(request, token)
+    return await engine_tasks.play_in_worker(
+        request.app.state,
+        session,
+        "hint",
+        body.values,
+        what="finding a hint for this cross-number puzzle",
+    )
 
 
 @router.get("/api/crossnumber/{token}/solution")

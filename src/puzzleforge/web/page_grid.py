@@ -61,6 +61,8 @@ def page(request: Request) -> HTMLResponse:
         "Grid puzzles · puzzleforge",
         genres=ga.genre_list(),
         max_side=ga.MAX_SIDE,
+        # the genre-file box only where the server loads them (serve --trust)
+        trust=request.app.state.settings.trust,
     )
 
 
@@ -156,13 +158,19 @@ def genre_file(request: Request, body: GenreFileRequest) -> dict[str, Any]:
 
 
 @router.post("/api/grid/{token}/check")
-def check(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
-    return _session(request, token).check(body.values)
+async def check(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
+    session = _session(request, token)
+    return await engine_tasks.play_in_worker(
+        request.app.state, session, "check", body.values, what="checking this grid puzzle"
+    )
 
 
 @router.post("/api/grid/{token}/hint")
-def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
-    return _session(request, token).hint(body.values)
+async def hint(request: Request, token: str, body: ValuesRequest) -> dict[str, Any]:
+    session = _session(request, token)
+    return await engine_tasks.play_in_worker(
+        request.app.state, session, "hint", body.values, what="finding a hint for this grid puzzle"
+    )
 
 
 @router.get("/api/grid/{token}/solution")

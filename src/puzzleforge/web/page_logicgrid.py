@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
+from . import engine_tasks
 from . import zebra_adapter as za
 from .errors import WebError
 from .sessions import new_token
@@ -90,13 +91,23 @@ def view(request: Request, token: str) -> dict[str, Any]:
 
 
 @router.post("/api/logic-grid/{token}/check")
-def check(request: Request, token: str, body: MarksRequest) -> dict[str, Any]:
-    return _session(request, token).check(body.marks)
+async def check(request: Request, token: str, body: MarksRequest) -> dict[str, Any]:
+    session = _session(request, token)
+    return await engine_tasks.play_in_worker(
+        request.app.state, session, "check", body.marks, what="checking this logic-grid puzzle"
+    )
 
 
 @router.post("/api/logic-grid/{token}/hint")
-def hint(request: Request, token: str, body: MarksRequest) -> dict[str, Any]:
-    return _session(request, token).hint(body.marks)
+async def hint(request: Request, token: str, body: MarksRequest) -> dict[str, Any]:
+    session = _session(request, token)
+    return await engine_tasks.play_in_worker(
+        request.app.state,
+        session,
+        "hint",
+        body.marks,
+        what="finding a hint for this logic-grid puzzle",
+    )
 
 
 @router.get("/api/logic-grid/{token}/steps")

@@ -33,6 +33,9 @@ class WebSettings:
     #: worker process (web/workers.py); past it the worker is killed and the answer is 503
     engine_seconds: float = 120.0
     engine_memory_mb: int = 4096
+    #: wall-clock and CPU seconds of one check or hint (a play request) in its worker
+    #: process; past it the worker is killed and the answer is 503
+    play_seconds: float = 30.0
     #: engine calls running at once (more wait up to ``engine_queue_seconds``, then 503)
     engine_slots: int = 2
     engine_queue_seconds: float = 10.0

@@ -63,7 +63,7 @@ class JankoDoc:
         from ..genre import check_side
 
         if rows is not None or cols is not None:
-            check_side(rows or cols or 0, cols or rows or 0)
+            check_side(rows or cols or 0, cols or rows or 0, field_name="rows/cols")
             return rows or cols or 0, cols or rows or 0
         if n is not None:
             check_side(n, n)
@@ -78,7 +78,7 @@ class JankoDoc:
                 "Janko text without size, rows/cols or a problem grid",
                 expected="'size N' or 'rows R' and 'cols C' in the setup",
             )
-        check_side(len(grid), len(grid[0]))
+        check_side(len(grid), len(grid[0]), field_name="problem")
         return len(grid), len(grid[0])
 
 

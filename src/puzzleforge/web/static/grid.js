@@ -540,6 +540,33 @@
     finally { $("gp-generate").disabled = false; }
   });
 
+  // a genre file of one's own (the box exists only on a server started with --trust): its
+  // text goes to the server, which loads it; the genre list is rebuilt from the answer
+  function setGenres(list, pick) {
+    const select = $("gp-genre");
+    select.replaceChildren.apply(select, list.map(function (g) {
+      return PF.el("option", {
+        value: g.id, text: g.title, "data-size": g.default_size, "data-even": String(g.even),
+        "data-min": g.min, "data-max": g.max, "data-rules": g.rules, "data-refused": JSON.stringify(g.refused),
+      });
+    }));
+    select.value = pick;
+    $("gp-size").value = select.selectedOptions[0].dataset.size;
+    showRules();
+  }
+  if ($("gp-genre-form")) $("gp-genre-form").addEventListener("submit", async function (ev) {
+    ev.preventDefault();
+    const file = $("gp-genre-file").files[0];
+    if (!file) return;
+    PF.showError($("gp-error"), null);
+    status("Loading the genre file…");
+    try {
+      const res = await PF.api("/api/grid/genre-file", { json: { name: file.name, text: await file.text() } });
+      setGenres(res.genres, res.id);
+      status("Loaded the genre " + res.title + " (" + res.id + "): pick a size and Generate.");
+    } catch (err) { status(""); PF.showError($("gp-error"), err); }
+  });
+
   $("gp-load-form").addEventListener("submit", async function (ev) {
     ev.preventDefault();
     status("Loading and solving…");
