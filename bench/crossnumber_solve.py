@@ -1,7 +1,8 @@
 """Seconds per corpus puzzle for the crossnumber solver (target: <= 1 s each).
 
 Usage: .venv/bin/python bench/crossnumber_solve.py [--repeat N] [FILE_OR_FOLDER ...]
-Default: the converted corpus puzzles in examples/crossnumber/. Each puzzle is solved to
+Default: the converted corpus puzzles in examples/crossnumber/ and the published
+puzzles in examples/crossnumber/published/. Each puzzle is solved to
 completion (all solutions, limit 10) with the step log off and then on; the best of N runs
 is printed, with the solution count, the number of search nodes and the process CPU
 time of the best no-steps run (CPU time is the steadier figure on a shared machine).
@@ -23,7 +24,14 @@ from puzzleforge.crossnumber.solver import solve  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("paths", nargs="*", default=[str(ROOT / "examples" / "crossnumber")])
+    ap.add_argument(
+        "paths",
+        nargs="*",
+        default=[
+            str(ROOT / "examples" / "crossnumber"),
+            str(ROOT / "examples" / "crossnumber" / "published"),
+        ],
+    )
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     files = [f for p in args.paths for f in list_puzzles(p)]

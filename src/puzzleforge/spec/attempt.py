@@ -39,6 +39,7 @@ from .budget import WorkBudget
 from .columnmode import assertion_count as _assertion_count
 from .conditions import build_conditions
 from .configcodec import NOT_REPLAYABLE, NotReplayable, decode_config, decode_value, encode_value
+from .fastz3 import forget_context as forget_numeral_context
 from .model import PRECHECK_COST_KEY
 from .model import add_assertion as _add_assertion
 from .operators import Z3_EXPORTS, Runtime
@@ -48,6 +49,7 @@ from .safe import SAFE_BUILTINS, compile_expr
 from .sampling import sample_symbols, sample_variables
 from .schema import Spec
 from .solving import solve
+from .symbols import forget_context as forget_symbol_context
 
 __all__ = ["Attempt", "run_attempt", "run_stages", "fresh_z3_context", "installed_z3_context", "SpecZ3Contexts",
            "Rejection", "ExprFailure", "AttemptResult", "ev", "encode_value", "decode_value"]
@@ -177,6 +179,14 @@ class fresh_z3_context(installed_z3_context):
 
     def __init__(self) -> None:
         super().__init__(z3.Context())
+
+    def __exit__(self, *exc: Any) -> None:
+        super().__exit__(*exc)
+        # the per-context caches (symbol constants, numerals) would keep this context
+        # (~17 MB) alive until the next one replaced them, so two were alive at once
+        forget_symbol_context(self.ctx)
+        forget_numeral_context(self.ctx)
+        self.ctx = None
 
 
 class SpecZ3Contexts:

@@ -46,8 +46,9 @@ from .fastz3 import (
     read_model,
 )
 from .finite import FiniteWalk, compile_finite, walk_finite
+from .linearise import linearise_products
 from .model import finite_optimum, finite_sols
-from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
+from .nonlinear import LATER_CHECK_MS, ProbeDecided, enumerate_nonlinear
 from .operators import SolModel, z3_to_py
 from .operators import solution_order_key as _order_key
 from .outcome import Rejection, undecided
@@ -91,6 +92,9 @@ class Projection:
     walk: FiniteWalk | None
     linear: bool
     int_only: bool
+    #: the nonlinear backend's probe, when it decided the first check: the general Z3
+    #: backend continues from it (nonlinear.ProbeDecided)
+    warm: ProbeDecided | None = None
 
 
 class _FallBack(Exception):
@@ -135,10 +139,23 @@ def _sat(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
     return sat_solutions(p.assertions, p.consts, p.kinds, limit)
 
 
+def _linearise(a: Attempt, p: Projection, limit: int | None) -> None:
+    """Not a decision: the Z3 backends after it get the linear form (spec/linearise.py)."""
+    if p.int_only and not p.linear:
+        lin = linearise_products(p.assertions, p.consts, p.kinds)
+        if lin is not None:
+            p.assertions, p.linear = lin, True
+    return None
+
+
 def _nonlinear(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
     if p.linear:
         return None
-    return enumerate_nonlinear(a, p.assertions, limit, p.consts, p.kinds)
+    got = enumerate_nonlinear(a, p.assertions, limit, p.consts, p.kinds)
+    if isinstance(got, ProbeDecided):
+        p.warm = got
+        return None
+    return got
 
 
 def _z3_logic(logic: str | None) -> Callable[..., Any]:
@@ -147,7 +164,8 @@ def _z3_logic(logic: str | None) -> Callable[..., Any]:
             return None
         later = LATER_RESERVE_MS if not p.linear and p.int_only else None
         try:
-            sols = _enumerate_z3(a, p, limit, logic, FIRST_CHECK_MS if logic else None, later)
+            sols = _enumerate_z3(a, p, limit, logic, FIRST_CHECK_MS if logic else None, later,
+                                 None if logic else p.warm)
         except _FallBack:
             return None
         ids = [c.get_id() for c in p.consts]
@@ -166,6 +184,10 @@ ENUMERATE: tuple[Backend, ...] = (
             "bounds, each Int compared only with a number or another such Int (= != < <= > >= "
             "Distinct), inside Boolean structure and cardinality sums (spec/satenum.py: CNF once, a "
             "SAT solver enumerates with blocking clauses; a spent conflict budget passes on)", _sat),
+    Backend("linearise", "never decides: Bool/Int constants, nonlinear only through products each "
+            "of which has a factor with at most linearise.MAX_FACTOR_DOMAIN values from top-level "
+            "bounds; the products become linear case splits (Sum of If(y == d, d * rest, 0)) "
+            "and the backends below see linear arithmetic", _linearise),
     Backend("z3-nonlinear", "Bool/Int constants, a product, power or division of unknowns, and Z3's "
             "default solver cannot decide the first check within nonlinear.PROBE_MS", _nonlinear),
     Backend("z3-QF_LIA", "Bool/Int constants and linear arithmetic; gives way to the next backend "
@@ -194,12 +216,21 @@ def enumerate_solutions(a: Attempt, assertions: list | None, limit: int | None) 
 
 
 def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | None,
-                  first_timeout: int | None, later_reserve: int | None) -> list[SolModel]:
-    """Model after model, each blocked on the projection, until unsat (or a rejection)."""
+                  first_timeout: int | None, later_reserve: int | None,
+                  warm: ProbeDecided | None = None) -> list[SolModel]:
+    """Model after model, each blocked on the projection, until unsat (or a rejection).
+
+    ``warm``: a default solver over the same assertions whose first check is already
+    decided (the nonlinear probe); the enumeration starts from its answer.
+    """
     consts, kinds = p.consts, p.kinds
-    solver = z3.SolverFor(logic) if logic else z3.Solver()
-    solver.set("random_seed", a.z3_seed)
-    solver.add(p.assertions)
+    first = None
+    if warm is not None:
+        solver, first = warm
+    else:
+        solver = z3.SolverFor(logic) if logic else z3.Solver()
+        solver.set("random_seed", a.z3_seed)
+        solver.add(p.assertions)
     decl_asts = [c.decl().ast for c in consts]
     const_asts = [c.as_ast() for c in consts]
     ids = [c.get_id() for c in consts]
@@ -212,7 +243,10 @@ def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | Non
             budget = min(budget, first_timeout)
         if later_reserve is not None and sols:
             budget = max(min(budget, LATER_CHECK_MS), budget - later_reserve)
-        r = a.budget.run(solver, budget)
+        if first is not None:
+            r, first = first, None
+        else:
+            r = a.budget.run(solver, budget)
         if r == z3.unknown:
             if (logic and (first_timeout and not sols or not a.budget.exhausted)
                     and a.budget.remaining() > 0):

@@ -209,6 +209,13 @@ def _int_val(ctx: Any, v: int) -> Any:
 _INT_CACHE: dict[int, tuple] = {}
 
 
+def forget_context(ctx: Any) -> None:
+    """Drop the cached numerals of ``ctx`` (a fresh context whose block ended)."""
+    got = _INT_CACHE.get(id(ctx))
+    if got is not None and got[0] is ctx:
+        del _INT_CACHE[id(ctx)]
+
+
 def fast_if(c: Any, a: Any, b: Any, ctx: Any = None) -> Any:
     if ctx is None and type(c) is _BoolRef:
         cx = c.ctx

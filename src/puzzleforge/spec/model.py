@@ -20,6 +20,7 @@ from .budget import rlimit_count
 from .operators import SolModel
 from .outcome import ExprFailure, Rejection
 from .safe import SafeCode
+from .symbols import sort_kind
 
 if TYPE_CHECKING:
     from .attempt import Attempt
@@ -111,7 +112,7 @@ def precheck(a: Attempt) -> None:
         cost = a.cache.get(PRECHECK_COST_KEY)
         if stats[0] >= _PRECHECK_TRIAL or (cost is not None and cost[0] > cost[1]):
             return
-    kinds = {c.sort().kind() for c in a.sym_consts}
+    kinds = {sort_kind(c) for c in a.sym_consts}
     if not kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT}:
         return
     if a.budget.remaining() <= 0:
