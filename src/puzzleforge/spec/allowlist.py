@@ -18,6 +18,7 @@ question each:
 The spec operators (``get_faker``, ``generate_random_list``, ...) are added per attempt by
 ``operators.Runtime.table``; their results are plain lists, strings, numbers and Z3 terms.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -67,28 +68,72 @@ class ModuleView:
 #: Builtins passed through unchanged (none allocates without bound from small inputs,
 #: none reaches an object's internals).
 BUILTIN_NAMES: tuple[str, ...] = (
-    "abs", "all", "any", "bool", "chr", "dict", "divmod", "enumerate", "filter", "float",
-    "frozenset", "hash", "int", "isinstance", "len", "list", "map", "max", "min", "next",
-    "ord", "reversed", "round", "set", "slice", "sorted", "str", "sum", "tuple", "zip",
-    "repr", "callable", "bin", "hex", "oct", "complex", "id",
-    "ValueError", "Exception", "KeyError", "IndexError", "TypeError", "ZeroDivisionError",
-    "ArithmeticError", "LookupError", "StopIteration",
-    "True", "False", "None",
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "chr",
+    "dict",
+    "divmod",
+    "enumerate",
+    "filter",
+    "float",
+    "frozenset",
+    "hash",
+    "int",
+    "isinstance",
+    "len",
+    "list",
+    "map",
+    "max",
+    "min",
+    "next",
+    "ord",
+    "reversed",
+    "round",
+    "set",
+    "slice",
+    "sorted",
+    "str",
+    "sum",
+    "tuple",
+    "zip",
+    "repr",
+    "callable",
+    "bin",
+    "hex",
+    "oct",
+    "complex",
+    "id",
+    "ValueError",
+    "Exception",
+    "KeyError",
+    "IndexError",
+    "TypeError",
+    "ZeroDivisionError",
+    "ArithmeticError",
+    "LookupError",
+    "StopIteration",
+    "True",
+    "False",
+    "None",
 )
 
 
 def builtin_table() -> dict[str, Any]:
     """The ``__builtins__`` of spec expressions: the names above plus bounded replacements."""
     table: dict[str, Any] = {name: getattr(builtins, name) for name in BUILTIN_NAMES}
-    table.update({
-        "print": bounded.quiet_print,  # engine output is JSONL: expressions never print
-        "range": bounded.safe_range,
-        "pow": bounded.safe_pow,
-        "iter": bounded.safe_iter,      # no iter(callable, sentinel): an endless C loop
-        "format": bounded.safe_format_builtin,
-        "hasattr": None,                # set by guards.py (answers from the allow-list)
-        "math": MODULE_VIEWS["math"],
-    })
+    table.update(
+        {
+            "print": bounded.quiet_print,  # engine output is JSONL: expressions never print
+            "range": bounded.safe_range,
+            "pow": bounded.safe_pow,
+            "iter": bounded.safe_iter,  # no iter(callable, sentinel): an endless C loop
+            "format": bounded.safe_format_builtin,
+            "hasattr": None,  # set by guards.py (answers from the allow-list)
+            "math": MODULE_VIEWS["math"],
+        }
+    )
     return table
 
 
@@ -100,12 +145,62 @@ def _pick(module: Any, names: tuple[str, ...]) -> dict[str, Any]:
 
 
 _MATH_PLAIN = (
-    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "copysign", "cos",
-    "cosh", "degrees", "dist", "e", "erf", "erfc", "exp", "exp2", "expm1", "fabs", "floor",
-    "fmod", "frexp", "fsum", "gamma", "gcd", "hypot", "inf", "isclose", "isfinite", "isinf",
-    "isnan", "isqrt", "lcm", "ldexp", "lgamma", "log", "log10", "log1p", "log2", "modf", "nan",
-    "nextafter", "pi", "pow", "radians", "remainder", "sin", "sinh", "sqrt", "tan", "tanh",
-    "tau", "trunc", "ulp", "cbrt",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "ceil",
+    "copysign",
+    "cos",
+    "cosh",
+    "degrees",
+    "dist",
+    "e",
+    "erf",
+    "erfc",
+    "exp",
+    "exp2",
+    "expm1",
+    "fabs",
+    "floor",
+    "fmod",
+    "frexp",
+    "fsum",
+    "gamma",
+    "gcd",
+    "hypot",
+    "inf",
+    "isclose",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "isqrt",
+    "lcm",
+    "ldexp",
+    "lgamma",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "modf",
+    "nan",
+    "nextafter",
+    "pi",
+    "pow",
+    "radians",
+    "remainder",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "tau",
+    "trunc",
+    "ulp",
+    "cbrt",
 )
 
 #: Standard-library views. ``itertools`` keeps only finite iterators (bounded wrappers for
@@ -113,25 +208,80 @@ _MATH_PLAIN = (
 #: big-integer functions.
 MODULE_VIEWS: dict[str, ModuleView] = {
     "math": ModuleView("math", {**_pick(math, _MATH_PLAIN), **boundedlib.MATH_BOUNDED}),
-    "itertools": ModuleView("itertools", {
-        **_pick(itertools, ("chain", "accumulate", "groupby", "islice", "starmap", "zip_longest",
-                            "compress", "dropwhile", "takewhile", "filterfalse", "pairwise")),
-        **boundedlib.ITERTOOLS_BOUNDED}),
-    "re": ModuleView("re", {**_pick(re, (
-        "compile", "match", "search", "fullmatch", "findall", "finditer", "split",
-        "escape", "IGNORECASE", "MULTILINE", "DOTALL", "I", "M", "S")),
-        "sub": bounded.re_sub(re.sub), "subn": bounded.re_sub(re.subn)}),
-    "datetime": ModuleView("datetime", _pick(datetime, (
-        "date", "datetime", "time", "timedelta", "timezone", "MINYEAR", "MAXYEAR"))),
-    "functools": ModuleView("functools", {"reduce": functools.reduce,
-                                          "cmp_to_key": functools.cmp_to_key}),
-    "statistics": ModuleView("statistics", _pick(statistics, (
-        "mean", "median", "mode", "stdev", "variance", "pstdev", "pvariance"))),
+    "itertools": ModuleView(
+        "itertools",
+        {
+            **_pick(
+                itertools,
+                (
+                    "chain",
+                    "accumulate",
+                    "groupby",
+                    "islice",
+                    "starmap",
+                    "zip_longest",
+                    "compress",
+                    "dropwhile",
+                    "takewhile",
+                    "filterfalse",
+                    "pairwise",
+                ),
+            ),
+            **boundedlib.ITERTOOLS_BOUNDED,
+        },
+    ),
+    "re": ModuleView(
+        "re",
+        {
+            **_pick(
+                re,
+                (
+                    "compile",
+                    "match",
+                    "search",
+                    "fullmatch",
+                    "findall",
+                    "finditer",
+                    "split",
+                    "escape",
+                    "IGNORECASE",
+                    "MULTILINE",
+                    "DOTALL",
+                    "I",
+                    "M",
+                    "S",
+                ),
+            ),
+            "sub": bounded.re_sub(re.sub),
+            "subn": bounded.re_sub(re.subn),
+        },
+    ),
+    "datetime": ModuleView(
+        "datetime",
+        _pick(
+            datetime, ("date", "datetime", "time", "timedelta", "timezone", "MINYEAR", "MAXYEAR")
+        ),
+    ),
+    "functools": ModuleView(
+        "functools", {"reduce": functools.reduce, "cmp_to_key": functools.cmp_to_key}
+    ),
+    "statistics": ModuleView(
+        "statistics",
+        _pick(statistics, ("mean", "median", "mode", "stdev", "variance", "pstdev", "pvariance")),
+    ),
     "fractions": ModuleView("fractions", {"Fraction": fractions.Fraction}),
     "decimal": ModuleView("decimal", {"Decimal": decimal.Decimal}),
 }
 
 #: Modules a spec may name in ``__import__('<name>')`` (corpus-style specs import
 #: ``datetime`` this way inside lambdas); each gives its read-only view.
-IMPORTABLE = ("datetime", "math", "itertools", "functools", "statistics", "fractions",
-              "decimal", "re")
+IMPORTABLE = (
+    "datetime",
+    "math",
+    "itertools",
+    "functools",
+    "statistics",
+    "fractions",
+    "decimal",
+    "re",
+)

@@ -12,6 +12,7 @@ stated in the question, and used by scoring.
 Formats: ``letter`` (one option), ``letters`` (several options, a set), ``number``,
 ``set`` (order-free items), ``list`` (ordered items), ``text``.
 """
+
 from __future__ import annotations
 
 import ast
@@ -22,8 +23,16 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["FORMATS", "infer_format", "choice_format", "format_sentence", "question_with_format",
-           "score_part", "score_answer", "parse_number"]
+__all__ = [
+    "FORMATS",
+    "infer_format",
+    "choice_format",
+    "format_sentence",
+    "question_with_format",
+    "score_part",
+    "score_answer",
+    "parse_number",
+]
 
 FORMATS = ("letter", "letters", "number", "set", "list", "text")
 
@@ -62,17 +71,26 @@ def _parse(src: str) -> ast.AST | None:
 
 def _is_filter(node: ast.AST | None) -> bool:
     """A comprehension that keeps the items meeting a condition (``[p for p in xs if ...]``)."""
-    return isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) and \
-        any(gen.ifs for gen in node.generators)
+    return isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) and any(
+        gen.ifs for gen in node.generators
+    )
 
 
 def _per_model(node: ast.AST | None) -> ast.AST | None:
     """``ELT`` of ``to_unique([ELT for _model in _solutions])`` (one value per solution)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "to_unique" \
-            and len(node.args) == 1 and isinstance(node.args[0], ast.ListComp):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "to_unique"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.ListComp)
+    ):
         comp = node.args[0]
-        if len(comp.generators) == 1 and isinstance(comp.generators[0].target, ast.Name) \
-                and comp.generators[0].target.id == "_model":
+        if (
+            len(comp.generators) == 1
+            and isinstance(comp.generators[0].target, ast.Name)
+            and comp.generators[0].target.id == "_model"
+        ):
             return comp.elt
     return None
 
@@ -84,9 +102,10 @@ def _collection_format(formula_src: str) -> str:
     if elt is not None:
         if _is_filter(elt):
             return "set"  # the items that qualify, in one solution (the answer is that solution's)
-        if isinstance(elt, (ast.ListComp, ast.List, ast.Tuple, ast.GeneratorExp)) or \
-                (isinstance(elt, ast.Call) and any(isinstance(a, (ast.List, ast.ListComp, ast.Call))
-                                                   for a in elt.args[1:])):
+        if isinstance(elt, (ast.ListComp, ast.List, ast.Tuple, ast.GeneratorExp)) or (
+            isinstance(elt, ast.Call)
+            and any(isinstance(a, (ast.List, ast.ListComp, ast.Call)) for a in elt.args[1:])
+        ):
             return "list"  # one ordered tuple of values per solution
         return "set"  # one value per solution: the answer is every possible value
     return "set" if _is_filter(tree) else "list"
@@ -146,8 +165,9 @@ def question_with_format(problem: str, details: Sequence[dict]) -> str:
     formats = [d.get("format") for d in details]
     if not details or not all(formats):
         return problem
-    sentence = format_sentence([f for f in formats if f], [str(d.get("answer", "")) for d in details],
-                               _is_chinese(problem))
+    sentence = format_sentence(
+        [f for f in formats if f], [str(d.get("answer", "")) for d in details], _is_chinese(problem)
+    )
     return problem.rstrip("\n") + "\n" + sentence
 
 
@@ -243,7 +263,9 @@ def _legacy_open_score(expected: str, given: str) -> float:
     if e == g:
         return 1.0
     ep, gp = re.split(r"[,;]", e), re.split(r"[,;]", g)
-    if len(ep) == len(gp) and all(_same_number(a, b) or a == b for a, b in zip(ep, gp, strict=False)):
+    if len(ep) == len(gp) and all(
+        _same_number(a, b) or a == b for a, b in zip(ep, gp, strict=False)
+    ):
         return 1.0
     return 0.0
 
@@ -285,8 +307,11 @@ def score_answer(expected: str, given: Any, formats: Sequence[str | None] | None
         fmts = list(formats or [])
         total = 0.0
         for i, exp in enumerate(exp_parts):
-            fmt = fmts[i] if i < len(fmts) else (
-                "letter" if re.fullmatch(r"[A-Z]+", exp.strip()) else None)
+            fmt = (
+                fmts[i]
+                if i < len(fmts)
+                else ("letter" if re.fullmatch(r"[A-Z]+", exp.strip()) else None)
+            )
             g = giv_parts[i] if i < len(giv_parts) else ""
             total += score_part(exp, g, fmt)
         return round(total / max(1, len(exp_parts)), 6)

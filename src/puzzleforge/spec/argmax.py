@@ -18,6 +18,7 @@ finite-domain path saw every assignment; the LP path certified a unique optimal 
 the Z3 paths ran a second solve with the objective fixed at the optimum and the argmax
 excluded, and it answered unsat (unknown there is ``uniqueness undecided``).
 """
+
 from __future__ import annotations
 
 import contextlib

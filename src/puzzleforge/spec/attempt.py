@@ -26,6 +26,7 @@ reason; an expression that raises is an ``ExprFailure`` naming its field and YAM
 ``Rejection``/``ExprFailure``/``ev`` are defined in ``outcome.py`` (no import cycle) and
 re-exported here.
 """
+
 from __future__ import annotations
 
 import random
@@ -48,8 +49,18 @@ from .schema import Spec
 from .solving import solve
 from .z3space import Z3Space
 
-__all__ = ["Attempt", "run_attempt", "run_stages", "SpecZ3Contexts",
-           "Rejection", "ExprFailure", "AttemptResult", "ev", "encode_value", "decode_value"]
+__all__ = [
+    "Attempt",
+    "run_attempt",
+    "run_stages",
+    "SpecZ3Contexts",
+    "Rejection",
+    "ExprFailure",
+    "AttemptResult",
+    "ev",
+    "encode_value",
+    "decode_value",
+]
 
 
 class AttemptResult(dict):
@@ -112,7 +123,8 @@ class Attempt:
         return ev(code, self.env)
 
     def check_time(self) -> None:
-        """Reject when the work budget is used up (spec/budget.py; the clock is only a safety net)."""
+        """Reject when the work budget is used up (spec/budget.py; the clock is only a
+        safety net)."""
         self.budget.check()
 
     def from_config(self, key: str) -> tuple[bool, Any]:
@@ -137,10 +149,18 @@ class Attempt:
         return _assertion_count(self)
 
 
-def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
-                config: dict | None = None, use_spec_vars: set[str] | None = None,
-                time_budget: float = 20.0, lambda_cache: dict | None = None,
-                net_deadline: float | None = None, z3s: Z3Space | None = None) -> AttemptResult:
+def run_attempt(
+    spec: Spec,
+    file_ops: dict[str, Any],
+    rng: random.Random,
+    *,
+    config: dict | None = None,
+    use_spec_vars: set[str] | None = None,
+    time_budget: float = 20.0,
+    lambda_cache: dict | None = None,
+    net_deadline: float | None = None,
+    z3s: Z3Space | None = None,
+) -> AttemptResult:
     """Run one attempt; raise Rejection / ExprFailure on failure.
 
     ``time_budget``: idle-machine seconds of Z3 work (spec/budget.py); ``net_deadline``:
@@ -148,9 +168,17 @@ def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
     ``z3s``: the Z3 context to work in (the family's, ``SpecZ3Contexts``; a new one if
     None).
     """
-    return _run_attempt(spec, file_ops, rng, config=config, use_spec_vars=use_spec_vars,
-                        time_budget=time_budget, lambda_cache=lambda_cache, net_deadline=net_deadline,
-                        z3s=z3s if z3s is not None else Z3Space())
+    return _run_attempt(
+        spec,
+        file_ops,
+        rng,
+        config=config,
+        use_spec_vars=use_spec_vars,
+        time_budget=time_budget,
+        lambda_cache=lambda_cache,
+        net_deadline=net_deadline,
+        z3s=z3s if z3s is not None else Z3Space(),
+    )
 
 
 class SpecZ3Contexts:
@@ -187,13 +215,28 @@ class SpecZ3Contexts:
         return space
 
 
-def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
-                 config: dict | None, use_spec_vars: set[str] | None,
-                 time_budget: float, lambda_cache: dict | None,
-                 net_deadline: float | None = None, z3s: Z3Space) -> AttemptResult:
-    a = Attempt(spec, file_ops, rng, config, set(use_spec_vars or ()),
-                WorkBudget.for_seconds(time_budget, net_deadline),
-                lambda_cache if lambda_cache is not None else {}, z3s)
+def _run_attempt(
+    spec: Spec,
+    file_ops: dict[str, Any],
+    rng: random.Random,
+    *,
+    config: dict | None,
+    use_spec_vars: set[str] | None,
+    time_budget: float,
+    lambda_cache: dict | None,
+    net_deadline: float | None = None,
+    z3s: Z3Space,
+) -> AttemptResult:
+    a = Attempt(
+        spec,
+        file_ops,
+        rng,
+        config,
+        set(use_spec_vars or ()),
+        WorkBudget.for_seconds(time_budget, net_deadline),
+        lambda_cache if lambda_cache is not None else {},
+        z3s,
+    )
     try:
         return run_stages(a)
     finally:

@@ -25,6 +25,7 @@ exists), ``undecided`` (the solver ran out of its work: never counted as a pass)
 The fresh context and the outcome record are spec/auditfresh.py; the brute-force way of
 deciding is spec/auditbrute.py; this module holds the solver's and chooses between them.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,8 +44,16 @@ from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as
 )
 from .auditfresh import STATUSES, AuditOutcome, Fresh, undecided
 
-__all__ = ["Problem", "AuditOutcome", "capture_problem", "capture_config", "audit_problem", "audit_puzzle",
-           "STATUSES", "DEFAULT_SECONDS"]
+__all__ = [
+    "Problem",
+    "AuditOutcome",
+    "capture_problem",
+    "capture_config",
+    "audit_problem",
+    "audit_puzzle",
+    "STATUSES",
+    "DEFAULT_SECONDS",
+]
 
 #: The default bound of one record's audit (``verify --audit-seconds``), in idle-machine
 #: seconds of solver work (spec/auditfresh.py).
@@ -74,12 +83,19 @@ def _audit_open(f: Fresh) -> AuditOutcome:
     s.add(z3.Or([c != model.eval(c, model_completion=True) for c in consts]))
     r = f.check(s)
     if r == z3.unknown:
-        return undecided("looking for a second solution (the replay's own check was undecided)", s, f)
+        return undecided(
+            "looking for a second solution (the replay's own check was undecided)", s, f
+        )
     if r == z3.sat:
-        return AuditOutcome("undecided", "at least two solutions, and the replay ended undecided "
-                                         "before saying how many the puzzle was made from")
-    return AuditOutcome("pass", "exactly one solution, proved by a fresh solver (the replay's own "
-                                "check was undecided)")
+        return AuditOutcome(
+            "undecided",
+            "at least two solutions, and the replay ended undecided "
+            "before saying how many the puzzle was made from",
+        )
+    return AuditOutcome(
+        "pass",
+        "exactly one solution, proved by a fresh solver (the replay's own check was undecided)",
+    )
 
 
 def _audit_enumerate(problem: Problem, f: Fresh) -> AuditOutcome:
@@ -111,15 +127,19 @@ def _audit_enumerate(problem: Problem, f: Fresh) -> AuditOutcome:
         except ValueError:
             key = None
         if key not in stored:
-            return AuditOutcome("ambiguous", f"another solution exists beyond the {n} the puzzle was "
-                                             f"made from: {f.show(model, consts)}")
+            return AuditOutcome(
+                "ambiguous",
+                f"another solution exists beyond the {n} the puzzle was "
+                f"made from: {f.show(model, consts)}",
+            )
         seen.add(key)
         if len(seen) > n or not consts:
             break
         s.add(z3.Or([c != v for c, v in zip(consts, values, strict=False)]))
     if seen != stored:
-        return AuditOutcome("wrong", f"{len(stored - seen)} stored solution(s) do not satisfy the "
-                                     f"constraints")
+        return AuditOutcome(
+            "wrong", f"{len(stored - seen)} stored solution(s) do not satisfy the constraints"
+        )
     return AuditOutcome("pass", f"exactly {n} solution(s), proved by a fresh solver")
 
 
@@ -140,15 +160,20 @@ def _audit_enumerate_blocked(problem: Problem, f: Fresh) -> AuditOutcome:
         if r == z3.unknown:
             return undecided(f"checking stored solution {i + 1}", s, f)
         if r == z3.unsat:
-            return AuditOutcome("wrong", f"stored solution {i + 1} does not satisfy the constraints")
+            return AuditOutcome(
+                "wrong", f"stored solution {i + 1} does not satisfy the constraints"
+            )
     for sol in problem.solutions:
         s.add(f.differs(sol))
     r = f.check(s)
     if r == z3.unknown:
         return undecided(f"looking for a solution beyond the {n} stored", s, f)
     if r == z3.sat:
-        return AuditOutcome("ambiguous", f"another solution exists beyond the {n} the puzzle was "
-                                         f"made from: {f.show(s.model(), f.consts)}")
+        return AuditOutcome(
+            "ambiguous",
+            f"another solution exists beyond the {n} the puzzle was "
+            f"made from: {f.show(s.model(), f.consts)}",
+        )
     return AuditOutcome("pass", f"no solution beyond the {n} stored, proved by a fresh solver")
 
 
@@ -173,7 +198,11 @@ def _audit_optimize(problem: Problem, f: Fresh) -> AuditOutcome:
     if r == z3.unknown:
         return undecided("checking that the stored optimum is reached", s, f)
     if r == z3.unsat:
-        what = "the stored configuration does not reach" if problem.solutions else "no configuration reaches"
+        what = (
+            "the stored configuration does not reach"
+            if problem.solutions
+            else "no configuration reaches"
+        )
         return AuditOutcome("wrong", f"{what} the stored optimum {problem.value[1]}")
     s.push()
     s.add(obj > value if problem.direction == "maximize" else obj < value)
@@ -183,28 +212,42 @@ def _audit_optimize(problem: Problem, f: Fresh) -> AuditOutcome:
     if r == z3.unknown:
         return undecided("looking for a better value", s, f)
     if better is not None:
-        return AuditOutcome("wrong", f"a better value exists: {better.eval(obj)} "
-                                     f"({f.show(better, f.consts)})")
+        return AuditOutcome(
+            "wrong", f"a better value exists: {better.eval(obj)} ({f.show(better, f.consts)})"
+        )
     if not problem.argmax:
-        return AuditOutcome("pass", f"optimum {problem.value[1]} proved by a fresh solver (the "
-                                    f"question reads only the value)")
+        return AuditOutcome(
+            "pass",
+            f"optimum {problem.value[1]} proved by a fresh solver (the "
+            f"question reads only the value)",
+        )
     if not problem.solutions:
-        return AuditOutcome("error", "the question reads the optimal configuration, which the "
-                                     "replay did not give")
+        return AuditOutcome(
+            "error", "the question reads the optimal configuration, which the replay did not give"
+        )
     s.add(obj == value)
     s.add(f.differs(problem.solutions[0]))
     r = f.check(s)
     if r == z3.unknown:
         return undecided("looking for another optimal configuration", s, f)
     if r == z3.sat:
-        return AuditOutcome("ambiguous", f"another configuration reaches the optimum "
-                                         f"{problem.value[1]}: {f.show(s.model(), f.consts)}")
-    return AuditOutcome("pass", f"optimum {problem.value[1]} and its configuration proved unique "
-                                f"by a fresh solver")
+        return AuditOutcome(
+            "ambiguous",
+            f"another configuration reaches the optimum "
+            f"{problem.value[1]}: {f.show(s.model(), f.consts)}",
+        )
+    return AuditOutcome(
+        "pass", f"optimum {problem.value[1]} and its configuration proved unique by a fresh solver"
+    )
 
 
-def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method: str = "solver",
-                  brute_limit: int = 4096) -> AuditOutcome:
+def audit_problem(
+    problem: Problem,
+    seconds: float = DEFAULT_SECONDS,
+    *,
+    method: str = "solver",
+    brute_limit: int = 4096,
+) -> AuditOutcome:
     """Re-check a captured problem in a fresh context (``method``: "solver" or "auto":
     brute force when the domain has at most ``brute_limit`` assignments, else solver).
 
@@ -214,7 +257,9 @@ def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method:
     37-equation's "no other solution" proofs that nlsat makes in milliseconds.
     """
     if problem.kind == "none":
-        return AuditOutcome("pass", "nothing solved: the answer is computed from the drawn values", "none")
+        return AuditOutcome(
+            "pass", "nothing solved: the answer is computed from the drawn values", "none"
+        )
     plans: list[str | None] = [None, "QF_NRA"] if "real" in problem.sorts else [None]
     out = AuditOutcome("undecided", "not run")
     share = seconds / len(plans)  # in work, so the split is the same on every machine
@@ -225,8 +270,9 @@ def audit_problem(problem: Problem, seconds: float = DEFAULT_SECONDS, *, method:
     return out
 
 
-def _audit_once(problem: Problem, seconds: float, logic: str | None, method: str,
-                brute_limit: int) -> AuditOutcome:
+def _audit_once(
+    problem: Problem, seconds: float, logic: str | None, method: str, brute_limit: int
+) -> AuditOutcome:
     f = Fresh(problem, seconds, logic)
     try:
         if not problem.complete:
@@ -235,7 +281,11 @@ def _audit_once(problem: Problem, seconds: float, logic: str | None, method: str
             out = brute(problem, f, brute_limit)
             if out is not None:
                 return out
-        return _audit_enumerate(problem, f) if problem.kind == "enumerate" else _audit_optimize(problem, f)
+        return (
+            _audit_enumerate(problem, f)
+            if problem.kind == "enumerate"
+            else _audit_optimize(problem, f)
+        )
     finally:
         # the fresh context and everything made in it go now, not at a later GC pass
         f.assertions = f.consts = f.all = []
@@ -243,8 +293,14 @@ def _audit_once(problem: Problem, seconds: float, logic: str | None, method: str
         del f
 
 
-def audit_puzzle(family: Any, puzzle: Any, seconds: float = DEFAULT_SECONDS, *,
-                 method: str = "solver", brute_limit: int = 4096) -> AuditOutcome:
+def audit_puzzle(
+    family: Any,
+    puzzle: Any,
+    seconds: float = DEFAULT_SECONDS,
+    *,
+    method: str = "solver",
+    brute_limit: int = 4096,
+) -> AuditOutcome:
     """Capture and re-check one spec puzzle (never raises: a failure is an ``error`` outcome)."""
     try:
         problem = capture_problem(family, puzzle)

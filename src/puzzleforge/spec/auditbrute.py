@@ -7,6 +7,7 @@ simplifier is a proof that shares no reasoning with the solver at all: not the e
 and not the fresh solver's of spec/audit.py. Finding the domains (bounds read from
 top-level atoms) and counting, comparing and showing the solutions is its own job.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -36,8 +37,13 @@ def _int_bounds(assertions: list, consts: list) -> dict[int, list]:
             continue
         k = e.decl().kind()
         a, b = e.arg(0), e.arg(1)
-        flip = {z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_GE: z3.Z3_OP_LE, z3.Z3_OP_LT: z3.Z3_OP_GT,
-                z3.Z3_OP_GT: z3.Z3_OP_LT, z3.Z3_OP_EQ: z3.Z3_OP_EQ}
+        flip = {
+            z3.Z3_OP_LE: z3.Z3_OP_GE,
+            z3.Z3_OP_GE: z3.Z3_OP_LE,
+            z3.Z3_OP_LT: z3.Z3_OP_GT,
+            z3.Z3_OP_GT: z3.Z3_OP_LT,
+            z3.Z3_OP_EQ: z3.Z3_OP_EQ,
+        }
         if k not in flip:
             continue
         if z3.is_int_value(a) and b.get_id() in ids:
@@ -86,8 +92,11 @@ def brute(problem: Problem, f: Fresh, limit: int) -> AuditOutcome | None:
     objective = None
     if problem.kind == "optimize":
         # the definition ``objective == target`` (Z3 may print it either way round)
-        eq = [a for a in f.assertions if z3.is_eq(a)
-              and any(z3.eq(x, f.objective) for x in a.children())]
+        eq = [
+            a
+            for a in f.assertions
+            if z3.is_eq(a) and any(z3.eq(x, f.objective) for x in a.children())
+        ]
         if len(eq) != 1:
             return None
         left, right = eq[0].children()
@@ -96,8 +105,12 @@ def brute(problem: Problem, f: Fresh, limit: int) -> AuditOutcome | None:
     found: list[tuple[tuple[tuple[str, str], ...], Fraction | None]] = []
     for combo in itertools.product(*domains):
         if f.out_of_time():
-            return AuditOutcome("undecided", f"brute force: the wall-clock safety net "
-                                             f"({f.seconds * NET_FACTOR:g} s) fired", "brute", True)
+            return AuditOutcome(
+                "undecided",
+                f"brute force: the wall-clock safety net ({f.seconds * NET_FACTOR:g} s) fired",
+                "brute",
+                True,
+            )
         pairs = list(zip(f.consts, combo, strict=False))
         if not z3.is_true(z3.simplify(z3.substitute(conj, *pairs) if pairs else conj)):
             continue
@@ -113,14 +126,25 @@ def brute(problem: Problem, f: Fresh, limit: int) -> AuditOutcome | None:
         got = {k for k, _ in found}
         extra = sorted(got - stored)
         if extra:
-            return AuditOutcome("ambiguous", f"{len(got)} solutions by brute force, {len(stored)} stored; "
-                                             f"another: {_show_key(names, extra[0])}", "brute")
+            return AuditOutcome(
+                "ambiguous",
+                f"{len(got)} solutions by brute force, {len(stored)} stored; "
+                f"another: {_show_key(names, extra[0])}",
+                "brute",
+            )
         if stored - got:
-            return AuditOutcome("wrong", "a stored solution is not a solution (brute force)", "brute")
-        return AuditOutcome("pass", f"exactly {len(got)} solution(s) by brute force over "
-                                    f"{_count(domains)} assignments", "brute")
+            return AuditOutcome(
+                "wrong", "a stored solution is not a solution (brute force)", "brute"
+            )
+        return AuditOutcome(
+            "pass",
+            f"exactly {len(got)} solution(s) by brute force over {_count(domains)} assignments",
+            "brute",
+        )
     if not found:
-        return AuditOutcome("wrong", "no assignment satisfies the constraints (brute force)", "brute")
+        return AuditOutcome(
+            "wrong", "no assignment satisfies the constraints (brute force)", "brute"
+        )
     if problem.value is None:
         return AuditOutcome("error", "the captured problem has no optimum to compare", "brute")
     vals = [v for _, v in found if v is not None]
@@ -128,16 +152,29 @@ def brute(problem: Problem, f: Fresh, limit: int) -> AuditOutcome | None:
     stored_best = _as_fraction(_z3_value(problem.value, f.ctx))
     if best != stored_best:
         return AuditOutcome(
-            "wrong", f"the optimum is {best} by brute force, stored {stored_best}", "brute")
+            "wrong", f"the optimum is {best} by brute force, stored {stored_best}", "brute"
+        )
     argmax = [k for k, v in found if v == best]
     if problem.argmax and len(argmax) > 1:
-        other = next((k for k in argmax if [tuple(x) for x in problem.solutions[:1]] != [k]), argmax[0])
-        return AuditOutcome("ambiguous", f"{len(argmax)} configurations reach the optimum {best}; "
-                                         f"another: {_show_key(names, other)}", "brute")
+        other = next(
+            (k for k in argmax if [tuple(x) for x in problem.solutions[:1]] != [k]), argmax[0]
+        )
+        return AuditOutcome(
+            "ambiguous",
+            f"{len(argmax)} configurations reach the optimum {best}; "
+            f"another: {_show_key(names, other)}",
+            "brute",
+        )
     if problem.argmax and problem.solutions and tuple(problem.solutions[0]) != argmax[0]:
-        return AuditOutcome("wrong", "the stored configuration is not the optimal one (brute force)", "brute")
-    return AuditOutcome("pass", f"optimum {best} by brute force over {_count(domains)} assignments"
-                                + (" (unique configuration)" if problem.argmax else ""), "brute")
+        return AuditOutcome(
+            "wrong", "the stored configuration is not the optimal one (brute force)", "brute"
+        )
+    return AuditOutcome(
+        "pass",
+        f"optimum {best} by brute force over {_count(domains)} assignments"
+        + (" (unique configuration)" if problem.argmax else ""),
+        "brute",
+    )
 
 
 def _as_fraction(v: Any) -> Fraction:

@@ -6,6 +6,7 @@ module makes that ``Problem`` by replaying a record's config on the plain Z3 pat
 decided constraints as SMT-LIB text, the constants the answer depends on and the
 stored solutions (or the optimum) as exact ``(sort, text)`` values.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -56,12 +57,12 @@ class Problem:
     complete: bool = True
 
 
-
 def _consts(exprs: list) -> list:
     """Uninterpreted constants of ``exprs``, first seen first (a plain walk of the DAG:
     the audit does not share the engine's C-level walkers)."""
-    return [e for e in walk_terms(exprs)
-            if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED]
+    return [
+        e for e in walk_terms(exprs) if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED
+    ]
 
 
 def _sort_name(c: Any) -> str:
@@ -141,17 +142,24 @@ def capture_problem(family: Any, puzzle: Any) -> Problem:
 
 def _problem_from(data: dict) -> Problem:
     """A Problem from the plain dict a worker sent (tuples and lists rebuilt, types checked)."""
+
     def pair(v: Any) -> tuple[str, str]:
         a, b = v
         return (str(a), str(b))
 
     value = data.get("value")
-    return Problem(str(data["kind"]), str(data.get("smt2", "")), [str(x) for x in data.get("names", [])],
-                   [str(x) for x in data.get("sorts", [])],
-                   [[pair(v) for v in sol] for sol in data.get("solutions", [])],
-                   str(data.get("direction", "")), pair(value) if value is not None else None,
-                   bool(data.get("argmax", False)), int(data.get("seed", 0)),
-                   bool(data.get("complete", True)))
+    return Problem(
+        str(data["kind"]),
+        str(data.get("smt2", "")),
+        [str(x) for x in data.get("names", [])],
+        [str(x) for x in data.get("sorts", [])],
+        [[pair(v) for v in sol] for sol in data.get("solutions", [])],
+        str(data.get("direction", "")),
+        pair(value) if value is not None else None,
+        bool(data.get("argmax", False)),
+        int(data.get("seed", 0)),
+        bool(data.get("complete", True)),
+    )
 
 
 def capture_config(family: Any, config: dict, answer: str, params: dict) -> Problem:
@@ -166,8 +174,16 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
 
     spec = family.spec
     seconds = float(params.get("attempt_seconds", REPLAY_SECONDS))
-    a = Attempt(spec, family.file_ops, random.Random(0), dict(config or {}), set(),
-                WorkBudget.for_seconds(seconds, time.monotonic() + 3600.0), {}, Z3Space())
+    a = Attempt(
+        spec,
+        family.file_ops,
+        random.Random(0),
+        dict(config or {}),
+        set(),
+        WorkBudget.for_seconds(seconds, time.monotonic() + 3600.0),
+        {},
+        Z3Space(),
+    )
     a.capture = {}
     try:
         try:
@@ -179,21 +195,34 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
             # the problem is known; only the replay's proof is missing: the fresh
             # solver of the audit decides it (37-equation under load)
             consts = cap["consts"]
-            return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
-                           [_sort_name(c) for c in consts], [], seed=a.z3_seed, complete=False)
+            return Problem(
+                "enumerate",
+                _smt2(cap["assertions"], []),
+                [str(c) for c in consts],
+                [_sort_name(c) for c in consts],
+                [],
+                seed=a.z3_seed,
+                complete=False,
+            )
         cap = a.capture
         if not cap:
             return Problem("none")
         if result["answer"] != answer:
-            raise ValueError(f"the config replays to answer {result['answer']!r}, the record "
-                             f"holds {answer!r}")
+            raise ValueError(
+                f"the config replays to answer {result['answer']!r}, the record holds {answer!r}"
+            )
         if cap["kind"] == "enumerate":
             consts = cap["consts"]
             sorts = [_sort_name(c) for c in consts]
             sols = a.env.get("_solutions") or []
-            return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
-                           sorts, [_solution_values(s, consts, sorts) for s in sols],
-                           seed=a.z3_seed)
+            return Problem(
+                "enumerate",
+                _smt2(cap["assertions"], []),
+                [str(c) for c in consts],
+                sorts,
+                [_solution_values(s, consts, sorts) for s in sols],
+                seed=a.z3_seed,
+            )
         target = cap["target"]
         consts = _consts(list(cap["assertions"]) + [target])
         sorts = [_sort_name(c) for c in consts]
@@ -205,8 +234,17 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
             sol = [_solution_values(best, consts, sorts)] if best is not None else []
         except ValueError:
             sol = []
-        return Problem("optimize", smt2, [str(c) for c in consts], sorts, sol,
-                       cap["direction"], value, needs_unique_optimum(spec), a.z3_seed)
+        return Problem(
+            "optimize",
+            smt2,
+            [str(c) for c in consts],
+            sorts,
+            sol,
+            cap["direction"],
+            value,
+            needs_unique_optimum(spec),
+            a.z3_seed,
+        )
     finally:
         a.env.clear()
         if a.rt is not None:

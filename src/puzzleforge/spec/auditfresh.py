@@ -13,6 +13,7 @@ so on every run. A wall-clock safety net of ``NET_FACTOR`` times the seconds sta
 because Z3's nonlinear procedures do not always stop at their rlimit (spec/budget.py);
 when it fires the outcome says so (that outcome alone depends on the machine).
 """
+
 from __future__ import annotations
 
 import time
@@ -96,11 +97,21 @@ class Fresh:
         return r
 
     def eqs(self, values: list[tuple[str, str]]) -> list:
-        return [c == _z3_value(v, self.ctx) for c, v in zip(self.consts, values, strict=False) if c is not None]
+        return [
+            c == _z3_value(v, self.ctx)
+            for c, v in zip(self.consts, values, strict=False)
+            if c is not None
+        ]
 
     def differs(self, values: list[tuple[str, str]]) -> Any:
-        return z3.Or([c != _z3_value(v, self.ctx) for c, v in zip(self.consts, values, strict=False) if c is not None]
-                     + [z3.BoolVal(False, self.ctx)])
+        return z3.Or(
+            [
+                c != _z3_value(v, self.ctx)
+                for c, v in zip(self.consts, values, strict=False)
+                if c is not None
+            ]
+            + [z3.BoolVal(False, self.ctx)]
+        )
 
     def show(self, model: Any, consts: list) -> str:
         parts = []
@@ -114,12 +125,15 @@ class Fresh:
 
 def undecided(what: str, s: z3.Solver, f: Fresh) -> AuditOutcome:
     if f.net_fired:
-        why = (f"the wall-clock safety net ({f.seconds * NET_FACTOR:g} s) fired: this outcome "
-               f"depends on the machine's load")
+        why = (
+            f"the wall-clock safety net ({f.seconds * NET_FACTOR:g} s) fired: this outcome "
+            f"depends on the machine's load"
+        )
     else:
         why = f"within its {f.seconds:g} s of solver work ({s.reason_unknown()})"
-    return AuditOutcome("undecided", f"{what}: the fresh solver could not decide {why}",
-                        net_fired=f.net_fired)
+    return AuditOutcome(
+        "undecided", f"{what}: the fresh solver could not decide {why}", net_fired=f.net_fired
+    )
 
 
 def _nonlinear(assertions: list) -> bool:

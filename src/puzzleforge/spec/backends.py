@@ -26,6 +26,7 @@ finite (Z3 terms)          spec/finite.py ``_compile`` (Z3 AST walk) -> evaluato
 Z3 (nonlinear, LIA, FD)    spec/operators.py ``Z3_EXPORTS`` (Z3's own operators)
 ========================  ======================================================
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -58,8 +59,15 @@ from .z3space import solver_for
 if TYPE_CHECKING:
     from .attempt import Attempt
 
-__all__ = ["Backend", "ENUMERATE", "Projection", "enumerate_solutions", "optimize_terms", "optimize_z3",
-           "budget_rate"]
+__all__ = [
+    "Backend",
+    "ENUMERATE",
+    "Projection",
+    "enumerate_solutions",
+    "optimize_terms",
+    "optimize_z3",
+    "budget_rate",
+]
 
 #: Work kept back from a nonlinear "one more?" check (it ends the attempt either way now:
 #: undecided is a rejection; the reserve only keeps such attempts from using the last
@@ -112,8 +120,11 @@ def project(a: Attempt, assertions: list) -> Projection:
         consts, kinds = walk.consts, walk.kinds
     else:
         present = const_ids(assertions)
-        consts = [c for c in a.sym_consts if c.get_id() in present] if a.sym_consts \
+        consts = (
+            [c for c in a.sym_consts if c.get_id() in present]
+            if a.sym_consts
             else collect_consts(assertions)
+        )
         kinds = [c.sort().kind() for c in consts]
     int_only = all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds)
     return Projection(assertions, consts, kinds, walk, int_only and is_lia(assertions), int_only)
@@ -165,37 +176,72 @@ def _z3_logic(logic: str | None) -> Callable[..., Any]:
             return None
         later = LATER_RESERVE_MS if not p.linear and p.int_only else None
         try:
-            sols = _enumerate_z3(a, p, limit, logic, FIRST_CHECK_MS if logic else None, later,
-                                 None if logic else p.warm)
+            sols = _enumerate_z3(
+                a,
+                p,
+                limit,
+                logic,
+                FIRST_CHECK_MS if logic else None,
+                later,
+                None if logic else p.warm,
+            )
         except _FallBack:
             return None
         ids = [c.get_id() for c in p.consts]
         sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
         return sols
+
     return run
 
 
 #: The backends that enumerate a Z3 model, in order (the term model's finite backend,
 #: ``columnmode.enumerate_terms``, runs before them: see ``enumerate_solutions``).
 ENUMERATE: tuple[Backend, ...] = (
-    Backend("finite", "every constant Bool/Int, every operator one spec/finite.py models, and each "
-            "Int bounded by the constraints to a domain small enough to evaluate exhaustively "
-            "(the compile itself is the test)", _finite_z3),
-    Backend("sat", "every constant Bool, or Int with at most satenum.MAX_DOMAIN values from top-level "
-            "bounds, each Int compared only with a number or another such Int (= != < <= > >= "
-            "Distinct), inside Boolean structure and cardinality sums (spec/satenum.py: CNF once, a "
-            "SAT solver enumerates with blocking clauses; a spent conflict budget passes on)", _sat),
-    Backend("linearise", "never decides: Bool/Int constants, nonlinear only through products each "
-            "of which has a factor with at most linearise.MAX_FACTOR_DOMAIN values from top-level "
-            "bounds; the products become linear case splits (Sum of If(y == d, d * rest, 0)) "
-            "and the backends below see linear arithmetic", _linearise),
-    Backend("z3-nonlinear", "Bool/Int constants, a product, power or division of unknowns, and Z3's "
-            "default solver cannot decide the first check within nonlinear.PROBE_MS", _nonlinear),
-    Backend("z3-QF_LIA", "Bool/Int constants and linear arithmetic; gives way to the next backend "
-            "when its first check is undecided within FIRST_CHECK_MS", _z3_logic("QF_LIA")),
-    Backend("z3-QF_FD", "the same shape; bit-blasting decides some bounded instances QF_LIA does not",
-            _z3_logic("QF_FD")),
-    Backend("z3", "always (the general solver; undecided is a rejection, never a guess)", _z3_logic(None)),
+    Backend(
+        "finite",
+        "every constant Bool/Int, every operator one spec/finite.py models, and each "
+        "Int bounded by the constraints to a domain small enough to evaluate exhaustively "
+        "(the compile itself is the test)",
+        _finite_z3,
+    ),
+    Backend(
+        "sat",
+        "every constant Bool, or Int with at most satenum.MAX_DOMAIN values from top-level "
+        "bounds, each Int compared only with a number or another such Int (= != < <= > >= "
+        "Distinct), inside Boolean structure and cardinality sums (spec/satenum.py: CNF once, a "
+        "SAT solver enumerates with blocking clauses; a spent conflict budget passes on)",
+        _sat,
+    ),
+    Backend(
+        "linearise",
+        "never decides: Bool/Int constants, nonlinear only through products each "
+        "of which has a factor with at most linearise.MAX_FACTOR_DOMAIN values from top-level "
+        "bounds; the products become linear case splits (Sum of If(y == d, d * rest, 0)) "
+        "and the backends below see linear arithmetic",
+        _linearise,
+    ),
+    Backend(
+        "z3-nonlinear",
+        "Bool/Int constants, a product, power or division of unknowns, and Z3's "
+        "default solver cannot decide the first check within nonlinear.PROBE_MS",
+        _nonlinear,
+    ),
+    Backend(
+        "z3-QF_LIA",
+        "Bool/Int constants and linear arithmetic; gives way to the next backend "
+        "when its first check is undecided within FIRST_CHECK_MS",
+        _z3_logic("QF_LIA"),
+    ),
+    Backend(
+        "z3-QF_FD",
+        "the same shape; bit-blasting decides some bounded instances QF_LIA does not",
+        _z3_logic("QF_FD"),
+    ),
+    Backend(
+        "z3",
+        "always (the general solver; undecided is a rejection, never a guess)",
+        _z3_logic(None),
+    ),
 )
 
 
@@ -208,7 +254,9 @@ def enumerate_solutions(a: Attempt, assertions: list | None, limit: int | None) 
         assertions = a.assertions
     p = project(a, assertions)
     if a.capture is not None:  # spec/audit.py re-checks this problem independently
-        a.capture.update(kind="enumerate", assertions=list(assertions), consts=list(p.consts), limit=limit)
+        a.capture.update(
+            kind="enumerate", assertions=list(assertions), consts=list(p.consts), limit=limit
+        )
     for backend in ENUMERATE:
         sols = backend.run(a, p, limit)
         if sols is not None:
@@ -216,9 +264,15 @@ def enumerate_solutions(a: Attempt, assertions: list | None, limit: int | None) 
     raise Rejection("solver gave up", "no solver decided the constraints")
 
 
-def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | None,
-                  first_timeout: int | None, later_reserve: int | None,
-                  warm: ProbeDecided | None = None) -> list[SolModel]:
+def _enumerate_z3(
+    a: Attempt,
+    p: Projection,
+    limit: int | None,
+    logic: str | None,
+    first_timeout: int | None,
+    later_reserve: int | None,
+    warm: ProbeDecided | None = None,
+) -> list[SolModel]:
     """Model after model, each blocked on the projection, until unsat (or a rejection).
 
     ``warm``: a default solver over the same assertions whose first check is already
@@ -245,16 +299,25 @@ def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | Non
         else:
             r = a.budget.run(solver, budget)
         if r == z3.unknown:
-            if (logic and (first_timeout and not found or not a.budget.exhausted)
-                    and a.budget.remaining() > 0):
+            if (
+                logic
+                and (first_timeout and not found or not a.budget.exhausted)
+                and a.budget.remaining() > 0
+            ):
                 raise _FallBack()
             # the original ends its enumeration here and keeps the puzzle; without the
             # proof that no other solution exists there is no puzzle (issue 23)
             raise undecided_check(found, solver.reason_unknown())
         return solver.model() if r == z3.sat else None
 
-    return collect_models(a, p.consts, p.kinds, limit, next_model,
-                          lambda const_asts, raws: add_block(solver, const_asts, raws))
+    return collect_models(
+        a,
+        p.consts,
+        p.kinds,
+        limit,
+        next_model,
+        lambda const_asts, raws: add_block(solver, const_asts, raws),
+    )
 
 
 # ---- optimisation ----------------------------------------------------------------------------

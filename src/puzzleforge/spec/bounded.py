@@ -13,6 +13,7 @@ This module bounds the operators the compiler rewrites, the builtins and the met
 str, list and re; the bounded versions of functions from other libraries' tables (Z3
 constructors, ``math``, ``itertools``) are spec/boundedlib.py.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,9 +21,24 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["ExprError", "MAX_SEQUENCE", "MAX_EXPONENT", "MAX_INT_BITS", "MAX_FORMAT_WIDTH",
-           "safe_pow", "safe_mul", "safe_lshift", "safe_mod", "safe_add", "safe_range",
-           "safe_iter", "safe_sum", "safe_format_builtin", "check_format_spec", "quiet_print"]
+__all__ = [
+    "ExprError",
+    "MAX_SEQUENCE",
+    "MAX_EXPONENT",
+    "MAX_INT_BITS",
+    "MAX_FORMAT_WIDTH",
+    "safe_pow",
+    "safe_mul",
+    "safe_lshift",
+    "safe_mod",
+    "safe_add",
+    "safe_range",
+    "safe_iter",
+    "safe_sum",
+    "safe_format_builtin",
+    "check_format_spec",
+    "quiet_print",
+]
 
 #: Largest list/string/range/iteration a spec expression may build in one operation.
 MAX_SEQUENCE = 2_000_000
@@ -47,8 +63,10 @@ def safe_pow(a: Any, b: Any, *mod: Any) -> Any:
     if not mod and isinstance(b, int) and not isinstance(b, bool):
         if isinstance(a, int) and not isinstance(a, bool):
             if b > 0 and a not in (0, 1, -1) and (a.bit_length() - 1) * b > MAX_INT_BITS:
-                raise ExprError(f"{a if a.bit_length() < 64 else 'a large integer'} ** {b} is too "
-                                f"large (limit {MAX_INT_BITS} bits)")
+                raise ExprError(
+                    f"{a if a.bit_length() < 64 else 'a large integer'} ** {b} is too "
+                    f"large (limit {MAX_INT_BITS} bits)"
+                )
         elif isinstance(a, Fraction) and abs(b) > MAX_EXPONENT and a not in (0, 1, -1):
             raise ExprError(f"exponent {b} is too large (limit {MAX_EXPONENT})")
     return pow(a, b, *mod)
@@ -69,20 +87,27 @@ def safe_mul(a: Any, b: Any) -> Any:
             return a * b
         n = _seq_len(a)
         if n is not None and n * b > MAX_SEQUENCE:
-            raise ExprError(f"sequence repetition of {n} x {b} items is too large "
-                            f"(limit {MAX_SEQUENCE})")
+            raise ExprError(
+                f"sequence repetition of {n} x {b} items is too large (limit {MAX_SEQUENCE})"
+            )
     elif isinstance(a, int) and not isinstance(a, bool):
         n = _seq_len(b)
         if n is not None and n * a > MAX_SEQUENCE:
-            raise ExprError(f"sequence repetition of {n} x {a} items is too large "
-                            f"(limit {MAX_SEQUENCE})")
+            raise ExprError(
+                f"sequence repetition of {n} x {a} items is too large (limit {MAX_SEQUENCE})"
+            )
     return a * b
 
 
 def safe_lshift(a: Any, b: Any) -> Any:
     """``a << b`` refusing integers over MAX_INT_BITS."""
-    if isinstance(b, int) and isinstance(a, int) and a and b > 0 \
-            and a.bit_length() + b > MAX_INT_BITS:
+    if (
+        isinstance(b, int)
+        and isinstance(a, int)
+        and a
+        and b > 0
+        and a.bit_length() + b > MAX_INT_BITS
+    ):
         raise ExprError(f"shift by {b} bits is too large (limit {MAX_INT_BITS} bits)")
     return a << b
 
@@ -109,8 +134,9 @@ def safe_mod(a: Any, b: Any) -> Any:
                 if part == "*":
                     raise ExprError("'*' widths in %-formatting are not allowed")
                 if part is not None and int(part) > MAX_FORMAT_WIDTH:
-                    raise ExprError(f"%-format width {part} is too large "
-                                    f"(limit {MAX_FORMAT_WIDTH})")
+                    raise ExprError(
+                        f"%-format width {part} is too large (limit {MAX_FORMAT_WIDTH})"
+                    )
     return a % b
 
 
@@ -150,8 +176,10 @@ def check_format_spec(spec: Any) -> Any:
     if isinstance(spec, str) and spec:
         for m in _SPEC_NUMBER.finditer(spec):
             if len(m.group()) > 5 or int(m.group()) > MAX_FORMAT_WIDTH:
-                raise ExprError(f"format width or precision {m.group()[:20]} is too large "
-                                f"(limit {MAX_FORMAT_WIDTH})")
+                raise ExprError(
+                    f"format width or precision {m.group()[:20]} is too large "
+                    f"(limit {MAX_FORMAT_WIDTH})"
+                )
     return spec
 
 
@@ -175,7 +203,9 @@ def _str_width(method: str) -> Callable[[str], Callable]:
             if isinstance(width, int) and width > MAX_SEQUENCE:
                 raise ExprError(f"str.{method} width {width} is too large (limit {MAX_SEQUENCE})")
             return real(width, *rest)
+
         return call
+
     return bind
 
 
@@ -188,6 +218,7 @@ def _str_replace(s: str) -> Callable:
             if len(s) + hits * (len(new) - len(old)) > MAX_SEQUENCE:
                 raise ExprError(f"str.replace result is too large (limit {MAX_SEQUENCE})")
         return s.replace(old, new, count)
+
     return replace
 
 
@@ -196,6 +227,7 @@ def _str_expandtabs(s: str) -> Callable:
         if isinstance(tabsize, int) and s.count("\t") * tabsize + len(s) > MAX_SEQUENCE:
             raise ExprError(f"str.expandtabs result is too large (limit {MAX_SEQUENCE})")
         return s.expandtabs(tabsize)
+
     return expandtabs
 
 
@@ -207,9 +239,11 @@ def _str_join(s: str) -> Callable:
             if isinstance(item, str):
                 total += len(item)
         if total > MAX_SEQUENCE:
-            raise ExprError(f"str.join result of {total} characters is too large "
-                            f"(limit {MAX_SEQUENCE})")
+            raise ExprError(
+                f"str.join result of {total} characters is too large (limit {MAX_SEQUENCE})"
+            )
         return s.join(items)
+
     return join
 
 
@@ -230,18 +264,25 @@ def _list_grow(method: str) -> Callable[[list], Callable]:
                     lst.append(item)
                 return None
             return real(*args)
+
         return call
+
     return bind
 
 
 def re_sub(fn: Callable) -> Callable:
     """re.sub / re.subn with the result size bounded before the substitution runs."""
+
     def call(pattern: Any, repl: Any, string: Any, count: int = 0, flags: int = 0) -> Any:
         # at most len(string) + 1 matches, each replaced by repl (an upper bound)
-        if isinstance(repl, str) and isinstance(string, str) \
-                and len(string) + len(repl) * (count or len(string) + 1) > MAX_SEQUENCE:
+        if (
+            isinstance(repl, str)
+            and isinstance(string, str)
+            and len(string) + len(repl) * (count or len(string) + 1) > MAX_SEQUENCE
+        ):
             raise ExprError(f"re.{fn.__name__} result could exceed {MAX_SEQUENCE} characters")
         return fn(pattern, repl, string, count, flags)
+
     call.__name__ = fn.__name__
     return call
 
@@ -251,11 +292,16 @@ def _pattern_sub(method: str) -> Callable[[Any], Callable]:
         real = getattr(pattern, method)
 
         def call(repl: Any, string: Any, count: int = 0) -> Any:
-            if isinstance(repl, str) and isinstance(string, str) \
-                    and len(string) + len(repl) * (count or len(string) + 1) > MAX_SEQUENCE:
+            if (
+                isinstance(repl, str)
+                and isinstance(string, str)
+                and len(string) + len(repl) * (count or len(string) + 1) > MAX_SEQUENCE
+            ):
                 raise ExprError(f"Pattern.{method} result could exceed {MAX_SEQUENCE} characters")
             return real(repl, string, count)
+
         return call
+
     return bind
 
 

@@ -7,6 +7,7 @@ checking the size of what it would build before building it (``IntVector('x', 10
 ``math.factorial(10**8)``, ``itertools.product(range(99), repeat=99)``). spec/bounded.py
 keeps the operators, builtins and methods the compiler and the guards substitute.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -16,8 +17,16 @@ from typing import Any
 
 from .bounded import MAX_INT_BITS, MAX_SEQUENCE, ExprError, safe_mul
 
-__all__ = ["vector", "names_call", "bv_width", "bv_concat", "MAX_BV_WIDTH", "MAX_FACTORIAL",
-           "MATH_BOUNDED", "ITERTOOLS_BOUNDED"]
+__all__ = [
+    "vector",
+    "names_call",
+    "bv_width",
+    "bv_concat",
+    "MAX_BV_WIDTH",
+    "MAX_FACTORIAL",
+    "MATH_BOUNDED",
+    "ITERTOOLS_BOUNDED",
+]
 
 #: Largest n of math.factorial and k of math.comb / math.perm.
 MAX_FACTORIAL = 20_000
@@ -28,20 +37,24 @@ MAX_FACTORIAL = 20_000
 
 def vector(fn: Callable) -> Callable:
     """IntVector(prefix, n) and friends with n bounded."""
+
     def call(prefix: Any, sz: Any, *rest: Any, **kw: Any) -> Any:
         if isinstance(sz, int) and sz > 100_000:
             raise ExprError(f"a vector of {sz} constants is too large (limit 100000)")
         return fn(prefix, sz, *rest, **kw)
+
     call.__name__ = getattr(fn, "__name__", "vector")
     return call
 
 
 def names_call(fn: Callable) -> Callable:
     """Ints('a b c') and friends with the number of names bounded."""
+
     def call(names: Any, *rest: Any, **kw: Any) -> Any:
         if isinstance(names, str) and len(names) > MAX_SEQUENCE:
             raise ExprError("too many constant names")
         return fn(names, *rest, **kw)
+
     call.__name__ = getattr(fn, "__name__", "names")
     return call
 
@@ -52,20 +65,28 @@ MAX_BV_WIDTH = 4096
 
 def bv_width(position: int) -> Callable[[Callable], Callable]:
     """Bit-vector constructors with the width argument (at ``position``) bounded."""
+
     def wrap(fn: Callable) -> Callable:
         def call(*args: Any, **kw: Any) -> Any:
-            if len(args) > position and isinstance(args[position], int) \
-                    and args[position] > MAX_BV_WIDTH:
-                raise ExprError(f"bit-vector width {args[position]} is too large "
-                                f"(limit {MAX_BV_WIDTH})")
+            if (
+                len(args) > position
+                and isinstance(args[position], int)
+                and args[position] > MAX_BV_WIDTH
+            ):
+                raise ExprError(
+                    f"bit-vector width {args[position]} is too large (limit {MAX_BV_WIDTH})"
+                )
             return fn(*args, **kw)
+
         call.__name__ = getattr(fn, "__name__", "bitvec")
         return call
+
     return wrap
 
 
 def bv_concat(fn: Callable) -> Callable:
     """Concat with the total width bounded (repeated doubling would reach 2**64 bits)."""
+
     def call(*args: Any) -> Any:
         parts = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         width = 0
@@ -76,6 +97,7 @@ def bv_concat(fn: Callable) -> Callable:
         if width > MAX_BV_WIDTH:
             raise ExprError(f"bit-vector width {width} is too large (limit {MAX_BV_WIDTH})")
         return fn(*args)
+
     call.__name__ = "Concat"
     return call
 
@@ -117,8 +139,13 @@ def _lcm(*ints: Any) -> int:
     return total
 
 
-MATH_BOUNDED: dict[str, Callable] = {"factorial": _factorial, "comb": _comb, "perm": _perm,
-                                     "prod": _prod, "lcm": _lcm}
+MATH_BOUNDED: dict[str, Callable] = {
+    "factorial": _factorial,
+    "comb": _comb,
+    "perm": _perm,
+    "prod": _prod,
+    "lcm": _lcm,
+}
 
 
 # ---------------------------------------------------------------- itertools
@@ -203,7 +230,11 @@ def _combinations_wr(iterable: Iterable, r: int) -> Iterable:
 
 
 ITERTOOLS_BOUNDED: dict[str, Callable] = {
-    "count": _count, "cycle": _cycle, "repeat": _repeat, "product": _product,
-    "permutations": _permutations, "combinations": _combinations,
+    "count": _count,
+    "cycle": _cycle,
+    "repeat": _repeat,
+    "product": _product,
+    "permutations": _permutations,
+    "combinations": _combinations,
     "combinations_with_replacement": _combinations_wr,
 }

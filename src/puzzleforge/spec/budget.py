@@ -22,6 +22,7 @@ limit left is the safety net (``--max-seconds`` per puzzle): when it fires, gene
 stops with ``SafetyNetFired`` instead of quietly trying another seed, because what would
 come out next depends on the load.
 """
+
 from __future__ import annotations
 
 import time
@@ -32,7 +33,16 @@ from z3 import z3core as zc
 
 from .outcome import Rejection
 
-__all__ = ["UNITS_PER_MS", "NONLINEAR_UNITS_PER_MS", "NONLINEAR_CHECK_MS", "BUDGET_DECIDES_KEY", "units", "WorkBudget", "SafetyNetFired", "rlimit_count"]
+__all__ = [
+    "UNITS_PER_MS",
+    "NONLINEAR_UNITS_PER_MS",
+    "NONLINEAR_CHECK_MS",
+    "BUDGET_DECIDES_KEY",
+    "units",
+    "WorkBudget",
+    "SafetyNetFired",
+    "rlimit_count",
+]
 
 #: Z3 resource units per millisecond of Z3 work on an idle machine (calibrated on the
 #: corpus, see the module doc).
@@ -183,6 +193,11 @@ class WorkBudget:
         if charge:
             self.used += int(spent / scale)
         self.exhausted = r == z3.unknown and spent >= limit
-        if r == z3.unknown and not self.exhausted and net_end is not None and time.monotonic() >= net_end:
+        if (
+            r == z3.unknown
+            and not self.exhausted
+            and net_end is not None
+            and time.monotonic() >= net_end
+        ):
             raise SafetyNetFired()  # the timeout we set (the net) stopped it: never a rejection
         return r

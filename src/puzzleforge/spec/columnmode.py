@@ -14,6 +14,7 @@ mode: the formulas evaluated so far are evaluated again with Z3, each with the v
 names had then (eligible formulas draw nothing and change nothing), so the Z3 path sees
 exactly the assertions it always saw, and proceeds as before.
 """
+
 from __future__ import annotations
 
 import types
@@ -43,14 +44,22 @@ from .terms import (
 if TYPE_CHECKING:
     from .attempt import Attempt
 
-__all__ = ["column_start", "condition_formula", "column_abandon", "to_z3", "term_eval", "column_solved",
-           "assertion_count", "optimize_terms", "enumerate_terms"]
+__all__ = [
+    "column_start",
+    "condition_formula",
+    "column_abandon",
+    "to_z3",
+    "term_eval",
+    "column_solved",
+    "assertion_count",
+    "optimize_terms",
+    "enumerate_terms",
+]
 
 _MISSING = object()
 
 
 @contextmanager
-
 def _bound(env: dict, binds: dict):
     """``env`` with ``binds`` in place (``_MISSING``: name absent), restored afterwards."""
     saved = {n: env.get(n, _MISSING) for n in binds}
@@ -67,14 +76,19 @@ def _assign(env: dict, values: dict) -> None:
             env.pop(n, None)
         else:
             env[n] = v
+
+
 #: Per-spec statistics key (attempts in the mode, attempts it solved).
 _STATS_KEY = ("puzzleforge.spec.columnmode", "stats")
 #: After this many attempts of a spec without one solved in the mode, stop trying it.
 _TRIAL = 20
 _SORT_KIND = {BOOL: z3.Z3_BOOL_SORT, INT: z3.Z3_INT_SORT}
 #: Builtins whose result on a term equals their result on a Z3 term, or is an error.
-_PURE_BUILTINS = {id(v) for k, v in SAFE_BUILTINS.items()
-                  if callable(v) and k not in ("isinstance", "callable", "hasattr", "id", "__pf_import")}
+_PURE_BUILTINS = {
+    id(v)
+    for k, v in SAFE_BUILTINS.items()
+    if callable(v) and k not in ("isinstance", "callable", "hasattr", "id", "__pf_import")
+}
 
 
 def col_event_count(events: Any, fact: str, num: int = 0) -> list:
@@ -89,7 +103,9 @@ def col_event_count(events: Any, fact: str, num: int = 0) -> list:
     if fact not in ("distinct", "most", "least", "equal"):
         raise Fallback(f"unknown fact {fact!r}")  # Z3 mode raises the operator's own error
     # every event is a Term here, so the Term versions never reach their Z3 fallbacks
-    return operators.event_count(evs, fact, num, DISPATCH["Distinct"], DISPATCH["Sum"], DISPATCH["If"])
+    return operators.event_count(
+        evs, fact, num, DISPATCH["Distinct"], DISPATCH["Sum"], DISPATCH["If"]
+    )
 
 
 #: Runtime operators with a Term version: name -> (the operator, its Term version).
@@ -159,8 +175,9 @@ def column_start(a: Attempt) -> None:
         return
     symbols = {n for n, s in spec.symbols.items() if s["kind"] == "defined"}
     derived = set(spec.symbols) - symbols
-    if spec.optimize is not None and all(type(c) is z3.ArithRef and _sort_kind(c) == z3.Z3_REAL_SORT
-                                         for c in a.sym_consts):
+    if spec.optimize is not None and all(
+        type(c) is z3.ArithRef and _sort_kind(c) == z3.Z3_REAL_SORT for c in a.sym_consts
+    ):
         st = _State(symbols, derived, linear=True)
         st.index = {c._pf_id: i for i, c in enumerate(a.sym_consts)}
         st.sorts = {c._pf_id: "real" for c in a.sym_consts}
@@ -193,6 +210,7 @@ def assertion_count(a: Attempt) -> int:
 
 # ---- evaluation ------------------------------------------------------------------
 
+
 def _swaps(a: Attempt, code: Any, st: _State) -> tuple[dict[str, Any], list[str]]:
     """Names to rebind for a Term evaluation, and all names read; Fallback if ineligible."""
     env = a.env
@@ -221,7 +239,9 @@ def _swaps(a: Attempt, code: Any, st: _State) -> tuple[dict[str, Any], list[str]
                 if v is _MISSING or not callable(v) or id(v) in _PURE_BUILTINS:
                     continue
                 raise Fallback(f"builtin {n}")
-            dispatch, ops = (lin_dispatch, _LIN_OPERATORS) if st.linear else (term_dispatch, _OPERATORS)
+            dispatch, ops = (
+                (lin_dispatch, _LIN_OPERATORS) if st.linear else (term_dispatch, _OPERATORS)
+            )
             if n in dispatch and v is exports.get(n):
                 swaps[n] = dispatch[n]
             elif n in ops and v is ops[n][0]:
@@ -319,6 +339,7 @@ def _projection(st: _State, consts: list) -> tuple[dict[int, int], list[int]]:
 
 # ---- solving ---------------------------------------------------------------------
 
+
 def optimize_terms(a: Attempt, kind: str) -> bool:
     """The optimum over Terms on the finite path; False (Z3 assertions made) otherwise."""
     st = a.col
@@ -379,4 +400,3 @@ def enumerate_terms(a: Attempt, limit: int | None) -> list | None:
     if prob.too_many or (limit is not None and len(prob.rows) > limit):
         raise Rejection("too many solutions", f"more than max_solution = {limit}")
     return finite_sols(prob, consts, prob.rows)
-

@@ -5,6 +5,7 @@ name); its formula goes into the model: as Python terms while the attempt is in 
 model (spec/columnmode.py), else as Z3 assertions (spec/model.py), followed by the
 finite-domain pre-check that rejects contradictory condition sets at once.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

@@ -12,6 +12,7 @@ non-string literals (jsonpickle's ``keys=False`` form of ``{2: 4}`` is ``{"2": 4
 other ``py/`` tag (``py/repr``, ``py/object``) makes the config NotReplayable: it is
 counted and skipped, never guessed.
 """
+
 from __future__ import annotations
 
 import ast
@@ -19,8 +20,14 @@ from typing import Any
 
 from .symbols import SymbolDict
 
-__all__ = ["encode_value", "decode_value", "decode_config", "parse_index", "NotReplayable",
-           "NOT_REPLAYABLE"]
+__all__ = [
+    "encode_value",
+    "decode_value",
+    "decode_config",
+    "parse_index",
+    "NotReplayable",
+    "NOT_REPLAYABLE",
+]
 
 #: The rejection reason of a replayed config holding a value this reader will not interpret.
 NOT_REPLAYABLE = "config not replayable"
@@ -42,8 +49,12 @@ def encode_value(value: Any) -> Any:
         if all(isinstance(k, str) for k in value):
             return {k: encode_value(v) for k, v in value.items()}
         if all(_literal_key(k) for k in value):
-            return {"py/reduce": [{"py/type": "builtins.dict"},
-                                  {"py/tuple": [[[encode_value(k), encode_value(v)] for k, v in value.items()]]}]}
+            return {
+                "py/reduce": [
+                    {"py/type": "builtins.dict"},
+                    {"py/tuple": [[[encode_value(k), encode_value(v)] for k, v in value.items()]]},
+                ]
+            }
     if isinstance(value, range):
         return [encode_value(v) for v in value]
     return {"py/repr": repr(value)}
@@ -142,10 +153,14 @@ def decode_value(value: Any) -> Any:
 
 
 def parse_index(x: Any) -> Any:
-    if isinstance(x, str) and len(x) > 4 and x.startswith("__") and x.endswith("__") and x[2:-2].lstrip("-").isdigit():
+    if (
+        isinstance(x, str)
+        and len(x) > 4
+        and x.startswith("__")
+        and x.endswith("__")
+        and x[2:-2].lstrip("-").isdigit()
+    ):
         return int(x[2:-2])
     if isinstance(x, list):
         return [parse_index(e) for e in x]
     return x
-
-

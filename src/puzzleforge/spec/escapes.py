@@ -7,6 +7,7 @@ processing applies to the template's literal parts: a plain YAML scalar such as
 backslash. Placeholders (``{...}``) are expressions and are not touched here. Unknown
 escapes (``\\d``) stay as written, as Python leaves them.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,10 +15,22 @@ import unicodedata
 
 __all__ = ["unescape"]
 
-_SIMPLE = {"\n": "", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f",
-           "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
-_ESCAPE = re.compile(r"\\(N\{[^}]*\}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|.)",
-                     re.DOTALL)
+_SIMPLE = {
+    "\n": "",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
+_ESCAPE = re.compile(
+    r"\\(N\{[^}]*\}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|.)", re.DOTALL
+)
 
 
 def _one(m: re.Match) -> str:

@@ -6,6 +6,7 @@ pickles as ``load_spec_family(path, trust)``). Generation retries rejected attem
 fresh randomness up to ``Params.attempts`` and reports rejections by reason; an
 expression that fails on every attempt is a spec error with its field and YAML line.
 """
+
 from __future__ import annotations
 
 import os
@@ -38,9 +39,21 @@ from .runerrors import (
 from .schema import Spec, load_spec
 from .z3space import Z3Space
 
-__all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
-           "SpecExpressionError", "SAFETY_NET", "WALL_BACKSTOP", "wall_backstop",
-           "score_answer", "DIFFICULTY_DOC", "UNDECIDED_LIMIT", "stop_if_undecided"]
+__all__ = [
+    "load_spec_family",
+    "SpecFamily",
+    "SpecParams",
+    "SafetyNetFailed",
+    "UndecidedSpec",
+    "SpecExpressionError",
+    "SAFETY_NET",
+    "WALL_BACKSTOP",
+    "wall_backstop",
+    "score_answer",
+    "DIFFICULTY_DOC",
+    "UNDECIDED_LIMIT",
+    "stop_if_undecided",
+]
 
 #: Wall-clock safety net of an audit's config replay (a check, not generation).
 AUDIT_NET_SECONDS = 3600.0
@@ -90,7 +103,8 @@ class SpecParams:
 
 
 def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
-    """Raise ``UndecidedSpec`` when one puzzle's rejections hold ``UNDECIDED_LIMIT`` undecided checks."""
+    """Raise ``UndecidedSpec`` when one puzzle's rejections hold ``UNDECIDED_LIMIT``
+    undecided checks."""
     count = reasons.get(UNDECIDED, 0)
     if count >= UNDECIDED_LIMIT:
         summary = ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
@@ -100,7 +114,11 @@ def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
             f"only when its answer is proven unique, and this spec's checks stay undecided "
             f"(nonlinear constraints such as squares or cubes of unknowns usually do). Raise "
             f"--attempt-seconds to give each check more work, or change the spec; rejections "
-            f"by reason: {summary}", attempts=attempts, reasons=dict(reasons), file=path)
+            f"by reason: {summary}",
+            attempts=attempts,
+            reasons=dict(reasons),
+            file=path,
+        )
 
 
 def _net_fired() -> None:
@@ -155,9 +173,15 @@ class SpecFamily:
         return (load_spec_family, (self.path, self.trust))
 
     # ---- generation ------------------------------------------------------------------
-    def generate(self, params: SpecParams | None = None, rng: random.Random | None = None, *,
-                 config: dict | None = None, use_spec_vars: tuple[str, ...] = (),
-                 deadline: float | None = None) -> Puzzle:
+    def generate(
+        self,
+        params: SpecParams | None = None,
+        rng: random.Random | None = None,
+        *,
+        config: dict | None = None,
+        use_spec_vars: tuple[str, ...] = (),
+        deadline: float | None = None,
+    ) -> Puzzle:
         """One verified puzzle. Its safety net is ``params.max_seconds`` of CPU time (of the
         process doing the work). ``deadline`` (a ``time.monotonic()`` value) is the
         wall-clock backstop for work waiting without CPU when the caller owns one;
@@ -174,19 +198,39 @@ class SpecFamily:
         if not self.trust:
             from .sandbox import sandboxed_generate
 
-            return sandboxed_generate(self, params, rng, config=config,
-                                      use_spec_vars=tuple(use_spec_vars), deadline=deadline)
-        return self.generate_in_process(params, rng, config=config, use_spec_vars=use_spec_vars,
-                                        deadline=deadline)
+            return sandboxed_generate(
+                self,
+                params,
+                rng,
+                config=config,
+                use_spec_vars=tuple(use_spec_vars),
+                deadline=deadline,
+            )
+        return self.generate_in_process(
+            params, rng, config=config, use_spec_vars=use_spec_vars, deadline=deadline
+        )
 
-    def generate_in_process(self, params: SpecParams, rng: random.Random, *,
-                            config: dict | None = None, use_spec_vars: tuple[str, ...] = (),
-                            deadline: float) -> Puzzle:
+    def generate_in_process(
+        self,
+        params: SpecParams,
+        rng: random.Random,
+        *,
+        config: dict | None = None,
+        use_spec_vars: tuple[str, ...] = (),
+        deadline: float,
+    ) -> Puzzle:
         """``generate`` in this process (trusted specs, and the sandbox worker itself)."""
         return self._generate(params, rng, config, use_spec_vars, deadline, self._z3.use())
 
-    def _generate(self, params: SpecParams, rng: random.Random, config: dict | None,
-                  use_spec_vars: tuple[str, ...], deadline: float, z3s: Z3Space) -> Puzzle:
+    def _generate(
+        self,
+        params: SpecParams,
+        rng: random.Random,
+        config: dict | None,
+        use_spec_vars: tuple[str, ...],
+        deadline: float,
+        z3s: Z3Space,
+    ) -> Puzzle:
         reasons: Counter = Counter()
         failures: dict[str, ExprFailure] = {}
         attempts = 0
@@ -202,22 +246,32 @@ class SpecFamily:
                 # Z3 work budget: the CPU net stops it loudly (core/alarm.py keeps a
                 # caller's timer); Z3's own timeouts follow the wall-clock backstop
                 with cpu_alarm(max(0.001, cpu_end - time.process_time()) + 1.0, _net_fired):
-                    result = run_attempt(self.spec, self.file_ops, sub, config=config,
-                                         use_spec_vars=set(use_spec_vars),
-                                         time_budget=params.attempt_seconds,
-                                         lambda_cache=self._lambda_cache, net_deadline=deadline,
-                                         z3s=z3s)
+                    result = run_attempt(
+                        self.spec,
+                        self.file_ops,
+                        sub,
+                        config=config,
+                        use_spec_vars=set(use_spec_vars),
+                        time_budget=params.attempt_seconds,
+                        lambda_cache=self._lambda_cache,
+                        net_deadline=deadline,
+                        z3s=z3s,
+                    )
             except SafetyNetFired:
                 reasons[SAFETY_NET] += 1
                 raise SafetyNetFailed(
-                    f"spec {self.path}: the safety net (max_seconds = {params.max_seconds:g} s of CPU "
-                    f"per puzzle) fired in attempt {attempts}; no puzzle is given, because which one "
-                    f"came out next would depend on the machine's speed. Raise --max-seconds.",
-                    attempts=attempts, reasons=dict(reasons), file=self.path) from None
+                    f"spec {self.path}: the safety net (max_seconds = "
+                    f"{params.max_seconds:g} s of CPU per puzzle) fired in attempt {attempts}; "
+                    f"no puzzle is given, because which one came out next would depend on the "
+                    f"machine's speed. Raise --max-seconds.",
+                    attempts=attempts,
+                    reasons=dict(reasons),
+                    file=self.path,
+                ) from None
             except Rejection as exc:
                 reasons[exc.reason] += 1
                 if config is not None and not use_spec_vars:
-                    replay_detail = str(exc)     # why this config gives no puzzle
+                    replay_detail = str(exc)  # why this config gives no puzzle
                     break
                 stop_if_undecided(reasons, self.path, attempts)
                 continue
@@ -227,20 +281,23 @@ class SpecFamily:
                 failures.setdefault(key, exc)
                 if config is not None and not use_spec_vars:
                     break
-                if (attempt >= SPEC_ERROR_ATTEMPTS - 1
-                        and sum(reasons.values()) == sum(reasons[k] for k in failures)):
+                if attempt >= SPEC_ERROR_ATTEMPTS - 1 and sum(reasons.values()) == sum(
+                    reasons[k] for k in failures
+                ):
                     break  # the same spec error every time: report it instead of retrying
                 continue
             except RecursionError:
                 reasons["recursion limit"] += 1
                 continue
             return apply_scale(self._puzzle(params, result, attempts, reasons), SPEC_SCALE)
-        self._raise_failure(attempts, reasons, failures, replay=config is not None,
-                            detail=replay_detail)
+        self._raise_failure(
+            attempts, reasons, failures, replay=config is not None, detail=replay_detail
+        )
         raise AssertionError("unreachable")
 
-    def _raise_failure(self, attempts: int, reasons: Counter, failures: dict, replay: bool,
-                       detail: str = "") -> None:
+    def _raise_failure(
+        self, attempts: int, reasons: Counter, failures: dict, replay: bool, detail: str = ""
+    ) -> None:
         if failures:
             top, count = max(((k, reasons[k]) for k in failures), key=lambda kv: kv[1])
             # one failing attempt may be bad luck (random data); the same error on most of
@@ -249,46 +306,68 @@ class SpecFamily:
                 exc = failures[top]
                 code = exc.code
                 raise SpecExpressionError(
-                    f"expression failed: {type(exc.exc).__name__}: {exc.exc} (in: {' '.join(code.source.split())[:200]})",
-                    file=self.path, field=code.where, line=code.line,
+                    f"expression failed: {type(exc.exc).__name__}: {exc.exc} "
+                    f"(in: {' '.join(code.source.split())[:200]})",
+                    file=self.path,
+                    field=code.where,
+                    line=code.line,
                     expected="an expression that evaluates for the spec's variables and symbols "
-                             "(Z3 formulas must type-check)")
+                    "(Z3 formulas must type-check)",
+                )
         summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common())
         if failures:
             summary += "; last expression error: " + "; ".join(
-                f"{k}: {type(e.exc).__name__}: {str(e.exc)[:120]}" for k, e in failures.items())
+                f"{k}: {type(e.exc).__name__}: {str(e.exc)[:120]}" for k, e in failures.items()
+            )
         failed = GenerationFailed(
             f"{'config replay' if replay else 'spec'} {self.path} gave no puzzle after {attempts} "
             f"attempt(s); rejections by reason: {summary}" + (f" ({detail})" if detail else ""),
-            attempts=attempts, reasons=dict(reasons), file=self.path)
-        failed.detail = detail   # the replay's rejection in words (spec generate --config)
+            attempts=attempts,
+            reasons=dict(reasons),
+            file=self.path,
+        )
+        failed.detail = detail  # the replay's rejection in words (spec generate --config)
         raise failed
 
     def _puzzle(self, params: SpecParams, result: dict, attempts: int, reasons: Counter) -> Puzzle:
         problem = result["problem"]
         difficulty = _difficulty(result, problem)
-        parameters = {"cond_num": result["cond_num"], "sym_num": result["sym_num"],
-                      "sym_type": result["sym_type"], "difficulty": difficulty}
+        parameters = {
+            "cond_num": result["cond_num"],
+            "sym_num": result["sym_num"],
+            "sym_type": result["sym_type"],
+            "difficulty": difficulty,
+        }
         return Puzzle(
             family=self.name,
             question=question_with_format(problem, result["details"]),  # + the answer format
             answer=result["answer"],
-            solution={"answers": result["answers"], "queries": result["details"],
-                      "solution_count": result["solutions"]},
+            solution={
+                "answers": result["answers"],
+                "queries": result["details"],
+                "solution_count": result["solutions"],
+            },
             difficulty=difficulty,
             params=params_to_dict(params),
             seed=0,
             config=result["config"],
-            meta={"source": self._source, "source_sha256": self.spec.digest, "engine": "spec",
-                  "attempts": attempts, "rejections": dict(reasons)},
+            meta={
+                "source": self._source,
+                "source_sha256": self.spec.digest,
+                "engine": "spec",
+                "attempts": attempts,
+                "rejections": dict(reasons),
+            },
             extra={"problem": problem, "parameters": parameters},
         )
 
     # ---- scoring ---------------------------------------------------------------------
     def verify(self, puzzle: Puzzle, answer: str) -> float:
         try:  # the query's answer format; records made before formats give the query kind
-            kinds = [q.get("format") or q.get("kind", "open")
-                     for q in (puzzle.solution or {}).get("queries", [])]
+            kinds = [
+                q.get("format") or q.get("kind", "open")
+                for q in (puzzle.solution or {}).get("queries", [])
+            ]
         except AttributeError:
             kinds = []
         return score_answer(str(puzzle.answer), answer, kinds)
@@ -306,8 +385,12 @@ class SpecFamily:
         try:
             # the replay spends the same Z3 work units whatever the load; its wall-clock
             # safety net is generous so that a loaded machine does not fail the audit
-            again = self.generate(SpecParams(attempts=1), random.Random(0), config=puzzle.config,
-                                  deadline=time.monotonic() + AUDIT_NET_SECONDS)
+            again = self.generate(
+                SpecParams(attempts=1),
+                random.Random(0),
+                config=puzzle.config,
+                deadline=time.monotonic() + AUDIT_NET_SECONDS,
+            )
         except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
             return [f"config replay failed: {exc}"]
         problems = []
@@ -315,7 +398,9 @@ class SpecFamily:
         if puzzle.question not in (again.question, again.extra.get("problem")):
             problems.append("config replay gives a different problem text")
         if again.answer != puzzle.answer:
-            problems.append(f"config replay gives answer {again.answer!r}, stored {puzzle.answer!r}")
+            problems.append(
+                f"config replay gives answer {again.answer!r}, stored {puzzle.answer!r}"
+            )
         return problems
 
 

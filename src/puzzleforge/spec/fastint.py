@@ -19,6 +19,7 @@ Symbol constants of type int are made ``FastInt`` (spec/symbols.py); the results
 operators and of the fast ``If``/``Sum`` (spec/fastz3.py) are ``FastInt`` again, so
 chains stay on this path.
 """
+
 from __future__ import annotations
 
 from typing import Any

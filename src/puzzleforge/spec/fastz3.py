@@ -5,6 +5,7 @@ wrapper objects (``model[d]``, ``c != v``, ``Or(list)``, ``is_true``...) than in
 solver itself. Reading a model's values and asserting its blocking clause here uses the
 C API directly on the raw ASTs, with explicit reference counting.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
@@ -29,7 +30,11 @@ _REAL = z3.Z3_REAL_SORT
 if RAW is not None:  # plain-pointer accessors: the walk passes addresses (spec/z3raw.py)
     _ast_id, _ast_kind, _to_app = RAW.get_ast_id, RAW.get_ast_kind, RAW.to_app
     _app_decl, _decl_kind = RAW.get_app_decl, RAW.get_decl_kind
-    _num_args, _app_arg, _quant_body = RAW.get_app_num_args, RAW.get_app_arg, RAW.get_quantifier_body
+    _num_args, _app_arg, _quant_body = (
+        RAW.get_app_num_args,
+        RAW.get_app_arg,
+        RAW.get_quantifier_body,
+    )
 else:
     _ast_id = _raw("Z3_get_ast_id")
     _ast_kind = _raw("Z3_get_ast_kind")
@@ -126,8 +131,9 @@ def collect_consts(exprs: Sequence[Any]) -> list:
     return [z3.z3._to_expr_ref(wrap(a), ctx) for _, a in _walk_consts(ctx, exprs)]
 
 
-def read_model(model: Any, consts: Sequence[Any], decl_asts: Sequence[Any],
-               sort_kinds: Sequence[int]) -> tuple[list, list]:
+def read_model(
+    model: Any, consts: Sequence[Any], decl_asts: Sequence[Any], sort_kinds: Sequence[int]
+) -> tuple[list, list]:
     """Python values and raw value ASTs of ``consts`` in ``model`` (None when absent)."""
     cref = model.ctx.ref()
     m = model.model
@@ -282,14 +288,15 @@ def _bool_nary(mk: Any, fallback: Any) -> Any:
         return fallback(*args) if ctx is None else fallback(*args, ctx)
 
     build.__name__ = fallback.__name__
-    build.__doc__ = (f"z3.{fallback.__name__} of Bool terms of one context in one C call; "
-                     f"anything else goes to z3.{fallback.__name__} itself.")
+    build.__doc__ = (
+        f"z3.{fallback.__name__} of Bool terms of one context in one C call; "
+        f"anything else goes to z3.{fallback.__name__} itself."
+    )
     return build
 
 
 fast_and = _bool_nary(zc.Z3_mk_and, z3.And)
 fast_or = _bool_nary(zc.Z3_mk_or, z3.Or)
-
 
 
 def fast_implies(a: Any, b: Any, ctx: Any = None) -> Any:
@@ -307,8 +314,14 @@ def fast_not(a: Any, ctx: Any = None) -> Any:
 
 
 #: Names in the spec namespace served by the fast constructors.
-FAST_EXPORTS = {"If": fast_if, "Sum": fast_sum, "And": fast_and, "Or": fast_or,
-                "Implies": fast_implies, "Not": fast_not}
+FAST_EXPORTS = {
+    "If": fast_if,
+    "Sum": fast_sum,
+    "And": fast_and,
+    "Or": fast_or,
+    "Implies": fast_implies,
+    "Not": fast_not,
+}
 
 
 def is_nonlinear_real(assertions: list) -> bool:

@@ -16,6 +16,7 @@ This module is the front end: it compiles the constraints (Z3 terms through the 
 or spec/terms.py's Python-built nodes) into one IR node list; spec/finitespace.py
 evaluates that list over the assignment space.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -29,14 +30,19 @@ from .finitespace import MAX_ASSIGNMENTS, FiniteProblem, _evaluate
 from .z3raw import RAW, ptr
 from .z3raw import unchecked as _raw
 
-__all__ = ["FiniteProblem", "FiniteWalk", "compile_finite", "compile_terms", "walk_finite", "MAX_ASSIGNMENTS"]
+__all__ = [
+    "FiniteProblem",
+    "FiniteWalk",
+    "compile_finite",
+    "compile_terms",
+    "walk_finite",
+    "MAX_ASSIGNMENTS",
+]
 
 _NUM_AST = z3.Z3_NUMERAL_AST
 _APP_AST = z3.Z3_APP_AST
 _BOOL = z3.Z3_BOOL_SORT
 _INT = z3.Z3_INT_SORT
-
-
 
 
 class _Wrapped:
@@ -45,6 +51,7 @@ class _Wrapped:
     The fallback when spec/z3raw.py could not declare the plain-pointer functions; the
     walk then passes z3core's pointer objects instead of integers.
     """
+
     get_ast_id = staticmethod(_raw("Z3_get_ast_id"))
     get_ast_kind = staticmethod(_raw("Z3_get_ast_kind"))
     get_sort = staticmethod(_raw("Z3_get_sort"))
@@ -69,11 +76,24 @@ _TRUE, _FALSE, _UNINTERPRETED = z3.Z3_OP_TRUE, z3.Z3_OP_FALSE, z3.Z3_OP_UNINTERP
 
 # IR opcodes
 _OPS = {
-    z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or", z3.Z3_OP_NOT: "not", z3.Z3_OP_IMPLIES: "implies",
-    z3.Z3_OP_XOR: "xor", z3.Z3_OP_EQ: "eq", z3.Z3_OP_DISTINCT: "distinct", z3.Z3_OP_ITE: "ite",
-    z3.Z3_OP_LE: "le", z3.Z3_OP_LT: "lt", z3.Z3_OP_GE: "ge", z3.Z3_OP_GT: "gt",
-    z3.Z3_OP_ADD: "add", z3.Z3_OP_SUB: "sub", z3.Z3_OP_UMINUS: "neg", z3.Z3_OP_MUL: "mul",
-    z3.Z3_OP_IDIV: "div", z3.Z3_OP_MOD: "mod",
+    z3.Z3_OP_AND: "and",
+    z3.Z3_OP_OR: "or",
+    z3.Z3_OP_NOT: "not",
+    z3.Z3_OP_IMPLIES: "implies",
+    z3.Z3_OP_XOR: "xor",
+    z3.Z3_OP_EQ: "eq",
+    z3.Z3_OP_DISTINCT: "distinct",
+    z3.Z3_OP_ITE: "ite",
+    z3.Z3_OP_LE: "le",
+    z3.Z3_OP_LT: "lt",
+    z3.Z3_OP_GE: "ge",
+    z3.Z3_OP_GT: "gt",
+    z3.Z3_OP_ADD: "add",
+    z3.Z3_OP_SUB: "sub",
+    z3.Z3_OP_UMINUS: "neg",
+    z3.Z3_OP_MUL: "mul",
+    z3.Z3_OP_IDIV: "div",
+    z3.Z3_OP_MOD: "mod",
 }
 if hasattr(z3, "Z3_OP_IFF"):
     _OPS[z3.Z3_OP_IFF] = "eq"
@@ -150,8 +170,13 @@ class _Compiler:
 _MAX_TERM_DEPTH = 200
 
 
-def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
-                   objective: Any = None, limit: int | None = None) -> tuple[FiniteProblem, Any] | None:
+def compile_finite(
+    assertions: Sequence[Any],
+    consts: Sequence[Any],
+    kinds: Sequence[int],
+    objective: Any = None,
+    limit: int | None = None,
+) -> tuple[FiniteProblem, Any] | None:
     """Evaluate ``assertions`` (and ``objective``) over all assignments, or None if not exact.
 
     ``consts`` is the projection (the symbols' constants) and fixes the order of the
@@ -173,8 +198,9 @@ def compile_finite(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequ
         return None
 
 
-def _compile(assertions: Sequence[Any], consts: Sequence[Any], kinds: list | None,
-             objective: Any = None) -> tuple[_Compiler, list[int], int | None] | None:
+def _compile(
+    assertions: Sequence[Any], consts: Sequence[Any], kinds: list | None, objective: Any = None
+) -> tuple[_Compiler, list[int], int | None] | None:
     """The walk of ``compile_finite`` (raises Unsupported); None for a non-integer objective.
 
     ``kinds`` None: the sorts of the constants met are read during the walk (into
@@ -184,8 +210,10 @@ def _compile(assertions: Sequence[Any], consts: Sequence[Any], kinds: list | Non
     cref = ctx.ref()
     c = _p(cref)
     # the compiler's key of a constant: its address (plain calls) or its AST id
-    index = {(_p(k.as_ast()) if RAW is not None else _API.get_ast_id(c, k.as_ast())): i
-             for i, k in enumerate(consts)}
+    index = {
+        (_p(k.as_ast()) if RAW is not None else _API.get_ast_id(c, k.as_ast())): i
+        for i, k in enumerate(consts)
+    }
     comp = _Compiler(ctx, index)
     if kinds is None:
         comp.kinds = [None] * len(consts)
@@ -208,8 +236,13 @@ class FiniteWalk:
     needs those constants anyway, and finding them took a walk of its own.
     """
 
-    def __init__(self, assertions: Sequence[Any], comp: _Compiler, roots: list[int],
-                 projection: Sequence[Any]) -> None:
+    def __init__(
+        self,
+        assertions: Sequence[Any],
+        comp: _Compiler,
+        roots: list[int],
+        projection: Sequence[Any],
+    ) -> None:
         self.assertions = assertions
         order = sorted(comp.used)
         kinds = comp.kinds or []
@@ -222,8 +255,9 @@ class FiniteWalk:
     def evaluate(self, limit: int | None = None) -> tuple[FiniteProblem, Any] | None:
         """``compile_finite(self.assertions, self.consts, self.kinds, limit=limit)``."""
         try:
-            return _evaluate(self.nodes, self.roots, None, list(range(len(self.consts))),
-                             list(self.kinds), limit)
+            return _evaluate(
+                self.nodes, self.roots, None, list(range(len(self.consts))), list(self.kinds), limit
+            )
         except (Unsupported, RecursionError):
             return None
 
@@ -246,9 +280,14 @@ def walk_finite(assertions: Sequence[Any], projection: Sequence[Any]) -> FiniteW
     return FiniteWalk(assertions, comp, roots, projection)
 
 
-def compile_terms(bnodes: list[tuple], roots: Sequence[int], objective: int | None,
-                  index: dict[int, int], kinds: Sequence[int],
-                  limit: int | None = None) -> tuple[FiniteProblem, Any] | None:
+def compile_terms(
+    bnodes: list[tuple],
+    roots: Sequence[int],
+    objective: int | None,
+    index: dict[int, int],
+    kinds: Sequence[int],
+    limit: int | None = None,
+) -> tuple[FiniteProblem, Any] | None:
     """``compile_finite`` for terms built in Python (spec/terms.py), with the same result.
 
     ``bnodes`` are a ``Builder``'s hash-consed nodes (leaves ``("const", ast id)``),

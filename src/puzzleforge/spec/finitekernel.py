@@ -5,6 +5,7 @@ out its assignment space; this part only computes node values (numpy arrays, or 
 scalars for nodes fixed to one value), exactly, in the integer type whose safety
 ``finitespace._static_bounds`` proved.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,19 +33,32 @@ def _product(xs: list) -> int:
 #: such): the same values as the numpy operations, since ``_static_bounds`` rules out
 #: overflow of the numpy integer type (division and modulo stay with numpy).
 _SCALAR_OPS: dict[str, Any] = {
-    "and": lambda xs: all(xs), "or": lambda xs: any(xs), "not": lambda xs: not xs[0],
-    "implies": lambda xs: (not xs[0]) or bool(xs[1]), "xor": lambda xs: bool(xs[0]) != bool(xs[1]),
-    "eq": lambda xs: xs[0] == xs[1], "distinct": lambda xs: len(set(xs)) == len(xs),
+    "and": lambda xs: all(xs),
+    "or": lambda xs: any(xs),
+    "not": lambda xs: not xs[0],
+    "implies": lambda xs: (not xs[0]) or bool(xs[1]),
+    "xor": lambda xs: bool(xs[0]) != bool(xs[1]),
+    "eq": lambda xs: xs[0] == xs[1],
+    "distinct": lambda xs: len(set(xs)) == len(xs),
     "ite": lambda xs: xs[1] if xs[0] else xs[2],
-    "le": lambda xs: xs[0] <= xs[1], "lt": lambda xs: xs[0] < xs[1],
-    "ge": lambda xs: xs[0] >= xs[1], "gt": lambda xs: xs[0] > xs[1],
-    "add": lambda xs: sum(xs), "sub": lambda xs: xs[0] - sum(xs[1:]),
-    "neg": lambda xs: -xs[0], "mul": _product,
+    "le": lambda xs: xs[0] <= xs[1],
+    "lt": lambda xs: xs[0] < xs[1],
+    "ge": lambda xs: xs[0] >= xs[1],
+    "gt": lambda xs: xs[0] > xs[1],
+    "add": lambda xs: sum(xs),
+    "sub": lambda xs: xs[0] - sum(xs[1:]),
+    "neg": lambda xs: -xs[0],
+    "mul": _product,
 }
 
 
-def _eval(nodes: list[tuple], columns: list[Any], needed: list[bool], itype: Any = np.int64,
-          release: dict[int, list[int]] | None = None) -> list[Any]:
+def _eval(
+    nodes: list[tuple],
+    columns: list[Any],
+    needed: list[bool],
+    itype: Any = np.int64,
+    release: dict[int, list[int]] | None = None,
+) -> list[Any]:
     """Every needed node's value; ``release[k]``: nodes whose value is dropped after node k."""
     vals: list[Any] = []
     for k, (op, args) in enumerate(nodes):

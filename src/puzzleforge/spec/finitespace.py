@@ -9,6 +9,7 @@ of the space (grouped axes, blocks of leading constants) and the chunked numpy
 evaluation (spec/finitekernel.py evaluates one pass) that yields the satisfying rows in
 canonical order.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -130,8 +131,9 @@ def _conjuncts(nodes: list[tuple], roots: Sequence[int]) -> list[int]:
     return out
 
 
-def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: list[int],
-             atoms: set[int]) -> dict[int, list[int]]:
+def _domains(
+    nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: list[int], atoms: set[int]
+) -> dict[int, list[int]]:
     """Finite value sets of the integer constants from top-level bound atoms (else Unsupported).
 
     The indices of the conjuncts read as bounds go to ``atoms``: they hold on every
@@ -219,8 +221,9 @@ class FiniteProblem:
     stopped there, ``rows`` then holds only the first ones).
     """
 
-    def __init__(self, used: list[int], kinds: list[int], bases: dict[int, Any],
-                 strides: dict[int, int]) -> None:
+    def __init__(
+        self, used: list[int], kinds: list[int], bases: dict[int, Any], strides: dict[int, int]
+    ) -> None:
         self.used = used
         self.kinds = kinds
         self.bases = bases
@@ -318,9 +321,14 @@ def _axis_groups(trailing: list[int], sizes: list[int]) -> list[tuple[list[int],
     return groups
 
 
-
-def _evaluate(nodes: list[tuple], roots: list[int], obj: int | None, used: list[int],
-              kinds_l: list[int], limit: int | None) -> tuple[FiniteProblem, Any] | None:
+def _evaluate(
+    nodes: list[tuple],
+    roots: list[int],
+    obj: int | None,
+    used: list[int],
+    kinds_l: list[int],
+    limit: int | None,
+) -> tuple[FiniteProblem, Any] | None:
     """Domains, bounds and the chunked numpy evaluation of a compiled node list.
 
     Shared by the Z3 front end (``compile_finite``) and the Python-built terms of

@@ -6,6 +6,7 @@ their text, packed linear form and LaTeX template in one pass); spec/mathexpr.py
 the grammar the texts are written in (parsing, LaTeX, Z3 translation, evaluation) and
 the records of generated formulas that this module fills for it and spec/linsystem.py.
 """
+
 from __future__ import annotations
 
 import random
@@ -25,8 +26,16 @@ from .mathexpr import (
 __all__ = ["generate_formulas"]
 
 
-def _gen(rng: random.Random, n: int, depth: int, max_depth: int, allow_const: bool,
-         force_var: bool, allow_power: bool, max_const: int = 10) -> tuple:
+def _gen(
+    rng: random.Random,
+    n: int,
+    depth: int,
+    max_depth: int,
+    allow_const: bool,
+    force_var: bool,
+    allow_power: bool,
+    max_const: int = 10,
+) -> tuple:
     if depth >= max_depth:
         if force_var or not allow_const:
             return ("Var", rng.randint(0, n - 1))
@@ -53,8 +62,9 @@ def _gen(rng: random.Random, n: int, depth: int, max_depth: int, allow_const: bo
     return (op, left, right)
 
 
-def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
-               max_const: int = 10) -> tuple[Any, Any]:
+def _gen_plain(
+    rng: random.Random, n: int, max_depth: int, allow_power: bool, max_const: int = 10
+) -> tuple[Any, Any]:
     """``_gen(rng, n, 0, max_depth, True, False, allow_power)`` for a plain ``random.Random``,
     as (kind, text, packed linear form, LaTeX template) instead of a tree: returns
     ``(one, close)``, ``one()`` drawing one formula (the generator is made once for all
@@ -92,7 +102,8 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             _LEAVES.clear()
         leaves = _LEAVES[(n, max_const)] = (
             [("V", f"(Var {r})", 1 << (lane * (r + 1)), f"{{{r}}}") for r in range(n)],
-            [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)])
+            [("C", f"(Const {v})", v, f"{v}") for v in range(max_const + 1)],
+        )
     var, const = leaves  # indexed directly (a list subscript is cheaper than a call)
 
     last = max_depth - 1  # a node at this depth has leaves as children: drawn inline
@@ -112,7 +123,9 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                 b = grb(2)
             return const[1 + c] if b else var[r]
         x = rand() * total
-        op = 0 if x < 4.0 else 1 if x < 7.0 else 2 if x < 9.0 or not power else 3  # Add Sub Mul Power
+        op = (
+            0 if x < 4.0 else 1 if x < 7.0 else 2 if x < 9.0 or not power else 3
+        )  # Add Sub Mul Power
         if op == 3:
             r = grb(kn)
             while r >= n:
@@ -155,8 +168,12 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
                         r = grb(kc1)
                     right = const[2 + r]
             lf, rf = left[2], right[2]
-            return ("E", f"(Mul {left[1]} {right[1]})", None if lf is None or rf is None else lf * rf,
-                    f"{left[3]} \\cdot {right[3]}")
+            return (
+                "E",
+                f"(Mul {left[1]} {right[1]})",
+                None if lf is None or rf is None else lf * rf,
+                f"{left[3]} \\cdot {right[3]}",
+            )
         if depth == last:  # two gen(depth + 1, allow_const, False)
             r = grb(kn)
             while r >= n:
@@ -201,10 +218,18 @@ def _gen_plain(rng: random.Random, n: int, max_depth: int, allow_power: bool,
             right = gen(depth + 1, allow_const, False)
         lf, rf = left[2], right[2]
         if op:
-            return ("E", f"(Sub {left[1]} {right[1]})", None if lf is None or rf is None else lf - rf,
-                    f"({left[3]} - {right[3]})")
-        return ("E", f"(Add {left[1]} {right[1]})", None if lf is None or rf is None else lf + rf,
-                f"({left[3]} + {right[3]})")
+            return (
+                "E",
+                f"(Sub {left[1]} {right[1]})",
+                None if lf is None or rf is None else lf - rf,
+                f"({left[3]} - {right[3]})",
+            )
+        return (
+            "E",
+            f"(Add {left[1]} {right[1]})",
+            None if lf is None or rf is None else lf + rf,
+            f"({left[3]} + {right[3]})",
+        )
 
     def one() -> tuple:
         return gen(0, True, False)
@@ -239,11 +264,20 @@ def _valid(node: tuple, allow_power: bool, used: set[int]) -> bool:
     return _valid(node[1], allow_power, used) and _valid(node[2], allow_power, used)
 
 
-def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_cond: bool = False,
-                      allow_power: bool = True, max_depth: int = 5) -> list[str]:
+def generate_formulas(
+    rng: random.Random,
+    formula_num: int,
+    vars_num: int,
+    is_cond: bool = False,
+    allow_power: bool = True,
+    max_depth: int = 5,
+) -> list[str]:
     """Up to ``formula_num`` distinct random formulas over ``vars_num`` variables."""
-    if (type(rng) is random.Random and vars_num >= 1
-            and random.Random._randbelow is random.Random._randbelow_with_getrandbits):  # type: ignore[attr-defined]
+    if (
+        type(rng) is random.Random
+        and vars_num >= 1
+        and random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+    ):
         one, close = _gen_plain(rng, vars_num, max_depth, allow_power)
         try:
             return _plain_formulas(rng, one, formula_num, vars_num, is_cond, max_depth)
@@ -268,14 +302,15 @@ def generate_formulas(rng: random.Random, formula_num: int, vars_num: int, is_co
     return out
 
 
-def _plain_formulas(rng: random.Random, one: Any, formula_num: int, vars_num: int, is_cond: bool,
-                    max_depth: int) -> list[str]:
+def _plain_formulas(
+    rng: random.Random, one: Any, formula_num: int, vars_num: int, is_cond: bool, max_depth: int
+) -> list[str]:
     """``generate_formulas``'s loop over ``_gen_plain`` (a plain Random: the same draws)."""
     out: list[str] = []
     attempts = 0
     # packed forms only while no coefficient can reach 2**62: each level at most doubles
     # (Add, Sub) or multiplies by a constant (Mul) the largest one
-    packed = max_depth >= 0 and (2 * 10) ** max_depth < 2 ** 62
+    packed = max_depth >= 0 and (2 * 10) ** max_depth < 2**62
     while len(out) < formula_num and attempts < formula_num * 10:
         attempts += 1
         # valid by construction (a Mul has a constant side, a Power only when allowed):
@@ -304,4 +339,3 @@ def _plain_formulas(rng: random.Random, one: Any, formula_num: int, vars_num: in
     if not out:
         raise ValueError(f"no valid formula after {formula_num * 10} attempts")
     return out
-

@@ -10,6 +10,7 @@ walk through the same two hooks, and whose format specs are width-bounded.
 
 The cost is one dictionary lookup per attribute read (bench/spec_throughput.py).
 """
+
 from __future__ import annotations
 
 import _string  # the standard library's own format-field parser (string.Formatter uses it)
@@ -21,8 +22,14 @@ from .allowlist import ModuleView
 from .attributes import ATTRIBUTES
 from .bounded import METHOD_WRAPPERS, ExprError, check_format_spec
 
-__all__ = ["guarded_getattr", "guarded_getitem", "guarded_hasattr", "safe_format",
-           "register_attributes", "allowed_attributes"]
+__all__ = [
+    "guarded_getattr",
+    "guarded_getitem",
+    "guarded_hasattr",
+    "safe_format",
+    "register_attributes",
+    "allowed_attributes",
+]
 
 #: Extra entries registered by engine modules for their own types (symbols, solutions).
 _EXTRA: dict[type, tuple[str, ...]] = {}
@@ -62,13 +69,17 @@ def allowed_attributes(cls: type) -> frozenset[str]:
 def _refused(obj: Any, name: Any) -> ExprError:
     kind = type(obj).__name__
     if kind == "ModuleView" and not str(name).startswith("_"):
-        return ExprError(f"'{name}' of module {obj._pf_name} is not allowed in a spec "
-                         "expression (not one of its allow-listed names)")
+        return ExprError(
+            f"'{name}' of module {obj._pf_name} is not allowed in a spec "
+            "expression (not one of its allow-listed names)"
+        )
     if isinstance(name, str) and name.startswith("_"):
-        return ExprError(f"attribute '.{name}' is not allowed (private and dunder attributes "
-                         "are refused)")
-    return ExprError(f"attribute '.{name}' of a value of type {kind} is not allowed in a spec "
-                     "expression")
+        return ExprError(
+            f"attribute '.{name}' is not allowed (private and dunder attributes are refused)"
+        )
+    return ExprError(
+        f"attribute '.{name}' of a value of type {kind} is not allowed in a spec expression"
+    )
 
 
 def guarded_getattr(obj: Any, name: str) -> Any:
@@ -140,10 +151,12 @@ def safe_format(template: Any, *args: Any, **kwargs: Any) -> str:
 def _bound_format(s: str) -> Callable[..., str]:
     def format(*args: Any, **kwargs: Any) -> str:  # noqa: A001 - stands for str.format
         return _FORMATTER.vformat(s, args, kwargs)
+
     return format
 
 
 def _bound_format_map(s: str) -> Callable[[Any], str]:
     def format_map(mapping: Any) -> str:
         return _FORMATTER.vformat(s, (), mapping)
+
     return format_map

@@ -6,6 +6,7 @@ proof needs only these few integer computations (fraction-free elimination, unit
 substituted first, the vertex and its multipliers when most active rows are bounds),
 which know nothing of LPs, HiGHS or rows' senses. Integers throughout: no rounding.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -32,7 +33,6 @@ def _rank(mat: list[list[int]], n: int) -> int:
                 rows[r] = [x * pk - f * v for x, v in zip(rows[r], pivot, strict=False)]
         rank += 1
     return rank
-
 
 
 def _unit_rows(mat: list[list[int]]) -> tuple[dict[int, int], list[int]]:
@@ -113,8 +113,10 @@ def _solve_units(mat: list[list[int]], rhs: list[int]) -> tuple[list[int], int] 
         return _solve(mat, rhs)
     fixed = {j: rhs[r] * mat[r][j] for j, r in unit.items()}  # x_j = rhs / (+-1)
     if free:
-        sol = _solve([[mat[r][j] for j in free] for r in rest],
-                     [rhs[r] - sum(mat[r][j] * v for j, v in fixed.items()) for r in rest])
+        sol = _solve(
+            [[mat[r][j] for j in free] for r in rest],
+            [rhs[r] - sum(mat[r][j] * v for j, v in fixed.items()) for r in rest],
+        )
         if sol is None:
             return None
         free_num, den = sol

@@ -15,6 +15,7 @@ every solution satisfies already. So the narrowed domains contain every solution
 rows themselves are still evaluated over the whole narrowed space, and a space still too
 large for the finite backend goes to Z3 as before. Integer floor/ceiling division only.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -27,8 +28,9 @@ PASSES = 4
 Row = tuple[dict[int, int], int]  # sum(coef[c] * c) <= k
 
 
-def _form(nodes: list[tuple], i: int, memo: dict[int, tuple[dict[int, int], int] | None]
-          ) -> tuple[dict[int, int], int] | None:
+def _form(
+    nodes: list[tuple], i: int, memo: dict[int, tuple[dict[int, int], int] | None]
+) -> tuple[dict[int, int], int] | None:
     """``node i`` as (coefficients by constant, constant term), or None if not linear."""
     if i in memo:
         return memo[i]
@@ -95,8 +97,13 @@ def _rows(nodes: list[tuple], conjuncts: Sequence[int], ints: set[int]) -> list[
     return rows
 
 
-def tighten_bounds(nodes: list[tuple], conjuncts: Sequence[int], ints: set[int],
-                   lo: dict[int, int], hi: dict[int, int]) -> None:
+def tighten_bounds(
+    nodes: list[tuple],
+    conjuncts: Sequence[int],
+    ints: set[int],
+    lo: dict[int, int],
+    hi: dict[int, int],
+) -> None:
     """Narrow ``lo``/``hi`` (in place) by the bounds the linear conjuncts imply.
 
     ``ints``: the integer constants (indices of ``const`` nodes); a row over any other

@@ -15,6 +15,7 @@ keep such a constant, and the solution lists the constants that occur in the pro
 The generated formula systems (``build_system``) reach these forms without building
 terms at all: spec/linsystem.py.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -41,8 +42,14 @@ class Lin:
 
     __slots__ = ("coef", "const", "seen", "const_ref", "pos")
 
-    def __init__(self, coef: tuple[int, ...], const: int, seen: tuple, const_ref: Any = None,
-                 pos: int | None = None) -> None:
+    def __init__(
+        self,
+        coef: tuple[int, ...],
+        const: int,
+        seen: tuple,
+        const_ref: Any = None,
+        pos: int | None = None,
+    ) -> None:
         self.coef = coef
         self.const = const
         self.seen = seen
@@ -54,9 +61,16 @@ class Lin:
         t = type(o)
         if t is Lin:
             if reflected:  # o - self
-                return Lin(tuple(b - a for a, b in zip(self.coef, o.coef, strict=False)), o.const - self.const, _union(self.seen, o.seen))
-            return Lin(tuple(a + sign * b for a, b in zip(self.coef, o.coef, strict=False)),
-                       self.const + sign * o.const, _union(self.seen, o.seen))
+                return Lin(
+                    tuple(b - a for a, b in zip(self.coef, o.coef, strict=False)),
+                    o.const - self.const,
+                    _union(self.seen, o.seen),
+                )
+            return Lin(
+                tuple(a + sign * b for a, b in zip(self.coef, o.coef, strict=False)),
+                self.const + sign * o.const,
+                _union(self.seen, o.seen),
+            )
         if t is int:
             if reflected and sign < 0:
                 return Lin(tuple(-a for a in self.coef), o - self.const, self.seen)
@@ -259,12 +273,19 @@ def _flat(args: tuple) -> list:
 def dispatch_table(base: dict[str, Any]) -> dict[str, Any]:
     """Spec-namespace Z3 functions and their versions over linear forms; with Python-only
     arguments each calls ``base``'s function (a space's bound ones, spec/z3space.py)."""
-    return {"And": partial(lin_and, base["And"]), "Sum": partial(lin_sum, base["Sum"]),
-            **{n: partial(_refuse, n, base[n]) for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")}}
+    return {
+        "And": partial(lin_and, base["And"]),
+        "Sum": partial(lin_sum, base["Sum"]),
+        **{
+            n: partial(_refuse, n, base[n])
+            for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")
+        },
+    }
 
 
 def _z3_exports() -> dict[str, Any]:
     from .operators import Z3_EXPORTS
+
     return Z3_EXPORTS
 
 

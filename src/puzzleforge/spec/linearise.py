@@ -16,6 +16,7 @@ no floating point. Anything else nonlinear (a power, a division by an unknown, a
 of factors none of which is bounded), or a case split that would grow past
 ``MAX_NEW_TERMS``, leaves the constraints as they are (None).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -41,7 +42,9 @@ class _Keep(Exception):
     """The constraints are left as they are."""
 
 
-def _small_domains(enc: _RawEncoder, assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[int]]:
+def _small_domains(
+    enc: _RawEncoder, assertions: Sequence[Any], ints: dict[int, Any]
+) -> dict[int, list[int]]:
     """The integer constants whose top-level bounds give at most MAX_FACTOR_DOMAIN values."""
     lo: dict[int, int] = {}
     hi: dict[int, int] = {}
@@ -75,8 +78,11 @@ class _Rewriter:
         self.added = 0
 
     def term(self, p: int) -> Any:
-        return z3.ArithRef(ast_at(p), self.ctx) if _API.get_sort_kind(self.enc.c, _API.get_sort(self.enc.c, p)) \
-            == z3.Z3_INT_SORT else z3.ExprRef(ast_at(p), self.ctx)
+        return (
+            z3.ArithRef(ast_at(p), self.ctx)
+            if _API.get_sort_kind(self.enc.c, _API.get_sort(self.enc.c, p)) == z3.Z3_INT_SORT
+            else z3.ExprRef(ast_at(p), self.ctx)
+        )
 
     def product(self, factors: list[int]) -> int:
         """A linear term equal to the product of ``factors`` (already rewritten)."""
@@ -86,7 +92,9 @@ class _Rewriter:
             if len(factors) == 1:
                 return factors[0]
             arr = (z3.Ast * len(factors))(*[ast_at(f) for f in factors])
-            return enc.wrap(z3.ArithRef(z3.z3core.Z3_mk_mul(self.ctx.ref(), len(factors), arr), self.ctx))
+            return enc.wrap(
+                z3.ArithRef(z3.z3core.Z3_mk_mul(self.ctx.ref(), len(factors), arr), self.ctx)
+            )
         split = next((f for f in unknown if enc.int_at.get(f) in self.doms), None)
         if split is None:
             raise _Keep("a product of unbounded unknowns")
@@ -122,12 +130,16 @@ class _Rewriter:
                 out = self.product(new)
             elif new != kids:
                 arr = (z3.Ast * n)(*[ast_at(a) for a in new])
-                out = enc.wrap(z3.AstRef(z3.z3core.Z3_update_term(self.ctx.ref(), ast_at(p), n, arr), self.ctx))
+                out = enc.wrap(
+                    z3.AstRef(z3.z3core.Z3_update_term(self.ctx.ref(), ast_at(p), n, arr), self.ctx)
+                )
         self.memo[p] = out
         return out
 
 
-def linearise_products(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int]) -> list[Any] | None:
+def linearise_products(
+    assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int]
+) -> list[Any] | None:
     """The assertions with every product of unknowns split on a small-domain factor, or None.
 
     None when nothing needs it, when the shape is outside (see the module doc), or when

@@ -7,6 +7,7 @@ computed without evaluating any operator at all: each formula becomes one packed
 attempt's leaves, cached per formula text and per system. spec/linear.py defines the
 forms and rows themselves; this is the fast road to them for generated systems.
 """
+
 from __future__ import annotations
 
 import re
@@ -205,11 +206,20 @@ def lin_build_system(configs: list[str], zvars: Any, var_names: list[str] | None
             return mathexpr.build_system(configs, zvars, var_names)
         n = len(leaves)
         direct = n == len(leaves[0].coef) and all(leaf.pos == i for i, leaf in enumerate(leaves))
-        exprs = [_value_of(f, leaves, direct) for f in _forms(configs, lambda: mathexpr._parsed(configs, n), n)]
+        exprs = [
+            _value_of(f, leaves, direct)
+            for f in _forms(configs, lambda: mathexpr._parsed(configs, n), n)
+        ]
         if len(_SYSTEMS) >= _SYSTEMS_MAX:
             _SYSTEMS.pop(next(iter(_SYSTEMS)))
         _SYSTEMS[key] = (zvars, leaves, exprs)
     names = list(var_names) if var_names else None  # the leaves' names only if the text is read
-    return mathexpr.System(list(exprs), [], lambda: mathexpr._system_latex(
-        configs, lambda: mathexpr._parsed(configs, len(leaves)),
-        names if names is not None else [v.const_ref.decl().name() for v in leaves]))
+    return mathexpr.System(
+        list(exprs),
+        [],
+        lambda: mathexpr._system_latex(
+            configs,
+            lambda: mathexpr._parsed(configs, len(leaves)),
+            names if names is not None else [v.const_ref.decl().name() for v in leaves],
+        ),
+    )

@@ -24,6 +24,7 @@ system is likewise proved by a certified phase-1 LP (minimise a common violation
 
 Rows are integer vectors; the objective is an integer vector (maximised).
 """
+
 from __future__ import annotations
 
 import threading
@@ -51,8 +52,13 @@ def _highs():
         from highspy import _core  # the bare binding: the wrapper class prints a banner
 
         h = _core._Highs()
-        for name, value in (("output_flag", False), ("threads", 1), ("presolve", "off"),
-                            ("solver", "simplex"), ("random_seed", 0)):
+        for name, value in (
+            ("output_flag", False),
+            ("threads", 1),
+            ("presolve", "off"),
+            ("solver", "simplex"),
+            ("random_seed", 0),
+        ):
             h.setOptionValue(name, value)
         import numpy
 
@@ -98,7 +104,9 @@ def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult 
     if not any(y.get(i, 0) > 0 for i in strict_tight):
         # another optimal point may leave the strict rows slack: look for one on the
         # optimal face (objective >= value), with the largest common strict slack
-        face = list(rows) + [(tuple(-value.denominator * c for c in objective), -value.numerator, LE)]
+        face = list(rows) + [
+            (tuple(-value.denominator * c for c in objective), -value.numerator, LE)
+        ]
         found = _strict_slack(face, n, point=True)
         if found is None:
             return None
@@ -115,8 +123,9 @@ def solve_lp(rows: Sequence[Row], objective: Sequence[int], n: int) -> LpResult 
     return LpResult("unattained", value) if slack > 0 else LpResult("infeasible")
 
 
-def _strict_direction(rows: Sequence[Row], n: int, num: list[int], y: dict, tight: list[int],
-                      strict_tight: list[int]) -> bool:
+def _strict_direction(
+    rows: Sequence[Row], n: int, num: list[int], y: dict, tight: list[int], strict_tight: list[int]
+) -> bool:
     """Prove the strict system solvable from the vertex alone, without another LP.
 
     Step from the vertex along d, the direction that loosens the tight strict rows among
@@ -129,7 +138,9 @@ def _strict_direction(rows: Sequence[Row], n: int, num: list[int], y: dict, tigh
     """
     active = list(y)
     relax = set(strict_tight)
-    sol = _solve_units([list(rows[i][0]) for i in active], [-1 if i in relax else 0 for i in active])
+    sol = _solve_units(
+        [list(rows[i][0]) for i in active], [-1 if i in relax else 0 for i in active]
+    )
     if sol is None:
         return False
     dnum = sol[0]  # over a positive denominator: only the signs of a.d matter
@@ -171,7 +182,11 @@ def _farkas(rows: Sequence[Row], n: int) -> bool:
     if not got[1]:
         return False
     ray = got[2]
-    support = [(i, Fraction(float(v)).limit_denominator(1 << 20)) for i, v in enumerate(ray) if abs(v) > 1e-9]
+    support = [
+        (i, Fraction(float(v)).limit_denominator(1 << 20))
+        for i, v in enumerate(ray)
+        if abs(v) > 1e-9
+    ]
     if not support:
         return False
     scale = 1
@@ -208,7 +223,9 @@ def _infeasible(rows: Sequence[Row], n: int) -> LpResult | None:
 
 def _slack_rows(rows: Sequence[Row], n: int) -> list[Row]:
     """The slack LP's rows: a column t added to every strict row, and the row t <= 1."""
-    ext: list[Row] = [(tuple(a) + ((1,) if k == LT else (0,)), b, EQ if k == EQ else LE) for a, b, k in rows]
+    ext: list[Row] = [
+        (tuple(a) + ((1,) if k == LT else (0,)), b, EQ if k == EQ else LE) for a, b, k in rows
+    ]
     ext.append(((0,) * n + (1,), 1, LE))
     return ext
 
@@ -235,7 +252,14 @@ def _strict_slack_hot(rows: Sequence[Row], n: int) -> Fraction | None:
     np = _local.np
     strict = [i for i, (_, _, k) in enumerate(rows) if k == LT]
     h.changeColsCost(n, np.arange(n, dtype=np.int32), np.zeros(n))
-    h.addCol(1.0, -core.kHighsInf, 1.0, len(strict), np.array(strict, dtype=np.int32), np.ones(len(strict)))
+    h.addCol(
+        1.0,
+        -core.kHighsInf,
+        1.0,
+        len(strict),
+        np.array(strict, dtype=np.int32),
+        np.ones(len(strict)),
+    )
     h.run()
     if h.getModelStatus() != core.HighsModelStatus.kOptimal:
         return _strict_slack(rows, n)
@@ -258,7 +282,9 @@ def _strict_slack_hot(rows: Sequence[Row], n: int) -> Fraction | None:
 
 def _last_status() -> str:
     h = _highs()
-    return "infeasible" if h.getModelStatus() == _local.core.HighsModelStatus.kInfeasible else "other"
+    return (
+        "infeasible" if h.getModelStatus() == _local.core.HighsModelStatus.kInfeasible else "other"
+    )
 
 
 def _certified_max(rows: Sequence[Row], objective: Sequence[int], n: int):
@@ -359,4 +385,3 @@ def certify(rows: Sequence[Row], objective: Sequence[int], n: int, active: list[
             return None
         y[i] = ys[r]
     return num, den, y, tight
-

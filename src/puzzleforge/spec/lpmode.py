@@ -12,6 +12,7 @@ question reads only the value, spec/argmax.py), ``_solutions`` is the certified 
 (with an exact model) instead of the point Z3 returns in a fresh context (float values only). Both
 are optimal configurations; the optimum value is the same.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -61,10 +62,12 @@ def linear_optimize(a: Attempt, kind: str) -> bool:
     assert res.value is not None  # feasible: spec/lp.py states the optimum's value
     value = Fraction(sign * res.value + target.const)
     if res.status == "unattained":
-        raise Rejection("optimum not attained",
-                        f"a strict inequality bounds the objective: its "
-                        f"{'supremum' if kind == 'maximize' else 'infimum'} ({_text(value)}) is "
-                        f"approached but reached by no configuration, so the question has no exact answer")
+        raise Rejection(
+            "optimum not attained",
+            f"a strict inequality bounds the objective: its "
+            f"{'supremum' if kind == 'maximize' else 'infimum'} ({_text(value)}) is "
+            f"approached but reached by no configuration, so the question has no exact answer",
+        )
     ctx = a.sym_consts[0].ctx
     if not res.unique and unique_needed:
         raise multiple_optima(_real(value, ctx))
@@ -104,7 +107,7 @@ class _ExactModel:
         return self.model.evaluate(expr, model_completion=model_completion)
 
 
-_TEN_DIGITS = 10 ** 10
+_TEN_DIGITS = 10**10
 
 
 def decimal_float(v: Fraction) -> float:

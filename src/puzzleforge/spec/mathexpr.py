@@ -9,6 +9,7 @@ non-zero-denominator side condition; evaluation. The random generator of such te
 (``generate_formulas``) is spec/formulagen.py; it records what it already knows of each
 text it makes (parse, LaTeX template, packed linear form) in this module's tables.
 """
+
 from __future__ import annotations
 
 import re
@@ -137,8 +138,13 @@ def _to_z3(node: tuple, zs: list, side: list) -> Any:
         return base ** node[2]
     if kind == "Cmp":
         a, b = _to_z3(node[2], zs, side), _to_z3(node[3], zs, side)
-        return {"<=": lambda: a <= b, ">=": lambda: a >= b, "==": lambda: a == b,
-                "<": lambda: a < b, ">": lambda: a > b}[node[1]]()
+        return {
+            "<=": lambda: a <= b,
+            ">=": lambda: a >= b,
+            "==": lambda: a == b,
+            "<": lambda: a < b,
+            ">": lambda: a > b,
+        }[node[1]]()
     a, b = _to_z3(node[1], zs, side), _to_z3(node[2], zs, side)
     if kind == "Add":
         return a + b
@@ -312,8 +318,11 @@ def _z3_system(configs: list[str], zs: list, nodes: list[tuple]) -> tuple[list, 
     """The Z3 terms of a system (cached: see ``_SYSTEMS``)."""
     key = None
     if all(isinstance(v, z3.ExprRef) for v in zs):
-        key = (tuple(str(c) for c in configs), tuple(v.get_id() for v in zs),
-               id(zs[0].ctx) if zs else None)
+        key = (
+            tuple(str(c) for c in configs),
+            tuple(v.get_id() for v in zs),
+            id(zs[0].ctx) if zs else None,
+        )
     hit = _SYSTEMS.get(key) if key is not None else None
     if hit is not None and all(a.eq(b) for a, b in zip(hit[0], zs, strict=False)):
         return list(hit[2]), list(hit[3])
@@ -331,9 +340,15 @@ def build_system(configs: list[str], zvars: Any, var_names: list[str] | None = N
     names = list(var_names) if var_names else None  # the variables' names only if the text is read
     # parsed only when the terms (or a LaTeX text without a generator's template) are asked
     # for; a malformed formula fails there, inside the same spec expression
-    return System(lambda: _z3_system(configs, zs, _parsed(configs, len(zs))), None, lambda: _system_latex(
-        configs, lambda: _parsed(configs, len(zs)),
-        names if names is not None else [v.decl().name() for v in zs]))
+    return System(
+        lambda: _z3_system(configs, zs, _parsed(configs, len(zs))),
+        None,
+        lambda: _system_latex(
+            configs,
+            lambda: _parsed(configs, len(zs)),
+            names if names is not None else [v.decl().name() for v in zs],
+        ),
+    )
 
 
 def get_formula_value(config: str, values: list) -> Any:

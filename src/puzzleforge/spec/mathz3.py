@@ -9,6 +9,7 @@ reference counting. It covers formulas over Real variables with integer constant
 common case; for anything else it returns None and the caller uses the Python
 operators. tests/spec/test_spec_mathz3.py checks the terms are identical (same AST).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -51,7 +52,9 @@ def _real_vars(zs: list) -> Any:
     if not all(v.ctx is ctx for v in zs):
         return None
     ref = ctx.ref()
-    if not all(zc.Z3_get_sort_kind(ref, zc.Z3_get_sort(ref, v.as_ast())) == z3.Z3_REAL_SORT for v in zs):
+    if not all(
+        zc.Z3_get_sort_kind(ref, zc.Z3_get_sort(ref, v.as_ast())) == z3.Z3_REAL_SORT for v in zs
+    ):
         return None
     return ctx
 

@@ -7,6 +7,7 @@ assertions, the finite-domain pre-check that rejects contradictory condition set
 once, and the solutions read off an exhaustive evaluation (both models' finite
 backends produce them, spec/finite.py).
 """
+
 from __future__ import annotations
 
 import threading
@@ -26,7 +27,14 @@ from .z3space import solver_for
 if TYPE_CHECKING:
     from .attempt import Attempt
 
-__all__ = ["add_assertion", "precheck", "finite_sols", "finite_optimum", "PRECHECK_MS", "PRECHECK_COST_KEY"]
+__all__ = [
+    "add_assertion",
+    "precheck",
+    "finite_sols",
+    "finite_optimum",
+    "PRECHECK_MS",
+    "PRECHECK_COST_KEY",
+]
 
 #: Work slice (idle-machine ms of Z3 work, spec/budget.py) of the finite-domain pre-check.
 PRECHECK_MS = 2000
@@ -67,7 +75,9 @@ def _flatten_assertions(value: Any, out: list, ctx: Any) -> None:
     elif isinstance(value, z3.ExprRef):
         raise TypeError(f"condition is a {value.sort()} expression, not a Boolean: {value}")
     else:
-        raise TypeError(f"condition evaluates to {type(value).__name__}, not a Z3 Boolean or list of them")
+        raise TypeError(
+            f"condition evaluates to {type(value).__name__}, not a Z3 Boolean or list of them"
+        )
 
 
 def add_assertion(a: Attempt, value: Any, code: SafeCode) -> None:
@@ -105,8 +115,9 @@ def precheck(a: Attempt) -> None:
     puzzle depend on whether earlier attempts had switched the pre-check off.
     """
     spec = a.spec
-    if not a.assertions or not (spec.calc_solution or spec.post_generation is not None
-                                   or spec.optimize is not None):
+    if not a.assertions or not (
+        spec.calc_solution or spec.post_generation is not None or spec.optimize is not None
+    ):
         return
     stats = a.cache.setdefault(_PRECHECK_KEY, [0, 0])  # [checks, contradictions]
     if stats[1] == 0 and stats[0] >= _PRECHECK_MIN:
@@ -141,7 +152,10 @@ def finite_sols(prob: Any, consts: list, rows: Any) -> list[SolModel]:
         return [SolModel({}, {}) for _ in range(len(rows))]
     ids = [consts[c].get_id() for c in prob.used]
     cmap = {i: consts[c] for i, c in zip(ids, prob.used, strict=False)}
-    return [SolModel(dict(zip(ids, vals, strict=False)), cmap) for vals in zip(*prob.row_values(rows), strict=False)]
+    return [
+        SolModel(dict(zip(ids, vals, strict=False)), cmap)
+        for vals in zip(*prob.row_values(rows), strict=False)
+    ]
 
 
 def finite_optimum(a: Attempt, prob: Any, objv: Any, consts: list, kind: str, ctx: Any) -> None:

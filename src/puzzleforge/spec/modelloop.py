@@ -6,6 +6,7 @@ slices); reading a model, completing the values Z3 eliminated, the ``max_solutio
 limit, blocking, and what an undecided check means (issue 23: proof or nothing) must be
 the same for both, so they live here once.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -26,14 +27,21 @@ def undecided_check(found: int, why: str = "") -> Rejection:
     none found yet the attempt has no model at all within its work: ``time limit``.
     """
     if found:
-        return undecided(f"Z3 could not decide whether a solution beyond the {found} found "
-                         f"exists{f' ({why})' if why else ''}")
+        return undecided(
+            f"Z3 could not decide whether a solution beyond the {found} found "
+            f"exists{f' ({why})' if why else ''}"
+        )
     return Rejection("time limit", "solver time budget exhausted")
 
 
-def collect_models(attempt: Any, consts: list, kinds: list, limit: int | None,
-                   next_model: Callable[[int], Any],
-                   block: Callable[[list, list], bool]) -> list[SolModel]:
+def collect_models(
+    attempt: Any,
+    consts: list,
+    kinds: list,
+    limit: int | None,
+    next_model: Callable[[int], Any],
+    block: Callable[[list, list], bool],
+) -> list[SolModel]:
     """Every solution projected on ``consts``, in the order found.
 
     ``next_model(n)``: the next model after ``n`` solutions, None when the solver proved

@@ -19,6 +19,7 @@ first check within ``PROBE_MS``:
 Every model returned is a genuine solution, and a puzzle comes out only when the last
 check proved that no other solution exists.
 """
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple
@@ -32,7 +33,14 @@ from .solmodel import solution_order_key as _order_key
 from .termwalk import walk_terms
 from .z3raw import RAW, ptr
 
-__all__ = ["is_nonlinear_int", "enumerate_nonlinear", "ProbeDecided", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
+__all__ = [
+    "is_nonlinear_int",
+    "enumerate_nonlinear",
+    "ProbeDecided",
+    "PROBE_MS",
+    "LATER_CHECK_MS",
+    "BOUND_BITS",
+]
 
 # The slices are idle-machine milliseconds of Z3 work, counted in Z3 resource units
 # (spec/budget.py), so where each check stops does not depend on machine load.
@@ -69,8 +77,10 @@ def _nonlinear_raw(assertions: list) -> bool:
     num_args, arg = api.get_app_num_args, api.get_app_arg
 
     def numeral(a: int) -> bool:
-        return kind_of(c, a) == z3.Z3_NUMERAL_AST \
-            and api.get_sort_kind(c, api.get_sort(c, a)) in (z3.Z3_INT_SORT, z3.Z3_REAL_SORT)
+        return kind_of(c, a) == z3.Z3_NUMERAL_AST and api.get_sort_kind(c, api.get_sort(c, a)) in (
+            z3.Z3_INT_SORT,
+            z3.Z3_REAL_SORT,
+        )
 
     seen: set[int] = set()
     stack = [ptr(e.as_ast()) for e in assertions]
@@ -111,7 +121,9 @@ def is_nonlinear_int(assertions: list, kinds: list) -> bool:
             return True
         if kind == z3.Z3_OP_MUL and sum(1 for a in e.children() if not _numeral(a)) >= 2:
             return True
-        if kind in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_DIV, z3.Z3_OP_REM) and not _numeral(e.arg(1)):
+        if kind in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_DIV, z3.Z3_OP_REM) and not _numeral(
+            e.arg(1)
+        ):
             return True
     return False
 
@@ -131,8 +143,9 @@ class ProbeDecided(NamedTuple):
     result: Any
 
 
-def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, consts: list,
-                        kinds: list) -> list[SolModel] | ProbeDecided | None:
+def enumerate_nonlinear(
+    attempt: Any, assertions: list, limit: int | None, consts: list, kinds: list
+) -> list[SolModel] | ProbeDecided | None:
     """All solutions projected on ``consts`` (see the module doc); ``ProbeDecided`` when
     the default solver decides the first check within ``PROBE_MS`` (then the general
     path, unchanged, goes on from it); None when the constraints are not nonlinear

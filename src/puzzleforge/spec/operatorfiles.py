@@ -9,6 +9,7 @@ project's ``customs/``), a file that fails to import is the spec's error with it
 and line, and the module's random draws are bound to the puzzle seed
 (``bind_trusted_module``: the attempt's ``random.Random``, set by ``operators.Runtime``).
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -33,7 +34,6 @@ def _active_rng() -> random.Random:
     if rng is None:  # called outside an attempt (e.g. at import time of a trusted file)
         rng = _ACTIVE.rng = random.Random(0)
     return rng
-
 
 
 def set_active_rng(rng: random.Random) -> None:
@@ -92,16 +92,28 @@ def _resolve_operator_file(spec: Spec, name: str, rel: str) -> Path:
         # an absolute path from the author's machine: the project's customs/ folder may
         # hold the same file (public specs ship it there)
         base = Path(rel).name
-        for c in (Path.cwd() / "customs" / base, here / "customs" / base, here.parent / "customs" / base):
+        for c in (
+            Path.cwd() / "customs" / base,
+            here / "customs" / base,
+            here.parent / "customs" / base,
+        ):
             if c.is_file():
                 return c
-        raise InvalidSpec(f"operator file '{rel}' not found (an absolute path that does not exist "
-                          f"here, and no customs/{base} in the project either)", file=spec.path,
-                          field=f"custom_operator.{name}", line=line,
-                          expected="a path relative to the project root, e.g. customs/" + base)
-    raise InvalidSpec(f"operator file '{rel}' not found", file=spec.path,
-                      field=f"custom_operator.{name}", line=line,
-                      expected="a path relative to the working directory (project root) or to the spec's folder")
+        raise InvalidSpec(
+            f"operator file '{rel}' not found (an absolute path that does not exist "
+            f"here, and no customs/{base} in the project either)",
+            file=spec.path,
+            field=f"custom_operator.{name}",
+            line=line,
+            expected="a path relative to the project root, e.g. customs/" + base,
+        )
+    raise InvalidSpec(
+        f"operator file '{rel}' not found",
+        file=spec.path,
+        field=f"custom_operator.{name}",
+        line=line,
+        expected="a path relative to the working directory (project root) or to the spec's folder",
+    )
 
 
 def load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
@@ -113,28 +125,43 @@ def load_file_operators(spec: Spec, trust: bool) -> dict[str, Any]:
         line = spec.lines.get(("custom_operator", name))
         if not trust:  # checked before the file is even looked for
             raise TrustRequired(
-                f"operator '{name}' runs Python code from '{rel}'", file=spec.path,
-                field=f"custom_operator.{name}", line=line,
+                f"operator '{name}' runs Python code from '{rel}'",
+                file=spec.path,
+                field=f"custom_operator.{name}",
+                line=line,
                 expected="--trust on `puzzleforge spec generate`, `generate`, `verify` or "
-                         "`score` (or trust=True in the Python API) to allow Python operator "
-                         "files; the web app never trusts a spec a dataset record names",
-                hint="Only pass --trust for specs you trust")
+                "`score` (or trust=True in the Python API) to allow Python operator "
+                "files; the web app never trusts a spec a dataset record names",
+                hint="Only pass --trust for specs you trust",
+            )
         path = _resolve_operator_file(spec, name, rel)
         mod_spec = importlib.util.spec_from_file_location(f"puzzleforge_spec_op_{path.stem}", path)
         if mod_spec is None or mod_spec.loader is None:
-            raise InvalidSpec(f"cannot load operator file '{rel}'", file=spec.path,
-                              field=f"custom_operator.{name}", line=line)
+            raise InvalidSpec(
+                f"cannot load operator file '{rel}'",
+                file=spec.path,
+                field=f"custom_operator.{name}",
+                line=line,
+            )
         module = importlib.util.module_from_spec(mod_spec)
         try:
             mod_spec.loader.exec_module(module)
         except Exception as exc:  # noqa: BLE001 - trusted user code failing to import
-            raise InvalidSpec(f"operator file '{rel}' failed to load: {type(exc).__name__}: {exc}",
-                              file=spec.path, field=f"custom_operator.{name}", line=line) from None
+            raise InvalidSpec(
+                f"operator file '{rel}' failed to load: {type(exc).__name__}: {exc}",
+                file=spec.path,
+                field=f"custom_operator.{name}",
+                line=line,
+            ) from None
         bind_trusted_module(module)  # its random draws follow the puzzle seed; prints muted
         func = getattr(module, name, None)
         if func is None:
-            raise InvalidSpec(f"operator file '{rel}' defines no '{name}'", file=spec.path,
-                              field=f"custom_operator.{name}", line=line,
-                              expected=f"a function named {name} in the file")
+            raise InvalidSpec(
+                f"operator file '{rel}' defines no '{name}'",
+                file=spec.path,
+                field=f"custom_operator.{name}",
+                line=line,
+                expected=f"a function named {name} in the file",
+            )
         out[name] = func
     return out

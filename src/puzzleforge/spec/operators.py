@@ -7,6 +7,7 @@ Here all of it lives in a ``Runtime`` built for one generation attempt, and ever
 draw goes through that attempt's ``random.Random``, so a puzzle is a pure function of
 its seed. Behaviour follows the format's public documentation; the code is our own.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -46,8 +47,15 @@ from .solmodel import SolModel, solution_order_key, z3_to_py
 from .wordlists import WORD_LISTS
 from .z3names import z3_table
 
-__all__ = ["Runtime", "OPERATOR_NAMES", "Z3_EXPORTS", "SolModel", "z3_to_py", "OperatorError",
-           "solution_order_key"]
+__all__ = [
+    "Runtime",
+    "OPERATOR_NAMES",
+    "Z3_EXPORTS",
+    "SolModel",
+    "z3_to_py",
+    "OperatorError",
+    "solution_order_key",
+]
 
 
 #: The Z3 names a spec may use: an explicit table (spec/z3names.py), never ``dir(z3)``
@@ -86,17 +94,41 @@ def _faker_providers(locale: str) -> frozenset[str]:
         for name in dir(type(provider)):
             if not name.startswith("_") and callable(getattr(type(provider), name, None)):
                 names.add(name)
-    return frozenset(names - {"seed", "seed_instance", "seed_locale", "add_provider",
-                              "get_providers", "set_formatter", "set_arguments",
-                              "del_arguments", "get_formatter", "parse", "format",
-                              # bulk data makers (archives, images, documents): not names
-                              "binary", "zip", "tar", "image", "json", "json_bytes", "csv",
-                              "tsv", "psv", "dsv", "xml", "fixed_width"})
+    return frozenset(
+        names
+        - {
+            "seed",
+            "seed_instance",
+            "seed_locale",
+            "add_provider",
+            "get_providers",
+            "set_formatter",
+            "set_arguments",
+            "del_arguments",
+            "get_formatter",
+            "parse",
+            "format",
+            # bulk data makers (archives, images, documents): not names
+            "binary",
+            "zip",
+            "tar",
+            "image",
+            "json",
+            "json_bytes",
+            "csv",
+            "tsv",
+            "psv",
+            "dsv",
+            "xml",
+            "fixed_width",
+        }
+    )
 
 
 @lru_cache(maxsize=8)
 def _faker(locale: str) -> Any:
     from faker import Faker  # heavy import, first use only
+
     return Faker(locale)
 
 
@@ -114,8 +146,9 @@ def _count_combinations(n: int, k: int) -> int:
 class Runtime:
     """Per-attempt state of the built-in operators (rng, symbol metadata, counters)."""
 
-    def __init__(self, rng: random.Random, env: dict[str, Any],
-                 compile_lambda: Callable[[str], Any]) -> None:
+    def __init__(
+        self, rng: random.Random, env: dict[str, Any], compile_lambda: Callable[[str], Any]
+    ) -> None:
         self.rng = rng
         set_active_rng(rng)  # the rng trusted operator files draw from (operatorfiles.py)
         self.env = env
@@ -141,8 +174,10 @@ class Runtime:
         conf = self.sym_config.get(key)
         if conf is not None and "p" in conf:
             if p not in conf["p"]:
-                raise OperatorError(f"get_p: symbol {sym} has no source named '{p}' "
-                                    f"(sources: {', '.join(conf['p'])})")
+                raise OperatorError(
+                    f"get_p: symbol {sym} has no source named '{p}' "
+                    f"(sources: {', '.join(conf['p'])})"
+                )
             return conf["p"][p]
         if isinstance(sym, (list, tuple)):
             return type(sym)(self.get_p(item, p) for item in sym)
@@ -165,14 +200,18 @@ class Runtime:
             return [f"{base}{i + 1}" for i in range(int(n))]
         return "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥"[: int(n)]
 
-    def get_faker(self, num: int, provider_name: str, locale: str = "zh_CN", seed: Any = None) -> list:
+    def get_faker(
+        self, num: int, provider_name: str, locale: str = "zh_CN", seed: Any = None
+    ) -> list:
         num = _bounded("get_faker", num, 10_000)
         rng = random.Random(seed) if seed is not None else self.rng
         if provider_name in WORD_LISTS:
             words = WORD_LISTS[provider_name]
             if num > len(words):
-                raise OperatorError(f"get_faker: provider '{provider_name}' has only {len(words)} "
-                                    f"distinct values, {num} requested")
+                raise OperatorError(
+                    f"get_faker: provider '{provider_name}' has only {len(words)} "
+                    f"distinct values, {num} requested"
+                )
             return rng.sample(list(words), num)
         if not isinstance(provider_name, str) or not isinstance(locale, str):
             raise OperatorError("get_faker: provider and locale must be strings")
@@ -180,8 +219,9 @@ class Runtime:
             fk = _faker(locale)
         except (AttributeError, ImportError, ValueError, TypeError):
             raise OperatorError(f"get_faker: unknown locale {locale[:40]!r}") from None
-        method = getattr(fk, provider_name, None) \
-            if provider_name in _faker_providers(locale) else None
+        method = (
+            getattr(fk, provider_name, None) if provider_name in _faker_providers(locale) else None
+        )
         if method is None or not callable(method):
             raise OperatorError(f"get_faker: unknown provider '{provider_name}'")
         fk.seed_instance(rng.getrandbits(48))
@@ -191,8 +231,10 @@ class Runtime:
         while len(out) < num:
             tries += 1
             if tries > 200 + 50 * num:
-                raise OperatorError(f"get_faker: provider '{provider_name}' gave only {len(out)} "
-                                    f"distinct values, {num} requested")
+                raise OperatorError(
+                    f"get_faker: provider '{provider_name}' gave only {len(out)} "
+                    f"distinct values, {num} requested"
+                )
             value = method()
             if value not in seen:
                 seen.add(value)
@@ -205,8 +247,9 @@ class Runtime:
             out.append(self._compile_lambda(c) if isinstance(c, str) else c)
         return out
 
-    def generate_random_list(self, size: int, ele_type: str, ele_domain: Any, cond: Any = (),
-                             per_ele_domain: Any = None) -> list:
+    def generate_random_list(
+        self, size: int, ele_type: str, ele_domain: Any, cond: Any = (), per_ele_domain: Any = None
+    ) -> list:
         if not isinstance(size, int) or size <= 0:
             raise OperatorError("generate_random_list: size must be a positive integer")
         _bounded("generate_random_list size", size)
@@ -214,8 +257,12 @@ class Runtime:
             raise OperatorError(f"generate_random_list: unsupported element type {ele_type!r}")
         if per_ele_domain is not None and len(per_ele_domain) != size:
             raise OperatorError("generate_random_list: per_ele_domain length must match size")
-        doms = [per_ele_domain[i] if per_ele_domain is not None and per_ele_domain[i] is not None
-                else ele_domain for i in range(size)]
+        doms = [
+            per_ele_domain[i]
+            if per_ele_domain is not None and per_ele_domain[i] is not None
+            else ele_domain
+            for i in range(size)
+        ]
         if ele_type in ("int", "float"):
             for d in doms:
                 if len(d) < 2 or d[0] > d[1]:
@@ -240,17 +287,24 @@ class Runtime:
                     break
             if ok:
                 return lst
-        raise OperatorError("generate_random_list: no list satisfied the conditions in 200000 draws")
+        raise OperatorError(
+            "generate_random_list: no list satisfied the conditions in 200000 draws"
+        )
 
-    def generate_random_list_with_total(self, size: int, ele_domain: Any, total: int,
-                                        per_ele_domain: Any = None) -> list:
+    def generate_random_list_with_total(
+        self, size: int, ele_domain: Any, total: int, per_ele_domain: Any = None
+    ) -> list:
         if not isinstance(size, int) or size <= 0:
             raise OperatorError("generate_random_list_with_total: size must be a positive integer")
         _bounded("generate_random_list_with_total size", size)
         lo_g, hi_g = int(ele_domain[0]), int(ele_domain[1])
         los, his = [], []
         for i in range(size):
-            d = per_ele_domain[i] if per_ele_domain is not None and per_ele_domain[i] is not None else (lo_g, hi_g)
+            d = (
+                per_ele_domain[i]
+                if per_ele_domain is not None and per_ele_domain[i] is not None
+                else (lo_g, hi_g)
+            )
             lo, hi = int(d[0]), int(d[1])
             if lo > hi:
                 raise OperatorError(f"generate_random_list_with_total: empty domain {list(d)}")
@@ -258,12 +312,17 @@ class Runtime:
             his.append(hi)
         total = int(total)
         if not sum(los) <= total <= sum(his):
-            raise OperatorError(f"generate_random_list_with_total: total {total} is outside "
-                                f"[{sum(los)}, {sum(his)}]")
+            raise OperatorError(
+                f"generate_random_list_with_total: total {total} is outside "
+                f"[{sum(los)}, {sum(his)}]"
+            )
         out = list(los)
         room = [hi - lo for lo, hi in zip(los, his, strict=False)]
-        left = _bounded("generate_random_list_with_total: total minus the minimums",
-                        total - sum(los), 10_000_000)
+        left = _bounded(
+            "generate_random_list_with_total: total minus the minimums",
+            total - sum(los),
+            10_000_000,
+        )
         # each unit goes to a slot chosen with probability proportional to its free room
         while left > 0:
             free = sum(room)
@@ -277,15 +336,26 @@ class Runtime:
             left -= 1
         return out
 
-    def generate_formulas(self, formula_num: int, vars_num: int, is_cond: bool = False,
-                          allow_power: bool = True, max_depth: int = 5) -> list[str]:
-        return formulagen.generate_formulas(self.rng, _bounded("generate_formulas", formula_num, 10_000),
-                                            _bounded("generate_formulas vars_num", vars_num, 1000),
-                                            is_cond, allow_power,
-                                            _bounded("generate_formulas max_depth", max_depth, 30))
+    def generate_formulas(
+        self,
+        formula_num: int,
+        vars_num: int,
+        is_cond: bool = False,
+        allow_power: bool = True,
+        max_depth: int = 5,
+    ) -> list[str]:
+        return formulagen.generate_formulas(
+            self.rng,
+            _bounded("generate_formulas", formula_num, 10_000),
+            _bounded("generate_formulas vars_num", vars_num, 1000),
+            is_cond,
+            allow_power,
+            _bounded("generate_formulas max_depth", max_depth, 30),
+        )
 
-    def generate_formula(self, vars_num: int, is_cond: bool = False, allow_power: bool = True,
-                         max_depth: int = 5) -> str:
+    def generate_formula(
+        self, vars_num: int, is_cond: bool = False, allow_power: bool = True, max_depth: int = 5
+    ) -> str:
         """One serialized formula (the documented single-formula form of generate_formulas)."""
         return self.generate_formulas(1, vars_num, is_cond, allow_power, max_depth)[0]
 
@@ -293,8 +363,11 @@ class Runtime:
         items = _flatten_syms(candidates)
         group_num = _bounded("choose group_num", group_num)
         if isinstance(group_size, int) and 0 <= group_size <= len(items):
-            _bounded("choose: number of groups", _count_combinations(len(items), group_size),
-                     bounded.MAX_SEQUENCE)
+            _bounded(
+                "choose: number of groups",
+                _count_combinations(len(items), group_size),
+                bounded.MAX_SEQUENCE,
+            )
         combos = list(itertools.combinations(items, group_size))
         if not combos:
             return []
@@ -311,27 +384,43 @@ class Runtime:
     def table(self) -> dict[str, Any]:
         rng = self.rng
         return {
-            "get_value": get_value, "get_faker": self.get_faker, "to_unique": to_unique,
+            "get_value": get_value,
+            "get_faker": self.get_faker,
+            "to_unique": to_unique,
             "generate_random_list": self.generate_random_list,
             "generate_random_list_with_total": self.generate_random_list_with_total,
             "generate_letters": self.generate_letters,
             "gen_event_count_condition": gen_event_count_condition,
             "gen_multi_event_count_condition": gen_multi_event_count_condition,
-            "make_expr": make_expr, "get_desc": self.get_desc, "get_p": self.get_p,
+            "make_expr": make_expr,
+            "get_desc": self.get_desc,
+            "get_p": self.get_p,
             "get_data": self.get_data,
             "get_TF_events_for_each_solution": get_TF_events_for_each_solution,
             "find_always_TF_events": find_always_TF_events,
             "find_always_TF_combined_events": find_always_TF_combined_events,
             "get_formula_value": mathexpr.get_formula_value,
-            "generate_var_names": generate_var_names, "generate_formulas": self.generate_formulas,
+            "generate_var_names": generate_var_names,
+            "generate_formulas": self.generate_formulas,
             "generate_formula": self.generate_formula,
-            "build_system": build_system, "to_hashable": to_hashable,
-            "get_var_name": get_var_name, "choose": self.choose,
-            "randint": rng.randint, "uniform": rng.uniform, "sample": rng.sample,
-            "choice": rng.choice, "shuffle": rng.shuffle, "random": rng,
-            "itertools": _ITERTOOLS, "reduce": _reduce, "math": _MATH, "re": _RE,
-            "product": _PRODUCT, "permutations": _PERMUTATIONS,
-            "combinations": _COMBINATIONS, "Iterable": _Iterable,
+            "build_system": build_system,
+            "to_hashable": to_hashable,
+            "get_var_name": get_var_name,
+            "choose": self.choose,
+            "randint": rng.randint,
+            "uniform": rng.uniform,
+            "sample": rng.sample,
+            "choice": rng.choice,
+            "shuffle": rng.shuffle,
+            "random": rng,
+            "itertools": _ITERTOOLS,
+            "reduce": _reduce,
+            "math": _MATH,
+            "re": _RE,
+            "product": _PRODUCT,
+            "permutations": _PERMUTATIONS,
+            "combinations": _COMBINATIONS,
+            "Iterable": _Iterable,
         }
 
 
@@ -345,7 +434,10 @@ _COMBINATIONS = ITERTOOLS_BOUNDED["combinations"]
 
 def _reduce(*args: Any) -> Any:
     from functools import reduce
+
     return reduce(*args)
 
 
-OPERATOR_NAMES: set[str] = set(Runtime(random.Random(0), {}, lambda s: None).table()) | set(Z3_EXPORTS)
+OPERATOR_NAMES: set[str] = set(Runtime(random.Random(0), {}, lambda s: None).table()) | set(
+    Z3_EXPORTS
+)

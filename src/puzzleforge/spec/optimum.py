@@ -4,6 +4,7 @@ Why apart from spec/backends.py (which orders them): each is a few Z3 calls whos
 outcome rules (unattained bounds, multiple optima, a canonical configuration independent
 of the reused context) are the subtle part, documented here once.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -41,11 +42,15 @@ def unattained(objective: Any, kind: str) -> Rejection:
     """
     bound = str(objective.value())
     if "oo" in bound:
-        return Rejection("unbounded objective", f"the objective has no {kind[:3]}imum: it is unbounded ({bound})")
-    return Rejection("optimum not attained",
-                     f"a strict inequality bounds the objective: its "
-                     f"{'supremum' if kind == 'maximize' else 'infimum'} ({bound}) is approached but "
-                     f"reached by no configuration, so the question has no exact answer")
+        return Rejection(
+            "unbounded objective", f"the objective has no {kind[:3]}imum: it is unbounded ({bound})"
+        )
+    return Rejection(
+        "optimum not attained",
+        f"a strict inequality bounds the objective: its "
+        f"{'supremum' if kind == 'maximize' else 'infimum'} ({bound}) is approached but "
+        f"reached by no configuration, so the question has no exact answer",
+    )
 
 
 def number(e: Any) -> Fraction | None:
@@ -122,8 +127,11 @@ def finish_optimum(a: Attempt, model: Any, value: Any, target: Any, holder: Any 
     # for one Z3 eliminated), so the check does not depend on which model Z3 returned
     consts = collect_consts(list(a.assertions) + [target])
     vals = [model.eval(c, model_completion=True) for c in consts]
-    sol = SolModel({c.get_id(): z3_to_py(v) for c, v in zip(consts, vals, strict=False)},
-                   {c.get_id(): c for c in consts}, model)
+    sol = SolModel(
+        {c.get_id(): z3_to_py(v) for c, v in zip(consts, vals, strict=False)},
+        {c.get_id(): c for c in consts},
+        model,
+    )
     if holder is not None:
         check = holder
     else:
@@ -135,8 +143,10 @@ def finish_optimum(a: Attempt, model: Any, value: Any, target: Any, holder: Any 
         check.add(z3.Or(block))
         r = a.budget.run(check)
         if r == z3.unknown:
-            raise undecided(f"Z3 could not decide whether another configuration reaches the "
-                            f"optimum {value} ({check.reason_unknown()})")
+            raise undecided(
+                f"Z3 could not decide whether another configuration reaches the "
+                f"optimum {value} ({check.reason_unknown()})"
+            )
         if r == z3.sat:
             if needs_unique_optimum(a.spec):
                 raise multiple_optima(value)

@@ -26,6 +26,7 @@ memory and CPU. Each layer here is independent of the others:
 ``lock_down`` fails closed: a layer that cannot be applied (other than Landlock, which
 older kernels lack) raises ``LockDownFailed`` and the worker refuses to serve.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -56,9 +57,9 @@ _FS_WRITE_FILE = 1 << 1
 _FS_REMOVE_DIR = 1 << 4
 _FS_REMOVE_FILE = 1 << 5
 _FS_MAKE_ALL = sum(1 << b for b in range(6, 13))  # char, dir, reg, sock, fifo, block, sym
-_FS_REFER = 1 << 13       # ABI 2
-_FS_TRUNCATE = 1 << 14    # ABI 3
-_NET_BIND_TCP = 1 << 0    # ABI 4
+_FS_REFER = 1 << 13  # ABI 2
+_FS_TRUNCATE = 1 << 14  # ABI 3
+_NET_BIND_TCP = 1 << 0  # ABI 4
 _NET_CONNECT_TCP = 1 << 1
 _SCOPE_ABSTRACT_UNIX = 1 << 0  # ABI 6
 _SCOPE_SIGNAL = 1 << 1
@@ -98,8 +99,12 @@ def landlock_abi() -> int:
     """The kernel's Landlock ABI version (0: none or disabled)."""
     libc = _libc()
     libc.syscall.restype = ctypes.c_long
-    abi = libc.syscall(ctypes.c_long(_SYS_LANDLOCK_CREATE_RULESET), None, ctypes.c_size_t(0),
-                       ctypes.c_uint32(_LANDLOCK_CREATE_RULESET_VERSION))
+    abi = libc.syscall(
+        ctypes.c_long(_SYS_LANDLOCK_CREATE_RULESET),
+        None,
+        ctypes.c_size_t(0),
+        ctypes.c_uint32(_LANDLOCK_CREATE_RULESET_VERSION),
+    )
     return max(0, int(abi))
 
 
@@ -147,8 +152,11 @@ def _drop_capabilities() -> None:
         _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
 
     class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                    ("inheritable", ctypes.c_uint32)]
+        _fields_ = [
+            ("effective", ctypes.c_uint32),
+            ("permitted", ctypes.c_uint32),
+            ("inheritable", ctypes.c_uint32),
+        ]
 
     header = Header(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (Data * 2)()
@@ -192,7 +200,9 @@ def _set_rlimits(limits: Limits) -> dict:
     for name, (soft, hard) in wanted.items():
         res = getattr(resource, name)
         cur_soft, cur_hard = resource.getrlimit(res)
-        if cur_hard != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or hard > cur_hard):
+        if cur_hard != resource.RLIM_INFINITY and (
+            hard == resource.RLIM_INFINITY or hard > cur_hard
+        ):
             hard = cur_hard
             soft = min(soft, hard) if soft != resource.RLIM_INFINITY else hard
         try:
@@ -222,8 +232,11 @@ def _no_new_privs() -> None:
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
-                ("scoped", ctypes.c_uint64)]
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
 
 
 def _landlock() -> int:
@@ -246,14 +259,22 @@ def _landlock() -> int:
         size = 24
     libc = _libc()
     libc.syscall.restype = ctypes.c_long
-    fd = libc.syscall(ctypes.c_long(_SYS_LANDLOCK_CREATE_RULESET), ctypes.byref(attr),
-                      ctypes.c_size_t(size), ctypes.c_uint32(0))
+    fd = libc.syscall(
+        ctypes.c_long(_SYS_LANDLOCK_CREATE_RULESET),
+        ctypes.byref(attr),
+        ctypes.c_size_t(size),
+        ctypes.c_uint32(0),
+    )
     if fd < 0:
         raise LockDownFailed(f"landlock_create_ruleset: {os.strerror(ctypes.get_errno())}")
     try:
         # no rule added: nothing handled is allowed anywhere
-        if libc.syscall(ctypes.c_long(_SYS_LANDLOCK_RESTRICT_SELF), ctypes.c_int(fd),
-                        ctypes.c_uint32(0)) != 0:
+        if (
+            libc.syscall(
+                ctypes.c_long(_SYS_LANDLOCK_RESTRICT_SELF), ctypes.c_int(fd), ctypes.c_uint32(0)
+            )
+            != 0
+        ):
             raise LockDownFailed(f"landlock_restrict_self: {os.strerror(ctypes.get_errno())}")
     finally:
         os.close(fd)
@@ -262,26 +283,125 @@ def _landlock() -> int:
 
 #: System calls that fail with EPERM whatever their arguments.
 _DENIED = (
-    "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev",
-    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
-    "creat", "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat",
-    "rmdir", "link", "linkat", "symlink", "symlinkat", "chmod", "fchmod", "fchmodat",
-    "fchmodat2", "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate",
-    "mknod", "mknodat", "utime", "utimes", "utimensat", "futimesat",
-    "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
-    "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount",
-    "open_tree", "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
-    "reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module",
-    "delete_module", "bpf", "perf_event_open", "keyctl", "add_key", "request_key",
-    "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
-    "open_by_handle_at", "name_to_handle_at", "quotactl", "swapon", "swapoff",
-    "sethostname", "setdomainname", "settimeofday", "clock_settime", "adjtimex",
-    "clock_adjtime", "acct", "vhangup", "iopl", "ioperm", "syslog", "memfd_create",
-    "mq_open", "shmget", "shmat", "msgget", "semget", "pidfd_open", "pidfd_send_signal",
-    "pidfd_getfd", "fanotify_init", "setuid", "setgid", "setreuid", "setregid",
-    "setresuid", "setresgid", "setgroups", "setfsuid", "setfsgid", "capset",
-    "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
-    "openat2", "setrlimit", "personality",
+    "execve",
+    "execveat",
+    "fork",
+    "vfork",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "socket",
+    "socketpair",
+    "connect",
+    "bind",
+    "listen",
+    "accept",
+    "accept4",
+    "creat",
+    "unlink",
+    "unlinkat",
+    "rename",
+    "renameat",
+    "renameat2",
+    "mkdir",
+    "mkdirat",
+    "rmdir",
+    "link",
+    "linkat",
+    "symlink",
+    "symlinkat",
+    "chmod",
+    "fchmod",
+    "fchmodat",
+    "fchmodat2",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "truncate",
+    "ftruncate",
+    "mknod",
+    "mknodat",
+    "utime",
+    "utimes",
+    "utimensat",
+    "futimesat",
+    "setxattr",
+    "lsetxattr",
+    "fsetxattr",
+    "removexattr",
+    "lremovexattr",
+    "fremovexattr",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsmount",
+    "fsconfig",
+    "fspick",
+    "mount_setattr",
+    "reboot",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "bpf",
+    "perf_event_open",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "userfaultfd",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "quotactl",
+    "swapon",
+    "swapoff",
+    "sethostname",
+    "setdomainname",
+    "settimeofday",
+    "clock_settime",
+    "adjtimex",
+    "clock_adjtime",
+    "acct",
+    "vhangup",
+    "iopl",
+    "ioperm",
+    "syslog",
+    "memfd_create",
+    "mq_open",
+    "shmget",
+    "shmat",
+    "msgget",
+    "semget",
+    "pidfd_open",
+    "pidfd_send_signal",
+    "pidfd_getfd",
+    "fanotify_init",
+    "setuid",
+    "setgid",
+    "setreuid",
+    "setregid",
+    "setresuid",
+    "setresgid",
+    "setgroups",
+    "setfsuid",
+    "setfsgid",
+    "capset",
+    "landlock_create_ruleset",
+    "landlock_add_rule",
+    "landlock_restrict_self",
+    "openat2",
+    "setrlimit",
+    "personality",
 )
 
 
@@ -323,8 +443,7 @@ def _seccomp(sc) -> None:
         f.add_rule(eperm, "rt_tgsigqueueinfo", sc.Arg(0, sc.NE, me))
         # limits: reading any, changing only the CPU one (per call; set_cpu_limit)
         f.add_rule(eperm, "prlimit64", sc.Arg(0, sc.NE, 0))
-        f.add_rule(eperm, "prlimit64", sc.Arg(1, sc.NE, resource.RLIMIT_CPU),
-                   sc.Arg(2, sc.NE, 0))
+        f.add_rule(eperm, "prlimit64", sc.Arg(1, sc.NE, resource.RLIMIT_CPU), sc.Arg(2, sc.NE, 0))
         f.load()
     except OSError as exc:
         raise LockDownFailed(f"cannot load the seccomp filter: {exc}") from None
@@ -340,7 +459,7 @@ def set_cpu_limit(seconds: float) -> None:
     total = used.ru_utime + used.ru_stime
     soft = int(total + seconds) + 1
     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-    if hard != resource.RLIM_INFINITY:   # a caller's own CPU limit (core/limits.py) is lower
+    if hard != resource.RLIM_INFINITY:  # a caller's own CPU limit (core/limits.py) is lower
         soft = min(soft, hard)
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 

@@ -4,6 +4,7 @@ Why a module of its own: every step of an attempt (sampling, solving, questions)
 these and evaluates spec expressions through ``ev``; keeping them here lets those modules
 and ``attempt.py`` (which re-exports them) import them without an import cycle.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,7 +44,6 @@ class ExprFailure(Exception):
         self.code = code
         self.exc = exc
         super().__init__(f"{code.where}: {type(exc).__name__}: {exc}")
-
 
 
 def ev(code: SafeCode, env: dict) -> Any:

@@ -7,6 +7,7 @@ expression may do (spec/safe.py checks and rewrites the tree this module builds)
 result is an f-string AST built without going through Python string quoting, so every
 template the original accepts parses, whatever quotes and backslashes it mixes.
 """
+
 from __future__ import annotations
 
 import ast
@@ -42,7 +43,7 @@ def _code_chars(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
                 i += 1
             continue
         if ch in "'\"":
-            quote = text[i:i + 3] if text[i:i + 3] in ("'''", '"""') else ch
+            quote = text[i : i + 3] if text[i : i + 3] in ("'''", '"""') else ch
             i += len(quote)
             continue
         yield i, ch
@@ -70,12 +71,17 @@ def _split_field(body: str) -> tuple[str, str | None, str | None]:
             depth += 1
         elif ch in ")]}":
             depth -= 1
-        elif depth == 0 and ch == "!" and i + 1 < len(body) and body[i + 1] in "rsa" and \
-                (i + 2 == len(body) or body[i + 2] == ":"):
-            rest = body[i + 2:]
+        elif (
+            depth == 0
+            and ch == "!"
+            and i + 1 < len(body)
+            and body[i + 1] in "rsa"
+            and (i + 2 == len(body) or body[i + 2] == ":")
+        ):
+            rest = body[i + 2 :]
             return body[:i], body[i + 1], (rest[1:] if rest.startswith(":") else None)
         elif depth == 0 and ch == ":" and not body[:i].lstrip().startswith("lambda"):
-            return body[:i], None, body[i + 1:]
+            return body[:i], None, body[i + 1 :]
     return body, None, None
 
 
@@ -99,24 +105,41 @@ def template_tree(text: str, where: str, file: str | None, line: int | None) -> 
                 continue
             close = _find_close(text, i)
             if close < 0:
-                raise InvalidSpec(f"unclosed '{{' in template: {short(text)}", file=file,
-                                  field=where, line=line, expected="text with {expression} placeholders")
-            expr_src, conv, spec = _split_field(text[i + 1:close])
+                raise InvalidSpec(
+                    f"unclosed '{{' in template: {short(text)}",
+                    file=file,
+                    field=where,
+                    line=line,
+                    expected="text with {expression} placeholders",
+                )
+            expr_src, conv, spec = _split_field(text[i + 1 : close])
             if not expr_src.strip():
-                raise InvalidSpec(f"empty placeholder {{}} in template: {short(text)}", file=file,
-                                  field=where, line=line, expected="an expression inside each {}")
+                raise InvalidSpec(
+                    f"empty placeholder {{}} in template: {short(text)}",
+                    file=file,
+                    field=where,
+                    line=line,
+                    expected="an expression inside each {}",
+                )
             try:
                 node = ast.parse("(" + expr_src.strip().replace("\n", " ") + ")", mode="eval").body
             except SyntaxError as exc:
-                raise InvalidSpec(f"syntax error in placeholder {{{short(expr_src, 80)}}} ({exc.msg})",
-                                  file=file, field=where, line=line,
-                                  expected="a valid Python expression inside {}") from None
+                raise InvalidSpec(
+                    f"syntax error in placeholder {{{short(expr_src, 80)}}} ({exc.msg})",
+                    file=file,
+                    field=where,
+                    line=line,
+                    expected="a valid Python expression inside {}",
+                ) from None
             if buf:
                 parts.append(ast.Constant(unescape("".join(buf))))  # as the original's f-string
                 buf = []
             fmt = ast.JoinedStr([ast.Constant(spec)]) if spec else None
-            parts.append(ast.FormattedValue(value=node, conversion=ord(conv) if conv else -1,
-                                            format_spec=fmt))
+            parts.append(
+                ast.FormattedValue(
+                    value=node, conversion=ord(conv) if conv else -1, format_spec=fmt
+                )
+            )
             i = close + 1
             continue
         if ch == "}" and i + 1 < n and text[i + 1] == "}":

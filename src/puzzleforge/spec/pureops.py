@@ -5,6 +5,7 @@ terms, solutions, lists); spec/operators.py keeps what depends on one generation
 attempt (its ``random.Random``, symbol metadata, counters) and puts both into the
 table a spec's expressions see.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -17,10 +18,22 @@ from . import mathexpr
 from .fastz3 import fast_if, fast_sum
 from .solmodel import SolModel, z3_to_py
 
-__all__ = ["OperatorError", "build_system", "event_count", "find_always_TF_combined_events",
-           "find_always_TF_events", "gen_event_count_condition", "gen_multi_event_count_condition",
-           "get_TF_events_for_each_solution", "get_value", "get_var_name", "generate_var_names",
-           "make_expr", "to_hashable", "to_unique"]
+__all__ = [
+    "OperatorError",
+    "build_system",
+    "event_count",
+    "find_always_TF_combined_events",
+    "find_always_TF_events",
+    "gen_event_count_condition",
+    "gen_multi_event_count_condition",
+    "get_TF_events_for_each_solution",
+    "get_value",
+    "get_var_name",
+    "generate_var_names",
+    "make_expr",
+    "to_hashable",
+    "to_unique",
+]
 
 
 class OperatorError(Exception):
@@ -118,8 +131,10 @@ def event_count(evs: list, fact: str, num: int, distinct: Any, total: Any, ite: 
         return [count >= num]
     if fact == "equal":
         return [count == num]
-    raise OperatorError(f"gen_event_count_condition: unknown fact '{fact}' "
-                        "(expected most, least, equal or distinct)")
+    raise OperatorError(
+        f"gen_event_count_condition: unknown fact '{fact}' "
+        "(expected most, least, equal or distinct)"
+    )
 
 
 def gen_multi_event_count_condition(events: Any, op: str, target: Any) -> list:
@@ -140,12 +155,19 @@ def gen_multi_event_count_condition(events: Any, op: str, target: Any) -> list:
 
 _MAKE_EXPR: dict[str, tuple[Callable, int | None]] = {}
 for _names, _fn, _arity in (
-    (("eq", "=="), lambda x, y: x == y, 2), (("neq", "!=", "ne"), lambda x, y: x != y, 2),
-    (("gt", ">"), lambda x, y: x > y, 2), (("ge", ">="), lambda x, y: x >= y, 2),
-    (("lt", "<"), lambda x, y: x < y, 2), (("le", "<="), lambda x, y: x <= y, 2),
-    (("and", "&&"), z3.And, None), (("or", "||"), z3.Or, None), (("not", "!"), z3.Not, 1),
-    (("implies", "=>"), z3.Implies, 2), (("add", "+"), lambda *a: z3.Sum(*a), None),
-    (("sub", "-"), lambda x, y: x - y, 2), (("mul", "*"), lambda x, y: x * y, 2),
+    (("eq", "=="), lambda x, y: x == y, 2),
+    (("neq", "!=", "ne"), lambda x, y: x != y, 2),
+    (("gt", ">"), lambda x, y: x > y, 2),
+    (("ge", ">="), lambda x, y: x >= y, 2),
+    (("lt", "<"), lambda x, y: x < y, 2),
+    (("le", "<="), lambda x, y: x <= y, 2),
+    (("and", "&&"), z3.And, None),
+    (("or", "||"), z3.Or, None),
+    (("not", "!"), z3.Not, 1),
+    (("implies", "=>"), z3.Implies, 2),
+    (("add", "+"), lambda *a: z3.Sum(*a), None),
+    (("sub", "-"), lambda x, y: x - y, 2),
+    (("mul", "*"), lambda x, y: x * y, 2),
     (("div", "/"), lambda x, y: x / y, 2),
 ):
     for _n in _names:
@@ -176,9 +198,14 @@ def find_always_TF_events(events: Any, solutions: Any, require: bool = True) -> 
     return yes, no
 
 
-def find_always_TF_combined_events(events: Any, solutions: Any, require: bool = True, num: int = 2) -> list:
-    return [c for c in itertools.combinations(_flatten_syms(events), num)
-            if all(all(m[e] == require for e in c) for m in solutions)]
+def find_always_TF_combined_events(
+    events: Any, solutions: Any, require: bool = True, num: int = 2
+) -> list:
+    return [
+        c
+        for c in itertools.combinations(_flatten_syms(events), num)
+        if all(all(m[e] == require for e in c) for m in solutions)
+    ]
 
 
 def generate_var_names(n: int) -> list[str]:

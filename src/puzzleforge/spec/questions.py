@@ -5,6 +5,7 @@ with the selection stage's functions (spec/sampling.py) and checked against the
 solutions the backend stage left in the namespace (``_solutions``), so a query never
 runs a solver ita.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -36,15 +37,20 @@ def ask_queries(a: Attempt) -> list[dict]:
             env["_ans"] = ans
             ok = ev(q["ans_assertion"], env)
             if not ok:
-                raise Rejection("answer assertion false",
-                                f"{name}: {q['ans_assertion'].source}")
+                raise Rejection("answer assertion false", f"{name}: {q['ans_assertion'].source}")
             desc = (ev(q["desc"], env) or "") + "\n"
             env[name] = CondText(desc)
             queries_text += f"{cnt}. " + desc
             text = str(ev(q["ans_text"], env))
             answers.append(text)
-            details.append({"query": name, "kind": "open", "answer": text,
-                            "format": infer_format(q["ans_formula"].source, q["ans_text"].source, text)})
+            details.append(
+                {
+                    "query": name,
+                    "kind": "open",
+                    "answer": text,
+                    "format": infer_format(q["ans_formula"].source, q["ans_text"].source, text),
+                }
+            )
             env["queries"] = queries_text
             continue
         desc = CondText((ev(q["desc"], env) or "") + "\n")
@@ -54,12 +60,20 @@ def ask_queries(a: Attempt) -> list[dict]:
         env[name] = CondText(full)
         queries_text += f"{cnt}. " + full + "\n"
         answers.append(letters)
-        details.append({"query": name, "kind": q["query_type"], "answer": letters,
-                        "options": len(texts), "format": choice_format(q["query_type"])})
+        details.append(
+            {
+                "query": name,
+                "kind": q["query_type"],
+                "answer": letters,
+                "options": len(texts),
+                "format": choice_format(q["query_type"]),
+            }
+        )
         env["queries"] = queries_text
     env["queries"] = queries_text
     a.answers = answers
     return details
+
 
 def _valid(a: Attempt, tpl: Any, opt: list, solutions: Any) -> bool:
     env = a.env
@@ -78,6 +92,7 @@ def _valid(a: Attempt, tpl: Any, opt: list, solutions: Any) -> bool:
             return True
     return False
 
+
 def _options_for(a: Attempt, tpl: Any, sources: list[list], count: int, want: bool) -> list:
     if count <= 0:
         return []
@@ -88,6 +103,7 @@ def _options_for(a: Attempt, tpl: Any, sources: list[list], count: int, want: bo
 
     idx = select(a, tpl.selection, sources, count, option=True, accept=accept)
     return idx
+
 
 def _choice(a: Attempt, name: str, q: dict) -> tuple[list, list, str]:
     env = a.env
@@ -122,7 +138,8 @@ def _choice(a: Attempt, name: str, q: dict) -> tuple[list, list, str]:
             n_right = 1 if select_type else opt_num - 1
         try:
             wrong_split = a.rt.generate_random_list_with_total(
-                n_t, [0, opt_num], opt_num - n_right, [[0, v] for v in pool_domain])
+                n_t, [0, opt_num], opt_num - n_right, [[0, v] for v in pool_domain]
+            )
         except Exception as exc:  # noqa: BLE001
             raise Rejection("option generation failed", str(exc)) from None
         right_split = [d - w for d, w in zip(pool_domain, wrong_split, strict=False)]
@@ -143,12 +160,20 @@ def _choice(a: Attempt, name: str, q: dict) -> tuple[list, list, str]:
         else:
             pos = a.rng.randint(0, opt_num - 1)
             entries = incorrect[:pos] + correct + incorrect[pos:]
-        cfg = {"pool_domain": pool_domain, "pool": [
-            {"template_id": i, "config": as_config(x)} if q["multi"] else as_config(x)
-            for i, x in entries]}
+        cfg = {
+            "pool_domain": pool_domain,
+            "pool": [
+                {"template_id": i, "config": as_config(x)} if q["multi"] else as_config(x)
+                for i, x in entries
+            ],
+        }
         if q["multi"]:  # the original's reader needs the per-template counts too
-            cfg = {"pool_domain": pool_domain, "pool_correct_num": right_split,
-                   "pool_incorrect_num": wrong_split, "pool": cfg["pool"]}
+            cfg = {
+                "pool_domain": pool_domain,
+                "pool_correct_num": right_split,
+                "pool_incorrect_num": wrong_split,
+                "pool": cfg["pool"],
+            }
     a.config["_queries"][name] = cfg
     texts, letters = [], ""
     solutions = env.get("_solutions", [])
@@ -170,7 +195,7 @@ def _choice(a: Attempt, name: str, q: dict) -> tuple[list, list, str]:
         raise Rejection("option check failed", f"{name}: no correct option")
     return entries, texts, letters
 
+
 def problem_text(a: Attempt) -> str:
     """The problem text: the spec's ``desc`` template in the final namespace."""
     return str(ev(a.spec.desc, a.env))  # type: ignore[arg-type]
-

@@ -6,6 +6,7 @@ not go through the batch runner; its output is as safe (records stream to ``.par
 and the ``--out`` file is replaced only by a complete run). Configs are parsed as JSON
 only: no text from the file is ever executed.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,9 +17,19 @@ import typer
 __all__ = ["replay_configs"]
 
 
-def replay_configs(spec: str, config: str, *, seed: int, out: str | None, trust: bool,
-                   use_spec_vars: tuple[str, ...], attempts: int, attempt_seconds: float,
-                   max_seconds: float, quiet: bool) -> None:
+def replay_configs(
+    spec: str,
+    config: str,
+    *,
+    seed: int,
+    out: str | None,
+    trust: bool,
+    use_spec_vars: tuple[str, ...],
+    attempts: int,
+    attempt_seconds: float,
+    max_seconds: float,
+    quiet: bool,
+) -> None:
     """Replay every config of ``config`` (a .json, a .jsonl of records, or inline JSON).
 
     Config *i* uses ``derive_seed(seed, family, i)`` (re-randomised variables draw from
@@ -50,10 +61,16 @@ def replay_configs(spec: str, config: str, *, seed: int, out: str | None, trust:
         for i, cfg in enumerate(configs):
             s = derive_seed(seed, family.name, i)
             try:
-                puzzle = family.generate(SpecParams(attempts=attempts if use_spec_vars else 1,
-                                                    attempt_seconds=attempt_seconds,
-                                                    max_seconds=max_seconds),
-                                         make_rng(s), config=cfg, use_spec_vars=use_spec_vars)
+                puzzle = family.generate(
+                    SpecParams(
+                        attempts=attempts if use_spec_vars else 1,
+                        attempt_seconds=attempt_seconds,
+                        max_seconds=max_seconds,
+                    ),
+                    make_rng(s),
+                    config=cfg,
+                    use_spec_vars=use_spec_vars,
+                )
             except SafetyNetFailed as exc:
                 reasons.update(exc.reasons)
                 netted.append(i)
@@ -61,8 +78,12 @@ def replay_configs(spec: str, config: str, *, seed: int, out: str | None, trust:
                 continue
             except GenerationFailed as exc:  # this config cannot be replayed: skip, count
                 reasons.update(exc.reasons)
-                skipped.append((i + 1, getattr(exc, "detail", "")
-                                or ", ".join(sorted(exc.reasons)) or str(exc)))
+                skipped.append(
+                    (
+                        i + 1,
+                        getattr(exc, "detail", "") or ", ".join(sorted(exc.reasons)) or str(exc),
+                    )
+                )
                 continue
             except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
                 # a config entry of the wrong shape (a pool that is not a list, ...)
@@ -80,14 +101,19 @@ def replay_configs(spec: str, config: str, *, seed: int, out: str | None, trust:
     made = len(lines)
     if not quiet:
         summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none"
-        typer.echo(f"{family.name}: {made} puzzle(s), {failed} failed, {elapsed:.2f}s "
-                   f"({made / elapsed if elapsed > 0 else 0:.1f}/s); rejections: {summary}", err=True)
+        typer.echo(
+            f"{family.name}: {made} puzzle(s), {failed} failed, {elapsed:.2f}s "
+            f"({made / elapsed if elapsed > 0 else 0:.1f}/s); rejections: {summary}",
+            err=True,
+        )
     if skipped and not failed:
         shown = "; ".join(f"#{k} ({why})" for k, why in skipped[:20])
         more = f"; and {len(skipped) - 20} more" if len(skipped) > 20 else ""
-        typer.echo(f"error: {len(skipped)} of {n} config(s) in {config} could not be replayed and "
-                   f"were skipped (numbered from 1): {shown}{more}. The other {made} were written.",
-                   err=True)
+        typer.echo(
+            f"error: {len(skipped)} of {n} config(s) in {config} could not be replayed and "
+            f"were skipped (numbered from 1): {shown}{more}. The other {made} were written.",
+            err=True,
+        )
         raise typer.Exit(2)
     if failed:
         raise SafetyNetFailed(
@@ -95,11 +121,20 @@ def replay_configs(spec: str, config: str, *, seed: int, out: str | None, trust:
             f"each: the safety net (--max-seconds {max_seconds:g}) stopped config(s) "
             f"{', '.join(str(i + 1) for i in netted)}, so this output would depend on the "
             f"machine's speed: raise --max-seconds"
-            + (f"; config(s) skipped as not replayable: {', '.join(f'#{k}' for k, _ in skipped)}"
-               if skipped else ""),
-            attempts=attempts, reasons=dict(reasons), file=spec,
-            hint=(f"{out} was left unchanged; the {made} puzzle(s) made are in {sink.partial}"
-                  if sink is not None and kept else None))
+            + (
+                f"; config(s) skipped as not replayable: {', '.join(f'#{k}' for k, _ in skipped)}"
+                if skipped
+                else ""
+            ),
+            attempts=attempts,
+            reasons=dict(reasons),
+            file=spec,
+            hint=(
+                f"{out} was left unchanged; the {made} puzzle(s) made are in {sink.partial}"
+                if sink is not None and kept
+                else None
+            ),
+        )
     sys.stdout.flush()
 
 
@@ -131,12 +166,20 @@ def _read_configs(source: str) -> list[dict]:
             try:
                 items.append(orjson.loads(line))
             except orjson.JSONDecodeError as exc:
-                raise InvalidDescription(f"line {n} is not valid JSON ({exc})", file=source, line=n,
-                                         expected="one JSON object per line") from None
+                raise InvalidDescription(
+                    f"line {n} is not valid JSON ({exc})",
+                    file=source,
+                    line=n,
+                    expected="one JSON object per line",
+                ) from None
     for n, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             raise InvalidDescription(f"item {n} is not a JSON object", file=source, line=n)
-        cfg = item.get("config", item) if ("config" in item and isinstance(item.get("config"), dict)) else item
+        cfg = (
+            item.get("config", item)
+            if ("config" in item and isinstance(item.get("config"), dict))
+            else item
+        )
         out.append(cfg)
     return out
 
@@ -149,8 +192,9 @@ def _emit(puzzle: Any, family: Any, sink: Any, lines: list[str]) -> None:
     from ..core.errors import PuzzleForgeError
 
     if family.verify(puzzle, puzzle.answer) != 1.0:
-        raise PuzzleForgeError("internal check failed: the stored answer does not verify",
-                               file=family.path)
+        raise PuzzleForgeError(
+            "internal check failed: the stored answer does not verify", file=family.path
+        )
     text = puzzle.to_json()
     stream = sink if sink is not None else sys.stdout
     stream.write(text + "\n")

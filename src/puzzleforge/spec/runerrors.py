@@ -6,12 +6,19 @@ the sandbox must not import the family that calls it. spec/family.py re-exports 
 part of its public surface. The safety net's reason and wall-clock backstop live here
 for the same reason (both sides name them).
 """
+
 from __future__ import annotations
 
 from ..core.errors import GenerationFailed, InvalidSpec
 
-__all__ = ["SafetyNetFailed", "UndecidedSpec", "SpecExpressionError", "SAFETY_NET",
-           "WALL_BACKSTOP", "wall_backstop"]
+__all__ = [
+    "SafetyNetFailed",
+    "UndecidedSpec",
+    "SpecExpressionError",
+    "SAFETY_NET",
+    "WALL_BACKSTOP",
+    "wall_backstop",
+]
 
 #: The rejection reason counted when the safety net fires.
 SAFETY_NET = "CPU safety net (max_seconds)"

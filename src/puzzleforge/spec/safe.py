@@ -23,6 +23,7 @@ are parsed into the same kind of tree by spec/placeholders.py, then checked here
 ...     print(exc.field, "|", exc.problem)
 demo | name '__import__' is not allowed (dunder names are refused) in: __import__('os')
 """
+
 from __future__ import annotations
 
 import ast
@@ -37,30 +38,109 @@ from .escapes import unescape
 from .guards import guarded_getattr, guarded_hasattr, safe_format
 from .placeholders import short, template_tree
 
-__all__ = ["SafeCode", "compile_expr", "compile_template", "SAFE_BUILTINS", "ExprError",
-           "MAX_SEQUENCE", "MAX_EXPONENT", "SAFE_IMPORTS"]
+__all__ = [
+    "SafeCode",
+    "compile_expr",
+    "compile_template",
+    "SAFE_BUILTINS",
+    "ExprError",
+    "MAX_SEQUENCE",
+    "MAX_EXPONENT",
+    "SAFE_IMPORTS",
+]
 
 _FORBIDDEN_NAMES = {
-    "open", "exec", "eval", "compile", "getattr", "setattr", "delattr", "globals",
-    "locals", "__import__", "breakpoint", "input", "help", "memoryview",
-    "object", "type", "super", "classmethod", "staticmethod", "property", "exit", "quit",
+    "open",
+    "exec",
+    "eval",
+    "compile",
+    "getattr",
+    "setattr",
+    "delattr",
+    "globals",
+    "locals",
+    "__import__",
+    "breakpoint",
+    "input",
+    "help",
+    "memoryview",
+    "object",
+    "type",
+    "super",
+    "classmethod",
+    "staticmethod",
+    "property",
+    "exit",
+    "quit",
 }
 
 _ALLOWED_NODES: tuple[type, ...] = (
-    ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Lambda, ast.IfExp, ast.Dict,
-    ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Compare,
-    ast.Call, ast.FormattedValue, ast.JoinedStr, ast.Constant, ast.Attribute,
-    ast.Subscript, ast.Starred, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Load,
-    ast.Store, ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv,
-    ast.Mod, ast.Pow, ast.LShift, ast.RShift, ast.BitOr, ast.BitXor, ast.BitAnd,
-    ast.MatMult, ast.Invert, ast.Not, ast.UAdd, ast.USub, ast.Eq, ast.NotEq, ast.Lt,
-    ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn, ast.comprehension,
-    ast.arguments, ast.arg, ast.keyword, ast.NamedExpr,
+    ast.Expression,
+    ast.BoolOp,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Lambda,
+    ast.IfExp,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.Compare,
+    ast.Call,
+    ast.FormattedValue,
+    ast.JoinedStr,
+    ast.Constant,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Starred,
+    ast.Name,
+    ast.List,
+    ast.Tuple,
+    ast.Slice,
+    ast.Load,
+    ast.Store,
+    ast.And,
+    ast.Or,
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.Div,
+    ast.FloorDiv,
+    ast.Mod,
+    ast.Pow,
+    ast.LShift,
+    ast.RShift,
+    ast.BitOr,
+    ast.BitXor,
+    ast.BitAnd,
+    ast.MatMult,
+    ast.Invert,
+    ast.Not,
+    ast.UAdd,
+    ast.USub,
+    ast.Eq,
+    ast.NotEq,
+    ast.Lt,
+    ast.LtE,
+    ast.Gt,
+    ast.GtE,
+    ast.Is,
+    ast.IsNot,
+    ast.In,
+    ast.NotIn,
+    ast.comprehension,
+    ast.arguments,
+    ast.arg,
+    ast.keyword,
+    ast.NamedExpr,
 )
 
 
-def _internal_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
-                     level: int = 0) -> Any:
+def _internal_import(
+    name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+) -> Any:
     """``__import__`` as seen by C code running under spec builtins (``strftime`` imports time).
 
     Spec expressions cannot name it (dunder names are refused); only the standard
@@ -68,6 +148,7 @@ def _internal_import(name: str, globals: Any = None, locals: Any = None, fromlis
     """
     if level == 0 and name in _INTERNAL_IMPORTS:
         import importlib
+
         return importlib.import_module(name)
     raise ImportError(f"import of {name!r} is not allowed in a spec expression")
 
@@ -88,26 +169,34 @@ def _safe_import(name: Any, *rest: Any, **kw: Any) -> ModuleView:
 #: ``__builtins__`` of every spec expression: the allow-listed builtins and the hooks the
 #: compiler inserts (``__pf_*``: dunder names, so no expression can name them itself).
 SAFE_BUILTINS: dict[str, Any] = builtin_table()
-SAFE_BUILTINS.update({
-    "hasattr": guarded_hasattr,
-    "sum": bounded.safe_sum,
-    "__pf_pow": bounded.safe_pow,
-    "__pf_mul": bounded.safe_mul,
-    "__pf_lshift": bounded.safe_lshift,
-    "__pf_mod": bounded.safe_mod,
-    "__pf_add": bounded.safe_add,
-    "__pf_getattr": guarded_getattr,
-    "__pf_fmtspec": bounded.check_format_spec,
-    "__pf_format": safe_format,
-    "__pf_import": _safe_import,
-    "__import__": _internal_import,
-})
+SAFE_BUILTINS.update(
+    {
+        "hasattr": guarded_hasattr,
+        "sum": bounded.safe_sum,
+        "__pf_pow": bounded.safe_pow,
+        "__pf_mul": bounded.safe_mul,
+        "__pf_lshift": bounded.safe_lshift,
+        "__pf_mod": bounded.safe_mod,
+        "__pf_add": bounded.safe_add,
+        "__pf_getattr": guarded_getattr,
+        "__pf_fmtspec": bounded.check_format_spec,
+        "__pf_format": safe_format,
+        "__pf_import": _safe_import,
+        "__import__": _internal_import,
+    }
+)
 
 
 def _is_safe_import_call(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "__import__" and len(node.args) == 1 and not node.keywords
-            and isinstance(node.args[0], ast.Constant) and node.args[0].value in SAFE_IMPORTS)
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "__import__"
+        and len(node.args) == 1
+        and not node.keywords
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value in SAFE_IMPORTS
+    )
 
 
 class _Checker(ast.NodeVisitor):
@@ -121,9 +210,12 @@ class _Checker(ast.NodeVisitor):
 
     def fail(self, message: str) -> None:
         raise UnsafeExpression(
-            message, file=self.file, field=self.where, line=self.line,
+            message,
+            file=self.file,
+            field=self.where,
+            line=self.line,
             expected="a spec expression using only spec names, Z3 functions and safe builtins",
-            )
+        )
 
     def generic_visit(self, node: ast.AST) -> None:
         if not isinstance(node, _ALLOWED_NODES):
@@ -139,8 +231,10 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr.startswith("_"):
-            self.fail(f"attribute '.{node.attr}' is not allowed "
-                      f"(private and dunder attributes are refused)")
+            self.fail(
+                f"attribute '.{node.attr}' is not allowed "
+                f"(private and dunder attributes are refused)"
+            )
         if not isinstance(node.ctx, ast.Load):
             self.fail(f"assigning attribute '.{node.attr}' is not allowed")
         self.generic_visit(node)
@@ -169,38 +263,58 @@ class _Rewriter(ast.NodeTransformer):
         if helper is None:
             return node
         return ast.copy_location(
-            ast.Call(func=ast.Name(id=helper, ctx=ast.Load()), args=[node.left, node.right], keywords=[]),
-            node)
+            ast.Call(
+                func=ast.Name(id=helper, ctx=ast.Load()), args=[node.left, node.right], keywords=[]
+            ),
+            node,
+        )
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         # x.name -> __pf_getattr(x, 'name'): the allow-list of type(x) decides (guards.py)
         self.generic_visit(node)
         return ast.copy_location(
-            ast.Call(func=ast.Name(id="__pf_getattr", ctx=ast.Load()),
-                     args=[node.value, ast.Constant(node.attr)], keywords=[]), node)
+            ast.Call(
+                func=ast.Name(id="__pf_getattr", ctx=ast.Load()),
+                args=[node.value, ast.Constant(node.attr)],
+                keywords=[],
+            ),
+            node,
+        )
 
     def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.AST:
         # {x:SPEC} -> {x:{__pf_fmtspec(SPEC)}}: widths and precisions are bounded
         self.generic_visit(node)
         if node.format_spec is not None:
-            checked = ast.Call(func=ast.Name(id="__pf_fmtspec", ctx=ast.Load()),
-                               args=[node.format_spec], keywords=[])
+            checked = ast.Call(
+                func=ast.Name(id="__pf_fmtspec", ctx=ast.Load()),
+                args=[node.format_spec],
+                keywords=[],
+            )
             node.format_spec = ast.JoinedStr(
-                [ast.FormattedValue(value=checked, conversion=-1, format_spec=None)])
+                [ast.FormattedValue(value=checked, conversion=-1, format_spec=None)]
+            )
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         if _is_safe_import_call(node):
             return ast.copy_location(
-                ast.Call(func=ast.Name(id="__pf_import", ctx=ast.Load()), args=node.args,
-                         keywords=[]), node)
+                ast.Call(
+                    func=ast.Name(id="__pf_import", ctx=ast.Load()), args=node.args, keywords=[]
+                ),
+                node,
+            )
         self.generic_visit(node)
         return node
 
 
 #: Operators that can allocate without bound from small operands -> their bounded helper.
-_BINOP_HELPERS = {ast.Pow: "__pf_pow", ast.Mult: "__pf_mul", ast.LShift: "__pf_lshift",
-                  ast.Mod: "__pf_mod", ast.Add: "__pf_add"}
+_BINOP_HELPERS = {
+    ast.Pow: "__pf_pow",
+    ast.Mult: "__pf_mul",
+    ast.LShift: "__pf_lshift",
+    ast.Mod: "__pf_mod",
+    ast.Add: "__pf_add",
+}
 
 
 @dataclass
@@ -225,21 +339,37 @@ def _parse(source: str, where: str, file: str | None, line: int | None) -> ast.E
     try:
         return ast.parse(source.strip(), mode="eval")
     except SyntaxError as exc:
-        raise InvalidSpec(f"syntax error in expression ({exc.msg}): {short(source)}",
-                          file=file, field=where, line=line,
-                          expected="a valid Python expression") from None
+        raise InvalidSpec(
+            f"syntax error in expression ({exc.msg}): {short(source)}",
+            file=file,
+            field=where,
+            line=line,
+            expected="a valid Python expression",
+        ) from None
 
 
-def _finish(tree: ast.Expression, source: str, where: str, file: str | None,
-            line: int | None, aliases: dict[str, str] | None = None) -> SafeCode:
+def _finish(
+    tree: ast.Expression,
+    source: str,
+    where: str,
+    file: str | None,
+    line: int | None,
+    aliases: dict[str, str] | None = None,
+) -> SafeCode:
     _Checker(where, source, file, line).visit(tree)
     tree = _Rewriter(aliases).visit(tree)
     ast.fix_missing_locations(tree)
     return SafeCode(source, where, compile(tree, f"<spec {where}>", "eval"), file, line)
 
 
-def compile_expr(source: Any, *, where: str, file: str | None = None,
-                 line: int | None = None, aliases: dict[str, str] | None = None) -> SafeCode:
+def compile_expr(
+    source: Any,
+    *,
+    where: str,
+    file: str | None = None,
+    line: int | None = None,
+    aliases: dict[str, str] | None = None,
+) -> SafeCode:
     """Compile one spec expression (refusing anything outside the whitelist).
 
     ``aliases`` maps a name to an expression (already trusted: written by the engine)
@@ -251,21 +381,43 @@ def compile_expr(source: Any, *, where: str, file: str | None = None,
     try:
         return _finish(tree, source, where, file, line, aliases)
     except UnsafeExpression as exc:
-        raise UnsafeExpression(f"{exc.problem} in: {short(source)}", file=file, field=where,
-                               line=line, expected=exc.expected) from None
+        raise UnsafeExpression(
+            f"{exc.problem} in: {short(source)}",
+            file=file,
+            field=where,
+            line=line,
+            expected=exc.expected,
+        ) from None
 
 
-def compile_template(text: Any, *, where: str, file: str | None = None,
-                     line: int | None = None, aliases: dict[str, str] | None = None) -> SafeCode:
+def compile_template(
+    text: Any,
+    *,
+    where: str,
+    file: str | None = None,
+    line: int | None = None,
+    aliases: dict[str, str] | None = None,
+) -> SafeCode:
     """Compile a PuzzleClone text template (an f-string written without the ``f``)."""
     if text is None:
         text = ""
     text = str(text)
     if "{" not in text:
-        return SafeCode(text, where, compile(repr(unescape(text.replace("}}", "}"))), "<const>", "eval"), file, line)
+        return SafeCode(
+            text,
+            where,
+            compile(repr(unescape(text.replace("}}", "}"))), "<const>", "eval"),
+            file,
+            line,
+        )
     tree = template_tree(text, where, file, line)
     try:
         return _finish(tree, text, where, file, line, aliases)
     except UnsafeExpression as exc:
-        raise UnsafeExpression(f"{exc.problem} in: {short(text)}", file=file, field=where,
-                               line=line, expected=exc.expected) from None
+        raise UnsafeExpression(
+            f"{exc.problem} in: {short(text)}",
+            file=file,
+            field=where,
+            line=line,
+            expected=exc.expected,
+        ) from None

@@ -5,6 +5,7 @@ namespace (``env``), its ``random.Random`` and its config (replay) state; every 
 draw comes from the attempt's generator, in the format's attribute order, so a puzzle
 is a function of its seed. The conditions (stage 3) are in spec/conditions.py.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -107,8 +108,15 @@ def amounts_of(a: Attempt, sel: Selection) -> list[int]:
     return out
 
 
-def select(a: Attempt, sel: Selection, sources: list[list], domain: int, *, option: bool = False,
-           accept: Any = None) -> list:
+def select(
+    a: Attempt,
+    sel: Selection,
+    sources: list[list],
+    domain: int,
+    *,
+    option: bool = False,
+    accept: Any = None,
+) -> list:
     """``domain`` entries drawn from ``sources`` with the attempt's generator
     (spec/selection.py)."""
     if domain <= 0:
@@ -121,10 +129,19 @@ def select(a: Attempt, sel: Selection, sources: list[list], domain: int, *, opti
 
     try:
         return select_indices(
-            a.rng, [len(s) for s in sources], amounts, domain,
-            domain_cond=True if option else sel.domain_cond, dim=sel.dim, dim_cond=sel.dim_cond,
-            custom_cond=sel.custom_cond, order=sel.order, duplicate=sel.duplicate, resolve=resolve,
-            accept=accept)
+            a.rng,
+            [len(s) for s in sources],
+            amounts,
+            domain,
+            domain_cond=True if option else sel.domain_cond,
+            dim=sel.dim,
+            dim_cond=sel.dim_cond,
+            custom_cond=sel.custom_cond,
+            order=sel.order,
+            duplicate=sel.duplicate,
+            resolve=resolve,
+            accept=accept,
+        )
     except SelectionImpossible as exc:
         raise Rejection("random selection impossible", str(exc)) from None
 
@@ -142,7 +159,9 @@ def sample_symbols(a: Attempt) -> None:
             srcs = []
             for sname, code in zip(s["source_names"], s["source"], strict=False):
                 val = ev(code, a.env)
-                srcs.append((sname, list(val.to_list()) if isinstance(val, SymbolDict) else list(val)))
+                srcs.append(
+                    (sname, list(val.to_list()) if isinstance(val, SymbolDict) else list(val))
+                )
             sym = SymbolDict(name, srcs, s["attr"], s["types"], a.z3s)
             a.env[name] = sym
             for v in dict.values(sym):
@@ -166,8 +185,16 @@ def sample_symbols(a: Attempt) -> None:
             syms: list = []
             vals: list = []
             descs: list = []
-            _, last_pool = _derived(a, name, s, syms, descs, vals, 0,
-                                    pool["pool"] if found and isinstance(pool, dict) else None)
+            _, last_pool = _derived(
+                a,
+                name,
+                s,
+                syms,
+                descs,
+                vals,
+                0,
+                pool["pool"] if found and isinstance(pool, dict) else None,
+            )
             a.config[name] = {"pool": last_pool}
             a.env[name] = syms
             a.rt.store(syms, {"desc": descs, "data": vals})
@@ -186,7 +213,9 @@ def sample_symbols(a: Attempt) -> None:
                         rng_ = list(d) if isinstance(d, (list, tuple)) else [int(d), int(d)]
                     per.append(rng_)
                 try:
-                    pool_domain = a.rt.generate_random_list_with_total(len(s["templates"]), [0, total], total, per)
+                    pool_domain = a.rt.generate_random_list_with_total(
+                        len(s["templates"]), [0, total], total, per
+                    )
                 except Exception as exc:  # noqa: BLE001
                     raise Rejection("random selection impossible", str(exc)) from None
                 pools = None
@@ -194,9 +223,17 @@ def sample_symbols(a: Attempt) -> None:
             syms, descs, vals = [], [], []
             index = 0
             for i, t in enumerate(s["templates"]):
-                index, last_pool = _derived(a, name, t, syms, descs, vals, index,
-                                            pools[i] if pools is not None and i < len(pools) else None,
-                                            domain=pool_domain[i])
+                index, last_pool = _derived(
+                    a,
+                    name,
+                    t,
+                    syms,
+                    descs,
+                    vals,
+                    index,
+                    pools[i] if pools is not None and i < len(pools) else None,
+                    domain=pool_domain[i],
+                )
                 entry["pool"].append(last_pool)
             a.config[name] = entry
             a.env[name] = syms
@@ -224,8 +261,17 @@ def _render_sym_desc(a: Attempt, code: SafeCode | None, parts: dict) -> Any:
                 env[key] = old
 
 
-def _derived(a: Attempt, name: str, t: dict, syms: list, descs: list, vals: list, index: int,
-             stored_pool: Any, domain: int | None = None) -> tuple[int, Any]:
+def _derived(
+    a: Attempt,
+    name: str,
+    t: dict,
+    syms: list,
+    descs: list,
+    vals: list,
+    index: int,
+    stored_pool: Any,
+    domain: int | None = None,
+) -> tuple[int, Any]:
     """Draw (or replay) one derived-symbol template's entries; (next index, its pool config)."""
     sel: Selection = t["selection"]
     sources = sources_of(a, sel)

@@ -31,6 +31,7 @@ Design:
 * Fail closed: when the lock-down cannot be applied, ``SandboxFailed`` says so; nothing
   runs unsandboxed unless the caller passed ``--trust``.
 """
+
 from __future__ import annotations
 
 import random
@@ -62,8 +63,17 @@ from .sandbox_process import (
     worker_info,
 )
 
-__all__ = ["SandboxFailed", "SpecWorkerDied", "sandboxed_generate", "sandboxed_capture",
-           "worker_info", "live_worker_pids", "shutdown_workers", "KILL_GRACE", "CPU_GRACE"]
+__all__ = [
+    "SandboxFailed",
+    "SpecWorkerDied",
+    "sandboxed_generate",
+    "sandboxed_capture",
+    "worker_info",
+    "live_worker_pids",
+    "shutdown_workers",
+    "KILL_GRACE",
+    "CPU_GRACE",
+]
 
 #: Seconds past a call's wall-clock backstop before the parent kills the worker (the
 #: worker's own CPU alarm and RLIMIT_CPU stop work that uses CPU long before).
@@ -89,13 +99,15 @@ def _spec_text(family: Any) -> tuple[tuple[str, str], str]:
 
 #: Builtin errors a worker's call may end with that the caller handles as in process.
 _SHAPE_ERRORS: dict[str, type[Exception]] = {
-    e.__name__: e for e in (KeyError, IndexError, TypeError, ValueError, AttributeError)}
+    e.__name__: e for e in (KeyError, IndexError, TypeError, ValueError, AttributeError)
+}
 
 
 def _rebuild_error(data: Any, family: Any) -> Exception:
     """A worker's error as this process's exception (class from a fixed table: ours, or
     one of the builtin shape errors a malformed config raises in process too)."""
     from ..core import errors
+
     if not isinstance(data, dict):
         return SpecWorkerDied(f"spec {family.path}: the worker sent an unreadable error")
     table = {name: getattr(errors, name) for name in errors.__all__}
@@ -112,27 +124,39 @@ def _rebuild_error(data: Any, family: Any) -> Exception:
         problem = (text("problem") or "").removeprefix(f"{name}: ")
         return _SHAPE_ERRORS[name](problem)
     if cls is None:
-        return SpecWorkerDied(f"spec {family.path}: internal error in the spec worker: "
-                              f"{text('problem')}", file=family.path)
+        return SpecWorkerDied(
+            f"spec {family.path}: internal error in the spec worker: {text('problem')}",
+            file=family.path,
+        )
     problem, file, field = text("problem") or "", text("file"), text("field")
     expected, hint = text("expected"), text("hint")
     if issubclass(cls, GenerationFailed):
         reasons = data.get("reasons") if isinstance(data.get("reasons"), dict) else {}
         attempts = data.get("attempts") if isinstance(data.get("attempts"), int) else 0
-        failed = cls(problem, attempts=attempts, reasons=reasons, file=file, field=field,
-                     line=line, expected=expected, hint=hint)
+        failed = cls(
+            problem,
+            attempts=attempts,
+            reasons=reasons,
+            file=file,
+            field=field,
+            line=line,
+            expected=expected,
+            hint=hint,
+        )
         if isinstance(data.get("detail"), str):
-            failed.detail = data["detail"]   # why a config replay was rejected, in words
+            failed.detail = data["detail"]  # why a config replay was rejected, in words
         return failed
     try:
         return cls(problem, file=file, field=field, line=line, expected=expected, hint=hint)
     except TypeError:
-        return PuzzleForgeError(problem, file=file, field=field, line=line, expected=expected,
-                                hint=hint)
+        return PuzzleForgeError(
+            problem, file=file, field=field, line=line, expected=expected, hint=hint
+        )
 
 
-def _call_for_spec(w: Worker, family: Any, request: dict, deadline: float,
-                   cpu_seconds: float | None = None) -> dict:
+def _call_for_spec(
+    w: Worker, family: Any, request: dict, deadline: float, cpu_seconds: float | None = None
+) -> dict:
     """Send ``request`` about ``family``'s spec: its text goes once per worker (specs
     reach 4 MB), again when the worker dropped it from its cache. ``request["seconds"]``
     is the time left to ``deadline``; the worker is waited for until the deadline plus
@@ -153,44 +177,67 @@ def _call_for_spec(w: Worker, family: Any, request: dict, deadline: float,
 
 
 def _cpu_killed(family: Any, params: Any) -> str:
-    return (f"spec {family.path}: the sandboxed worker was killed {CPU_GRACE:g} CPU seconds "
-            f"past the safety net (max_seconds = {params.max_seconds:g} s of CPU per puzzle), "
-            f"in a loop that nothing inside it could interrupt; no puzzle is given")
+    return (
+        f"spec {family.path}: the sandboxed worker was killed {CPU_GRACE:g} CPU seconds "
+        f"past the safety net (max_seconds = {params.max_seconds:g} s of CPU per puzzle), "
+        f"in a loop that nothing inside it could interrupt; no puzzle is given"
+    )
 
 
-def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: dict | None,
-                       use_spec_vars: tuple[str, ...], deadline: float) -> Puzzle:
+def sandboxed_generate(
+    family: Any,
+    params: Any,
+    rng: random.Random,
+    *,
+    config: dict | None,
+    use_spec_vars: tuple[str, ...],
+    deadline: float,
+) -> Puzzle:
     """``family.generate`` run by this thread's worker; ``rng`` advances as in process."""
     if not isinstance(rng, random.Random):
-        raise GenerationFailed("generate needs a random.Random (its state is sent to the "
-                               "sandboxed worker)", file=family.path)
-    request = {"op": "generate", "params": asdict(params), "rng": rng.getstate(),
-               "config": config, "use_spec_vars": list(use_spec_vars)}
+        raise GenerationFailed(
+            "generate needs a random.Random (its state is sent to the sandboxed worker)",
+            file=family.path,
+        )
+    request = {
+        "op": "generate",
+        "params": asdict(params),
+        "rng": rng.getstate(),
+        "config": config,
+        "use_spec_vars": list(use_spec_vars),
+    }
     w = thread_worker()
     try:
         reply = _call_for_spec(w, family, request, deadline, params.max_seconds + CPU_GRACE)
     except WorkerCpuLimit:
         w.kill()
-        raise SafetyNetFailed(_cpu_killed(family, params), attempts=0, reasons={SAFETY_NET: 1},
-                              file=family.path) from None
+        raise SafetyNetFailed(
+            _cpu_killed(family, params), attempts=0, reasons={SAFETY_NET: 1}, file=family.path
+        ) from None
     except WorkerTimeout:
         w.kill()
         raise SafetyNetFailed(
             f"spec {family.path}: the sandboxed worker was still busy {KILL_GRACE + 1:g} s past "
             f"its wall-clock backstop ({wall_backstop(params.max_seconds):g} s; the safety net "
             f"is max_seconds = {params.max_seconds:g} s of CPU per puzzle), waiting on something "
-            f"without using CPU; it was killed and no puzzle is given", attempts=0,
-            reasons={SAFETY_NET: 1}, file=family.path) from None
+            f"without using CPU; it was killed and no puzzle is given",
+            attempts=0,
+            reasons={SAFETY_NET: 1},
+            file=family.path,
+        ) from None
     except WorkerDead as exc:
         w.kill()
         if "SIGXCPU" in str(exc):  # the kernel's CPU limit: the net, past every Python check
-            raise SafetyNetFailed(_cpu_killed(family, params), attempts=0,
-                                  reasons={SAFETY_NET: 1}, file=family.path) from None
+            raise SafetyNetFailed(
+                _cpu_killed(family, params), attempts=0, reasons={SAFETY_NET: 1}, file=family.path
+            ) from None
         raise SpecWorkerDied(
             f"spec {family.path}: the sandboxed worker died during generation ({exc}); a spec "
             f"that exhausts its memory ({sandbox_process.LIMITS.address_space >> 20} MB address "
-            f"space) or CPU ends this way", file=family.path,
-            hint="If the spec is yours and needs more, run it with --trust") from None
+            f"space) or CPU ends this way",
+            file=family.path,
+            hint="If the spec is yours and needs more, run it with --trust",
+        ) from None
     except BaseException:
         w.kill()  # interrupted (Ctrl-C): the worker's state is unknown
         raise
@@ -201,21 +248,24 @@ def sandboxed_generate(family: Any, params: Any, rng: random.Random, *, config: 
                 rng.setstate(_as_state(state))
             except (TypeError, ValueError):
                 w.kill()
-                raise SpecWorkerDied(f"spec {family.path}: malformed reply from the worker",
-                                     file=family.path) from None
+                raise SpecWorkerDied(
+                    f"spec {family.path}: malformed reply from the worker", file=family.path
+                ) from None
         raise _rebuild_error(reply["error"], family)
     data = reply.get("puzzle")
     if not isinstance(data, dict):
         w.kill()
-        raise SpecWorkerDied(f"spec {family.path}: the worker's reply holds no puzzle",
-                             file=family.path)
+        raise SpecWorkerDied(
+            f"spec {family.path}: the worker's reply holds no puzzle", file=family.path
+        )
     try:
         rng.setstate(_as_state(state))
         puzzle = Puzzle(**{k: data[k] for k in _PUZZLE_FIELDS if k in data})
     except (TypeError, ValueError, KeyError) as exc:
         w.kill()
-        raise SpecWorkerDied(f"spec {family.path}: malformed reply from the worker: {exc}",
-                             file=family.path) from None
+        raise SpecWorkerDied(
+            f"spec {family.path}: malformed reply from the worker: {exc}", file=family.path
+        ) from None
     if isinstance(puzzle.meta, dict) and "source" in puzzle.meta:
         puzzle.meta["source"] = family._source  # the parent's view of the path
     return puzzle
@@ -233,12 +283,18 @@ def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seco
         reply = _call_for_spec(w, family, request, time.monotonic() + seconds)
     except WorkerTimeout:
         w.kill()
-        raise SpecWorkerDied(f"spec {family.path}: the audit's config replay ran past "
-                             f"{seconds:g} s; the worker was killed", file=family.path) from None
+        raise SpecWorkerDied(
+            f"spec {family.path}: the audit's config replay ran past "
+            f"{seconds:g} s; the worker was killed",
+            file=family.path,
+        ) from None
     except WorkerDead as exc:
         w.kill()
-        raise SpecWorkerDied(f"spec {family.path}: the sandboxed worker died during the audit's "
-                             f"config replay ({exc})", file=family.path) from None
+        raise SpecWorkerDied(
+            f"spec {family.path}: the sandboxed worker died during the audit's "
+            f"config replay ({exc})",
+            file=family.path,
+        ) from None
     except BaseException:
         w.kill()
         raise
@@ -247,18 +303,34 @@ def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seco
     data = reply.get("problem")
     if not isinstance(data, dict):
         w.kill()
-        raise SpecWorkerDied(f"spec {family.path}: the worker's reply holds no problem",
-                             file=family.path)
+        raise SpecWorkerDied(
+            f"spec {family.path}: the worker's reply holds no problem", file=family.path
+        )
     return data
 
 
-_PUZZLE_FIELDS = ("family", "question", "answer", "solution", "difficulty", "params", "seed",
-                  "config", "meta", "extra", "id")
+_PUZZLE_FIELDS = (
+    "family",
+    "question",
+    "answer",
+    "solution",
+    "difficulty",
+    "params",
+    "seed",
+    "config",
+    "meta",
+    "extra",
+    "id",
+)
 
 
 def _as_state(state: Any) -> tuple:
     """The random state tuple of the reply, checked to be Random's own shape."""
-    if (isinstance(state, tuple) and len(state) == 3 and isinstance(state[1], tuple)
-            and all(type(x) is int for x in state[1])):
+    if (
+        isinstance(state, tuple)
+        and len(state) == 3
+        and isinstance(state[1], tuple)
+        and all(type(x) is int for x in state[1])
+    ):
         return state
     raise ValueError("random state of the wrong shape")

@@ -9,6 +9,7 @@ run code), keep one persistent worker per thread, and reap workers at exit, afte
 fork and when they are killed. spec/sandbox.py decides what to send (the spec's text,
 the settings, the random state) and turns replies and failures into puzzles and errors.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -31,10 +32,22 @@ from typing import IO, Any
 from ..core.errors import PuzzleForgeError
 from .oslock import Limits
 
-__all__ = ["SandboxFailed", "SpecWorkerDied", "Worker", "WorkerTimeout", "WorkerDead",
-           "WorkerCpuLimit", "process_cpu_seconds",
-           "thread_worker", "worker_info", "live_worker_pids", "shutdown_workers",
-           "LIMITS", "START_SECONDS", "MAX_REPLY"]
+__all__ = [
+    "SandboxFailed",
+    "SpecWorkerDied",
+    "Worker",
+    "WorkerTimeout",
+    "WorkerDead",
+    "WorkerCpuLimit",
+    "process_cpu_seconds",
+    "thread_worker",
+    "worker_info",
+    "live_worker_pids",
+    "shutdown_workers",
+    "LIMITS",
+    "START_SECONDS",
+    "MAX_REPLY",
+]
 
 
 #: Seconds a new worker may take to import its modules and lock itself down.
@@ -62,8 +75,12 @@ def process_cpu_seconds(pid: int) -> float | None:
         return (int(fields[11]) + int(fields[12])) / _CLK_TCK  # utime, stime
     except (OSError, IndexError, ValueError):
         return None
-_BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
-         "from puzzleforge.spec.sandbox_worker import main; main()")
+
+
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from puzzleforge.spec.sandbox_worker import main; main()"
+)
 
 
 class SandboxFailed(PuzzleForgeError):
@@ -110,10 +127,24 @@ class Worker:
     def __init__(self) -> None:
         self.owner = os.getpid()
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-B", "-c", _BOOT, _package_parent(), str(os.getpid()),
-             pickle.dumps(asdict(LIMITS)).hex()],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env={}, cwd="/", close_fds=True, start_new_session=True)
+            [
+                sys.executable,
+                "-I",
+                "-B",
+                "-c",
+                _BOOT,
+                _package_parent(),
+                str(os.getpid()),
+                pickle.dumps(asdict(LIMITS)).hex(),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={},
+            cwd="/",
+            close_fds=True,
+            start_new_session=True,
+        )
         self.pid = self.proc.pid
         if self.proc.stdin is None or self.proc.stdout is None:  # PIPE gives both
             raise SandboxFailed("the spec worker process was started without pipes")
@@ -131,18 +162,23 @@ class Worker:
             hello = self._read(time.monotonic() + START_SECONDS)
         except WorkerTimeout:
             self.kill()
-            raise SandboxFailed(f"the spec worker process did not start within {START_SECONDS:g} s",
-                                hint=_TRUST_HINT) from None
+            raise SandboxFailed(
+                f"the spec worker process did not start within {START_SECONDS:g} s",
+                hint=_TRUST_HINT,
+            ) from None
         except WorkerDead as exc:
             self.kill()
-            raise SandboxFailed(f"the spec worker process exited while starting ({exc})",
-                                hint=_TRUST_HINT) from None
+            raise SandboxFailed(
+                f"the spec worker process exited while starting ({exc})", hint=_TRUST_HINT
+            ) from None
         if not isinstance(hello, dict) or "ready" not in hello:
             self.kill()
             why = hello.get("fatal") if isinstance(hello, dict) else repr(hello)[:200]
-            raise SandboxFailed(f"the spec worker cannot lock itself down: {why}",
-                                expected="Linux with seccomp (libseccomp and the pyseccomp "
-                                         "package installed)", hint=_TRUST_HINT)
+            raise SandboxFailed(
+                f"the spec worker cannot lock itself down: {why}",
+                expected="Linux with seccomp (libseccomp and the pyseccomp package installed)",
+                hint=_TRUST_HINT,
+            )
         self.info = hello
 
     # ---- pipes -------------------------------------------------------------------------
@@ -155,7 +191,7 @@ class Worker:
         while data:
             self._wait(fd, select.POLLOUT, deadline)
             try:
-                n = os.write(fd, data[:1 << 16])
+                n = os.write(fd, data[: 1 << 16])
             except BlockingIOError:
                 continue
             except OSError as exc:  # BrokenPipeError: the worker is gone
@@ -198,8 +234,15 @@ class Worker:
             raise WorkerDead(f"reply of {size:,} bytes (limit {MAX_REPLY:,})")
         try:
             return _plain_loads(self._read_exact(size, deadline))
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, MemoryError,
-                RecursionError, struct.error) as exc:
+        except (
+            pickle.UnpicklingError,
+            EOFError,
+            ValueError,
+            TypeError,
+            MemoryError,
+            RecursionError,
+            struct.error,
+        ) as exc:
             raise WorkerDead(f"unreadable reply: {exc}") from None
 
     def call(self, request: dict, deadline: float, cpu_seconds: float | None = None) -> dict:
@@ -250,8 +293,7 @@ class WorkerDead(Exception):
     """The worker is gone or sent something that is not a well-formed reply."""
 
 
-_TRUST_HINT = ("Specs you trust can run in this process with --trust (trust=True in the "
-               "Python API)")
+_TRUST_HINT = "Specs you trust can run in this process with --trust (trust=True in the Python API)"
 _LIVE: weakref.WeakSet[Worker] = weakref.WeakSet()
 _local = threading.local()
 

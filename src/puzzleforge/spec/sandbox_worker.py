@@ -13,6 +13,7 @@ unpickler (spec/sandbox_process.py), because this process is the one that may be
 
 Frames on the pipes: 4-byte big-endian length, then a pickle.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -61,8 +62,14 @@ def _plain_error(exc: BaseException) -> dict:
 
     out: dict[str, Any] = {"type": type(exc).__name__}
     if isinstance(exc, PuzzleForgeError):
-        out.update(problem=exc.problem, file=exc.file, field=exc.field, line=exc.line,
-                   expected=exc.expected, hint=exc.hint)
+        out.update(
+            problem=exc.problem,
+            file=exc.file,
+            field=exc.field,
+            line=exc.line,
+            expected=exc.expected,
+            hint=exc.hint,
+        )
         for key in ("attempts", "reasons", "detail"):
             if key in exc.__dict__:
                 out[key] = exc.__dict__[key]
@@ -116,8 +123,9 @@ class _Families:
             if text is None:
                 return None
             path = req["path"]
-            fam = SpecFamily(path, trust=False,
-                             spec=parse_spec_text(text, path, root=Path(req["root"])))
+            fam = SpecFamily(
+                path, trust=False, spec=parse_spec_text(text, path, root=Path(req["root"]))
+            )
         self.items[key] = fam
         while len(self.items) > _CACHE_SIZE:
             self.items.pop(next(iter(self.items)))
@@ -141,9 +149,13 @@ def _generate(families: _Families, req: dict) -> dict:
     # the hard deadline: the CPU safety net plus a grace, enforced by the kernel
     set_cpu_limit(min(seconds, params.max_seconds) + CPU_GRACE)
     try:
-        puzzle = fam.generate_in_process(params, rng, config=req["config"],
-                                         use_spec_vars=tuple(req["use_spec_vars"]),
-                                         deadline=time.monotonic() + seconds)
+        puzzle = fam.generate_in_process(
+            params,
+            rng,
+            config=req["config"],
+            use_spec_vars=tuple(req["use_spec_vars"]),
+            deadline=time.monotonic() + seconds,
+        )
     except BaseException as exc:  # noqa: BLE001 - the generator's state goes back too
         return {"error": _plain_error(exc), "rng": rng.getstate()}
     return {"puzzle": dict(vars(puzzle)), "rng": rng.getstate()}
@@ -178,14 +190,25 @@ def main() -> None:
     try:
         from .oslock import Limits, lock_down
 
-        limits = Limits(**pickle.loads(bytes.fromhex(sys.argv[3]))) if len(sys.argv) > 3 else Limits()
+        limits = (
+            Limits(**pickle.loads(bytes.fromhex(sys.argv[3]))) if len(sys.argv) > 3 else Limits()
+        )
         _warm_up()
         applied = lock_down(limits, parent)
     except BaseException as exc:  # noqa: BLE001 - reported, then the worker exits
         _send(fd_out, {"fatal": f"{type(exc).__name__}: {exc}"})
         os._exit(3)
-    _send(fd_out, {"ready": os.getpid(), "uid": applied.uid, "root": applied.root, "landlock": applied.landlock_abi,
-                   "seccomp": applied.seccomp, "rlimits": applied.rlimits})
+    _send(
+        fd_out,
+        {
+            "ready": os.getpid(),
+            "uid": applied.uid,
+            "root": applied.root,
+            "landlock": applied.landlock_abi,
+            "seccomp": applied.seccomp,
+            "rlimits": applied.rlimits,
+        },
+    )
     families = _Families()
     while True:
         body = _receive(fd_in)
@@ -200,7 +223,9 @@ def main() -> None:
             elif req.get("op") == "ping":
                 reply = {"pong": os.getpid()}
             else:
-                reply = {"error": {"type": "RuntimeError", "problem": f"unknown op {req.get('op')!r}"}}
+                reply = {
+                    "error": {"type": "RuntimeError", "problem": f"unknown op {req.get('op')!r}"}
+                }
         except BaseException as exc:  # noqa: BLE001 - every failure goes back as data
             reply = {"error": _plain_error(exc)}
         import resource
@@ -210,5 +235,12 @@ def main() -> None:
         try:
             _send(fd_out, reply)
         except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as exc:
-            _send(fd_out, {"error": {"type": "RuntimeError",
-                                     "problem": f"the worker's reply cannot be sent: {exc}"}})
+            _send(
+                fd_out,
+                {
+                    "error": {
+                        "type": "RuntimeError",
+                        "problem": f"the worker's reply cannot be sent: {exc}",
+                    }
+                },
+            )

@@ -19,6 +19,7 @@ decides each step completely (a conflict budget that runs out, or anything outsi
 fragment, returns None and the caller uses Z3 as before). The set of solutions is the
 same as Z3's enumeration gives; the caller sorts it into the same canonical order.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -26,25 +27,30 @@ from typing import Any
 
 import z3
 
+from .satdomains import (
+    FLIP,
+    Outside,
+    bounds_into,
+    const_cmp,
+    domains,
+    finish_domains,
+    holds,
+    pair_cmp,
+    value_set,
+)
 from .z3raw import RAW, ast_at, ptr
 
 __all__ = ["enumerate_sat", "sat_solutions"]
 
-#: Largest integer domain encoded one-hot (beyond it the encoding grows past its use).
-MAX_DOMAIN = 64
 #: SAT conflicts allowed per solver call before the caller falls back to Z3 (a count, so
 #: the outcome does not depend on machine load).
 CONFLICT_BUDGET = 200_000
 _TACTIC = ("simplify", "card2bv", "bit-blast", "tseitin-cnf")
-_CMP = {z3.Z3_OP_EQ, z3.Z3_OP_LE, z3.Z3_OP_LT, z3.Z3_OP_GE, z3.Z3_OP_GT}
-_NE = z3.Z3_OP_DISTINCT  # x != n (Z3 writes it as a two-argument distinct)
 #: The plain-pointer accessors (spec/z3raw.py); None on an unusual z3 build (then the
 #: wrapper walk below is used).
 _API: Any = RAW
 _NUM_AST, _APP_AST = z3.Z3_NUMERAL_AST, z3.Z3_APP_AST
 _BOOL_SORT, _INT_SORT = z3.Z3_BOOL_SORT, z3.Z3_INT_SORT
-_FLIP = {_NE: _NE, z3.Z3_OP_EQ: z3.Z3_OP_EQ, z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_LT: z3.Z3_OP_GT,
-         z3.Z3_OP_GE: z3.Z3_OP_LE, z3.Z3_OP_GT: z3.Z3_OP_LT}
 
 
 def _nary(fn: Any, args: list, ctx: Any) -> Any:
@@ -65,148 +71,65 @@ def _not(a: Any, ctx: Any) -> Any:
     return z3.BoolRef(z3.z3core.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
 
 
-class _Outside(Exception):
-    """The constraints are outside the fragment this path encodes exactly."""
-
-
-def _holds(op: int, a: int, b: int) -> bool:
-    return {_NE: a != b, z3.Z3_OP_EQ: a == b, z3.Z3_OP_LE: a <= b, z3.Z3_OP_LT: a < b,
-            z3.Z3_OP_GE: a >= b, z3.Z3_OP_GT: a > b}[op]
-
-
-def _const_cmp(e: Any, ints: dict[int, Any]) -> tuple[int, int, int] | None:
-    """``(const id, op, value)`` of ``x op n`` / ``n op x`` over an integer constant."""
-    if not z3.is_app(e) or e.decl().kind() not in _FLIP or e.num_args() != 2:
-        return None
-    a, b = e.arg(0), e.arg(1)
-    if a.get_id() in ints and z3.is_int_value(b):
-        return a.get_id(), e.decl().kind(), b.as_long()
-    if b.get_id() in ints and z3.is_int_value(a):
-        return b.get_id(), _FLIP[e.decl().kind()], a.as_long()
-    return None
-
-
-def _pair_cmp(e: Any, ints: dict[int, Any]) -> tuple[int, list[int]] | None:
-    """``(op, const ids)`` of ``x op y`` or ``Distinct(x, y, ...)`` over integer constants."""
-    if not z3.is_app(e):
-        return None
-    op = e.decl().kind()
-    if op not in _CMP and op != z3.Z3_OP_DISTINCT:
-        return None
-    ids = [a.get_id() for a in e.children()]
-    if len(ids) < 2 or any(i not in ints for i in ids) or (op != z3.Z3_OP_DISTINCT and len(ids) != 2):
-        return None
-    return op, ids
-
-
-def _conjuncts(assertions: Sequence[Any]) -> list[Any]:
-    out, stack = [], list(reversed(list(assertions)))
-    while stack:
-        e = stack.pop()
-        if z3.is_and(e):
-            stack.extend(reversed(e.children()))
-        else:
-            out.append(e)
-    return out
-
-
-def _bound(cmp: tuple[int, int, int], lo: dict[int, int], hi: dict[int, int],
-           sets: dict[int, set[int]]) -> None:
-    """Narrow a constant's bounds or value set by a top-level ``x op n``."""
-    c, op, v = cmp
-    if op == _NE:
-        return  # not a bound (the rewriting keeps it as a constraint)
-    if op == z3.Z3_OP_EQ:
-        sets[c] = sets.get(c, {v}) & {v}
-    elif op in (z3.Z3_OP_LE, z3.Z3_OP_LT):
-        hi[c] = min(hi.get(c, v), v if op == z3.Z3_OP_LE else v - 1)
-    else:
-        lo[c] = max(lo.get(c, v), v if op == z3.Z3_OP_GE else v + 1)
-
-
-def _value_set(parts: list, sets: dict[int, set[int]]) -> None:
-    """Narrow a constant's value set by a top-level ``Or(x == a, x == b, ...)``."""
-    if parts and all(p is not None and p[1] == z3.Z3_OP_EQ for p in parts) \
-            and len({p[0] for p in parts if p}) == 1:
-        c = parts[0][0]
-        vs = {p[2] for p in parts if p}
-        sets[c] = sets[c] & vs if c in sets else vs
-
-
-def _finish_domains(ints: dict[int, Any], lo: dict[int, int], hi: dict[int, int],
-                    sets: dict[int, set[int]]) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    for c in ints:
-        if c in sets:
-            vals = sorted(v for v in sets[c] if lo.get(c, v) <= v <= hi.get(c, v))
-        elif c in lo and c in hi:
-            if hi[c] - lo[c] >= MAX_DOMAIN:
-                raise _Outside("integer domain too large")
-            vals = list(range(lo[c], hi[c] + 1))
-        else:
-            raise _Outside("integer constant without finite bounds")
-        if len(vals) > MAX_DOMAIN:
-            raise _Outside("integer domain too large")
-        out[c] = vals
-    return out
-
-
-def _domains(assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[int]]:
-    """Each integer constant's values from top-level bounds and value sets (else _Outside)."""
-    lo: dict[int, int] = {}
-    hi: dict[int, int] = {}
-    sets: dict[int, set[int]] = {}
-    for e in _conjuncts(assertions):
-        cmp = _const_cmp(e, ints)
-        if cmp is not None:
-            _bound(cmp, lo, hi, sets)
-        elif z3.is_or(e):
-            _value_set([_const_cmp(a, ints) for a in e.children()], sets)
-    return _finish_domains(ints, lo, hi, sets)
-
-
 def _pair_rewrite(op: int, xs: list[int], onehot: dict[int, dict[int, Any]], ctx: Any) -> Any:
     """The one-hot form of ``x op y`` or ``Distinct(x, y, ...)`` over integer constants."""
     if op == z3.Z3_OP_DISTINCT:  # no value taken twice
-        return _and([_or([_not(onehot[a][v], ctx), _not(onehot[b][v], ctx)], ctx)
-                     for i, a in enumerate(xs) for b in xs[i + 1:]
-                     for v in onehot[a] if v in onehot[b]], ctx)
+        return _and(
+            [
+                _or([_not(onehot[a][v], ctx), _not(onehot[b][v], ctx)], ctx)
+                for i, a in enumerate(xs)
+                for b in xs[i + 1 :]
+                for v in onehot[a]
+                if v in onehot[b]
+            ],
+            ctx,
+        )
     a, b = xs  # x = a implies y takes one of the values b with a op b
-    return _and([_or([_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if _holds(op, v, w)]], ctx)
-                 for v, bit in onehot[a].items()], ctx)
+    return _and(
+        [
+            _or([_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if holds(op, v, w)]], ctx)
+            for v, bit in onehot[a].items()
+        ],
+        ctx,
+    )
 
 
-def _rewrite(e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]],
-             memo: dict[int, Any]) -> Any:
+def _rewrite(
+    e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]], memo: dict[int, Any]
+) -> Any:
     """``e`` with each integer comparison replaced by its one-hot disjunction."""
     key = e.get_id()
     got = memo.get(key)
     if got is not None:
         return got
-    cmp = _const_cmp(e, ints)
-    pair = None if cmp is not None else _pair_cmp(e, ints)
+    cmp = const_cmp(e, ints)
+    pair = None if cmp is not None else pair_cmp(e, ints)
     ctx = e.ctx
     if cmp is not None:
         c, op, v = cmp
-        lits = [b for val, b in onehot[c].items() if _holds(op, val, v)]
+        lits = [b for val, b in onehot[c].items() if holds(op, val, v)]
         out = lits[0] if len(lits) == 1 else _or(lits, ctx)
     elif pair is not None:
         out = _pair_rewrite(*pair, onehot, ctx)
     elif key in ints:
-        raise _Outside("an integer constant outside a comparison with a number")
+        raise Outside("an integer constant outside a comparison with a number")
     elif z3.is_app(e) and e.num_args():
         kids = [_rewrite(a, ints, onehot, memo) for a in e.children()]
-        out = e.decl()(*kids) if any(k is not a for k, a in zip(kids, e.children(), strict=False)) else e
+        out = (
+            e.decl()(*kids)
+            if any(k is not a for k, a in zip(kids, e.children(), strict=False))
+            else e
+        )
     else:
         if z3.is_quantifier(e) or (z3.is_const(e) and not z3.is_bool(e) and not z3.is_int_value(e)):
-            raise _Outside("a term this path does not encode")
+            raise Outside("a term this path does not encode")
         out = e
     memo[key] = out
     return out
 
 
 class _RawEncoder:
-    """``_domains`` and ``_rewrite`` over plain AST addresses (spec/z3raw.py).
+    """``domains`` and ``_rewrite`` over plain AST addresses (spec/z3raw.py).
 
     Why: walking the constraints through z3py's wrappers (``children()``, ``decl()``,
     ``is_app``: a Python object and several checked calls per node) and rebuilding every
@@ -224,7 +147,10 @@ class _RawEncoder:
 
     def int_value(self, p: int) -> int | None:
         c = self.c
-        if _API.get_ast_kind(c, p) != _NUM_AST or _API.get_sort_kind(c, _API.get_sort(c, p)) != _INT_SORT:
+        if (
+            _API.get_ast_kind(c, p) != _NUM_AST
+            or _API.get_sort_kind(c, _API.get_sort(c, p)) != _INT_SORT
+        ):
             return None
         return int(_API.get_numeral_string(c, p))
 
@@ -240,7 +166,7 @@ class _RawEncoder:
         return [arg(c, p, i) for i in range(n)]
 
     def const_cmp(self, p: int, dk: int, n: int) -> tuple[int, int, int] | None:
-        if dk not in _FLIP or n != 2:
+        if dk not in FLIP or n != 2:
             return None
         a, b = self.args(p, 2)
         ia = self.int_at.get(a)
@@ -252,7 +178,7 @@ class _RawEncoder:
         if ib is not None:
             v = self.int_value(a)
             if v is not None:
-                return ib, _FLIP[dk], v
+                return ib, FLIP[dk], v
         return None
 
     def conjuncts(self, assertions: Sequence[Any]) -> list[int]:
@@ -268,7 +194,7 @@ class _RawEncoder:
         return out
 
     def domains(self, assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[int]]:
-        """``_domains`` of the module, over addresses (the same bounds, the same order)."""
+        """``domains`` of the module, over addresses (the same bounds, the same order)."""
         lo: dict[int, int] = {}
         hi: dict[int, int] = {}
         sets: dict[int, set[int]] = {}
@@ -277,11 +203,11 @@ class _RawEncoder:
                 dk, n = self.head(p)
                 cmp = self.const_cmp(p, dk, n)
                 if cmp is not None:
-                    _bound(cmp, lo, hi, sets)
+                    bounds_into(cmp, lo, hi, sets)
                 elif dk == z3.Z3_OP_OR:
                     parts = [self.const_cmp(a, *self.head(a)) for a in self.args(p, n)]
-                    _value_set(parts, sets)
-        return _finish_domains(ints, lo, hi, sets)
+                    value_set(parts, sets)
+        return finish_domains(ints, lo, hi, sets)
 
     def wrap(self, out: Any) -> int:
         self.keep.append(out)
@@ -296,26 +222,26 @@ class _RawEncoder:
         kind = _API.get_ast_kind(c, p)
         if kind == _NUM_AST:
             if _API.get_sort_kind(c, _API.get_sort(c, p)) != _INT_SORT:
-                raise _Outside("a term this path does not encode")
+                raise Outside("a term this path does not encode")
             memo[p] = p
             return p
         if kind != _APP_AST:
-            raise _Outside("a term this path does not encode")
+            raise Outside("a term this path does not encode")
         dk, n = self.head(p)
         cmp = self.const_cmp(p, dk, n)
         pair: list[int] | None = None
-        if cmp is None and dk in _FLIP and n >= 2 and (dk == z3.Z3_OP_DISTINCT or n == 2):
+        if cmp is None and dk in FLIP and n >= 2 and (dk == z3.Z3_OP_DISTINCT or n == 2):
             xs = self.args(p, n)
             if all(a in self.int_at for a in xs):
                 pair = [self.int_at[a] for a in xs]
         if cmp is not None:
             ci, op, v = cmp
-            lits = [b for val, b in onehot[ci].items() if _holds(op, val, v)]
+            lits = [b for val, b in onehot[ci].items() if holds(op, val, v)]
             out = self.wrap(lits[0] if len(lits) == 1 else _or(lits, ctx))
         elif pair is not None:
             out = self.wrap(_pair_rewrite(dk, pair, onehot, ctx))
         elif p in self.int_at:
-            raise _Outside("an integer constant outside a comparison with a number")
+            raise Outside("an integer constant outside a comparison with a number")
         elif n:
             kids = self.args(p, n)
             new = [self.rewrite(a, onehot, memo) for a in kids]
@@ -323,10 +249,12 @@ class _RawEncoder:
                 out = p
             else:
                 arr = (z3.Ast * n)(*[ast_at(a) for a in new])
-                out = self.wrap(z3.AstRef(z3.z3core.Z3_update_term(ctx.ref(), ast_at(p), n, arr), ctx))
+                out = self.wrap(
+                    z3.AstRef(z3.z3core.Z3_update_term(ctx.ref(), ast_at(p), n, arr), ctx)
+                )
         else:
             if _API.get_sort_kind(c, _API.get_sort(c, p)) != _BOOL_SORT:
-                raise _Outside("a term this path does not encode")
+                raise Outside("a term this path does not encode")
             out = p
         memo[p] = out
         return out
@@ -346,14 +274,14 @@ def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[str, int]] | 
     goal.add(*assertions)
     res = z3.Then(*_TACTIC, ctx=goal.ctx)(goal)
     if len(res) != 1:
-        raise _Outside("the tactics split the goal")
+        raise Outside("the tactics split the goal")
     sub = res[0]
     if sub.inconsistent():
         return None
     # arithmetic the tactics could not turn into Boolean structure (an integer-valued If,
     # a product...) would be printed as an opaque variable: refuse instead
     if not z3.Probe("is-propositional", ctx=goal.ctx)(sub):
-        raise _Outside("the tactics left arithmetic")
+        raise Outside("the tactics left arithmetic")
     if len(sub) == 0:
         return [], {}
     clauses: list[list[int]] = []
@@ -367,20 +295,25 @@ def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[str, int]] | 
             continue
         lits = [int(t) for t in line.split()]
         if not lits or lits[-1] != 0:
-            raise _Outside("the tactics left a formula that is not a clause")
+            raise Outside("the tactics left a formula that is not a clause")
         if len(lits) == 1:  # the empty clause: false
             return None
         clauses.append(lits[:-1])
     return clauses, var_of
 
 
-def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
-                  limit: int | None) -> list[list[Any]] | None:
+def enumerate_sat(
+    assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int], limit: int | None
+) -> list[list[Any]] | None:
     """Every solution projected on ``consts`` as value rows (unordered), or None when outside.
 
     More than ``limit`` solutions: the first ``limit + 1`` rows (the caller rejects).
     """
-    if not assertions or not consts or any(k not in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds):
+    if (
+        not assertions
+        or not consts
+        or any(k not in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds)
+    ):
         return None
     try:
         from pysat.solvers import Glucose4
@@ -390,7 +323,7 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
         ctx = consts[0].ctx
         ints = {c.get_id(): c for c, k in zip(consts, kinds, strict=False) if k == z3.Z3_INT_SORT}
         raw = _RawEncoder(ctx, ints) if RAW is not None else None
-        doms = raw.domains(assertions, ints) if raw is not None else _domains(assertions, ints)
+        doms = raw.domains(assertions, ints) if raw is not None else domains(assertions, ints)
         onehot: dict[int, dict[int, Any]] = {}
         extra: list[Any] = []
         for c, vals in doms.items():
@@ -406,7 +339,7 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
             memo: dict[int, Any] = {}
             rewritten = [_rewrite(a, ints, onehot, memo) for a in assertions] + extra
         got = _cnf(rewritten)
-    except (_Outside, z3.Z3Exception, RecursionError):
+    except (Outside, z3.Z3Exception, RecursionError):
         return None
     if got is None:
         return []
@@ -421,6 +354,7 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
             top += 1
             var_of[name] = top
         return var_of[name]
+
     # the projection: a Boolean constant, or an integer's one-hot literals
     proj: list[tuple[int, Any]] = []  # (kind, var or [(value, var)])
     for c, k in zip(consts, kinds, strict=False):
@@ -431,7 +365,7 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
     for kind, p in proj:
         if kind == 1:
             lits = [v for _, v in p]
-            clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+            clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
     rows: list[list[Any]] = []
     with Glucose4(bootstrap_with=clauses) as sat:
         while True:
@@ -463,8 +397,9 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
             sat.add_clause(block)
 
 
-def sat_solutions(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int],
-                  limit: int | None) -> list[Any] | None:
+def sat_solutions(
+    assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int], limit: int | None
+) -> list[Any] | None:
     """The solutions as ``SolModel`` in the canonical order (as the Z3 enumeration sorts them).
 
     None when the constraints are outside this path; more than ``limit`` solutions raise

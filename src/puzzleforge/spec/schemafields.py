@@ -7,6 +7,7 @@ expressions and templates compiled through spec/safe.py with every name checked,
 mappings with known fields, the randomisation block (``Selection``) and ranges. An
 error names the file, the field path, its line and what was expected.
 """
+
 from __future__ import annotations
 
 import ast
@@ -29,14 +30,30 @@ IGNORED_FIELDS = {"init_cond"}
 
 #: Names every expression may use besides spec names (set by the engine at run time).
 RESERVED = {
-    "_sym", "_ind", "_index", "_opt", "_model", "_solutions", "_value", "_sol", "_ans",
-    "_sol_id", "conditions", "queries", "opt_num", "_domain", "_total", "_desc", "_num",
+    "_sym",
+    "_ind",
+    "_index",
+    "_opt",
+    "_model",
+    "_solutions",
+    "_value",
+    "_sol",
+    "_ans",
+    "_sol_id",
+    "conditions",
+    "queries",
+    "opt_num",
+    "_domain",
+    "_total",
+    "_desc",
+    "_num",
 }
 
 
 def _load_with_lines(text: str, file: str) -> tuple[Any, dict[tuple, int]]:
-    data, node = load_yaml_node(text, file=file,
-                                expected="a YAML mapping of PuzzleClone attributes")
+    data, node = load_yaml_node(
+        text, file=file, expected="a YAML mapping of PuzzleClone attributes"
+    )
     lines: dict[tuple, int] = {}
 
     def walk(n: Any, path: tuple) -> None:
@@ -90,28 +107,46 @@ class _Ctx:
         return ".".join(str(p) for p in path)
 
     def error(self, path: tuple, message: str, expected: str | None = None) -> InvalidSpec:
-        return InvalidSpec(message, file=self.file, field=self.where(path), line=self.line(path),
-                           expected=expected)
+        return InvalidSpec(
+            message, file=self.file, field=self.where(path), line=self.line(path), expected=expected
+        )
 
-    def expr(self, value: Any, path: tuple, *, check_names: bool = True,
-             extra: set[str] | None = None) -> SafeCode:
+    def expr(
+        self, value: Any, path: tuple, *, check_names: bool = True, extra: set[str] | None = None
+    ) -> SafeCode:
         if isinstance(value, (bool, int, float)):
             value = repr(value)
         if not isinstance(value, str):
-            raise self.error(path, f"expected an expression string, got {type(value).__name__}",
-                             "a Python expression as a string")
-        code = compile_expr(value, where=self.where(path), file=self.file, line=self.line(path),
-                            aliases=self.aliases)
+            raise self.error(
+                path,
+                f"expected an expression string, got {type(value).__name__}",
+                "a Python expression as a string",
+            )
+        code = compile_expr(
+            value,
+            where=self.where(path),
+            file=self.file,
+            line=self.line(path),
+            aliases=self.aliases,
+        )
         if check_names:
             self.check_names(value, path, extra)
         return code
 
     def template(self, value: Any, path: tuple, *, extra: set[str] | None = None) -> SafeCode:
         if value is not None and not isinstance(value, (str, int, float)):
-            raise self.error(path, f"expected a text template, got {type(value).__name__}",
-                             "a string (an f-string without the f)")
-        code = compile_template(value, where=self.where(path), file=self.file, line=self.line(path),
-                                aliases=self.aliases)
+            raise self.error(
+                path,
+                f"expected a text template, got {type(value).__name__}",
+                "a string (an f-string without the f)",
+            )
+        code = compile_template(
+            value,
+            where=self.where(path),
+            file=self.file,
+            line=self.line(path),
+            aliases=self.aliases,
+        )
         if value is not None and "{" in str(value):
             tree = template_tree(str(value), self.where(path), self.file, self.line(path))
             self._check_tree(tree, str(value), path, extra)
@@ -134,22 +169,32 @@ class _Ctx:
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 name = node.id
-                if name in bound or name in self.defined or name in self.aliases or \
-                        name == "__import__" or (extra and name in extra):
+                if (
+                    name in bound
+                    or name in self.defined
+                    or name in self.aliases
+                    or name == "__import__"
+                    or (extra and name in extra)
+                ):
                     continue  # (__import__ only survives compile_expr as __import__('datetime'))
                 raise self.error(
-                    path, f"name '{name}' is used before it is defined "
-                          f"(in: {' '.join(source.split())[:160]})",
+                    path,
+                    f"name '{name}' is used before it is defined "
+                    f"(in: {' '.join(source.split())[:160]})",
                     "names defined by an earlier attribute (format order: custom_operator, "
                     "variables, symbols, conditions, post_generation, optimize, queries, desc), "
-                    "a built-in operator or a reserved name")
+                    "a built-in operator or a reserved name",
+                )
 
     def define(self, name: Any, path: tuple) -> str:
         if not isinstance(name, str) or not name.isidentifier():
             raise self.error(path, f"'{name}' is not a valid name", "a Python identifier")
         if keyword.iskeyword(name):
-            raise self.error(path, f"name '{name}' clashes with a Python keyword",
-                             "a name that is not a Python reserved word")
+            raise self.error(
+                path,
+                f"name '{name}' clashes with a Python keyword",
+                "a name that is not a Python reserved word",
+            )
         if name.startswith("__"):
             raise self.error(path, f"name '{name}' is not allowed (dunder)", "a plain identifier")
         self.defined.add(name)
@@ -160,19 +205,24 @@ def _as_mapping(ctx: _Ctx, value: Any, path: tuple, what: str) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ctx.error(path, f"{what} must be a mapping, got {type(value).__name__}",
-                        f"a mapping of {what}")
+        raise ctx.error(
+            path, f"{what} must be a mapping, got {type(value).__name__}", f"a mapping of {what}"
+        )
     return value
 
 
 def _check_fields(ctx: _Ctx, value: Any, path: tuple, allowed: tuple[str, ...], what: str) -> dict:
     if not isinstance(value, dict):
-        raise ctx.error(path, f"{what} must be a mapping, got {type(value).__name__}",
-                        f"a mapping with fields {', '.join(allowed)}")
+        raise ctx.error(
+            path,
+            f"{what} must be a mapping, got {type(value).__name__}",
+            f"a mapping with fields {', '.join(allowed)}",
+        )
     for key in value:
         if key not in allowed and key not in IGNORED_FIELDS:
-            raise ctx.error(path + (key,), f"unknown field '{key}' in {what}",
-                            "one of " + ", ".join(allowed))
+            raise ctx.error(
+                path + (key,), f"unknown field '{key}' in {what}", "one of " + ", ".join(allowed)
+            )
     return value
 
 
@@ -182,12 +232,15 @@ def _bool_list(ctx: _Ctx, value: Any, path: tuple, n: int) -> tuple[bool, ...] |
     if not isinstance(value, list) or not all(isinstance(v, bool) for v in value):
         raise ctx.error(path, "expected a list of true/false", "a list of booleans, one per source")
     if len(value) != n:
-        raise ctx.error(path, f"has {len(value)} entries but there are {n} sources",
-                        "one entry per source")
+        raise ctx.error(
+            path, f"has {len(value)} entries but there are {n} sources", "one entry per source"
+        )
     return tuple(value)
 
 
-def _custom_conds(ctx: _Ctx, value: Any, path: tuple, n_sources: int, extra: set[str]) -> tuple[dict, ...]:
+def _custom_conds(
+    ctx: _Ctx, value: Any, path: tuple, n_sources: int, extra: set[str]
+) -> tuple[dict, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
@@ -202,9 +255,14 @@ def _custom_conds(ctx: _Ctx, value: Any, path: tuple, n_sources: int, extra: set
         fields = item.get("fields")
         if fields is None:
             fields = list(range(n_sources))
-        if not isinstance(fields, list) or not all(isinstance(f, int) and 0 <= f < n_sources for f in fields):
-            raise ctx.error(p + ("fields",), f"fields {fields!r} are not source indices",
-                            f"a list of integers in [0, {n_sources - 1}]")
+        if not isinstance(fields, list) or not all(
+            isinstance(f, int) and 0 <= f < n_sources for f in fields
+        ):
+            raise ctx.error(
+                p + ("fields",),
+                f"fields {fields!r} are not source indices",
+                f"a list of integers in [0, {n_sources - 1}]",
+            )
         constraint = item.get("constraint")
         code = None
         if constraint is not None and str(constraint).strip() != "None":
@@ -213,33 +271,57 @@ def _custom_conds(ctx: _Ctx, value: Any, path: tuple, n_sources: int, extra: set
     return tuple(out)
 
 
-def _selection(ctx: _Ctx, d: dict, path: tuple, *, extra: set[str], option: bool = False,
-               allow_dim: bool = True) -> Selection:
+def _selection(
+    ctx: _Ctx,
+    d: dict,
+    path: tuple,
+    *,
+    extra: set[str],
+    option: bool = False,
+    allow_dim: bool = True,
+) -> Selection:
     src = d.get("source")
     if not isinstance(src, list) or not src:
-        raise ctx.error(path + ("source",), "source must be a non-empty list",
-                        "a list of variable names or literal lists as strings")
+        raise ctx.error(
+            path + ("source",),
+            "source must be a non-empty list",
+            "a list of variable names or literal lists as strings",
+        )
     sources = tuple(ctx.expr(s, path + ("source", i), extra=extra) for i, s in enumerate(src))
     n = len(sources)
     amount = d.get("amount")
     amounts = None
     if amount is not None:
         if not isinstance(amount, list) or len(amount) != n:
-            raise ctx.error(path + ("amount",), "amount must be a list with one entry per source",
-                            f"a list of {n} counts")
-        amounts = tuple(ctx.expr(a, path + ("amount", i), extra=extra) for i, a in enumerate(amount))
+            raise ctx.error(
+                path + ("amount",),
+                "amount must be a list with one entry per source",
+                f"a list of {n} counts",
+            )
+        amounts = tuple(
+            ctx.expr(a, path + ("amount", i), extra=extra) for i, a in enumerate(amount)
+        )
     dim = d.get("dim", 1)
     if not isinstance(dim, int) or isinstance(dim, bool) or dim < 1 or (not allow_dim and dim != 1):
-        raise ctx.error(path + ("dim",), f"dim {dim!r} is not allowed here",
-                        "a positive integer (1 for conditions and options)")
+        raise ctx.error(
+            path + ("dim",),
+            f"dim {dim!r} is not allowed here",
+            "a positive integer (1 for conditions and options)",
+        )
     dim_cond = d.get("dim_cond") or []
     if not isinstance(dim_cond, list) or not all(
-            isinstance(g, list) and all(isinstance(i, int) and 0 <= i < n for i in g) for g in dim_cond):
-        raise ctx.error(path + ("dim_cond",), "dim_cond must be a list of lists of source indices",
-                        f"e.g. [[0, 1]] with indices in [0, {n - 1}]")
+        isinstance(g, list) and all(isinstance(i, int) and 0 <= i < n for i in g) for g in dim_cond
+    ):
+        raise ctx.error(
+            path + ("dim_cond",),
+            "dim_cond must be a list of lists of source indices",
+            f"e.g. [[0, 1]] with indices in [0, {n - 1}]",
+        )
     flat = [i for g in dim_cond for i in g]
     if len(flat) != len(set(flat)):
-        raise ctx.error(path + ("dim_cond",), "dim_cond repeats a source index", "each index at most once")
+        raise ctx.error(
+            path + ("dim_cond",), "dim_cond repeats a source index", "each index at most once"
+        )
     domain_cond = d.get("domain_cond", True)
     if not isinstance(domain_cond, bool):
         raise ctx.error(path + ("domain_cond",), "domain_cond must be true or false", "a boolean")
@@ -247,9 +329,16 @@ def _selection(ctx: _Ctx, d: dict, path: tuple, *, extra: set[str], option: bool
     duplicate = _bool_list(ctx, d.get("duplicate"), path + ("duplicate",), n)
     if option:
         order = order if order is not None else tuple(i != 0 for i in range(n))
-    return Selection(sources, amounts, order, duplicate, domain_cond, dim,
-                     tuple(tuple(g) for g in dim_cond),
-                     _custom_conds(ctx, d.get("custom_cond"), path + ("custom_cond",), n, extra))
+    return Selection(
+        sources,
+        amounts,
+        order,
+        duplicate,
+        domain_cond,
+        dim,
+        tuple(tuple(g) for g in dim_cond),
+        _custom_conds(ctx, d.get("custom_cond"), path + ("custom_cond",), n, extra),
+    )
 
 
 def _range_literal(ctx: _Ctx, value: Any, path: tuple) -> tuple[int, int] | None:
@@ -259,7 +348,9 @@ def _range_literal(ctx: _Ctx, value: Any, path: tuple) -> tuple[int, int] | None
         lo, hi = ast.literal_eval(str(value))
         return int(lo), int(hi)
     except (ValueError, SyntaxError, TypeError):
-        raise ctx.error(path, f"'{value}' is not a range", "a string \"[min, max]\" of integers") from None
+        raise ctx.error(
+            path, f"'{value}' is not a range", 'a string "[min, max]" of integers'
+        ) from None
 
 
 def _split_range(ctx: _Ctx, text: Any, path: tuple) -> tuple[str, str]:
@@ -270,9 +361,9 @@ def _split_range(ctx: _Ctx, text: Any, path: tuple) -> tuple[str, str]:
     try:
         tree = ast.parse(s, mode="eval").body
     except SyntaxError:
-        raise ctx.error(path, f"'{text}' is not a range", "\"[min, max]\"") from None
+        raise ctx.error(path, f"'{text}' is not a range", '"[min, max]"') from None
     if not isinstance(tree, (ast.List, ast.Tuple)) or len(tree.elts) != 2:
-        raise ctx.error(path, f"'{text}' is not a two-element range", "\"[min, max]\"")
+        raise ctx.error(path, f"'{text}' is not a two-element range", '"[min, max]"')
     return ast.unparse(tree.elts[0]), ast.unparse(tree.elts[1])
 
 
@@ -283,4 +374,3 @@ def _check_static_range(ctx: _Ctx, lo: str, hi: str, path: tuple) -> None:
         return
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > b:
         raise ctx.error(path, f"domain [{lo}, {hi}] is empty", "a range [min, max] with min <= max")
-

@@ -13,6 +13,7 @@ are enumerated exactly instead, which also proves impossibility instead of guess
 Indices, not values, flow through here: custom constraints receive index lists, exactly
 as the format documents (``l[domain][dim][field][amount]``).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -70,7 +71,7 @@ def pool_size(n: int, k: int, order: bool, dup: bool) -> int:
     if k < 0:
         return 0
     if order and dup:
-        return n ** k
+        return n**k
     if order:
         return math.perm(n, k) if k <= n else 0
     if dup:
@@ -210,7 +211,9 @@ def select_indices(
 
     enumerated: Sequence | None = None
     if total <= ENUMERATE_LIMIT:
-        per_source = {j: _enum_source(lens[j], amounts[j], order[j], duplicate[j]) for j in range(ns)}
+        per_source = {
+            j: _enum_source(lens[j], amounts[j], order[j], duplicate[j]) for j in range(ns)
+        }
         group_combos = []
         for g in groups:
             gpool = list(itertools.product(*(per_source[j] for j in g)))
@@ -218,8 +221,10 @@ def select_indices(
         extra_pools = [list(itertools.product(per_source[j], repeat=dim)) for j in extra]
         ng = len(group_combos)
         if not dim_conds and accept is None:  # every item kept, only the drawn ones read
-            enumerated = _LazyPool(group_combos + extra_pools,
-                                   lambda picks: assemble(list(picks[:ng]), list(picks[ng:])))
+            enumerated = _LazyPool(
+                group_combos + extra_pools,
+                lambda picks: assemble(list(picks[:ng]), list(picks[ng:])),
+            )
         else:
             enumerated = []
             for gc in itertools.product(*group_combos):
@@ -230,7 +235,8 @@ def select_indices(
         if domain_cond and len(enumerated) < domain:
             raise SelectionImpossible(
                 f"only {len(enumerated)} distinct selections satisfy the constraints, "
-                f"{domain} needed")
+                f"{domain} needed"
+            )
 
     def draw_candidate() -> list:
         for _ in range(20000):
@@ -239,15 +245,22 @@ def select_indices(
                 chosen: set = set()
                 combo: list = []
                 while len(combo) < dim:
-                    item = tuple(_sample_source(rng, lens[j], amounts[j], order[j], duplicate[j]) for j in g)
+                    item = tuple(
+                        _sample_source(rng, lens[j], amounts[j], order[j], duplicate[j]) for j in g
+                    )
                     if item in chosen:
                         continue
                     chosen.add(item)
                     combo.append(item)
                 combo.sort()
                 gc.append(combo)
-            ec = [[_sample_source(rng, lens[j], amounts[j], order[j], duplicate[j]) for _ in range(dim)]
-                  for j in extra]
+            ec = [
+                [
+                    _sample_source(rng, lens[j], amounts[j], order[j], duplicate[j])
+                    for _ in range(dim)
+                ]
+                for j in extra
+            ]
             cand = assemble(gc, ec)
             if item_ok(cand):
                 return cand
@@ -256,8 +269,12 @@ def select_indices(
     def fill(cand: list) -> list:
         out = []
         for row in cand:
-            out.append([list(v) if v is not None else rng.sample(range(lens[j]), amounts[j])
-                        for j, v in enumerate(row)])
+            out.append(
+                [
+                    list(v) if v is not None else rng.sample(range(lens[j]), amounts[j])
+                    for j, v in enumerate(row)
+                ]
+            )
         return out
 
     def accepted(filled: list) -> bool:
@@ -271,7 +288,9 @@ def select_indices(
     def domain_ok(chosen: list) -> bool:
         for i, cond in enumerate(dom_conds):
             arg = [[[row[f] for f in cond["fields"]] for row in comb] for comb in chosen]
-            func = constraint_of(len(dim_conds) + i, cond) if cond["constraint"] is not None else None
+            func = (
+                constraint_of(len(dim_conds) + i, cond) if cond["constraint"] is not None else None
+            )
             if not apply(func, _to_hashable(arg)):
                 return False
         return True
@@ -291,7 +310,8 @@ def select_indices(
                         break
             if len(chosen) < domain:
                 raise SelectionImpossible(
-                    f"only {len(chosen)} options of the required kind exist, {domain} needed")
+                    f"only {len(chosen)} options of the required kind exist, {domain} needed"
+                )
         elif enumerated is not None:
             if domain_cond:
                 # rng.sample(enumerated, domain) reads the population only through len and
@@ -311,7 +331,8 @@ def select_indices(
                 draws += 1
                 if draws > 5000 + 50 * domain:
                     raise SelectionImpossible(
-                        f"found only {len(chosen)} of {domain} distinct acceptable selections")
+                        f"found only {len(chosen)} of {domain} distinct acceptable selections"
+                    )
                 cand = draw_candidate()
                 key = _to_hashable(cand)
                 if domain_cond and key in seen:

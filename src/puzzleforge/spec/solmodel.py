@@ -5,6 +5,7 @@ LP path, the nonlinear path) hands its solutions to the spec as ``SolModel`` obj
 and sorts them with ``solution_order_key``; none of them needs the operator runtime of
 spec/operators.py, which only reads solutions.
 """
+
 from __future__ import annotations
 
 from typing import Any

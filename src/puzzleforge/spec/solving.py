@@ -5,6 +5,7 @@ is chosen in spec/backends.py, one ordered list per question; this module sets t
 attempt's Z3 seed and work rate, runs the spec's solving mode, and writes ``_solutions``,
 ``_value`` and ``_sol`` into the namespace for the questions stage.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -52,12 +53,16 @@ def _optimize(a: Attempt) -> None:
     assert opt is not None
     kind = str(ev(opt["type"], env)).strip()
     if kind not in ("minimize", "maximize"):
-        raise ExprFailure(opt["type"], ValueError(f"optimize type '{kind}' is not minimize/maximize"))
+        raise ExprFailure(
+            opt["type"], ValueError(f"optimize type '{kind}' is not minimize/maximize")
+        )
     if optimize_terms(a, kind):  # the term model's backends: no Z3 term needed
         return
     target = ev(opt["formula"], env)
     if a.capture is not None:  # spec/audit.py re-checks this optimum independently
-        a.capture.update(kind="optimize", assertions=list(a.assertions), target=target, direction=kind)
+        a.capture.update(
+            kind="optimize", assertions=list(a.assertions), target=target, direction=kind
+        )
     optimize_z3(a, target, kind)
 
 

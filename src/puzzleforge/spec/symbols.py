@@ -5,6 +5,7 @@ Why these shapes: specs index defined symbols like a dict (``buy[(name, food)]``
 dynamic condition both as text (its description) and through ``.data`` (the values drawn
 for it). These classes reproduce exactly that surface.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -34,8 +35,14 @@ class SymbolDict(dict):
     constants of one attribute in key order. Iteration yields the constants (values).
     """
 
-    def __init__(self, name: str, sources: list[tuple[str, list]], attr: list[str] | None,
-                 types: list[str], space: Any) -> None:
+    def __init__(
+        self,
+        name: str,
+        sources: list[tuple[str, list]],
+        attr: list[str] | None,
+        types: list[str],
+        space: Any,
+    ) -> None:
         super().__init__()
         self._name = name
         self._attr = attr
@@ -48,8 +55,14 @@ class SymbolDict(dict):
             if attr is None:
                 dict.__setitem__(self, key, space.symbol(f"{name}_{kstr}", types[0]))
             else:
-                dict.__setitem__(self, key, {a: space.symbol(f"{name}_{kstr}_{a}", t)
-                                             for a, t in zip(attr, types, strict=False)})
+                dict.__setitem__(
+                    self,
+                    key,
+                    {
+                        a: space.symbol(f"{name}_{kstr}_{a}", t)
+                        for a, t in zip(attr, types, strict=False)
+                    },
+                )
 
     def mapped(self, fn: Callable[[Any], Any]) -> SymbolDict:
         """The same symbol with every constant replaced by ``fn(constant)`` (spec/terms.py)."""
@@ -57,7 +70,9 @@ class SymbolDict(dict):
         new._name, new._attr, new._dimension = self._name, self._attr, self._dimension
         new._source_names, new._keys = self._source_names, self._keys
         for key, v in dict.items(self):
-            dict.__setitem__(new, key, {a: fn(c) for a, c in v.items()} if isinstance(v, dict) else fn(v))
+            dict.__setitem__(
+                new, key, {a: fn(c) for a, c in v.items()} if isinstance(v, dict) else fn(v)
+            )
         return new
 
     def key_parts(self, key: Any) -> dict[str, Any]:
@@ -73,14 +88,20 @@ class SymbolDict(dict):
         if isinstance(key, list):
             key = tuple(key)
         if not isinstance(key, tuple):
-            raise KeyError(f"symbol '{self._name}' has {self._dimension} sources: index it with a tuple")
+            raise KeyError(
+                f"symbol '{self._name}' has {self._dimension} sources: index it with a tuple"
+            )
         return dict.__getitem__(self, key)
 
     def get(self, attr: Any, default: Any = None) -> list:
         if self._attr is None:
-            raise ValueError(f"symbol '{self._name}' has no attributes; iterate it or use to_list()")
+            raise ValueError(
+                f"symbol '{self._name}' has no attributes; iterate it or use to_list()"
+            )
         if attr not in self._attr:
-            raise ValueError(f"symbol '{self._name}' has no attribute '{attr}' (has {', '.join(self._attr)})")
+            raise ValueError(
+                f"symbol '{self._name}' has no attribute '{attr}' (has {', '.join(self._attr)})"
+            )
         return [v[attr] for v in self.values()]
 
     def to_list(self) -> list:

@@ -14,6 +14,7 @@ ArithRef/BoolRef define. Anything else (a float, a sort mix Z3 would coerce, a Z
 mixed in, truth-testing or printing a term, an unmodelled function) raises ``Fallback``
 and the caller evaluates the formula with Z3 instead.
 """
+
 from __future__ import annotations
 
 import dis
@@ -22,7 +23,16 @@ from typing import Any
 
 from .fastz3 import FAST_EXPORTS
 
-__all__ = ["Fallback", "Builder", "Term", "DISPATCH", "dispatch_table", "global_names", "BOOL", "INT"]
+__all__ = [
+    "Fallback",
+    "Builder",
+    "Term",
+    "DISPATCH",
+    "dispatch_table",
+    "global_names",
+    "BOOL",
+    "INT",
+]
 
 BOOL, INT = "bool", "int"
 
@@ -285,15 +295,20 @@ def dispatch_table(base: dict[str, Any]) -> dict[str, Any]:
     Python-only arguments each calls ``base``'s function (a space's bound ones,
     spec/z3space.py, so nothing falls back to z3's main context)."""
     return {
-        "If": _col_if(base["If"]), "Sum": _col_sum(base["Sum"]),
-        "And": _nary_bool("and", base["And"]), "Or": _nary_bool("or", base["Or"]),
-        "Not": _col_not(base["Not"]), "Implies": _binary_bool("implies", base["Implies"]),
-        "Xor": _binary_bool("xor", base["Xor"]), "Distinct": _col_distinct(base["Distinct"]),
+        "If": _col_if(base["If"]),
+        "Sum": _col_sum(base["Sum"]),
+        "And": _nary_bool("and", base["And"]),
+        "Or": _nary_bool("or", base["Or"]),
+        "Not": _col_not(base["Not"]),
+        "Implies": _binary_bool("implies", base["Implies"]),
+        "Xor": _binary_bool("xor", base["Xor"]),
+        "Distinct": _col_distinct(base["Distinct"]),
     }
 
 
 def _unbound_base() -> dict[str, Any]:
     import z3
+
     return {**{n: getattr(z3, n) for n in ("Implies", "Xor", "Distinct")}, **FAST_EXPORTS}
 
 

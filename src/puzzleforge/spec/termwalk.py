@@ -5,6 +5,7 @@ engine's C-level walkers of spec/fastz3.py) and the nonlinear-shape test of
 spec/nonlinear.py both walk a term DAG visiting every shared subterm once; this is
 that walk, written once.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator

@@ -4,6 +4,7 @@ a model read.
 Why one module: the solver's logic choice, its random seed (config ``_z3_seed``) and the
 work budget (spec/budget.py) must be the same wherever the attempt calls Z3.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any

@@ -11,6 +11,7 @@ Deliberately absent, and why a deny-list would not do: z3's namespace re-exports
 (raw memory access), global parameters (``set_param``, ``smtlib2_log`` writes files),
 printing helpers (``solve``) and classes whose constructors take raw pointers.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -30,39 +31,136 @@ __all__ = ["Z3_NAMES", "z3_table", "bind_context"]
 #: tactics and probes, every Z3 class (their constructors take raw pointers), ctypes.
 Z3_NAMES: tuple[str, ...] = (
     # Boolean and arithmetic operators
-    "And", "Or", "Not", "Implies", "Xor", "If", "Sum", "Product", "Distinct", "Abs",
-    "AtMost", "AtLeast", "PbEq", "PbLe", "PbGe", "ToReal", "ToInt", "IsInt", "Sqrt", "Cbrt",
+    "And",
+    "Or",
+    "Not",
+    "Implies",
+    "Xor",
+    "If",
+    "Sum",
+    "Product",
+    "Distinct",
+    "Abs",
+    "AtMost",
+    "AtLeast",
+    "PbEq",
+    "PbLe",
+    "PbGe",
+    "ToReal",
+    "ToInt",
+    "IsInt",
+    "Sqrt",
+    "Cbrt",
     # constants and values
-    "Int", "Ints", "IntVal", "IntVector", "Bool", "Bools", "BoolVal", "BoolVector", "Real",
-    "Reals", "RealVal", "RealVector", "Q", "RatVal", "FreshInt", "FreshBool", "FreshReal",
-    "Const", "Consts", "Function", "EnumSort",
+    "Int",
+    "Ints",
+    "IntVal",
+    "IntVector",
+    "Bool",
+    "Bools",
+    "BoolVal",
+    "BoolVector",
+    "Real",
+    "Reals",
+    "RealVal",
+    "RealVector",
+    "Q",
+    "RatVal",
+    "FreshInt",
+    "FreshBool",
+    "FreshReal",
+    "Const",
+    "Consts",
+    "Function",
+    "EnumSort",
     # sorts
-    "IntSort", "BoolSort", "RealSort",
+    "IntSort",
+    "BoolSort",
+    "RealSort",
     # quantifiers and substitution
-    "ForAll", "Exists", "substitute", "simplify",
+    "ForAll",
+    "Exists",
+    "substitute",
+    "simplify",
     # predicates
-    "is_true", "is_false", "is_int", "is_real", "is_bool", "is_expr", "is_const", "is_arith",
-    "is_int_value", "is_rational_value", "is_algebraic_value", "is_add", "is_mul", "is_sub",
-    "is_div", "is_idiv", "is_mod", "is_and", "is_or", "is_not", "is_implies", "is_eq",
-    "is_distinct", "is_le", "is_lt", "is_ge", "is_gt", "is_app", "is_const", "is_to_real",
-    "is_to_int", "is_quantifier", "is_sort",
+    "is_true",
+    "is_false",
+    "is_int",
+    "is_real",
+    "is_bool",
+    "is_expr",
+    "is_const",
+    "is_arith",
+    "is_int_value",
+    "is_rational_value",
+    "is_algebraic_value",
+    "is_add",
+    "is_mul",
+    "is_sub",
+    "is_div",
+    "is_idiv",
+    "is_mod",
+    "is_and",
+    "is_or",
+    "is_not",
+    "is_implies",
+    "is_eq",
+    "is_distinct",
+    "is_le",
+    "is_lt",
+    "is_ge",
+    "is_gt",
+    "is_app",
+    "is_const",
+    "is_to_real",
+    "is_to_int",
+    "is_quantifier",
+    "is_sort",
     # check results and the exception type
-    "sat", "unsat", "unknown", "Z3Exception",
+    "sat",
+    "unsat",
+    "unknown",
+    "Z3Exception",
     # bit-vectors (symbol types bv8 / bvN)
-    "BitVec", "BitVecs", "BitVecVal", "BitVecSort", "UDiv", "URem", "SRem", "ULT", "ULE",
-    "UGT", "UGE", "LShR", "Concat", "Extract", "ZeroExt", "SignExt", "RotateLeft",
-    "RotateRight", "BV2Int", "Int2BV",
+    "BitVec",
+    "BitVecs",
+    "BitVecVal",
+    "BitVecSort",
+    "UDiv",
+    "URem",
+    "SRem",
+    "ULT",
+    "ULE",
+    "UGT",
+    "UGE",
+    "LShR",
+    "Concat",
+    "Extract",
+    "ZeroExt",
+    "SignExt",
+    "RotateLeft",
+    "RotateRight",
+    "BV2Int",
+    "Int2BV",
 )
 
 #: Z3 constructors whose size argument is bounded (a vector of 10**9 constants is a bomb).
 _Z3_BOUNDED: dict[str, Callable[[Callable], Callable]] = {
-    "IntVector": boundedlib.vector, "BoolVector": boundedlib.vector, "RealVector": boundedlib.vector,
-    "Ints": boundedlib.names_call, "Bools": boundedlib.names_call, "Reals": boundedlib.names_call,
+    "IntVector": boundedlib.vector,
+    "BoolVector": boundedlib.vector,
+    "RealVector": boundedlib.vector,
+    "Ints": boundedlib.names_call,
+    "Bools": boundedlib.names_call,
+    "Reals": boundedlib.names_call,
     "BitVecs": lambda fn: boundedlib.bv_width(1)(boundedlib.names_call(fn)),
     "Consts": boundedlib.names_call,
-    "BitVec": boundedlib.bv_width(1), "BitVecVal": boundedlib.bv_width(1),
-    "BitVecSort": boundedlib.bv_width(0), "Int2BV": boundedlib.bv_width(1),
-    "ZeroExt": boundedlib.bv_width(0), "SignExt": boundedlib.bv_width(0), "Concat": boundedlib.bv_concat,
+    "BitVec": boundedlib.bv_width(1),
+    "BitVecVal": boundedlib.bv_width(1),
+    "BitVecSort": boundedlib.bv_width(0),
+    "Int2BV": boundedlib.bv_width(1),
+    "ZeroExt": boundedlib.bv_width(0),
+    "SignExt": boundedlib.bv_width(0),
+    "Concat": boundedlib.bv_concat,
 }
 
 
@@ -100,8 +198,10 @@ def bind_context(name: str, fn: Callable, ctx: Any) -> Callable:
     their trailing argument. Others take their context from their arguments only.
     """
     if name in _TRAILING_CONTEXT:
+
         def trailing(*args: Any) -> Any:
             return fn(*args, ctx)
+
         trailing.__name__ = name
         return trailing
     if not callable(fn) or isinstance(fn, type):
@@ -117,7 +217,7 @@ def bind_context(name: str, fn: Callable, ctx: Any) -> Callable:
     def bound(*args: Any, **kw: Any) -> Any:
         if len(args) > pos:
             if args[pos] is None:
-                args = (*args[:pos], ctx, *args[pos + 1:])
+                args = (*args[:pos], ctx, *args[pos + 1 :])
         elif kw.get("ctx") is None:
             kw["ctx"] = ctx
         return fn(*args, **kw)

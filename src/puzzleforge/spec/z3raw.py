@@ -11,6 +11,7 @@ Only accessors that cannot fail on a live AST of the given context are declared 
 walkers hold the terms they walk). If the library lacks a symbol or ctypes refuses the
 declaration, ``RAW`` is None and the callers use the z3core wrappers.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -21,6 +22,7 @@ from z3 import z3core as zc
 from z3.z3types import Ast, Sort, Symbol
 
 __all__ = ["RAW", "RawAPI", "ptr", "ast_at", "unchecked"]
+
 
 def unchecked(name: str) -> Any:
     """The ctypes function behind a z3core wrapper, without its error check (else the wrapper).
@@ -108,7 +110,12 @@ def ast_at(address: int) -> Any:
 def _load() -> RawAPI | None:
     try:
         return RawAPI()
-    except (AttributeError, IndexError, OSError, TypeError):  # an unusual z3 build: use the wrappers
+    except (
+        AttributeError,
+        IndexError,
+        OSError,
+        TypeError,
+    ):  # an unusual z3 build: use the wrappers
         return None
 
 
@@ -119,5 +126,8 @@ RAW: RawAPI | None = _load()
 #: the next call builds a new type, and a type is a reference cycle that only the GC
 #: frees. Holding the common sizes here keeps attempts free of cycles (the Z3 fallback
 #: paths of the optimum and uniqueness checks, tests/spec/test_spec_lp.py).
-_KEPT_ARRAY_TYPES = (tuple(Ast * n for n in range(129)) + tuple(Sort * n for n in range(17))
-                     + tuple(Symbol * n for n in range(17)))
+_KEPT_ARRAY_TYPES = (
+    tuple(Ast * n for n in range(129))
+    + tuple(Sort * n for n in range(17))
+    + tuple(Symbol * n for n in range(17))
+)

@@ -15,6 +15,7 @@ it: the symbol constants (``symbol``), the spec namespace's base (``env``) and t
 and linear dispatch tables, whose fallbacks are the bound functions. (Int numerals are
 cached on the context object itself, spec/fastz3.py ``_int_ast``.)
 """
+
 from __future__ import annotations
 
 from typing import Any
