@@ -137,10 +137,10 @@ def test_unreachable_tier_is_not_offered() -> None:
 
     g = get_genre("starbattle")
     with pytest.raises(ConfigError) as err:
-        generate_instance(g, 6, 6, {"stars": 1}, random.Random(1), tier="hard", attempts=3)
+        generate_instance(g, 5, 5, {"stars": 1}, random.Random(1), tier="hard", attempts=3)
     assert err.value.problem == (
-        "starbattle is not offered as hard with 1 star (6x6): failed-literal probing "
-        "over row, column and region counting solved every 1-star layout made"
+        "starbattle is not offered as hard at 5x5: the unit placements and band counting "
+        "finished every layout made (0 hard of 90)"
     )
 
 

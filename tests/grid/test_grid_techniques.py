@@ -195,12 +195,36 @@ def test_lightup_basic_rules_by_hand() -> None:
 
 
 # -- Star Battle ------------------------------------------------------------------------
-@pytest.mark.parametrize("seed", [2, 4])
+@pytest.mark.parametrize("seed", [2, 3])
 def test_starbattle_10x10_easy(seed: int) -> None:
-    """Two stars per row, column and region; easy = the counting steps finish it."""
+    """Two stars per row, column and region; easy = the basic rules and the unit
+    placements finish it."""
     inst, sol, diff = api.generate("starbattle", "10x10", seed, difficulty="easy")
     assert inst.opts["stars"] == 2 and diff == 1.0
     assert _regraded_and_unique("starbattle", inst, sol) == 1.0
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_starbattle_10x10_hard(seed: int) -> None:
+    """Hard = the unit placements and band counting stall (trials or search needed):
+    offered again at 10x10 with 2 stars since Star Battle grades by technique."""
+    inst, sol, diff = api.generate("starbattle", "10x10", seed, difficulty="hard")
+    assert inst.opts["stars"] == 2 and tier_name(diff) == "hard"
+    assert tier_name(_regraded_and_unique("starbattle", inst, sol)) == "hard"
+
+
+def test_starbattle_technique_levels_by_hand() -> None:
+    """1 star, 5x5, regions a and b inside rows 1-2: only band counting (medium) empties
+    the rest of those rows; the easy level (placements, no bands) does not."""
+    from puzzleforge.grid.genres.starbattle_steps import star_counting
+
+    rows = ["ccddd", "aabbe", "aabbe", "ccdde", "ccdde"]
+    region = {(r, c): rows[r][c] for r in range(5) for c in range(5)}
+    lits = [[1 + 5 * r + c for c in range(5)] for r in range(5)]
+    easy = star_counting(5, 1, lits, region, max_band=0)(set())
+    assert easy is not None and -lits[1][4] not in easy and -lits[2][4] not in easy
+    medium = star_counting(5, 1, lits, region)(set())
+    assert medium is not None and -lits[1][4] in medium and -lits[2][4] in medium
 
 
 def test_star_counting_never_contradicts_the_solution() -> None:

@@ -18,10 +18,11 @@ from puzzleforge.spec.bounded import ExprError
 from puzzleforge.spec.guards import guarded_getattr, guarded_hasattr, safe_format
 from puzzleforge.spec.operators import SolModel
 from puzzleforge.spec.symbols import CondText, SymbolDict
+from puzzleforge.spec.z3space import Z3Space
 
 
 def test_the_attributes_corpus_specs_read_are_allowed() -> None:
-    sym = SymbolDict("s", [("k", ["a", "b"])], ["x"], ["int"])
+    sym = SymbolDict("s", [("k", ["a", "b"])], ["x"], ["int"], Z3Space())
     assert guarded_getattr(sym, "get")("x") == sym.get("x")
     assert guarded_getattr(CondText("t", data=[1]), "data") == [1]
     assert guarded_getattr({"a": 1}, "get")("a") == 1

@@ -1,7 +1,9 @@
 """A spec puzzle is a function of its seed, whatever the process generated before.
 
-The spec family reuses one Z3 context per thread (spec/attempt.py SpecZ3Contexts), whose
-model choices depend on the terms it already holds; outputs must not. Each puzzle is
+The spec family reuses one Z3 context per thread (spec/attempt.py SpecZ3Contexts, a
+spec/z3space.py Z3Space with the caches made in it), whose model choices depend on the
+terms it already holds; outputs must not. The specs cover the finite, SAT, exact-LP,
+Z3-enumeration, nonlinear-integer and optimisation paths. Each puzzle is
 generated in a fresh process and again in a process that first made many other puzzles
 (of the same spec and of others) and in a different order; the JSON bytes must match.
 """
@@ -57,7 +59,16 @@ def _specs() -> list[str]:
     specs = [EXAMPLES / "knapsack.yaml", EXAMPLES / "house_numbers.yaml", EXAMPLES / "ore.yaml"]
     specs += [
         CORPUS / f"{s}.yaml"
-        for s in ("5-knapsack", "2-graduation", "1-hamburger", "10-student2", "38-linearprog")
+        for s in (
+            "5-knapsack",
+            "2-graduation",
+            "1-hamburger",
+            "10-student2",
+            "38-linearprog",
+            "46-elevator",
+            "62-queue",
+            "43-stone2",
+        )
     ]
     return [str(p) for p in specs if p.exists()]
 

@@ -478,13 +478,13 @@ def test_the_real_attempt_namespace_holds_only_allowed_names() -> None:
     """The namespace an attempt evaluates in: no module, no ctypes, no solver API."""
     import types
 
-    from puzzleforge.spec.attempt import _base_env
     from puzzleforge.spec.operators import Runtime
     from puzzleforge.spec.safe import SAFE_BUILTINS
+    from puzzleforge.spec.z3space import Z3Space
 
     import random
 
-    env = _base_env()
+    env = Z3Space().base_env()  # the Z3 names bound to a family's context
     env.update(Runtime(random.Random(0), env, lambda s: None).table())
     values = [v for k, v in env.items() if k != "__builtins__"] + list(SAFE_BUILTINS.values())
     assert not [v for v in values if isinstance(v, types.ModuleType)]

@@ -137,3 +137,49 @@ def test_unsat_and_empty_domain():
     x = z3.Int("x")
     assert enumerate_sat([a, z3.Not(a)], [a], [z3.Z3_BOOL_SORT], None) == []
     assert enumerate_sat([x >= 3, x <= 1], [x], [z3.Z3_INT_SORT], None) == []
+
+
+def _encodings(asserts, consts):
+    """The one-hot rewrite by the z3py wrapper walk and by the address walk (or _Outside)."""
+    from puzzleforge.spec import satenum
+
+    ctx = consts[0].ctx
+    kinds = [c.sort().kind() for c in consts]
+    ints = {c.get_id(): c for c, k in zip(consts, kinds, strict=True) if k == z3.Z3_INT_SORT}
+    out = []
+    for walk in ("wrappers", "addresses"):
+        raw = satenum._RawEncoder(ctx, ints) if walk == "addresses" else None
+        try:
+            doms = raw.domains(asserts, ints) if raw else satenum._domains(asserts, ints)
+            onehot = {
+                c: {v: z3.Bool(f"{ints[c].decl().name()}={v}#{c}", ctx) for v in vals}
+                for c, vals in doms.items()
+            }
+            if raw:
+                terms = raw.encode(asserts, onehot)
+            else:
+                terms = [satenum._rewrite(a, ints, onehot, {}) for a in asserts]
+            out.append((doms, [t.get_id() for t in terms]))
+        except satenum._Outside as exc:
+            out.append(("outside", str(exc)))
+    return out
+
+
+def test_address_walk_builds_the_wrapper_walks_terms():
+    """The plain-pointer encoder gives the very ASTs of the z3py walk (same CNF after)."""
+    rng = random.Random(7)
+    for _ in range(200):
+        asserts, consts, _ = _random_problem(rng)
+        wrappers, addresses = _encodings(asserts, consts)
+        assert wrappers == addresses
+    x, y = z3.Ints("x y")
+    r = z3.Real("r")
+    b = z3.Bool("b")
+    for asserts, consts in [
+        ([x >= 0, x <= 3, y >= 0, y <= 3, x + y == 3], [x, y]),  # a sum of integers
+        ([x >= 0, y >= 0, y <= 1], [x, y]),  # no upper bound
+        ([x >= 0, x <= 3, z3.Or(b, r > 1)], [x, b]),  # a real term
+        ([x >= 0, x <= 3, z3.Implies(b, z3.Distinct(x, 2))], [x, b]),
+    ]:
+        wrappers, addresses = _encodings(asserts, consts)
+        assert wrappers == addresses

@@ -17,11 +17,12 @@ import z3
 
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.spec import backends, columnmode, solving
-from puzzleforge.spec.attempt import installed_z3_context
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.fastz3 import collect_consts, const_ids
 from puzzleforge.spec.finite import compile_finite, compile_terms
 from puzzleforge.spec.terms import BOOL, DISPATCH, INT, Builder, Fallback, Term
+from puzzleforge.spec.z3names import bind_context
+from puzzleforge.spec.z3space import Z3Space
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "specs"
 
@@ -353,13 +354,14 @@ def _flat(value: object, out: list) -> None:
 def test_terms_build_exactly_the_z3_dag(seed: int, monkeypatch) -> None:
     """Same formula, built with Z3 and with Terms: same nodes, decisions, rows, optimum."""
     calls = _captured_evaluations(monkeypatch)
-    ctx = z3.Context()
-    with installed_z3_context(ctx):
-        assert _compare_random_formulas(seed, ctx, calls) >= 8
+    assert _compare_random_formulas(seed, Z3Space(), calls) >= 8
 
 
-def _compare_random_formulas(seed: int, ctx: z3.Context, calls: list) -> int:
-    z3ns = {n: getattr(z3, n) for n in DISPATCH}
+def _compare_random_formulas(seed: int, space: Z3Space, calls: list) -> int:
+    # z3's own functions bound to the space's context, and the space's Term versions
+    ctx = space.ctx
+    z3ns = {n: bind_context(n, getattr(z3, n), ctx) for n in DISPATCH}
+    terms = space.dispatch("terms")
     compared = 0
     for k in range(30):
         nb, ni = (
@@ -375,7 +377,7 @@ def _compare_random_formulas(seed: int, ctx: z3.Context, calls: list) -> int:
         # Z3 accepts every formula these seeds draw (a refusal fails the test)
         z_cons, z_obj = _formula(random.Random(seed * 1000 + k), z3ns, bools, ints)
         try:
-            t_cons, t_obj = _formula(random.Random(seed * 1000 + k), DISPATCH, tb, ti)
+            t_cons, t_obj = _formula(random.Random(seed * 1000 + k), terms, tb, ti)
         except Fallback:
             continue
         zs: list = []
@@ -466,26 +468,25 @@ def test_event_count_operator_over_terms_is_the_z3_construction(
 
     calls = _captured_evaluations(monkeypatch)
     ctx = z3.Context()
-    with installed_z3_context(ctx):
-        if fact == "distinct":
-            consts = [z3.Int(f"x{i}", ctx) for i in range(3)]
-            bounds = [z3.And(c >= 0, c <= 3) for c in consts]
-            sort = INT
-        else:
-            consts = [z3.Bool(f"b{i}", ctx) for i in range(4)]
-            bounds = []
-            sort = BOOL
-        want_cons = bounds + gen_event_count_condition(consts, fact, num)
-        b = Builder()
-        leaves = [Term(b, b.mk("const", c.get_id()), sort) for c in consts]
-        roots: list = []
-        if fact == "distinct":
-            roots = [DISPATCH["And"](t >= 0, t <= 3).i for t in leaves]
-        roots += [t.i for t in columnmode.col_event_count(leaves, fact, num)]
-        kinds = [c.sort().kind() for c in consts]
-        index = {c.get_id(): i for i, c in enumerate(consts)}
-        want = compile_finite(want_cons, consts, kinds)
-        got = compile_terms(b.nodes, roots, None, index, kinds)
+    if fact == "distinct":
+        consts = [z3.Int(f"x{i}", ctx) for i in range(3)]
+        bounds = [z3.And(c >= 0, c <= 3) for c in consts]
+        sort = INT
+    else:
+        consts = [z3.Bool(f"b{i}", ctx) for i in range(4)]
+        bounds = []
+        sort = BOOL
+    want_cons = bounds + gen_event_count_condition(consts, fact, num)
+    b = Builder()
+    leaves = [Term(b, b.mk("const", c.get_id()), sort) for c in consts]
+    roots: list = []
+    if fact == "distinct":
+        roots = [DISPATCH["And"](t >= 0, t <= 3).i for t in leaves]
+    roots += [t.i for t in columnmode.col_event_count(leaves, fact, num)]
+    kinds = [c.sort().kind() for c in consts]
+    index = {c.get_id(): i for i, c in enumerate(consts)}
+    want = compile_finite(want_cons, consts, kinds)
+    got = compile_terms(b.nodes, roots, None, index, kinds)
     assert want is not None and got is not None
     assert len(calls) == 2 and calls[0] == calls[1]
     assert list(want[0].rows) == list(got[0].rows) and len(got[0].rows) > 0

@@ -191,6 +191,9 @@ def generate_instance(
         raise ConfigError(
             refused, field="difficulty", expected="another tier or size (docs/grid.md, Tiers)"
         )
+    if tier != "any":
+        # a genre whose tiers are rare per layout asks for more (``Genre.tier_attempts``)
+        attempts = max(attempts, getattr(genre, "tier_attempts", attempts))
     reasons: dict[str, int] = {}
     shared = None
     for _ in range(attempts):
@@ -244,7 +247,7 @@ def generate_instance(
             # monotone in the clues), so a layout too hard with every clue is dropped now
             key = f"too hard for {tier} even with every clue"
             reasons[key] = reasons.get(key, 0) + 1
-            if reasons[key] >= GIVE_UP_TOO_HARD and not any(
+            if reasons[key] >= getattr(genre, "give_up_too_hard", GIVE_UP_TOO_HARD) and not any(
                 k.startswith("came out") for k in reasons
             ):
                 break  # no layout got near the tier: it is out of reach here, say so now

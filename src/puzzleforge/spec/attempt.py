@@ -33,34 +33,23 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-import z3
-
-from .budget import WorkBudget
+from .budget import BUDGET_DECIDES_KEY, WorkBudget
 from .columnmode import assertion_count as _assertion_count
 from .conditions import build_conditions
 from .configcodec import NOT_REPLAYABLE, NotReplayable, decode_config, decode_value, encode_value
 from .model import PRECHECK_COST_KEY
 from .model import add_assertion as _add_assertion
-from .operators import Z3_EXPORTS, Runtime
+from .operators import Runtime
 from .outcome import ExprFailure, Rejection, ev
 from .questions import ask_queries, problem_text
-from .safe import SAFE_BUILTINS, compile_expr
+from .safe import compile_expr
 from .sampling import sample_symbols, sample_variables
 from .schema import Spec
 from .solving import solve
+from .z3space import Z3Space
 
-__all__ = ["Attempt", "run_attempt", "run_stages", "fresh_z3_context", "installed_z3_context", "SpecZ3Contexts",
+__all__ = ["Attempt", "run_attempt", "run_stages", "SpecZ3Contexts",
            "Rejection", "ExprFailure", "AttemptResult", "ev", "encode_value", "decode_value"]
-
-
-_BASE_ENV: dict[str, Any] = {}
-
-
-def _base_env() -> dict[str, Any]:
-    """A new namespace holding the builtins and Z3's names (one dict copy per attempt)."""
-    if not _BASE_ENV:
-        _BASE_ENV.update({"__builtins__": SAFE_BUILTINS}, **Z3_EXPORTS)
-    return _BASE_ENV.copy()
 
 
 class AttemptResult(dict):
@@ -71,7 +60,7 @@ class AttemptResult(dict):
 class Attempt:
     """The state of one attempt; the stages (module functions) read and extend it.
 
-    The first seven fields are the inputs; the rest is what the stages build.
+    The first eight fields are the inputs; the rest is what the stages build.
     """
 
     spec: Spec
@@ -84,7 +73,9 @@ class Attempt:
     budget: WorkBudget
     #: the family's per-spec cache: compiled lambdas, trial statistics of the speed paths
     cache: dict
-    env: dict[str, Any] = field(default_factory=_base_env)
+    #: the Z3 context every term and solver of the attempt is made in (spec/z3space.py)
+    z3s: Z3Space
+    env: dict[str, Any] = field(default_factory=dict)
     rt: Any = None
     config: dict[str, Any] = field(default_factory=dict)
     #: the Z3 model (spec/model.py); empty while the term model holds the conditions
@@ -106,6 +97,8 @@ class Attempt:
     decoded: Any = None
 
     def __post_init__(self) -> None:
+        if not self.env:
+            self.env = self.z3s.base_env()
         self.rt = Runtime(self.rng, self.env, self._compile_lambda)
         self.env.update(self.rt.table())
         self.env["conditions"] = ""
@@ -147,72 +140,60 @@ class Attempt:
 def run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
                 config: dict | None = None, use_spec_vars: set[str] | None = None,
                 time_budget: float = 20.0, lambda_cache: dict | None = None,
-                net_deadline: float | None = None) -> AttemptResult:
-    """Run one attempt; raise Rejection / ExprFailure on failure (see ``fresh_z3_context``).
+                net_deadline: float | None = None, z3s: Z3Space | None = None) -> AttemptResult:
+    """Run one attempt; raise Rejection / ExprFailure on failure.
 
     ``time_budget``: idle-machine seconds of Z3 work (spec/budget.py); ``net_deadline``:
-    the wall-clock safety net (``time.monotonic()`` value), past which SafetyNetFired.
+    the wall-clock safety net (``time.monotonic()`` value), past which SafetyNetFired;
+    ``z3s``: the Z3 context to work in (the family's, ``SpecZ3Contexts``; a new one if
+    None).
     """
     return _run_attempt(spec, file_ops, rng, config=config, use_spec_vars=use_spec_vars,
-                        time_budget=time_budget, lambda_cache=lambda_cache, net_deadline=net_deadline)
-
-
-class installed_z3_context:
-    """Install ``ctx`` as Z3's default context for the duration of a block (re-entrant)."""
-
-    def __init__(self, ctx: Any) -> None:
-        self.ctx = ctx
-
-    def __enter__(self) -> Any:
-        self.previous = z3.z3._main_ctx
-        z3.z3._main_ctx = self.ctx
-        return self.ctx
-
-    def __exit__(self, *exc: Any) -> None:
-        z3.z3._main_ctx = self.previous
-
-
-class fresh_z3_context(installed_z3_context):
-    """A new Z3 context as Z3's default context for the duration of a block."""
-
-    def __init__(self) -> None:
-        super().__init__(z3.Context())
+                        time_budget=time_budget, lambda_cache=lambda_cache, net_deadline=net_deadline,
+                        z3s=z3s if z3s is not None else Z3Space())
 
 
 class SpecZ3Contexts:
-    """The Z3 context a spec's ``generate`` calls run in: one reused per thread, or fresh.
+    """The Z3 space (context) a spec's ``generate`` calls run in: one reused per thread, or fresh.
 
     Why reuse: creating a context costs about as much as a whole small puzzle. Z3's model
     choice depends on the terms a context already holds, so a reused context is only
     allowed because no output depends on which model Z3 returns: enumeration returns the
     complete projected solution set in canonical (sorted) order, an optimal configuration
     is unique or re-derived in a fresh context, and the finite-domain path is exhaustive.
-    The exception is ``post_generation``, whose scenario ``_sol`` *is* Z3's first model:
-    such specs get a fresh context per call, so their puzzles stay a function of the seed.
+    The exceptions get a fresh context per call, so their puzzles stay a function of the
+    seed: ``post_generation``, whose scenario ``_sol`` *is* Z3's first model, and specs
+    whose checks the work budget decides (nonlinear arithmetic, capped per check: where a
+    check stops depends on the units it spends, which depend on the terms the context
+    holds). The latter is known once an attempt solved such a problem (``budget_decides``,
+    set in the family's cache); the first call of a family always starts a new context.
     One context per thread because Z3 contexts are not thread-safe. (No allocator
     tuning: library code leaves the process's malloc settings alone.)
     """
 
-    def __init__(self, spec: Spec) -> None:
+    def __init__(self, spec: Spec, cache: dict | None = None) -> None:
         self.fresh = spec.post_generation is not None
+        #: the family's per-spec cache (``BUDGET_DECIDES_KEY`` is read from it)
+        self.cache = cache if cache is not None else {}
         self._local = threading.local()
 
-    def use(self) -> installed_z3_context:
-        if self.fresh:
-            return fresh_z3_context()
-        ctx = getattr(self._local, "ctx", None)
-        if ctx is None:
-            ctx = self._local.ctx = z3.Context()
-        return installed_z3_context(ctx)
+    def use(self) -> Z3Space:
+        """The space of one ``generate`` call (explicit: z3's main context is left alone)."""
+        if self.fresh or self.cache.get(BUDGET_DECIDES_KEY):
+            return Z3Space()
+        space = getattr(self._local, "space", None)
+        if space is None:
+            space = self._local.space = Z3Space()
+        return space
 
 
 def _run_attempt(spec: Spec, file_ops: dict[str, Any], rng: random.Random, *,
                  config: dict | None, use_spec_vars: set[str] | None,
                  time_budget: float, lambda_cache: dict | None,
-                 net_deadline: float | None = None) -> AttemptResult:
+                 net_deadline: float | None = None, z3s: Z3Space) -> AttemptResult:
     a = Attempt(spec, file_ops, rng, config, set(use_spec_vars or ()),
                 WorkBudget.for_seconds(time_budget, net_deadline),
-                lambda_cache if lambda_cache is not None else {})
+                lambda_cache if lambda_cache is not None else {}, z3s)
     try:
         return run_stages(a)
     finally:

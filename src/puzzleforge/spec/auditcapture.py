@@ -159,59 +159,59 @@ def capture_config(family: Any, config: dict, answer: str, params: dict) -> Prob
 
     Runs in a fresh Z3 context of its own, freed when done.
     """
-    from .attempt import Attempt, fresh_z3_context, run_stages
+    from .attempt import Attempt, run_stages
     from .budget import WorkBudget
     from .outcome import UNDECIDED, Rejection
+    from .z3space import Z3Space
 
     spec = family.spec
     seconds = float(params.get("attempt_seconds", REPLAY_SECONDS))
-    with fresh_z3_context():
-        a = Attempt(spec, family.file_ops, random.Random(0), dict(config or {}), set(),
-                    WorkBudget.for_seconds(seconds, time.monotonic() + 3600.0), {})
-        a.capture = {}
+    a = Attempt(spec, family.file_ops, random.Random(0), dict(config or {}), set(),
+                WorkBudget.for_seconds(seconds, time.monotonic() + 3600.0), {}, Z3Space())
+    a.capture = {}
+    try:
         try:
-            try:
-                result = run_stages(a)
-            except Rejection as exc:
-                cap = a.capture
-                if exc.reason != UNDECIDED or not cap or cap.get("kind") != "enumerate":
-                    raise
-                # the problem is known; only the replay's proof is missing: the fresh
-                # solver of the audit decides it (37-equation under load)
-                consts = cap["consts"]
-                return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
-                               [_sort_name(c) for c in consts], [], seed=a.z3_seed, complete=False)
+            result = run_stages(a)
+        except Rejection as exc:
             cap = a.capture
-            if not cap:
-                return Problem("none")
-            if result["answer"] != answer:
-                raise ValueError(f"the config replays to answer {result['answer']!r}, the record "
-                                 f"holds {answer!r}")
-            if cap["kind"] == "enumerate":
-                consts = cap["consts"]
-                sorts = [_sort_name(c) for c in consts]
-                sols = a.env.get("_solutions") or []
-                return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
-                               sorts, [_solution_values(s, consts, sorts) for s in sols],
-                               seed=a.z3_seed)
-            target = cap["target"]
-            consts = _consts(list(cap["assertions"]) + [target])
+            if exc.reason != UNDECIDED or not cap or cap.get("kind") != "enumerate":
+                raise
+            # the problem is known; only the replay's proof is missing: the fresh
+            # solver of the audit decides it (37-equation under load)
+            consts = cap["consts"]
+            return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
+                           [_sort_name(c) for c in consts], [], seed=a.z3_seed, complete=False)
+        cap = a.capture
+        if not cap:
+            return Problem("none")
+        if result["answer"] != answer:
+            raise ValueError(f"the config replays to answer {result['answer']!r}, the record "
+                             f"holds {answer!r}")
+        if cap["kind"] == "enumerate":
+            consts = cap["consts"]
             sorts = [_sort_name(c) for c in consts]
-            obj = z3.Const(OBJECTIVE, target.sort())
-            smt2 = _smt2(cap["assertions"], [obj == target])
-            value = _literal(_sort_name(target), a.env["_value"])
-            best = a.env.get("_solutions")
-            try:
-                sol = [_solution_values(best, consts, sorts)] if best is not None else []
-            except ValueError:
-                sol = []
-            return Problem("optimize", smt2, [str(c) for c in consts], sorts, sol,
-                           cap["direction"], value, needs_unique_optimum(spec), a.z3_seed)
-        finally:
-            a.env.clear()
-            if a.rt is not None:
-                a.rt.sym_config.clear()
-            a.assertions.clear()
-            a.sym_consts.clear()
-            a.capture = None
-            a.rt = None  # released: the attempt is not used again
+            sols = a.env.get("_solutions") or []
+            return Problem("enumerate", _smt2(cap["assertions"], []), [str(c) for c in consts],
+                           sorts, [_solution_values(s, consts, sorts) for s in sols],
+                           seed=a.z3_seed)
+        target = cap["target"]
+        consts = _consts(list(cap["assertions"]) + [target])
+        sorts = [_sort_name(c) for c in consts]
+        obj = z3.Const(OBJECTIVE, target.sort())
+        smt2 = _smt2(cap["assertions"], [obj == target])
+        value = _literal(_sort_name(target), a.env["_value"])
+        best = a.env.get("_solutions")
+        try:
+            sol = [_solution_values(best, consts, sorts)] if best is not None else []
+        except ValueError:
+            sol = []
+        return Problem("optimize", smt2, [str(c) for c in consts], sorts, sol,
+                       cap["direction"], value, needs_unique_optimum(spec), a.z3_seed)
+    finally:
+        a.env.clear()
+        if a.rt is not None:
+            a.rt.sym_config.clear()
+        a.assertions.clear()
+        a.sym_consts.clear()
+        a.capture = None
+        a.rt = None  # released: the attempt is not used again

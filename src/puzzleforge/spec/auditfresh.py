@@ -24,6 +24,7 @@ import z3
 from .auditcapture import OBJECTIVE, Problem, _consts, _z3_value
 from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS, rlimit_count
 from .termwalk import walk_terms
+from .z3space import solver_for
 
 __all__ = ["STATUSES", "NET_FACTOR", "AuditOutcome", "Fresh", "undecided"]
 
@@ -71,7 +72,7 @@ class Fresh:
         self.units = int(seconds * 1000 * (NONLINEAR_UNITS_PER_MS if nra else UNITS_PER_MS))
 
     def solver(self) -> z3.Solver:
-        s = z3.SolverFor(self.logic, ctx=self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
+        s = solver_for(self.logic, self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
         s.set("random_seed", self.seed)
         s.add(self.assertions)
         return s

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from . import columnmode, lpmode, optimum
-from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS
+from .budget import BUDGET_DECIDES_KEY, NONLINEAR_CHECK_MS, NONLINEAR_UNITS_PER_MS, UNITS_PER_MS
 from .fastz3 import (
     add_block,
     collect_consts,
@@ -43,15 +43,17 @@ from .fastz3 import (
     is_lia,
     is_nonlinear_int,
     is_nonlinear_real,
-    read_model,
 )
 from .finite import FiniteWalk, compile_finite, walk_finite
+from .linearise import linearise_products
 from .model import finite_optimum, finite_sols
-from .nonlinear import LATER_CHECK_MS, enumerate_nonlinear
-from .operators import SolModel, z3_to_py
+from .modelloop import collect_models, undecided_check
+from .nonlinear import LATER_CHECK_MS, ProbeDecided, enumerate_nonlinear
+from .operators import SolModel
 from .operators import solution_order_key as _order_key
-from .outcome import Rejection, undecided
+from .outcome import Rejection
 from .satenum import sat_solutions
+from .z3space import solver_for
 
 if TYPE_CHECKING:
     from .attempt import Attempt
@@ -91,6 +93,9 @@ class Projection:
     walk: FiniteWalk | None
     linear: bool
     int_only: bool
+    #: the nonlinear backend's probe, when it decided the first check: the general Z3
+    #: backend continues from it (nonlinear.ProbeDecided)
+    warm: ProbeDecided | None = None
 
 
 class _FallBack(Exception):
@@ -135,10 +140,23 @@ def _sat(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
     return sat_solutions(p.assertions, p.consts, p.kinds, limit)
 
 
+def _linearise(a: Attempt, p: Projection, limit: int | None) -> None:
+    """Not a decision: the Z3 backends after it get the linear form (spec/linearise.py)."""
+    if p.int_only and not p.linear:
+        lin = linearise_products(p.assertions, p.consts, p.kinds)
+        if lin is not None:
+            p.assertions, p.linear = lin, True
+    return None
+
+
 def _nonlinear(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
     if p.linear:
         return None
-    return enumerate_nonlinear(a, p.assertions, limit, p.consts, p.kinds)
+    got = enumerate_nonlinear(a, p.assertions, limit, p.consts, p.kinds)
+    if isinstance(got, ProbeDecided):
+        p.warm = got
+        return None
+    return got
 
 
 def _z3_logic(logic: str | None) -> Callable[..., Any]:
@@ -147,7 +165,8 @@ def _z3_logic(logic: str | None) -> Callable[..., Any]:
             return None
         later = LATER_RESERVE_MS if not p.linear and p.int_only else None
         try:
-            sols = _enumerate_z3(a, p, limit, logic, FIRST_CHECK_MS if logic else None, later)
+            sols = _enumerate_z3(a, p, limit, logic, FIRST_CHECK_MS if logic else None, later,
+                                 None if logic else p.warm)
         except _FallBack:
             return None
         ids = [c.get_id() for c in p.consts]
@@ -166,6 +185,10 @@ ENUMERATE: tuple[Backend, ...] = (
             "bounds, each Int compared only with a number or another such Int (= != < <= > >= "
             "Distinct), inside Boolean structure and cardinality sums (spec/satenum.py: CNF once, a "
             "SAT solver enumerates with blocking clauses; a spent conflict budget passes on)", _sat),
+    Backend("linearise", "never decides: Bool/Int constants, nonlinear only through products each "
+            "of which has a factor with at most linearise.MAX_FACTOR_DOMAIN values from top-level "
+            "bounds; the products become linear case splits (Sum of If(y == d, d * rest, 0)) "
+            "and the backends below see linear arithmetic", _linearise),
     Backend("z3-nonlinear", "Bool/Int constants, a product, power or division of unknowns, and Z3's "
             "default solver cannot decide the first check within nonlinear.PROBE_MS", _nonlinear),
     Backend("z3-QF_LIA", "Bool/Int constants and linear arithmetic; gives way to the next backend "
@@ -194,53 +217,44 @@ def enumerate_solutions(a: Attempt, assertions: list | None, limit: int | None) 
 
 
 def _enumerate_z3(a: Attempt, p: Projection, limit: int | None, logic: str | None,
-                  first_timeout: int | None, later_reserve: int | None) -> list[SolModel]:
-    """Model after model, each blocked on the projection, until unsat (or a rejection)."""
-    consts, kinds = p.consts, p.kinds
-    solver = z3.SolverFor(logic) if logic else z3.Solver()
-    solver.set("random_seed", a.z3_seed)
-    solver.add(p.assertions)
-    decl_asts = [c.decl().ast for c in consts]
-    const_asts = [c.as_ast() for c in consts]
-    ids = [c.get_id() for c in consts]
-    all_consts = dict(zip(ids, consts, strict=False))
-    sols: list[SolModel] = []
-    while True:
-        a.check_time()
+                  first_timeout: int | None, later_reserve: int | None,
+                  warm: ProbeDecided | None = None) -> list[SolModel]:
+    """Model after model, each blocked on the projection, until unsat (or a rejection).
+
+    ``warm``: a default solver over the same assertions whose first check is already
+    decided (the nonlinear probe); the enumeration starts from its answer.
+    """
+    first = None
+    if warm is not None:
+        solver, first = warm
+    else:
+        ctx = a.z3s.ctx
+        solver = solver_for(logic, ctx) if logic else z3.Solver(ctx=ctx)
+        solver.set("random_seed", a.z3_seed)
+        solver.add(p.assertions)
+
+    def next_model(found: int) -> Any:
+        nonlocal first
         budget = a.budget.remaining_ms()
-        if first_timeout and not sols:
+        if first_timeout and not found:
             budget = min(budget, first_timeout)
-        if later_reserve is not None and sols:
+        if later_reserve is not None and found:
             budget = max(min(budget, LATER_CHECK_MS), budget - later_reserve)
-        r = a.budget.run(solver, budget)
+        if first is not None:
+            r, first = first, None
+        else:
+            r = a.budget.run(solver, budget)
         if r == z3.unknown:
-            if (logic and (first_timeout and not sols or not a.budget.exhausted)
+            if (logic and (first_timeout and not found or not a.budget.exhausted)
                     and a.budget.remaining() > 0):
                 raise _FallBack()
-            if sols:
-                # the original ends its enumeration here and keeps the puzzle; without the
-                # proof that no other solution exists there is no puzzle (issue 23)
-                raise undecided(f"Z3 could not decide whether a solution beyond the "
-                                f"{len(sols)} found exists ({solver.reason_unknown()})")
-            raise Rejection("time limit", "solver time budget exhausted")
-        if r != z3.sat:
-            break
-        model = solver.model()
-        values, raws = read_model(model, consts, decl_asts, kinds)
-        keep = []
-        if None in values:
-            for j, v in enumerate(values):
-                if v is None:
-                    e = model.eval(consts[j], model_completion=True)
-                    keep.append(e)  # holds the AST alive until the block is asserted
-                    raws[j] = e.as_ast()
-                    values[j] = z3_to_py(e)
-        sols.append(SolModel(dict(zip(ids, values, strict=False)), all_consts, model))
-        if limit is not None and len(sols) > limit:
-            raise Rejection("too many solutions", f"more than max_solution = {limit}")
-        if not add_block(solver, const_asts, raws):
-            break
-    return sols
+            # the original ends its enumeration here and keeps the puzzle; without the
+            # proof that no other solution exists there is no puzzle (issue 23)
+            raise undecided_check(found, solver.reason_unknown())
+        return solver.model() if r == z3.sat else None
+
+    return collect_models(a, p.consts, p.kinds, limit, next_model,
+                          lambda const_asts, raws: add_block(solver, const_asts, raws))
 
 
 # ---- optimisation ----------------------------------------------------------------------------
@@ -294,15 +308,20 @@ def _optimize_finite(a: Attempt, target: Any, kind: str) -> bool:
 
 
 def budget_rate(a: Attempt) -> None:
-    """Nonlinear problems keep a wall-clock share per check (spec/budget.py).
+    """Nonlinear problems count their checks at their own rate, each capped (spec/budget.py).
 
     Decided on the Z3 assertions present when solving starts. An attempt still in the
-    term model has none; if it then falls back to Z3 it keeps the default rate.
+    term model has none; if it then falls back to Z3 it keeps the default rate. The cap
+    (``NONLINEAR_CHECK_MS``) is work, not time: a check that reaches it is undecided, and
+    an undecided uniqueness check rejects the attempt (``uniqueness undecided``).
     """
     if not a.assertions:
         return
     kinds = {c.sort().kind() for c in a.sym_consts}
     if z3.Z3_REAL_SORT in kinds and is_nonlinear_real(a.assertions):
-        a.budget.use_rate(NONLINEAR_UNITS_PER_MS, clocked=True)  # spec/budget.py
+        a.budget.use_rate(NONLINEAR_UNITS_PER_MS, NONLINEAR_CHECK_MS)  # spec/budget.py
     elif z3.Z3_INT_SORT in kinds and is_nonlinear_int(a.assertions):
-        a.budget.use_rate(UNITS_PER_MS, clocked=True)
+        a.budget.use_rate(UNITS_PER_MS, NONLINEAR_CHECK_MS)
+    else:
+        return
+    a.cache[BUDGET_DECIDES_KEY] = True  # later calls of the family: a fresh Z3 context

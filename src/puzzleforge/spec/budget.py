@@ -32,15 +32,28 @@ from z3 import z3core as zc
 
 from .outcome import Rejection
 
-__all__ = ["UNITS_PER_MS", "NONLINEAR_UNITS_PER_MS", "units", "WorkBudget", "SafetyNetFired", "rlimit_count"]
+__all__ = ["UNITS_PER_MS", "NONLINEAR_UNITS_PER_MS", "NONLINEAR_CHECK_MS", "BUDGET_DECIDES_KEY", "units", "WorkBudget", "SafetyNetFired", "rlimit_count"]
 
 #: Z3 resource units per millisecond of Z3 work on an idle machine (calibrated on the
 #: corpus, see the module doc).
 UNITS_PER_MS = 4000
-#: The same for nonlinear real arithmetic (Z3's NRA checks count ~8x fewer units per ms:
-#: 37-equation measured 532, range 100-2084). Without it a 15 s attempt budget let a
-#: nonlinear check run for minutes (37-equation: its first puzzle took over 25 min).
-NONLINEAR_UNITS_PER_MS = 500
+#: The same for nonlinear real arithmetic, whose procedures (nlsat: polynomial projections,
+#: root isolation) count far fewer units per ms than the SMT core: 37-equation's long
+#: checks measured 150-250 units per CPU-ms (bench/spec_budget_calibrate.py, session 9;
+#: 500 was measured with the wall clock still cutting the long checks short).
+NONLINEAR_UNITS_PER_MS = 200
+#: Work cap of every check of a nonlinear problem (idle-machine ms at its rate). Why a cap
+#: and not the attempt's whole pool: nonlinear checks that do not decide early rarely
+#: decide late, and their units-per-ms rate falls the longer they run (a 37-equation check
+#: limited to 400k units stopped after 1.7 s CPU, the same check limited to 7.4M ran past
+#: 100 s: the count grows only between algebraic steps). Before session 9 these checks
+#: kept a wall-clock timeout instead, so whether an attempt was kept depended on load.
+NONLINEAR_CHECK_MS = 1000
+#: Key in the family's cache set once an attempt of the spec had its checks capped as
+#: nonlinear: from then on every ``generate`` call gets a fresh Z3 context (spec/attempt.py
+#: ``SpecZ3Contexts``), because where such a check stops (proved, or undecided at its cap)
+#: depends on the units it spends, and those depend on the terms its context already holds.
+BUDGET_DECIDES_KEY = ("puzzleforge.spec.budget", "budget-decides")
 #: The largest value Z3's ``rlimit`` parameter takes (an unsigned 32-bit integer).
 _MAX_RLIMIT = (1 << 32) - 1
 _U32 = 1 << 32
@@ -103,16 +116,17 @@ class WorkBudget:
         #: ``used`` are counted at ``UNITS_PER_MS``; a check at another rate is limited and
         #: charged in proportion, so the budget means the same time for every theory.
         self.rate = UNITS_PER_MS
-        self.clocked = False
+        #: Work cap of every check in idle-machine ms (``use_rate``), None for none.
+        self.check_cap_ms: float | None = None
 
-    def use_rate(self, rate: int, clocked: bool = False) -> None:
+    def use_rate(self, rate: int, check_cap_ms: float | None = None) -> None:
         """Count the following checks at ``rate`` units per ms (a property of the problem).
 
-        ``clocked``: each check also gets a wall-clock timeout of its share, for theories
-        whose Z3 procedures do not stop at their rlimit (nonlinear arithmetic).
+        ``check_cap_ms``: every following check is also capped at that much work (nonlinear
+        arithmetic, see ``NONLINEAR_CHECK_MS``). Both are counted in units: no clock.
         """
         self.rate = rate
-        self.clocked = clocked
+        self.check_cap_ms = check_cap_ms
 
     @classmethod
     def for_seconds(cls, seconds: float, net_deadline: float | None = None) -> WorkBudget:
@@ -152,31 +166,23 @@ class WorkBudget:
             return z3.unknown
         scale = self.rate / UNITS_PER_MS
         limit = max(1, min(_MAX_RLIMIT, int(limit * scale)))
+        if self.check_cap_ms is not None:
+            cap_ms = self.check_cap_ms if cap_ms is None else min(cap_ms, self.check_cap_ms)
         if cap_ms is not None:
             limit = min(limit, max(1, min(_MAX_RLIMIT, int(cap_ms * self.rate))))
         solver.set("rlimit", limit)
-        timeout_ms = None
+        net_end = None
         if self.net_deadline is not None:
+            # the safety net only: a check it interrupts raises SafetyNetFired below
             timeout_ms = max(1, int((self.net_deadline - time.monotonic()) * 1000))
-        clocked = self.clocked
-        if clocked:
-            # nonlinear checks (nlsat, nla) do not stop at their rlimit: measured on
-            # 37-equation, a check with a 1M-unit limit ran 20 s, and a 68-cubic replay
-            # ran for over 10 min. They keep the wall-clock limit they had before work
-            # budgets (load-dependent, documented).
-            timeout_ms = min(timeout_ms or _MAX_RLIMIT, max(1, int(limit / self.rate)))
-        if timeout_ms is not None:
             solver.set("timeout", timeout_ms)
+            net_end = time.monotonic() + timeout_ms / 1000
         before = rlimit_count(solver)
-        start = time.monotonic()
         r = solver.check()
         spent = (rlimit_count(solver) - before) % _U32
-        if (clocked and r == z3.unknown and timeout_ms is not None
-                and time.monotonic() - start >= timeout_ms / 1000):
-            spent = max(spent, limit)  # the clock stood in for the units
         if charge:
             self.used += int(spent / scale)
         self.exhausted = r == z3.unknown and spent >= limit
-        if r == z3.unknown and not self.exhausted:
-            self.check_net()
+        if r == z3.unknown and not self.exhausted and net_end is not None and time.monotonic() >= net_end:
+            raise SafetyNetFired()  # the timeout we set (the net) stopped it: never a rejection
         return r

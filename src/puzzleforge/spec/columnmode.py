@@ -25,10 +25,9 @@ import z3
 from . import operators
 from .fastint import FastInt
 from .finite import compile_terms
-from .linear import LIN_DISPATCH, Lin, _union, rows_of
+from .linear import Lin, _union, rows_of
 from .linsystem import lin_build_system
 from .model import add_assertion, finite_optimum, finite_sols, precheck
-from .operators import Z3_EXPORTS
 from .outcome import Rejection, ev
 from .safe import SAFE_BUILTINS, SafeCode
 from .terms import (
@@ -38,9 +37,6 @@ from .terms import (
     Builder,
     Fallback,
     Term,
-    col_distinct,
-    col_if,
-    col_sum,
     global_names,
 )
 
@@ -79,7 +75,6 @@ _SORT_KIND = {BOOL: z3.Z3_BOOL_SORT, INT: z3.Z3_INT_SORT}
 #: Builtins whose result on a term equals their result on a Z3 term, or is an error.
 _PURE_BUILTINS = {id(v) for k, v in SAFE_BUILTINS.items()
                   if callable(v) and k not in ("isinstance", "callable", "hasattr", "id", "__pf_import")}
-_DISPATCH_ORIG = {name: Z3_EXPORTS.get(name) for name in DISPATCH}
 
 
 def col_event_count(events: Any, fact: str, num: int = 0) -> list:
@@ -93,7 +88,8 @@ def col_event_count(events: Any, fact: str, num: int = 0) -> list:
         return operators.gen_event_count_condition(events, fact, num)
     if fact not in ("distinct", "most", "least", "equal"):
         raise Fallback(f"unknown fact {fact!r}")  # Z3 mode raises the operator's own error
-    return operators.event_count(evs, fact, num, col_distinct, col_sum, col_if)
+    # every event is a Term here, so the Term versions never reach their Z3 fallbacks
+    return operators.event_count(evs, fact, num, DISPATCH["Distinct"], DISPATCH["Sum"], DISPATCH["If"])
 
 
 #: Runtime operators with a Term version: name -> (the operator, its Term version).
@@ -145,7 +141,7 @@ class _State:
 
 
 def _sort_kind(c: Any) -> int:
-    """A symbol constant's sort kind: cached on the constant by symbols.make_z3_var."""
+    """A symbol constant's sort kind: cached on the constant by z3space.Z3Space.symbol."""
     kind = getattr(c, "_pf_sort_kind", None)
     return c.sort().kind() if kind is None else kind
 
@@ -200,6 +196,8 @@ def assertion_count(a: Attempt) -> int:
 def _swaps(a: Attempt, code: Any, st: _State) -> tuple[dict[str, Any], list[str]]:
     """Names to rebind for a Term evaluation, and all names read; Fallback if ineligible."""
     env = a.env
+    exports = a.z3s.exports  # the space's bound Z3 functions, and their term versions
+    lin_dispatch, term_dispatch = a.z3s.dispatch("linear"), a.z3s.dispatch("terms")
     swaps: dict[str, Any] = {}
     names: list[str] = []
     seen: set[Any] = set()
@@ -223,8 +221,8 @@ def _swaps(a: Attempt, code: Any, st: _State) -> tuple[dict[str, Any], list[str]
                 if v is _MISSING or not callable(v) or id(v) in _PURE_BUILTINS:
                     continue
                 raise Fallback(f"builtin {n}")
-            dispatch, ops = (LIN_DISPATCH, _LIN_OPERATORS) if st.linear else (DISPATCH, _OPERATORS)
-            if n in dispatch and v is _DISPATCH_ORIG[n]:
+            dispatch, ops = (lin_dispatch, _LIN_OPERATORS) if st.linear else (term_dispatch, _OPERATORS)
+            if n in dispatch and v is exports.get(n):
                 swaps[n] = dispatch[n]
             elif n in ops and v is ops[n][0]:
                 swaps[n] = ops[n][1]

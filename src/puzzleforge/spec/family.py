@@ -36,6 +36,7 @@ from .runerrors import (
     wall_backstop,
 )
 from .schema import Spec, load_spec
+from .z3space import Z3Space
 
 __all__ = ["load_spec_family", "SpecFamily", "SpecParams", "SafetyNetFailed", "UndecidedSpec",
            "SpecExpressionError", "SAFETY_NET", "WALL_BACKSTOP", "wall_backstop",
@@ -148,7 +149,7 @@ class SpecFamily:
         self._source = _portable_source(self.path)
         self.summary = f"PuzzleClone spec {self.path}"
         self._lambda_cache: dict = {}
-        self._z3 = SpecZ3Contexts(self.spec)
+        self._z3 = SpecZ3Contexts(self.spec, self._lambda_cache)
 
     def __reduce__(self):
         return (load_spec_family, (self.path, self.trust))
@@ -182,11 +183,10 @@ class SpecFamily:
                             config: dict | None = None, use_spec_vars: tuple[str, ...] = (),
                             deadline: float) -> Puzzle:
         """``generate`` in this process (trusted specs, and the sandbox worker itself)."""
-        with self._z3.use():
-            return self._generate(params, rng, config, use_spec_vars, deadline)
+        return self._generate(params, rng, config, use_spec_vars, deadline, self._z3.use())
 
     def _generate(self, params: SpecParams, rng: random.Random, config: dict | None,
-                  use_spec_vars: tuple[str, ...], deadline: float) -> Puzzle:
+                  use_spec_vars: tuple[str, ...], deadline: float, z3s: Z3Space) -> Puzzle:
         reasons: Counter = Counter()
         failures: dict[str, ExprFailure] = {}
         attempts = 0
@@ -205,7 +205,8 @@ class SpecFamily:
                     result = run_attempt(self.spec, self.file_ops, sub, config=config,
                                          use_spec_vars=set(use_spec_vars),
                                          time_budget=params.attempt_seconds,
-                                         lambda_cache=self._lambda_cache, net_deadline=deadline)
+                                         lambda_cache=self._lambda_cache, net_deadline=deadline,
+                                         z3s=z3s)
             except SafetyNetFired:
                 reasons[SAFETY_NET] += 1
                 raise SafetyNetFailed(

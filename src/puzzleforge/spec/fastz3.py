@@ -187,41 +187,59 @@ def add_block(solver: Any, const_asts: Sequence[Any], raws: Sequence[Any]) -> bo
 
 _BoolRef = z3.BoolRef
 _ArithRef = z3.ArithRef
+_Context = z3.Context
 
 
 def _kind(ctx: Any, a: Any) -> int:
     return zc.Z3_get_sort_kind(ctx.ref(), zc.Z3_get_sort(ctx.ref(), a))
 
 
-def _int_val(ctx: Any, v: int) -> Any:
-    cache = _INT_CACHE.get(id(ctx))
-    if cache is None or cache[0] is not ctx:
-        cache = (ctx, {})
-        _INT_CACHE.clear()  # one live spec context at a time
-        _INT_CACHE[id(ctx)] = cache
-    r = cache[1].get(v)
+def _int_ast(ctx: Any, v: int) -> Any:
+    """The AST of the Int numeral ``v`` of ``ctx``, cached on the context object itself.
+
+    Why there: the cache is owned by what it caches for (a spec family's context, see
+    spec/z3space.py) and freed with it; no module-level table is shared by the contexts of
+    a process. It holds raw ASTs (one reference each, released when cleared; the context
+    frees the rest when it goes), not Python wrappers, which would refer back to the
+    context and keep it alive in a cycle. Bounded: cleared past ``_INT_CACHE_MAX``
+    numerals (a cached numeral is the same hash-consed AST a new call would give, so
+    clearing changes no output).
+    """
+    cache = getattr(ctx, "_pf_ints", None)
+    if cache is None or len(cache) > _INT_CACHE_MAX:
+        if cache:
+            ref = ctx.ref()
+            for ast in cache.values():
+                zc.Z3_dec_ref(ref, ast)
+        cache = ctx._pf_ints = {}
+    r = cache.get(v)
     if r is None:
-        r = z3.IntVal(v, ctx)
-        cache[1][v] = r
+        r = z3.IntVal(v, ctx).as_ast()
+        zc.Z3_inc_ref(ctx.ref(), r)
+        cache[v] = r
     return r
 
 
-_INT_CACHE: dict[int, tuple] = {}
+_INT_CACHE_MAX = 4096
 
 
 def fast_if(c: Any, a: Any, b: Any, ctx: Any = None) -> Any:
-    if ctx is None and type(c) is _BoolRef:
+    """``If``; ``ctx`` is only the fallback context of Python values (as in z3.If, whose
+    arguments' context wins), so the fast path ignores it."""
+    if type(c) is _BoolRef:
         cx = c.ctx
         ta, tb = type(a), type(b)
         if ta is int and tb is int:
-            a, b = _int_val(cx, a), _int_val(cx, b)
+            aa, ba = _int_ast(cx, a), _int_ast(cx, b)
         elif tb is int and _is_int_term(cx, a, ta):
-            b = _int_val(cx, b)
+            aa, ba = a.as_ast(), _int_ast(cx, b)
         elif ta is int and _is_int_term(cx, b, tb):
-            a = _int_val(cx, a)
-        elif not (_is_int_term(cx, a, ta) and _is_int_term(cx, b, tb)):
-            return z3.If(c, a, b)
-        return FastInt(zc.Z3_mk_ite(cx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), cx)
+            aa, ba = _int_ast(cx, a), b.as_ast()
+        elif _is_int_term(cx, a, ta) and _is_int_term(cx, b, tb):
+            aa, ba = a.as_ast(), b.as_ast()
+        else:
+            return z3.If(c, a, b, ctx)
+        return FastInt(zc.Z3_mk_ite(cx.ref(), c.as_ast(), aa, ba), cx)
     return z3.If(c, a, b, ctx)
 
 
@@ -251,6 +269,9 @@ def fast_sum(*args: Any) -> Any:
 
 def _bool_nary(mk: Any, fallback: Any) -> Any:
     def build(*args: Any) -> Any:
+        ctx = None
+        if args and type(args[-1]) is _Context:  # z3's convention: a trailing context
+            ctx, args = args[-1], args[:-1]
         items = _flat_args(args)
         if len(items) >= 1 and all(type(x) is _BoolRef for x in items):
             cx = items[0].ctx
@@ -258,7 +279,7 @@ def _bool_nary(mk: Any, fallback: Any) -> Any:
                 asts = [x.as_ast() for x in items]
                 arr = (z3.Ast * len(asts))(*asts)
                 return _BoolRef(mk(cx.ref(), len(asts), arr), cx)
-        return fallback(*args)
+        return fallback(*args) if ctx is None else fallback(*args, ctx)
 
     build.__name__ = fallback.__name__
     build.__doc__ = (f"z3.{fallback.__name__} of Bool terms of one context in one C call; "
@@ -273,14 +294,14 @@ fast_or = _bool_nary(zc.Z3_mk_or, z3.Or)
 
 def fast_implies(a: Any, b: Any, ctx: Any = None) -> Any:
     """``Implies`` of two Bool terms of one context: z3py's C call without its casts."""
-    if ctx is None and type(a) is _BoolRef and type(b) is _BoolRef and a.ctx is b.ctx:
+    if type(a) is _BoolRef and type(b) is _BoolRef and a.ctx is b.ctx:
         return _BoolRef(zc.Z3_mk_implies(a.ctx.ref(), a.ast, b.ast), a.ctx)
     return z3.Implies(a, b, ctx)
 
 
 def fast_not(a: Any, ctx: Any = None) -> Any:
     """``Not`` of a Bool term (a probe, a Python bool... take z3py's path)."""
-    if ctx is None and type(a) is _BoolRef:
+    if type(a) is _BoolRef:
         return _BoolRef(zc.Z3_mk_not(a.ctx.ref(), a.ast), a.ctx)
     return z3.Not(a, ctx)
 

@@ -18,6 +18,7 @@ import numpy as np
 import z3
 
 from .finitekernel import _CONST, _LIT, _NUM, Unsupported, _eval, _size
+from .linbounds import tighten_bounds
 
 __all__ = ["FiniteProblem", "MAX_ASSIGNMENTS", "MAX_WORK"]
 
@@ -148,7 +149,8 @@ def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: l
             return ab, aa, True
         return None
 
-    for i in _conjuncts(nodes, roots):
+    conjuncts = _conjuncts(nodes, roots)
+    for i in conjuncts:
         op, args = nodes[i]
         if op in ("le", "lt", "ge", "gt") and len(args) == 2:
             cn = const_num(args)
@@ -185,6 +187,13 @@ def _domains(nodes: list[tuple], roots: Sequence[int], kinds: list[int], used: l
             if c0 is not None:
                 sets[c0] = sets[c0] & vs if c0 in sets else vs
                 atoms.add(i)
+    for c, vs in sets.items():  # a value set bounds the constant too
+        if vs:
+            lo[c] = max(lo.get(c, min(vs)), min(vs))
+            hi[c] = min(hi.get(c, max(vs)), max(vs))
+    # bounds the top-level linear rows imply (spec/linbounds.py): sound, so the space
+    # still holds every solution
+    tighten_bounds(nodes, conjuncts, {c for c in used if kinds[c] != _BOOL}, lo, hi)
     out: dict[int, list[int]] = {}
     for c in used:
         if kinds[c] == _BOOL:

@@ -17,6 +17,7 @@ terms at all: spec/linsystem.py.
 """
 from __future__ import annotations
 
+from functools import partial
 from operator import neg
 from typing import Any
 
@@ -203,14 +204,15 @@ def rows_of(value: Any, n: int) -> list[tuple] | None:
     return None
 
 
-def lin_and(*args: Any) -> Any:
-    """``And`` over constraints (Z3's ``And``: one list argument stands for its items)."""
+def lin_and(orig: Any, *args: Any) -> Any:
+    """``And`` over constraints (Z3's ``And``: one list argument stands for its items);
+    ``orig``, bound by ``dispatch_table``, is Z3's for Python-only arguments."""
     items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
     for x in items:
         if isinstance(x, (Atom, Lin)):
             break
     else:
-        return _ORIG["And"](*args)
+        return orig(*args)
     parts: list[tuple] = []
     order: dict = {}  # the items' seen tuples folded with _union: first-seen order
     for x in items:
@@ -226,26 +228,22 @@ def lin_and(*args: Any) -> Any:
     return Conj(parts, tuple(order))
 
 
-def lin_sum(*args: Any) -> Any:
-    """``Sum`` over linear forms (Z3's ``Sum``)."""
+def lin_sum(orig: Any, *args: Any) -> Any:
+    """``Sum`` over linear forms (Z3's ``Sum``, ``orig``, for Python-only arguments)."""
     items = args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else args
     first = next((x for x in items if type(x) is Lin), None)
     if first is None:
-        return _ORIG["Sum"](*args)
+        return orig(*args)
     total = Lin((0,) * len(first.coef), 0, ())
     for x in items:
         total = total + x
     return total
 
 
-def _refuse(name: str) -> Any:
-    def call(*args: Any, **kw: Any) -> Any:
-        if any(isinstance(x, (Atom, Lin)) for x in _flat(args)):
-            raise Fallback(f"{name} over linear rows")
-        return _ORIG[name](*args, **kw)
-
-    call.__name__ = name
-    return call
+def _refuse(name: str, orig: Any, *args: Any, **kw: Any) -> Any:
+    if any(isinstance(x, (Atom, Lin)) for x in _flat(args)):
+        raise Fallback(f"{name} over linear rows")
+    return orig(*args, **kw)
 
 
 def _flat(args: tuple) -> list:
@@ -258,13 +256,17 @@ def _flat(args: tuple) -> list:
     return out
 
 
-def _orig() -> dict[str, Any]:
+def dispatch_table(base: dict[str, Any]) -> dict[str, Any]:
+    """Spec-namespace Z3 functions and their versions over linear forms; with Python-only
+    arguments each calls ``base``'s function (a space's bound ones, spec/z3space.py)."""
+    return {"And": partial(lin_and, base["And"]), "Sum": partial(lin_sum, base["Sum"]),
+            **{n: partial(_refuse, n, base[n]) for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")}}
+
+
+def _z3_exports() -> dict[str, Any]:
     from .operators import Z3_EXPORTS
-    return {n: Z3_EXPORTS[n] for n in ("And", "Sum", "Or", "Not", "If", "Implies", "Xor", "Distinct")}
+    return Z3_EXPORTS
 
 
-_ORIG = _orig()
-
-#: Spec-namespace Z3 functions and their versions over linear forms.
-LIN_DISPATCH: dict[str, Any] = {"And": lin_and, "Sum": lin_sum,
-                                **{n: _refuse(n) for n in ("Or", "Not", "If", "Implies", "Xor", "Distinct")}}
+#: The table over z3's own functions (tests; the engine uses its space's, ``dispatch_table``).
+LIN_DISPATCH: dict[str, Any] = dispatch_table(_z3_exports())

@@ -118,7 +118,13 @@ _GENERATED_FORMS_MAX = 256
 GENERATED_LATEX: dict[tuple, str] = {}
 
 
+def _ctx_of(zs: list) -> Any:
+    """The context of the formula's unknowns (None only for a formula without Z3 unknowns)."""
+    return next((z.ctx for z in zs if isinstance(z, z3.ExprRef)), None)
+
+
 def _to_z3(node: tuple, zs: list, side: list) -> Any:
+    """One parsed formula as Z3 terms over ``zs`` (numbers made in the context of ``zs``)."""
     kind = node[0]
     if kind == "Var":
         return zs[node[1]]
@@ -127,7 +133,7 @@ def _to_z3(node: tuple, zs: list, side: list) -> Any:
     if kind == "Power":
         base = _to_z3(node[1], zs, side)
         if not isinstance(base, z3.ExprRef):
-            base = z3.RealVal(base)
+            base = z3.RealVal(base, _ctx_of(zs))
         return base ** node[2]
     if kind == "Cmp":
         a, b = _to_z3(node[2], zs, side), _to_z3(node[3], zs, side)
@@ -140,8 +146,8 @@ def _to_z3(node: tuple, zs: list, side: list) -> Any:
         return a - b
     if kind == "Mul":
         return a * b
-    num = a if isinstance(a, z3.ExprRef) else z3.RealVal(a)
-    den = b if isinstance(b, z3.ExprRef) else z3.RealVal(b)
+    num = a if isinstance(a, z3.ExprRef) else z3.RealVal(a, _ctx_of(zs))
+    den = b if isinstance(b, z3.ExprRef) else z3.RealVal(b, _ctx_of(zs))
     if z3.is_int(num):
         num = z3.ToReal(num)
     if z3.is_int(den):
@@ -195,7 +201,8 @@ def _value(node: tuple, values: list) -> Any:
 #: Recent build_system translations: specs call it several times per attempt with the
 #: same formulas and variables (38-linearprog: 6 calls, 2 distinct). Keyed by the formula
 #: texts, the variables' AST ids and their context; an entry keeps its variables alive,
-#: so their ids cannot be reused.
+#: so their ids cannot be reused. Module-level but bounded, and output-neutral: a hit is
+#: checked term for term (``eq``) and gives the very terms a new translation would.
 _SYSTEMS: dict[tuple, tuple] = {}
 _SYSTEMS_MAX = 8
 #: Parsed formulas by (text, number of variables): the same text is parsed by several

@@ -20,6 +20,8 @@ from .budget import rlimit_count
 from .operators import SolModel
 from .outcome import ExprFailure, Rejection
 from .safe import SafeCode
+from .symbols import sort_kind
+from .z3space import solver_for
 
 if TYPE_CHECKING:
     from .attempt import Attempt
@@ -54,12 +56,12 @@ def _precheck_context(cache: dict) -> Any:
     return ctx
 
 
-def _flatten_assertions(value: Any, out: list) -> None:
+def _flatten_assertions(value: Any, out: list, ctx: Any) -> None:
     if isinstance(value, (list, tuple)):
         for v in value:
-            _flatten_assertions(v, out)
+            _flatten_assertions(v, out, ctx)
     elif isinstance(value, bool):
-        out.append(z3.BoolVal(value))
+        out.append(z3.BoolVal(value, ctx))
     elif isinstance(value, z3.BoolRef):
         out.append(value)
     elif isinstance(value, z3.ExprRef):
@@ -71,7 +73,7 @@ def _flatten_assertions(value: Any, out: list) -> None:
 def add_assertion(a: Attempt, value: Any, code: SafeCode) -> None:
     """Add a condition formula's value (a Boolean, a Z3 Boolean or nested lists of them)."""
     try:
-        _flatten_assertions(value, a.assertions)
+        _flatten_assertions(value, a.assertions, a.z3s.ctx)
     except TypeError as exc:
         raise ExprFailure(code, exc) from None
 
@@ -111,13 +113,13 @@ def precheck(a: Attempt) -> None:
         cost = a.cache.get(PRECHECK_COST_KEY)
         if stats[0] >= _PRECHECK_TRIAL or (cost is not None and cost[0] > cost[1]):
             return
-    kinds = {c.sort().kind() for c in a.sym_consts}
+    kinds = {sort_kind(c) for c in a.sym_consts}
     if not kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT}:
         return
     if a.budget.remaining() <= 0:
         return
     ctx = _precheck_context(a.cache)
-    solver = z3.SolverFor("QF_FD", ctx=ctx)
+    solver = solver_for("QF_FD", ctx)
     solver.set("random_seed", 0)
     try:
         solver.add([x.translate(ctx) for x in a.assertions])

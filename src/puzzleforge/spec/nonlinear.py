@@ -21,17 +21,18 @@ check proved that no other solution exists.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import z3
 
-from .fastz3 import add_block, read_model
-from .outcome import Rejection, undecided
+from .fastz3 import add_block
+from .modelloop import collect_models, undecided_check
 from .solmodel import SolModel
 from .solmodel import solution_order_key as _order_key
 from .termwalk import walk_terms
+from .z3raw import RAW, ptr
 
-__all__ = ["is_nonlinear_int", "enumerate_nonlinear", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
+__all__ = ["is_nonlinear_int", "enumerate_nonlinear", "ProbeDecided", "PROBE_MS", "LATER_CHECK_MS", "BOUND_BITS"]
 
 # The slices are idle-machine milliseconds of Z3 work, counted in Z3 resource units
 # (spec/budget.py), so where each check stops does not depend on machine load.
@@ -53,11 +54,55 @@ def _numeral(e: Any) -> bool:
     return z3.is_int_value(e) or z3.is_rational_value(e)
 
 
+_DIVISIONS = (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_DIV, z3.Z3_OP_REM)
+
+
+def _nonlinear_raw(assertions: list) -> bool:
+    """The shape test of ``is_nonlinear_int`` over plain AST addresses (spec/z3raw.py).
+
+    Why: through z3py's wrappers (``children()``, ``decl()``) the walk cost more than the
+    solving it prepares (53-daughter: ~0.3 s of its ~0.5 s enumeration per attempt).
+    """
+    api: Any = RAW
+    c = ptr(assertions[0].ctx.ref())
+    kind_of, decl_kind, app_decl = api.get_ast_kind, api.get_decl_kind, api.get_app_decl
+    num_args, arg = api.get_app_num_args, api.get_app_arg
+
+    def numeral(a: int) -> bool:
+        return kind_of(c, a) == z3.Z3_NUMERAL_AST \
+            and api.get_sort_kind(c, api.get_sort(c, a)) in (z3.Z3_INT_SORT, z3.Z3_REAL_SORT)
+
+    seen: set[int] = set()
+    stack = [ptr(e.as_ast()) for e in assertions]
+    while stack:
+        a = stack.pop()
+        if a in seen:
+            continue
+        seen.add(a)
+        if kind_of(c, a) != z3.Z3_APP_AST:
+            continue  # a numeral, or a quantifier (its body is not walked)
+        n = num_args(c, a)
+        if not n:
+            continue
+        kids = [arg(c, a, i) for i in range(n)]
+        k = decl_kind(c, app_decl(c, a))
+        if k == z3.Z3_OP_POWER:
+            return True
+        if k == z3.Z3_OP_MUL and sum(1 for x in kids if not numeral(x)) >= 2:
+            return True
+        if k in _DIVISIONS and not numeral(kids[1]):
+            return True
+        stack.extend(kids)
+    return False
+
+
 def is_nonlinear_int(assertions: list, kinds: list) -> bool:
     """True when the constants are Int/Bool and some term multiplies (or divides by,
     or raises to a power of) an unknown by another."""
     if not assertions or not all(k in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds):
         return False
+    if RAW is not None:
+        return _nonlinear_raw(assertions)
     for e in walk_terms(assertions, into_quantifiers=False):
         if not z3.is_app(e):
             continue
@@ -71,67 +116,59 @@ def is_nonlinear_int(assertions: list, kinds: list) -> bool:
     return False
 
 
-def _tactic_solver(seed: int) -> Any:
-    s = z3.Then("simplify", "solve-eqs", "smt").solver()
+def _tactic_solver(seed: int, ctx: Any) -> Any:
+    s = z3.Then("simplify", "solve-eqs", "smt", ctx=ctx).solver()
     s.set("random_seed", seed)
     return s
 
 
+class ProbeDecided(NamedTuple):
+    """The default solver decided the first check within ``PROBE_MS``: the general path
+    goes on from this solver and its answer (the same solver, seed and assertions it
+    would make) instead of building it again and repeating the check."""
+
+    solver: Any
+    result: Any
+
+
 def enumerate_nonlinear(attempt: Any, assertions: list, limit: int | None, consts: list,
-                        kinds: list) -> list[SolModel] | None:
-    """All solutions projected on ``consts`` (see the module doc), or None when the
-    default solver decides the first check within ``PROBE_MS`` (then the general path,
-    unchanged, is used) or the constraints are not nonlinear integer ones."""
+                        kinds: list) -> list[SolModel] | ProbeDecided | None:
+    """All solutions projected on ``consts`` (see the module doc); ``ProbeDecided`` when
+    the default solver decides the first check within ``PROBE_MS`` (then the general
+    path, unchanged, goes on from it); None when the constraints are not nonlinear
+    integer ones."""
     if not consts or not is_nonlinear_int(assertions, kinds):
         return None
     budget = attempt.budget
-    probe = z3.Solver()
+    ctx = attempt.z3s.ctx
+    probe = z3.Solver(ctx=ctx)
     probe.set("random_seed", attempt.z3_seed)
     probe.add(assertions)
-    if budget.run(probe, PROBE_MS) != z3.unknown:
-        return None
+    first = budget.run(probe, PROBE_MS)
+    if first != z3.unknown:
+        return ProbeDecided(probe, first)
     del probe
-    solver = _tactic_solver(attempt.z3_seed)
+    solver = _tactic_solver(attempt.z3_seed, ctx)
     solver.add(assertions)
-    bounded = _tactic_solver(attempt.z3_seed)
+    bounded = _tactic_solver(attempt.z3_seed, ctx)
     bounded.add(assertions)
     bound = 1 << BOUND_BITS
     for c in consts:
         if c.sort().kind() == z3.Z3_INT_SORT:
             bounded.add(c >= -bound, c <= bound)
-    decl_asts = [c.decl().ast for c in consts]
-    const_asts = [c.as_ast() for c in consts]
+
+    def next_model(found: int) -> Any:
+        if found and budget.run(bounded, BOUNDED_MS) == z3.sat:
+            return bounded.model()
+        r = budget.run(solver, LATER_CHECK_MS if found else None)
+        if r == z3.unknown:  # after a first solution: no proof that no other exists, no puzzle
+            raise undecided_check(found)
+        return solver.model() if r == z3.sat else None
+
+    def block(const_asts: list, raws: list) -> bool:
+        return add_block(solver, const_asts, raws) and add_block(bounded, const_asts, raws)
+
+    sols = collect_models(attempt, consts, kinds, limit, next_model, block)
     ids = [c.get_id() for c in consts]
-    all_consts = dict(zip(ids, consts, strict=False))
-    sols: list[SolModel] = []
-    while True:
-        attempt.check_time()
-        model = None
-        if sols and budget.run(bounded, BOUNDED_MS) == z3.sat:
-            model = bounded.model()
-        if model is None:
-            r = budget.run(solver, LATER_CHECK_MS if sols else None)
-            if r == z3.unknown:
-                if sols:  # no proof that no other solution exists: no puzzle
-                    raise undecided(f"Z3 could not decide whether a solution beyond the "
-                                    f"{len(sols)} found exists")
-                raise Rejection("time limit", "solver time budget exhausted")
-            if r != z3.sat:
-                break
-            model = solver.model()
-        values, raws = read_model(model, consts, decl_asts, kinds)
-        keep = []
-        for j, v in enumerate(values):
-            if v is None:  # eliminated as unconstrained: complete it, as the general path does
-                e = model.eval(consts[j], model_completion=True)
-                keep.append(e)
-                raws[j] = e.as_ast()
-                values[j] = z3.is_true(e) if z3.is_bool(e) else e.as_long()
-        sols.append(SolModel(dict(zip(ids, values, strict=False)), all_consts, model))
-        if limit is not None and len(sols) > limit:
-            raise Rejection("too many solutions", f"more than max_solution = {limit}")
-        if not add_block(solver, const_asts, raws) or not add_block(bounded, const_asts, raws):
-            break
-        del keep
     sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
     return sols

@@ -59,7 +59,7 @@ def number(e: Any) -> Fraction | None:
 
 def optimize_with_z3(a: Attempt, target: Any, kind: str) -> None:
     """The optimum by Z3's Optimize (any objective Z3 accepts)."""
-    opt = z3.Optimize()
+    opt = z3.Optimize(ctx=a.z3s.ctx)
     opt.add(a.assertions)
     try:
         goal = (opt.minimize if kind == "minimize" else opt.maximize)(target)

@@ -11,9 +11,8 @@ from .attempt import (
                       decode_value,
                       encode_value,
                       ev,
-                      fresh_z3_context,
                       run_attempt,
 )
 
-__all__ = ["Attempt", "run_attempt", "fresh_z3_context", "Rejection", "ExprFailure", "AttemptResult", "ev",
+__all__ = ["Attempt", "run_attempt", "Rejection", "ExprFailure", "AttemptResult", "ev",
            "encode_value", "decode_value"]

@@ -143,7 +143,7 @@ def sample_symbols(a: Attempt) -> None:
             for sname, code in zip(s["source_names"], s["source"], strict=False):
                 val = ev(code, a.env)
                 srcs.append((sname, list(val.to_list()) if isinstance(val, SymbolDict) else list(val)))
-            sym = SymbolDict(name, srcs, s["attr"], s["types"])
+            sym = SymbolDict(name, srcs, s["attr"], s["types"], a.z3s)
             a.env[name] = sym
             for v in dict.values(sym):
                 if isinstance(v, dict):

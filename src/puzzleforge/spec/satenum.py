@@ -26,6 +26,8 @@ from typing import Any
 
 import z3
 
+from .z3raw import RAW, ast_at, ptr
+
 __all__ = ["enumerate_sat", "sat_solutions"]
 
 #: Largest integer domain encoded one-hot (beyond it the encoding grows past its use).
@@ -36,6 +38,11 @@ CONFLICT_BUDGET = 200_000
 _TACTIC = ("simplify", "card2bv", "bit-blast", "tseitin-cnf")
 _CMP = {z3.Z3_OP_EQ, z3.Z3_OP_LE, z3.Z3_OP_LT, z3.Z3_OP_GE, z3.Z3_OP_GT}
 _NE = z3.Z3_OP_DISTINCT  # x != n (Z3 writes it as a two-argument distinct)
+#: The plain-pointer accessors (spec/z3raw.py); None on an unusual z3 build (then the
+#: wrapper walk below is used).
+_API: Any = RAW
+_NUM_AST, _APP_AST = z3.Z3_NUMERAL_AST, z3.Z3_APP_AST
+_BOOL_SORT, _INT_SORT = z3.Z3_BOOL_SORT, z3.Z3_INT_SORT
 _FLIP = {_NE: _NE, z3.Z3_OP_EQ: z3.Z3_OP_EQ, z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_LT: z3.Z3_OP_GT,
          z3.Z3_OP_GE: z3.Z3_OP_LE, z3.Z3_OP_GT: z3.Z3_OP_LT}
 
@@ -103,30 +110,31 @@ def _conjuncts(assertions: Sequence[Any]) -> list[Any]:
     return out
 
 
-def _domains(assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[int]]:
-    """Each integer constant's values from top-level bounds and value sets (else _Outside)."""
-    lo: dict[int, int] = {}
-    hi: dict[int, int] = {}
-    sets: dict[int, set[int]] = {}
-    for e in _conjuncts(assertions):
-        cmp = _const_cmp(e, ints)
-        if cmp is not None:
-            c, op, v = cmp
-            if op == _NE:
-                continue  # not a bound (the rewriting keeps it as a constraint)
-            if op == z3.Z3_OP_EQ:
-                sets[c] = sets.get(c, {v}) & {v}
-            elif op in (z3.Z3_OP_LE, z3.Z3_OP_LT):
-                hi[c] = min(hi.get(c, v), v if op == z3.Z3_OP_LE else v - 1)
-            else:
-                lo[c] = max(lo.get(c, v), v if op == z3.Z3_OP_GE else v + 1)
-        elif z3.is_or(e):
-            parts = [_const_cmp(a, ints) for a in e.children()]
-            if parts and all(p is not None and p[1] == z3.Z3_OP_EQ for p in parts) \
-                    and len({p[0] for p in parts if p}) == 1:
-                c = parts[0][0]  # type: ignore[index]
-                vs = {p[2] for p in parts if p}
-                sets[c] = sets[c] & vs if c in sets else vs
+def _bound(cmp: tuple[int, int, int], lo: dict[int, int], hi: dict[int, int],
+           sets: dict[int, set[int]]) -> None:
+    """Narrow a constant's bounds or value set by a top-level ``x op n``."""
+    c, op, v = cmp
+    if op == _NE:
+        return  # not a bound (the rewriting keeps it as a constraint)
+    if op == z3.Z3_OP_EQ:
+        sets[c] = sets.get(c, {v}) & {v}
+    elif op in (z3.Z3_OP_LE, z3.Z3_OP_LT):
+        hi[c] = min(hi.get(c, v), v if op == z3.Z3_OP_LE else v - 1)
+    else:
+        lo[c] = max(lo.get(c, v), v if op == z3.Z3_OP_GE else v + 1)
+
+
+def _value_set(parts: list, sets: dict[int, set[int]]) -> None:
+    """Narrow a constant's value set by a top-level ``Or(x == a, x == b, ...)``."""
+    if parts and all(p is not None and p[1] == z3.Z3_OP_EQ for p in parts) \
+            and len({p[0] for p in parts if p}) == 1:
+        c = parts[0][0]
+        vs = {p[2] for p in parts if p}
+        sets[c] = sets[c] & vs if c in sets else vs
+
+
+def _finish_domains(ints: dict[int, Any], lo: dict[int, int], hi: dict[int, int],
+                    sets: dict[int, set[int]]) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     for c in ints:
         if c in sets:
@@ -141,6 +149,31 @@ def _domains(assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[
             raise _Outside("integer domain too large")
         out[c] = vals
     return out
+
+
+def _domains(assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[int]]:
+    """Each integer constant's values from top-level bounds and value sets (else _Outside)."""
+    lo: dict[int, int] = {}
+    hi: dict[int, int] = {}
+    sets: dict[int, set[int]] = {}
+    for e in _conjuncts(assertions):
+        cmp = _const_cmp(e, ints)
+        if cmp is not None:
+            _bound(cmp, lo, hi, sets)
+        elif z3.is_or(e):
+            _value_set([_const_cmp(a, ints) for a in e.children()], sets)
+    return _finish_domains(ints, lo, hi, sets)
+
+
+def _pair_rewrite(op: int, xs: list[int], onehot: dict[int, dict[int, Any]], ctx: Any) -> Any:
+    """The one-hot form of ``x op y`` or ``Distinct(x, y, ...)`` over integer constants."""
+    if op == z3.Z3_OP_DISTINCT:  # no value taken twice
+        return _and([_or([_not(onehot[a][v], ctx), _not(onehot[b][v], ctx)], ctx)
+                     for i, a in enumerate(xs) for b in xs[i + 1:]
+                     for v in onehot[a] if v in onehot[b]], ctx)
+    a, b = xs  # x = a implies y takes one of the values b with a op b
+    return _and([_or([_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if _holds(op, v, w)]], ctx)
+                 for v, bit in onehot[a].items()], ctx)
 
 
 def _rewrite(e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]],
@@ -158,15 +191,7 @@ def _rewrite(e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]],
         lits = [b for val, b in onehot[c].items() if _holds(op, val, v)]
         out = lits[0] if len(lits) == 1 else _or(lits, ctx)
     elif pair is not None:
-        op, xs = pair
-        if op == z3.Z3_OP_DISTINCT:  # no value taken twice
-            out = _and([_or([_not(onehot[a][v], ctx), _not(onehot[b][v], ctx)], ctx)
-                        for i, a in enumerate(xs) for b in xs[i + 1:]
-                        for v in onehot[a] if v in onehot[b]], ctx)
-        else:  # x = a implies y takes one of the values b with a op b
-            a, b = xs
-            out = _and([_or([_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if _holds(op, v, w)]], ctx)
-                        for v, bit in onehot[a].items()], ctx)
+        out = _pair_rewrite(*pair, onehot, ctx)
     elif key in ints:
         raise _Outside("an integer constant outside a comparison with a number")
     elif z3.is_app(e) and e.num_args():
@@ -178,6 +203,138 @@ def _rewrite(e: Any, ints: dict[int, Any], onehot: dict[int, dict[int, Any]],
         out = e
     memo[key] = out
     return out
+
+
+class _RawEncoder:
+    """``_domains`` and ``_rewrite`` over plain AST addresses (spec/z3raw.py).
+
+    Why: walking the constraints through z3py's wrappers (``children()``, ``decl()``,
+    ``is_app``: a Python object and several checked calls per node) and rebuilding every
+    node through ``FuncDeclRef.__call__`` cost most of a SAT-decided attempt (44-chess:
+    ~80% of its CPU). The same walk over addresses makes one unchecked C call per question
+    and rebuilds only the nodes whose arguments changed (``Z3_update_term``), so the
+    rewritten terms are the very ASTs the wrapper walk builds (terms are hash-consed).
+    """
+
+    def __init__(self, ctx: Any, ints: dict[int, Any]) -> None:
+        self.ctx = ctx
+        self.c = ptr(ctx.ref())
+        self.int_at = {ptr(x.as_ast()): i for i, x in ints.items()}
+        self.keep: list[Any] = []  # the wrappers that hold the new terms alive
+
+    def int_value(self, p: int) -> int | None:
+        c = self.c
+        if _API.get_ast_kind(c, p) != _NUM_AST or _API.get_sort_kind(c, _API.get_sort(c, p)) != _INT_SORT:
+            return None
+        return int(_API.get_numeral_string(c, p))
+
+    def head(self, p: int) -> tuple[int, int]:
+        """(decl kind, number of arguments) of an application, (-1, 0) for anything else."""
+        c = self.c
+        if _API.get_ast_kind(c, p) != _APP_AST:
+            return -1, 0
+        return _API.get_decl_kind(c, _API.get_app_decl(c, p)), _API.get_app_num_args(c, p)
+
+    def args(self, p: int, n: int) -> list[int]:
+        c, arg = self.c, _API.get_app_arg
+        return [arg(c, p, i) for i in range(n)]
+
+    def const_cmp(self, p: int, dk: int, n: int) -> tuple[int, int, int] | None:
+        if dk not in _FLIP or n != 2:
+            return None
+        a, b = self.args(p, 2)
+        ia = self.int_at.get(a)
+        if ia is not None:
+            v = self.int_value(b)
+            if v is not None:
+                return ia, dk, v
+        ib = self.int_at.get(b)
+        if ib is not None:
+            v = self.int_value(a)
+            if v is not None:
+                return ib, _FLIP[dk], v
+        return None
+
+    def conjuncts(self, assertions: Sequence[Any]) -> list[int]:
+        out: list[int] = []
+        stack = [ptr(e.as_ast()) for e in reversed(list(assertions))]
+        while stack:
+            p = stack.pop()
+            dk, n = self.head(p)
+            if dk == z3.Z3_OP_AND:
+                stack.extend(reversed(self.args(p, n)))
+            else:
+                out.append(p)
+        return out
+
+    def domains(self, assertions: Sequence[Any], ints: dict[int, Any]) -> dict[int, list[int]]:
+        """``_domains`` of the module, over addresses (the same bounds, the same order)."""
+        lo: dict[int, int] = {}
+        hi: dict[int, int] = {}
+        sets: dict[int, set[int]] = {}
+        if ints:
+            for p in self.conjuncts(assertions):
+                dk, n = self.head(p)
+                cmp = self.const_cmp(p, dk, n)
+                if cmp is not None:
+                    _bound(cmp, lo, hi, sets)
+                elif dk == z3.Z3_OP_OR:
+                    parts = [self.const_cmp(a, *self.head(a)) for a in self.args(p, n)]
+                    _value_set(parts, sets)
+        return _finish_domains(ints, lo, hi, sets)
+
+    def wrap(self, out: Any) -> int:
+        self.keep.append(out)
+        return ptr(out.as_ast())
+
+    def rewrite(self, p: int, onehot: dict[int, dict[int, Any]], memo: dict[int, int]) -> int:
+        """``_rewrite`` of the module, over addresses."""
+        got = memo.get(p)
+        if got is not None:
+            return got
+        c, ctx = self.c, self.ctx
+        kind = _API.get_ast_kind(c, p)
+        if kind == _NUM_AST:
+            if _API.get_sort_kind(c, _API.get_sort(c, p)) != _INT_SORT:
+                raise _Outside("a term this path does not encode")
+            memo[p] = p
+            return p
+        if kind != _APP_AST:
+            raise _Outside("a term this path does not encode")
+        dk, n = self.head(p)
+        cmp = self.const_cmp(p, dk, n)
+        pair: list[int] | None = None
+        if cmp is None and dk in _FLIP and n >= 2 and (dk == z3.Z3_OP_DISTINCT or n == 2):
+            xs = self.args(p, n)
+            if all(a in self.int_at for a in xs):
+                pair = [self.int_at[a] for a in xs]
+        if cmp is not None:
+            ci, op, v = cmp
+            lits = [b for val, b in onehot[ci].items() if _holds(op, val, v)]
+            out = self.wrap(lits[0] if len(lits) == 1 else _or(lits, ctx))
+        elif pair is not None:
+            out = self.wrap(_pair_rewrite(dk, pair, onehot, ctx))
+        elif p in self.int_at:
+            raise _Outside("an integer constant outside a comparison with a number")
+        elif n:
+            kids = self.args(p, n)
+            new = [self.rewrite(a, onehot, memo) for a in kids]
+            if new == kids:
+                out = p
+            else:
+                arr = (z3.Ast * n)(*[ast_at(a) for a in new])
+                out = self.wrap(z3.AstRef(z3.z3core.Z3_update_term(ctx.ref(), ast_at(p), n, arr), ctx))
+        else:
+            if _API.get_sort_kind(c, _API.get_sort(c, p)) != _BOOL_SORT:
+                raise _Outside("a term this path does not encode")
+            out = p
+        memo[p] = out
+        return out
+
+    def encode(self, assertions: Sequence[Any], onehot: dict[int, dict[int, Any]]) -> list[Any]:
+        memo: dict[int, int] = {}
+        out = [self.rewrite(ptr(e.as_ast()), onehot, memo) for e in assertions]
+        return [z3.BoolRef(ast_at(p), self.ctx) for p in out]
 
 
 def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[str, int]] | None:
@@ -232,7 +389,8 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
     try:
         ctx = consts[0].ctx
         ints = {c.get_id(): c for c, k in zip(consts, kinds, strict=False) if k == z3.Z3_INT_SORT}
-        doms = _domains(assertions, ints)
+        raw = _RawEncoder(ctx, ints) if RAW is not None else None
+        doms = raw.domains(assertions, ints) if raw is not None else _domains(assertions, ints)
         onehot: dict[int, dict[int, Any]] = {}
         extra: list[Any] = []
         for c, vals in doms.items():
@@ -242,8 +400,11 @@ def enumerate_sat(assertions: Sequence[Any], consts: Sequence[Any], kinds: Seque
             if not bits:
                 return []  # an empty domain: no solution
             extra.append(z3.Or(bits))  # at least one value; at most one: clauses below
-        memo: dict[int, Any] = {}
-        rewritten = [_rewrite(a, ints, onehot, memo) for a in assertions] + extra
+        if raw is not None:
+            rewritten = raw.encode(assertions, onehot) + extra
+        else:
+            memo: dict[int, Any] = {}
+            rewritten = [_rewrite(a, ints, onehot, memo) for a in assertions] + extra
         got = _cnf(rewritten)
     except (_Outside, z3.Z3Exception, RecursionError):
         return None

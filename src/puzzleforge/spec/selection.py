@@ -294,7 +294,12 @@ def select_indices(
                     f"only {len(chosen)} options of the required kind exist, {domain} needed")
         elif enumerated is not None:
             if domain_cond:
-                picked = rng.sample(enumerated, domain)
+                # rng.sample(enumerated, domain) reads the population only through len and
+                # the drawn positions, except that for a small population it first copies
+                # all of it (list(population)): drawing the positions from a range makes
+                # the same random calls and picks the same items without building every
+                # item of a lazy pool on each try of this loop
+                picked = [enumerated[i] for i in rng.sample(range(len(enumerated)), domain)]
             else:
                 picked = [rng.choice(enumerated) for _ in range(domain)] if enumerated else []
             chosen = [fill(c) for c in picked]

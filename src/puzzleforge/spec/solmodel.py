@@ -112,7 +112,7 @@ register_attributes(SolModel, ("evaluate", "eval", "decls"))
 
 def _py_to_z3(value: Any, like: Any) -> Any:
     if z3.is_bool(like):
-        return z3.BoolVal(bool(value))
+        return z3.BoolVal(bool(value), like.ctx)
     if z3.is_int(like):
-        return z3.IntVal(int(value))
-    return z3.RealVal(value)
+        return z3.IntVal(int(value), like.ctx)
+    return z3.RealVal(value, like.ctx)

@@ -22,7 +22,7 @@ from typing import Any
 
 from .fastz3 import FAST_EXPORTS
 
-__all__ = ["Fallback", "Builder", "Term", "DISPATCH", "global_names", "BOOL", "INT"]
+__all__ = ["Fallback", "Builder", "Term", "DISPATCH", "dispatch_table", "global_names", "BOOL", "INT"]
 
 BOOL, INT = "bool", "int"
 
@@ -136,16 +136,16 @@ class Term:
 
     # ---- BoolRef ----
     def __and__(self, o: Any) -> Term:
-        return col_and(self, o)
+        return DISPATCH["And"](self, o)  # a Term: never the fallback
 
     def __or__(self, o: Any) -> Term:
-        return col_or(self, o)
+        return DISPATCH["Or"](self, o)
 
     def __xor__(self, o: Any) -> Term:
-        return col_xor(self, o)
+        return DISPATCH["Xor"](self, o)
 
     def __invert__(self) -> Term:
-        return col_not(self)
+        return DISPATCH["Not"](self)
 
     # ---- what Z3 answers differently, or not at all ----
     def __bool__(self) -> bool:
@@ -204,89 +204,106 @@ def _nary_bool(op: str, orig: Any) -> Any:
     return build
 
 
-col_and = _nary_bool("and", FAST_EXPORTS["And"])
-col_or = _nary_bool("or", FAST_EXPORTS["Or"])
+def _col_not(orig: Any) -> Any:
+    def col_not(a: Any, ctx: Any = None) -> Any:
+        if type(a) is not Term:
+            return orig(a, ctx)
+        if ctx is not None:
+            raise Fallback("explicit context")
+        return Term(a.b, a.b.mk("not", (lift(a.b, a, BOOL),)), BOOL)
+
+    return col_not
 
 
-def col_not(a: Any, ctx: Any = None) -> Any:
-    import z3
-    if type(a) is not Term:
-        return z3.Not(a, ctx)
-    if ctx is not None:
-        raise Fallback("explicit context")
-    return Term(a.b, a.b.mk("not", (lift(a.b, a, BOOL),)), BOOL)
-
-
-def _binary_bool(op: str, name: str) -> Any:
+def _binary_bool(op: str, orig: Any) -> Any:
     def build(a: Any, b: Any, ctx: Any = None) -> Any:
-        import z3
         t = a if type(a) is Term else b if type(b) is Term else None
         if t is None:
-            return getattr(z3, name)(a, b, ctx)
+            return orig(a, b, ctx)
         if ctx is not None:
             raise Fallback("explicit context")
         return Term(t.b, t.b.mk(op, (lift(t.b, a, BOOL), lift(t.b, b, BOOL))), BOOL)
 
-    build.__name__ = name
+    build.__name__ = getattr(orig, "__name__", op)
     return build
 
 
-col_implies = _binary_bool("implies", "Implies")
-col_xor = _binary_bool("xor", "Xor")
+def _col_if(orig: Any) -> Any:
+    def col_if(c: Any, a: Any, b: Any, ctx: Any = None) -> Any:
+        t = c if type(c) is Term else a if type(a) is Term else b if type(b) is Term else None
+        if t is None:
+            return orig(c, a, b, ctx)
+        if ctx is not None:
+            raise Fallback("explicit context")
+        bl = t.b
+        if t is c and c.s is BOOL and type(a) is int and type(b) is int:  # If(p, 3, 0): the usual
+            return Term(bl, bl.mk("ite", (c.i, bl.mk("num", a), bl.mk("num", b))), INT)
+        ci = lift(bl, c, BOOL)
+        if type(a) is Term:
+            s = a.s
+        elif type(b) is Term:
+            s = b.s
+        else:  # two Python values: both int (Int) or both bool (Bool), as z3's _py2expr
+            ta, tb = type(a), type(b)
+            if ta is int and tb is int:
+                s = INT
+            elif ta is bool and tb is bool:
+                s = BOOL
+            else:
+                raise Fallback("If branches of mixed Python types")
+        return Term(bl, bl.mk("ite", (ci, lift(bl, a, s), lift(bl, b, s))), s)
+
+    return col_if
 
 
-def col_if(c: Any, a: Any, b: Any, ctx: Any = None) -> Any:
-    t = c if type(c) is Term else a if type(a) is Term else b if type(b) is Term else None
-    if t is None:
-        return FAST_EXPORTS["If"](c, a, b, ctx)
-    if ctx is not None:
-        raise Fallback("explicit context")
-    bl = t.b
-    if t is c and c.s is BOOL and type(a) is int and type(b) is int:  # If(p, 3, 0): the usual
-        return Term(bl, bl.mk("ite", (c.i, bl.mk("num", a), bl.mk("num", b))), INT)
-    ci = lift(bl, c, BOOL)
-    if type(a) is Term:
-        s = a.s
-    elif type(b) is Term:
-        s = b.s
-    else:  # two Python values: both int (Int) or both bool (Bool), as z3's _py2expr
-        ta, tb = type(a), type(b)
-        if ta is int and tb is int:
-            s = INT
-        elif ta is bool and tb is bool:
-            s = BOOL
-        else:
-            raise Fallback("If branches of mixed Python types")
-    return Term(bl, bl.mk("ite", (ci, lift(bl, a, s), lift(bl, b, s))), s)
+def _col_sum(orig: Any) -> Any:
+    def col_sum(*args: Any) -> Any:
+        items = _args(args)
+        t = _first_term(items)
+        if t is None:
+            return orig(*args)
+        b = t.b
+        return Term(b, b.mk("add", tuple(lift(b, x, INT) for x in items)), INT)
+
+    return col_sum
 
 
-def col_sum(*args: Any) -> Any:
-    items = _args(args)
-    t = _first_term(items)
-    if t is None:
-        return FAST_EXPORTS["Sum"](*args)
-    b = t.b
-    return Term(b, b.mk("add", tuple(lift(b, x, INT) for x in items)), INT)
+def _col_distinct(orig: Any) -> Any:
+    def col_distinct(*args: Any) -> Any:
+        items = _args(args)
+        t = _first_term(items)
+        if t is None:
+            return orig(*args)
+        b = t.b
+        return Term(b, b.mk("distinct", tuple(lift(b, x, t.s) for x in items)), BOOL)
+
+    return col_distinct
 
 
-def col_distinct(*args: Any) -> Any:
+def dispatch_table(base: dict[str, Any]) -> dict[str, Any]:
+    """Spec-namespace names whose Z3 function a ``Term``-aware version replaces; with
+    Python-only arguments each calls ``base``'s function (a space's bound ones,
+    spec/z3space.py, so nothing falls back to z3's main context)."""
+    return {
+        "If": _col_if(base["If"]), "Sum": _col_sum(base["Sum"]),
+        "And": _nary_bool("and", base["And"]), "Or": _nary_bool("or", base["Or"]),
+        "Not": _col_not(base["Not"]), "Implies": _binary_bool("implies", base["Implies"]),
+        "Xor": _binary_bool("xor", base["Xor"]), "Distinct": _col_distinct(base["Distinct"]),
+    }
+
+
+def _unbound_base() -> dict[str, Any]:
     import z3
-    items = _args(args)
-    t = _first_term(items)
-    if t is None:
-        return z3.Distinct(*args)
-    b = t.b
-    return Term(b, b.mk("distinct", tuple(lift(b, x, t.s) for x in items)), BOOL)
+    return {**{n: getattr(z3, n) for n in ("Implies", "Xor", "Distinct")}, **FAST_EXPORTS}
 
 
-#: Spec-namespace names whose Z3 function a ``Term``-aware version replaces.
-DISPATCH: dict[str, Any] = {
-    "If": col_if, "Sum": col_sum, "And": col_and, "Or": col_or, "Not": col_not,
-    "Implies": col_implies, "Xor": col_xor, "Distinct": col_distinct,
-}
+#: The table over z3's own functions (tests; the engine uses its space's, ``dispatch_table``).
+DISPATCH: dict[str, Any] = dispatch_table(_unbound_base())
 
 _NAME_OPS = {"LOAD_NAME", "LOAD_GLOBAL"}
+#: Global names per code object (a pure function of the code: clearing changes nothing).
 _NAMES_CACHE: dict[Any, tuple[str, ...]] = {}
+_NAMES_MAX = 4096
 
 
 def global_names(code: types.CodeType) -> tuple[str, ...]:
@@ -301,5 +318,7 @@ def global_names(code: types.CodeType) -> tuple[str, ...]:
                 if ins.opname in _NAME_OPS:
                     seen[ins.argval] = None
             stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        if len(_NAMES_CACHE) >= _NAMES_MAX:  # code objects of every spec loaded: bounded
+            _NAMES_CACHE.clear()
         got = _NAMES_CACHE[code] = tuple(seen)
     return got

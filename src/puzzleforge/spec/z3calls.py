@@ -14,6 +14,8 @@ from z3 import z3core as zc
 from .fastz3 import is_lia
 from .operators import SolModel, z3_to_py
 from .outcome import Rejection
+from .symbols import sort_kind
+from .z3space import solver_for
 
 if TYPE_CHECKING:
     from .attempt import Attempt
@@ -23,9 +25,10 @@ __all__ = ["new_solver", "z3_check", "to_sol"]
 
 def new_solver(a: Attempt) -> Any:
     """A solver for the attempt's Z3 model: QF_LIA when it is linear over Bool/Int constants."""
-    kinds = {c.sort().kind() for c in a.sym_consts}
+    kinds = {sort_kind(c) for c in a.sym_consts}
     linear = bool(kinds) and kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT} and is_lia(a.assertions)
-    s = z3.SolverFor("QF_LIA") if linear else z3.Solver()
+    ctx = a.z3s.ctx
+    s = solver_for("QF_LIA", ctx) if linear else z3.Solver(ctx=ctx)
     s.set("random_seed", a.z3_seed)
     return s
 

@@ -13,6 +13,7 @@ printing helpers (``solve``) and classes whose constructors take raw pointers.
 """
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +21,7 @@ import z3
 
 from . import boundedlib
 
-__all__ = ["Z3_NAMES", "z3_table"]
+__all__ = ["Z3_NAMES", "z3_table", "bind_context"]
 
 
 #: Z3 functions and constants by name. Constructors of terms, sorts and Boolean/arithmetic/
@@ -65,8 +66,14 @@ _Z3_BOUNDED: dict[str, Callable[[Callable], Callable]] = {
 }
 
 
-def z3_table(fast: dict[str, Any]) -> dict[str, Any]:
-    """Name -> callable for every entry of Z3_NAMES (``fast`` versions where the engine has one)."""
+def z3_table(fast: dict[str, Any], ctx: Any = None) -> dict[str, Any]:
+    """Name -> callable for every entry of Z3_NAMES (``fast`` versions where the engine has one).
+
+    With ``ctx`` every function that would otherwise fall back to z3's global main context
+    (a constructor, or an operator given only Python values) is bound to ``ctx``
+    (``bind_context``): a spec family's terms all live in its own context, and library
+    code never installs a context as z3's global one (issue 16 item 2).
+    """
     out: dict[str, Any] = {}
     for name in Z3_NAMES:
         value = fast.get(name)
@@ -74,6 +81,47 @@ def z3_table(fast: dict[str, Any]) -> dict[str, Any]:
             value = getattr(z3, name, None)
             if value is None:
                 continue
+        if ctx is not None:
+            value = bind_context(name, value, ctx)
         wrap = _Z3_BOUNDED.get(name)
         out[name] = wrap(value) if wrap is not None else value
     return out
+
+
+#: Z3 functions taking Boolean arguments and an optional trailing Context (``And(a, b, ctx)``).
+_TRAILING_CONTEXT = frozenset(("And", "Or"))
+
+
+def bind_context(name: str, fn: Callable, ctx: Any) -> Callable:
+    """``fn`` with ``ctx`` as its context wherever z3 would use its global main context.
+
+    Functions with a ``ctx`` parameter get it when the caller gives none (z3 lets the
+    arguments' context win over it, so terms keep their own); ``And``/``Or`` get it as
+    their trailing argument. Others take their context from their arguments only.
+    """
+    if name in _TRAILING_CONTEXT:
+        def trailing(*args: Any) -> Any:
+            return fn(*args, ctx)
+        trailing.__name__ = name
+        return trailing
+    if not callable(fn) or isinstance(fn, type):
+        return fn
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return fn
+    if "ctx" not in params:
+        return fn
+    pos = params.index("ctx")
+
+    def bound(*args: Any, **kw: Any) -> Any:
+        if len(args) > pos:
+            if args[pos] is None:
+                args = (*args[:pos], ctx, *args[pos + 1:])
+        elif kw.get("ctx") is None:
+            kw["ctx"] = ctx
+        return fn(*args, **kw)
+
+    bound.__name__ = name
+    bound.__doc__ = fn.__doc__
+    return bound
