@@ -141,7 +141,7 @@ def test_unsat_and_empty_domain():
 
 def _encodings(asserts, consts):
     """The one-hot rewrite by the z3py wrapper walk and by the address walk (or _Outside)."""
-    from puzzleforge.spec import satenum
+    from puzzleforge.spec import satdomains, satenum
 
     ctx = consts[0].ctx
     kinds = [c.sort().kind() for c in consts]
@@ -150,7 +150,7 @@ def _encodings(asserts, consts):
     for walk in ("wrappers", "addresses"):
         raw = satenum._RawEncoder(ctx, ints) if walk == "addresses" else None
         try:
-            doms = raw.domains(asserts, ints) if raw else satenum._domains(asserts, ints)
+            doms = raw.domains(asserts, ints) if raw else satdomains.domains(asserts, ints)
             onehot = {
                 c: {v: z3.Bool(f"{ints[c].decl().name()}={v}#{c}", ctx) for v in vals}
                 for c, vals in doms.items()
@@ -160,7 +160,7 @@ def _encodings(asserts, consts):
             else:
                 terms = [satenum._rewrite(a, ints, onehot, {}) for a in asserts]
             out.append((doms, [t.get_id() for t in terms]))
-        except satenum._Outside as exc:
+        except satdomains.Outside as exc:
             out.append(("outside", str(exc)))
     return out
 

@@ -24,7 +24,8 @@ from typing import Any
 
 import z3
 
-from .satenum import _API, _bound, _RawEncoder, _value_set
+from .satdomains import bounds_into, value_set
+from .satenum import _API, _RawEncoder
 from .z3raw import ast_at, ptr
 
 __all__ = ["linearise_products", "MAX_FACTOR_DOMAIN", "MAX_NEW_TERMS"]
@@ -53,9 +54,9 @@ def _small_domains(
         dk, n = enc.head(p)
         cmp = enc.const_cmp(p, dk, n)
         if cmp is not None:
-            _bound(cmp, lo, hi, sets)
+            bounds_into(cmp, lo, hi, sets)
         elif dk == z3.Z3_OP_OR:
-            _value_set([enc.const_cmp(a, *enc.head(a)) for a in enc.args(p, n)], sets)
+            value_set([enc.const_cmp(a, *enc.head(a)) for a in enc.args(p, n)], sets)
     out: dict[int, list[int]] = {}
     for c in ints:
         if c in sets:
