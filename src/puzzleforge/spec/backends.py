@@ -36,7 +36,13 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from . import columnmode, lpmode, optimum
-from .budget import BUDGET_DECIDES_KEY, NONLINEAR_CHECK_MS, NONLINEAR_UNITS_PER_MS, UNITS_PER_MS
+from .budget import (
+    BUDGET_DECIDES_KEY,
+    NONLINEAR_CHECK_MS,
+    NONLINEAR_SOLVER_PARAMS,
+    NONLINEAR_UNITS_PER_MS,
+    UNITS_PER_MS,
+)
 from .fastz3 import (
     add_block,
     collect_consts,
@@ -382,7 +388,7 @@ def budget_rate(a: Attempt) -> None:
         return
     kinds = {c.sort().kind() for c in a.sym_consts}
     if z3.Z3_REAL_SORT in kinds and is_nonlinear_real(a.assertions):
-        a.budget.use_rate(NONLINEAR_UNITS_PER_MS, NONLINEAR_CHECK_MS)  # spec/budget.py
+        a.budget.use_rate(NONLINEAR_UNITS_PER_MS, NONLINEAR_CHECK_MS, NONLINEAR_SOLVER_PARAMS)
     elif z3.Z3_INT_SORT in kinds and is_nonlinear_int(a.assertions):
         a.budget.use_rate(UNITS_PER_MS, NONLINEAR_CHECK_MS)
     else:

@@ -37,6 +37,7 @@ __all__ = [
     "UNITS_PER_MS",
     "NONLINEAR_UNITS_PER_MS",
     "NONLINEAR_CHECK_MS",
+    "NONLINEAR_SOLVER_PARAMS",
     "BUDGET_DECIDES_KEY",
     "units",
     "WorkBudget",
@@ -59,6 +60,15 @@ NONLINEAR_UNITS_PER_MS = 200
 #: 100 s: the count grows only between algebraic steps). Before session 9 these checks
 #: kept a wall-clock timeout instead, so whether an attempt was kept depended on load.
 NONLINEAR_CHECK_MS = 1000
+#: Z3 parameters of every check of a nonlinear real problem. Why: an incremental check
+#: (a solver checked again after a blocking clause, as the uniqueness check is) runs in
+#: the SMT core, whose nonlinear module calls a Groebner-basis completion that counts
+#: almost no rlimit units and does not poll for cancellation: a 37-equation uniqueness
+#: check (seed 1, item 0) spent 12.8k units in 21 s CPU there and ignored its timeout,
+#: so the rlimit cap never stopped it and only the safety net did. Without Groebner the
+#: same check is proved unsat in milliseconds by the nlsat-based nra module (whose work
+#: rlimit counts). Deterministic: a parameter, no clock.
+NONLINEAR_SOLVER_PARAMS: dict[str, Any] = {"smt.arith.nl.grobner": False}
 #: Key in the family's cache set once an attempt of the spec had its checks capped as
 #: nonlinear: from then on every ``generate`` call gets a fresh Z3 context (spec/attempt.py
 #: ``SpecZ3Contexts``), because where such a check stops (proved, or undecided at its cap)
@@ -128,15 +138,26 @@ class WorkBudget:
         self.rate = UNITS_PER_MS
         #: Work cap of every check in idle-machine ms (``use_rate``), None for none.
         self.check_cap_ms: float | None = None
+        #: Z3 parameters set on every following check (``use_rate``), see
+        #: ``NONLINEAR_SOLVER_PARAMS``.
+        self.solver_params: dict[str, Any] = {}
 
-    def use_rate(self, rate: int, check_cap_ms: float | None = None) -> None:
+    def use_rate(
+        self,
+        rate: int,
+        check_cap_ms: float | None = None,
+        solver_params: dict[str, Any] | None = None,
+    ) -> None:
         """Count the following checks at ``rate`` units per ms (a property of the problem).
 
         ``check_cap_ms``: every following check is also capped at that much work (nonlinear
         arithmetic, see ``NONLINEAR_CHECK_MS``). Both are counted in units: no clock.
+        ``solver_params``: Z3 parameters set on every following check
+        (``NONLINEAR_SOLVER_PARAMS``).
         """
         self.rate = rate
         self.check_cap_ms = check_cap_ms
+        self.solver_params = dict(solver_params or {})
 
     @classmethod
     def for_seconds(cls, seconds: float, net_deadline: float | None = None) -> WorkBudget:
@@ -181,6 +202,8 @@ class WorkBudget:
         if cap_ms is not None:
             limit = min(limit, max(1, min(_MAX_RLIMIT, int(cap_ms * self.rate))))
         solver.set("rlimit", limit)
+        for key, value in self.solver_params.items():
+            solver.set(key, value)
         net_end = None
         if self.net_deadline is not None:
             # the safety net only: a check it interrupts raises SafetyNetFired below
