@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from playwright import sync_api
-from webserver import serving
+from webserver import serving, watched_page
 
 import puzzleforge
 from puzzleforge.web import WebSettings, create_app
@@ -143,19 +143,8 @@ def chromium_browser():
 @pytest.fixture()
 def page(chromium_browser, live_server):
     """A fresh browser page whose JavaScript errors fail the test."""
-    context = chromium_browser.new_context(
-        viewport={"width": 1280, "height": 900}, base_url=live_server
-    )
-    pg = context.new_page()
-    pg.set_default_timeout(15_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    yield pg
-    context.close()
-    # HTTP error answers (tested on purpose) log "Failed to load resource"; JS errors fail.
-    real = [e for e in errors if not e.startswith("Failed to load resource")]
-    assert not real, f"browser errors: {real}"
+    with watched_page(chromium_browser, live_server, timeout_ms=15_000) as pg:
+        yield pg
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from webserver import serving
+from webserver import serving, watched_page
 
 from puzzleforge.web import WebSettings
 
@@ -31,18 +31,8 @@ def trusted_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture()
 def trusted_page(chromium_browser, trusted_server):
     """A page on the trusted server whose JavaScript errors fail the test."""
-    context = chromium_browser.new_context(
-        viewport={"width": 1280, "height": 900}, base_url=trusted_server
-    )
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    yield pg
-    context.close()
-    real = [e for e in errors if not e.startswith("Failed to load resource")]
-    assert not real, f"browser errors: {real}"
+    with watched_page(chromium_browser, trusted_server, timeout_ms=60_000) as pg:
+        yield pg
 
 
 def test_without_trust_the_page_has_no_genre_file_box(page, expect) -> None:

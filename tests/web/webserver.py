@@ -4,7 +4,8 @@ Why a helper of its own: the browser tests (conftest.py), the worker tests and t
 tests each need the app behind a real HTTP server (chunked uploads, Origin headers,
 killable engine workers cannot be tested through the in-process test client), each with
 settings of its own. The server binds 127.0.0.1 on a free port, runs in a daemon thread,
-and is told to exit when the ``with`` block ends.
+and is told to exit when the ``with`` block ends. ``watched_page`` is the browser side: one
+page on such a server whose JavaScript errors fail the test, for every page fixture.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from puzzleforge.web import WebSettings, create_app
 
@@ -48,3 +50,22 @@ def serving(settings: WebSettings, start_seconds: float = 30.0) -> Iterator[str]
     finally:
         server.should_exit = True
         thread.join(timeout=15)
+
+
+@contextmanager
+def watched_page(browser: Any, base_url: str, timeout_ms: int) -> Iterator[Any]:
+    """A fresh Playwright page on ``base_url``; JavaScript errors fail the test at the end.
+
+    HTTP error answers (tested on purpose) log "Failed to load resource"; those are not
+    JavaScript errors and are let through.
+    """
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=base_url)
+    pg = context.new_page()
+    pg.set_default_timeout(timeout_ms)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    yield pg
+    context.close()
+    real = [e for e in errors if not e.startswith("Failed to load resource")]
+    assert not real, f"browser errors: {real}"
