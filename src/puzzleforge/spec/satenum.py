@@ -11,6 +11,16 @@ Boolean ``x=v`` with exactly one true per integer; Z3's own ``card2bv``/``bit-bl
 (PySAT's MiniSat-based Glucose) enumerates the projected models with blocking clauses, each
 in microseconds.
 
+Integer arithmetic inside a comparison is read too (the plain-pointer walk): a linear atom
+over at most two integers (``x - y == 1``, ``x + y <= 4``, ``2 * x > y``) becomes, for each
+value ``v`` of the first, ``x = v`` implies the values of the second that satisfy it; any
+other comparison of integer terms (a sum over many integers, ``If(b, x, 0)`` terms, a
+product by a number) becomes one pseudo-Boolean constraint ``sum(w * [bit]) op k``, each
+integer being ``sum(v * [x = v])`` over its one-hot values and ``If(c, t, e)`` putting the
+Booleans of ``t`` under ``c`` and those of ``e`` under ``not c``; ``card2bv`` turns it into
+clauses. A cardinality sum of Booleans alone keeps its own form. Products of unknowns,
+division and anything else stay outside.
+
 Exactness: nothing is approximated. The rewriting replaces each integer comparison by the
 disjunction of the domain values that satisfy it, over a domain read from top-level bounds
 of the constraints themselves, so every projected model of the CNF is a model of the
@@ -27,9 +37,9 @@ from typing import Any
 
 import z3
 
+from .satarith import ArithReader, bool_and, bool_not, bool_or, linear_rewrite
 from .satdomains import (
     FLIP,
-    NE_OP,
     Outside,
     bounds_into,
     const_cmp,
@@ -41,7 +51,7 @@ from .satdomains import (
 )
 from .z3raw import RAW, ast_at, ptr
 
-__all__ = ["enumerate_sat", "sat_solutions", "sat_unsatisfiable"]
+__all__ = ["enumerate_sat", "sat_solutions"]
 
 #: SAT conflicts allowed per solver call before the caller falls back to Z3 (a count, so
 #: the outcome does not depend on machine load).
@@ -52,33 +62,14 @@ _TACTIC = ("simplify", "card2bv", "bit-blast", "tseitin-cnf")
 _API: Any = RAW
 _NUM_AST, _APP_AST = z3.Z3_NUMERAL_AST, z3.Z3_APP_AST
 _BOOL_SORT, _INT_SORT = z3.Z3_BOOL_SORT, z3.Z3_INT_SORT
-_LIN_OPS = {z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_UMINUS, z3.Z3_OP_MUL}
-
-
-def _nary(fn: Any, args: list, ctx: Any) -> Any:
-    """``And``/``Or`` of Boolean terms through the C API (z3py's coercion costs ~20x more)."""
-    arr = (z3.Ast * len(args))(*[a.as_ast() for a in args])
-    return z3.BoolRef(fn(ctx.ref(), len(args), arr), ctx)
-
-
-def _or(args: list, ctx: Any) -> Any:
-    return _nary(z3.z3core.Z3_mk_or, args, ctx) if args else z3.BoolVal(False, ctx)
-
-
-def _and(args: list, ctx: Any) -> Any:
-    return _nary(z3.z3core.Z3_mk_and, args, ctx) if args else z3.BoolVal(True, ctx)
-
-
-def _not(a: Any, ctx: Any) -> Any:
-    return z3.BoolRef(z3.z3core.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
 
 
 def _pair_rewrite(op: int, xs: list[int], onehot: dict[int, dict[int, Any]], ctx: Any) -> Any:
     """The one-hot form of ``x op y`` or ``Distinct(x, y, ...)`` over integer constants."""
     if op == z3.Z3_OP_DISTINCT:  # no value taken twice
-        return _and(
+        return bool_and(
             [
-                _or([_not(onehot[a][v], ctx), _not(onehot[b][v], ctx)], ctx)
+                bool_or([bool_not(onehot[a][v], ctx), bool_not(onehot[b][v], ctx)], ctx)
                 for i, a in enumerate(xs)
                 for b in xs[i + 1 :]
                 for v in onehot[a]
@@ -87,41 +78,12 @@ def _pair_rewrite(op: int, xs: list[int], onehot: dict[int, dict[int, Any]], ctx
             ctx,
         )
     a, b = xs  # x = a implies y takes one of the values b with a op b
-    return _and(
+    return bool_and(
         [
-            _or([_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if holds(op, v, w)]], ctx)
-            for v, bit in onehot[a].items()
-        ],
-        ctx,
-    )
-
-
-def _linear_rewrite(
-    op: int, atom: tuple[dict[int, int], int], onehot: dict[int, dict[int, Any]], ctx: Any
-) -> Any:
-    """The one-hot form of ``sum(coef * x) + k op 0`` over at most two integer constants.
-
-    One constant: the disjunction of its values that satisfy the atom. Two: for each value
-    ``v`` of the first, ``x = v`` implies one of the values of the second that satisfy it
-    (a difference ``x - y == 1``, a sum ``x + y <= 4``): exact over the domains.
-    """
-    coefs, k = atom
-    if not coefs:
-        return z3.BoolVal(holds(op, k, 0), ctx)
-    items = list(coefs.items())
-    if len(items) == 1:
-        (c, a), = items
-        lits = [b for val, b in onehot[c].items() if holds(op, a * val + k, 0)]
-        return lits[0] if len(lits) == 1 else _or(lits, ctx)
-    (x, ax), (y, ay) = items
-    return _and(
-        [
-            _or(
-                [_not(bit, ctx)]
-                + [onehot[y][w] for w in onehot[y] if holds(op, ax * v + ay * w + k, 0)],
-                ctx,
+            bool_or(
+                [bool_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if holds(op, v, w)]], ctx
             )
-            for v, bit in onehot[x].items()
+            for v, bit in onehot[a].items()
         ],
         ctx,
     )
@@ -141,7 +103,7 @@ def _rewrite(
     if cmp is not None:
         c, op, v = cmp
         lits = [b for val, b in onehot[c].items() if holds(op, val, v)]
-        out = lits[0] if len(lits) == 1 else _or(lits, ctx)
+        out = lits[0] if len(lits) == 1 else bool_or(lits, ctx)
     elif pair is not None:
         out = _pair_rewrite(*pair, onehot, ctx)
     elif key in ints:
@@ -177,6 +139,7 @@ class _RawEncoder:
         self.c = ptr(ctx.ref())
         self.int_at = {ptr(x.as_ast()): i for i, x in ints.items()}
         self.keep: list[Any] = []  # the wrappers that hold the new terms alive
+        self.arith = ArithReader(self)
 
     def int_value(self, p: int) -> int | None:
         c = self.c
@@ -270,20 +233,20 @@ class _RawEncoder:
             if all(a in self.int_at for a in xs):
                 pair = [self.int_at[a] for a in xs]
             elif n == 2:
-                atom = self.linear_atom(xs[0], xs[1])
-                if atom is None and self.is_int(xs[0]):
+                atom = self.arith.linear_atom(xs[0], xs[1])
+                if atom is None and self.arith.is_int(xs[0]):
                     try:  # cardinality sums of Booleans stay as they are (card2bv)
                         pb = self.generic(p, n, onehot, memo)
                     except Outside:  # an integer inside arithmetic: pseudo-Boolean form
-                        pb = self.pb_compare(dk, xs[0], xs[1], onehot, memo)
+                        pb = self.arith.pb_compare(dk, xs[0], xs[1], onehot, memo)
         if cmp is not None:
             ci, op, v = cmp
             lits = [b for val, b in onehot[ci].items() if holds(op, val, v)]
-            out = self.wrap(lits[0] if len(lits) == 1 else _or(lits, ctx))
+            out = self.wrap(lits[0] if len(lits) == 1 else bool_or(lits, ctx))
         elif pair is not None:
             out = self.wrap(_pair_rewrite(dk, pair, onehot, ctx))
         elif atom is not None:
-            out = self.wrap(_linear_rewrite(dk, atom, onehot, ctx))
+            out = self.wrap(linear_rewrite(dk, atom, onehot, ctx))
         elif pb is not None:
             out = pb if isinstance(pb, int) else self.wrap(pb)
         elif p in self.int_at:
@@ -297,68 +260,9 @@ class _RawEncoder:
         memo[p] = out
         return out
 
-    def linear(self, p: int, depth: int = 0) -> tuple[dict[int, int], int] | None:
-        """``p`` as (coefficient per integer constant, constant term), or None if not linear.
-
-        Only sums, differences, negations and products by a number of integer constants
-        and numbers (``x - y``, ``2 * x + 1``); anything else (an ``If``, a product of two
-        constants) is not read here.
-        """
-        ci = self.int_at.get(p)
-        if ci is not None:
-            return {ci: 1}, 0
-        v = self.int_value(p)
-        if v is not None:
-            return {}, v
-        dk, n = self.head(p)
-        if depth > 8 or dk not in _LIN_OPS or not n:
-            return None
-        parts = []
-        for a in self.args(p, n):
-            got = self.linear(a, depth + 1)
-            if got is None:
-                return None
-            parts.append(got)
-        if dk == z3.Z3_OP_MUL:  # at most one factor may hold constants
-            coefs, k = parts[0]
-            for c2, k2 in parts[1:]:
-                if coefs and c2:
-                    return None
-                if not coefs:
-                    coefs, k, c2, k2 = c2, k2, coefs, k
-                coefs = {c: v * k2 for c, v in coefs.items()}
-                k = k * k2
-            return coefs, k
-        signs = [1] * n
-        if dk == z3.Z3_OP_SUB:
-            signs = [1] + [-1] * (n - 1)
-        elif dk == z3.Z3_OP_UMINUS:
-            signs = [-1]
-        out: dict[int, int] = {}
-        total = 0
-        for sign, (coefs, k) in zip(signs, parts, strict=True):
-            total += sign * k
-            for c, v in coefs.items():
-                out[c] = out.get(c, 0) + sign * v
-        return out, total
-
-    def linear_atom(self, a: int, b: int) -> tuple[dict[int, int], int] | None:
-        """``a - b`` as a linear form over at most two integer constants, else None."""
-        la = self.linear(a)
-        if la is None:
-            return None
-        lb = self.linear(b)
-        if lb is None:
-            return None
-        coefs = dict(la[0])
-        for c, v in lb[0].items():
-            coefs[c] = coefs.get(c, 0) - v
-        coefs = {c: v for c, v in coefs.items() if v}
-        if len(coefs) > 2:
-            return None
-        return coefs, la[1] - lb[1]
-
-    def generic(self, p: int, n: int, onehot: dict[int, dict[int, Any]], memo: dict[int, int]) -> int:
+    def generic(
+        self, p: int, n: int, onehot: dict[int, dict[int, Any]], memo: dict[int, int]
+    ) -> int:
         """``p`` with its arguments rewritten (the node itself is not one this path reads)."""
         kids = self.args(p, n)
         new = [self.rewrite(a, onehot, memo) for a in kids]
@@ -367,99 +271,6 @@ class _RawEncoder:
         arr = (z3.Ast * n)(*[ast_at(a) for a in new])
         ctx = self.ctx
         return self.wrap(z3.AstRef(z3.z3core.Z3_update_term(ctx.ref(), ast_at(p), n, arr), ctx))
-
-    def is_int(self, p: int) -> bool:
-        c = self.c
-        return bool(_API.get_sort_kind(c, _API.get_sort(c, p)) == _INT_SORT)
-
-    def pseudo_boolean(
-        self, p: int, onehot: dict[int, dict[int, Any]], memo: dict[int, int], depth: int = 0
-    ) -> tuple[dict[int, int], int]:
-        """``p`` as a weighted sum of Boolean terms plus a number: ({bool address: weight}, k).
-
-        An integer constant is ``sum(v * [x = v])`` over its one-hot values (exactly one is
-        true), an ``If(c, t, e)`` is ``c * t + (not c) * e`` with each Boolean of ``t``
-        and ``e`` put under ``c`` or ``not c``; sums, differences, negations and products
-        by a number combine. Anything else (a product of unknowns, a division) is Outside.
-        """
-        if depth > 64:
-            raise Outside("an arithmetic term too deep to encode")
-        ci = self.int_at.get(p)
-        if ci is not None:
-            return {self.wrap(b): v for v, b in onehot[ci].items() if v}, 0
-        v = self.int_value(p)
-        if v is not None:
-            return {}, v
-        dk, n = self.head(p)
-        ctx = self.ctx
-        if dk == z3.Z3_OP_ITE and n == 3:
-            cond, then, other = self.args(p, 3)
-            cnd = z3.BoolRef(ast_at(self.rewrite(cond, onehot, memo)), ctx)
-            out: dict[int, int] = {}
-            k = 0
-            for guard, arm in ((cnd, then), (_not(cnd, ctx), other)):
-                terms, const = self.pseudo_boolean(arm, onehot, memo, depth + 1)
-                if const:
-                    g = self.wrap(guard)
-                    out[g] = out.get(g, 0) + const
-                for b, w in terms.items():
-                    key = self.wrap(_and([guard, z3.BoolRef(ast_at(b), ctx)], ctx))
-                    out[key] = out.get(key, 0) + w
-            return out, k
-        if dk not in _LIN_OPS or not n:
-            raise Outside("an integer term this path does not encode")
-        parts = [self.pseudo_boolean(a, onehot, memo, depth + 1) for a in self.args(p, n)]
-        if dk == z3.Z3_OP_MUL:
-            terms, k = parts[0]
-            for t2, k2 in parts[1:]:
-                if terms and t2:
-                    raise Outside("a product of unknowns")
-                if not terms:
-                    terms, k, t2, k2 = t2, k2, terms, k
-                terms = {b: w * k2 for b, w in terms.items()}
-                k = k * k2
-            return terms, k
-        signs = [1] * n
-        if dk == z3.Z3_OP_SUB:
-            signs = [1] + [-1] * (n - 1)
-        elif dk == z3.Z3_OP_UMINUS:
-            signs = [-1]
-        acc: dict[int, int] = {}
-        total = 0
-        for sign, (terms, k) in zip(signs, parts, strict=True):
-            total += sign * k
-            for b, w in terms.items():
-                acc[b] = acc.get(b, 0) + sign * w
-        return acc, total
-
-    def pb_compare(
-        self, op: int, a: int, b: int, onehot: dict[int, dict[int, Any]], memo: dict[int, int]
-    ) -> Any:
-        """``a op b`` over integer terms as one pseudo-Boolean constraint (Z3's ``card2bv``
-        turns it into clauses): ``sum(w * [b]) op k``."""
-        ta, ka = self.pseudo_boolean(a, onehot, memo)
-        tb, kb = self.pseudo_boolean(b, onehot, memo)
-        terms = dict(ta)
-        for t, w in tb.items():
-            terms[t] = terms.get(t, 0) - w
-        k = kb - ka
-        ctx = self.ctx
-        items = [(t, w) for t, w in terms.items() if w]
-        if not items:
-            return z3.BoolVal(holds(op, 0, k), ctx)
-        lhs = z3.Sum(
-            [z3.If(z3.BoolRef(ast_at(t), ctx), z3.IntVal(w, ctx), z3.IntVal(0, ctx)) for t, w in items]
-        )
-        rhs = z3.IntVal(k, ctx)
-        if op == NE_OP:
-            return _not(lhs == rhs, ctx)
-        return {
-            z3.Z3_OP_EQ: lambda: lhs == rhs,
-            z3.Z3_OP_LE: lambda: lhs <= rhs,
-            z3.Z3_OP_LT: lambda: lhs < rhs,
-            z3.Z3_OP_GE: lambda: lhs >= rhs,
-            z3.Z3_OP_GT: lambda: lhs > rhs,
-        }[op]()
 
     def encode(self, assertions: Sequence[Any], onehot: dict[int, dict[int, Any]]) -> list[Any]:
         memo: dict[int, int] = {}
@@ -504,9 +315,6 @@ def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[str, int]] | 
     return clauses, var_of
 
 
-_Encoded = tuple[list[list[int]], dict[str, int], dict[int, dict[int, Any]]]
-
-
 def _encode(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int]) -> Any:
     """(clauses, variable per Boolean name, one-hot Booleans per integer), False when the
     constraints are unsatisfiable on their face, or None when outside this path."""
@@ -541,33 +349,6 @@ def _encode(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[in
     if got is None:
         return False
     return got[0], got[1], onehot
-
-
-def sat_unsatisfiable(
-    assertions: Sequence[Any],
-    consts: Sequence[Any],
-    kinds: Sequence[int],
-    budget: int = CONFLICT_BUDGET,
-) -> bool | None:
-    """True when the constraints are proven to have no solution, False when they have one,
-    None when outside this path or undecided within the conflict budget."""
-    enc = _encode(assertions, consts, kinds)
-    if enc is None:
-        return None
-    if enc is False:
-        return True
-    clauses, var_of, onehot = enc
-    try:
-        from pysat.solvers import Glucose4
-    except ImportError:  # pragma: no cover - python-sat is a dependency
-        return None
-    for bits in onehot.values():
-        lits = [var_of[b.decl().name()] for b in bits.values() if b.decl().name() in var_of]
-        clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
-    with Glucose4(bootstrap_with=clauses) as sat:
-        sat.conf_budget(budget)
-        ok = sat.solve_limited()
-    return None if ok is None else not ok
 
 
 def enumerate_sat(
