@@ -21,6 +21,7 @@ from ..core.alarm import cpu_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import params_to_dict
+from ..core.limits import is_limit
 from ..core.puzzle import Puzzle
 from .answers import question_with_format
 from .answers import score_answer as _score_by_format
@@ -210,6 +211,13 @@ class SpecFamily:
             params, rng, config=config, use_spec_vars=use_spec_vars, deadline=deadline
         )
 
+    @property
+    def sandboxed(self) -> bool:
+        """True when ``generate`` runs in the locked-down worker (spec/sandbox.py), which
+        enforces the CPU net in the kernel; a trusted family runs in the caller's process,
+        and the batch runner then runs it in a worker of its own (batch/worker.py)."""
+        return not self.trust
+
     def generate_in_process(
         self,
         params: SpecParams,
@@ -391,7 +399,9 @@ class SpecFamily:
                 config=puzzle.config,
                 deadline=time.monotonic() + AUDIT_NET_SECONDS,
             )
-        except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
+        except Exception as exc:  # noqa: BLE001 - an audit reports, never raises...
+            if is_limit(exc):
+                raise  # ...except a limit: a finding would make the outcome depend on seconds
             return [f"config replay failed: {exc}"]
         problems = []
         # records made before the answer-format sentence hold the bare problem text
