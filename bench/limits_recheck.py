@@ -174,7 +174,7 @@ def wrong_answer_cases(tmp: Path) -> None:
         "grid solve --count 1 (many solutions)",
         ["grid", "solve", str(three), "--count", "1"],
         {0},
-        lambda out, err: "unique" not in out.lower() or "not" in out.lower(),
+        lambda out, err: "at least one solution" in out,
     )
     case(
         tmp,
@@ -190,9 +190,6 @@ def wrong_answer_cases(tmp: Path) -> None:
         lambda out, err: "bad size" not in err,
     )
     case(tmp, "crossnumber generate --size 6", ["crossnumber", "generate", "--size", "6"], {2})
-    div = tmp / "div.yaml"
-    div.write_text(ABCD.read_text().replace("A + B", "A / 0", 1))
-    case(tmp, "division by zero in a clue", ["crossnumber", "solve", str(div)], {0, 1, 2})
     case(
         tmp,
         "crossnumber solve --time-limit 0",
@@ -213,7 +210,7 @@ def wrong_answer_cases(tmp: Path) -> None:
     if code == 0:
         record = json.loads(rec.read_text().splitlines()[0])
         config = dict(record["config"])
-        config.pop(next(iter(config)))
+        config.pop(next(k for k in config if not k.startswith("_")))  # a drawn value
         cfg = tmp / "cfg.json"
         cfg.write_text(json.dumps(config))
         case(
