@@ -44,6 +44,7 @@ PARTIAL = [
     "A^B",
     "(A + 2B)/3 + $abs(A - B)",
     "$dss(A) * √(A B)",
+    "$gcd(A, B) + $lcm(A, 2)",
 ]
 
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .expreval import _binary_fn, _unary_fn
-from .exprnodes import Node, has_generator
+from .expreval import _binary_fn, _nary_fn, _unary_fn
+from .exprnodes import FUNCTIONS_N, Node, has_generator
 
 __all__ = ["positional", "NoValue"]
 
@@ -73,6 +73,12 @@ class _Gen:
         if op in ("var", "clue"):
             i = self.index.get(str(n.value))
             return None if i is None else f"a{i}"
+        if op == "func" and n.value in FUNCTIONS_N:
+            xs = [self.src(a) for a in n.args]
+            if any(x is None for x in xs):
+                return None
+            name = self.helper(f"nary_{n.value}", lambda: _nary_fn(str(n.value)))
+            return f"{name}({', '.join(x for x in xs if x is not None)})"
         if op in ("neg", "sqrt", "fact", "rev", "func"):
             a = self.src(n.args[0])
             if a is None:
