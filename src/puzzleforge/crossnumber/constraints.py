@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import expr as ex
 from . import kinds as nb
-from .fastexpr import positional
+from .fastexpr import NoValue, positional
 from .model import Clue, Part
 from .relations import relation_bounds, separable_support
 
@@ -55,6 +55,14 @@ _CMP = {
     ">=": operator.ge,
     "!=": operator.ne,
 }
+
+
+def _all_equal(fns: list[Callable[..., int]], combo: tuple[Any, ...], v: int) -> bool:
+    """Every further side of a value chain has the value ``v`` for ``combo``."""
+    try:
+        return all(f(*combo) == v for f in fns)
+    except NoValue:
+        return False
 
 
 class Contradiction(Exception):
@@ -107,7 +115,7 @@ class ExprCon(Con):
         self.refs: list[Key] = [("v", v) for v in sorted(vs)] + [("c", c) for c in sorted(cs)]
         self.names = [k[1] for k in self.refs]
         self.scope = list(self.refs) + ([] if self.is_cond else [self.self_key])
-        # plain functions for expressions that always have a value (fastexpr.py)
+        # plain functions for expressions without generators (fastexpr.py)
         nt = s.model.rules.nontrivial
         nodes = [o.node for o in self.operands] if self.is_cond else [c.node for c in self.sides]
         fast = [positional(n, self.names, nontrivial=nt) for n in nodes]
@@ -273,13 +281,16 @@ class ExprCon(Con):
         hits: list[tuple[Any, ...]] = []
         new_own: set[int] = set()
         for combo in product(*doms):
-            v = first(*combo)
+            try:
+                v = first(*combo)
+            except NoValue:
+                continue
             good = ok.get(v)
             if good is None:
                 good = ok[v] = (
                     lo <= v <= hi and (own is None or v in own) and all(t(v) for t in tests)
                 )
-            if good and (not rest or all(f(*combo) == v for f in rest)):
+            if good and (not rest or _all_equal(rest, combo, v)):
                 hits.append(combo)
                 new_own.add(v)
         if not hits:
@@ -292,16 +303,14 @@ class ExprCon(Con):
         ``_cond`` per combination)."""
         fns, ops = self.fast or [], self.ops
         tests = [_CMP[o] for o in ops]
-        if len(tests) == 1:
-            f0, f1 = fns
-            t0 = tests[0]
-            hits = [c for c in product(*doms) if t0(f0(*c), f1(*c))]
-        else:
-            hits = []
-            for c in product(*doms):
+        hits = []
+        for c in product(*doms):
+            try:
                 vals = [f(*c) for f in fns]
-                if all(t(vals[i], vals[i + 1]) for i, t in enumerate(tests)):
-                    hits.append(c)
+            except NoValue:
+                continue
+            if all(t(vals[i], vals[i + 1]) for i, t in enumerate(tests)):
+                hits.append(c)
         if not hits:
             return [set() for _ in doms]
         return [set(col) for col in zip(*hits, strict=True)]
