@@ -519,7 +519,9 @@ class Matching(Con):
         self.label = label
 
     @staticmethod
-    def _match(doms: dict[Key, list], forced: tuple[Key, Any] | None) -> bool:
+    def _match(doms: dict[Key, list], forced: tuple[Key, Any] | None) -> dict[Any, Key] | None:
+        """A complete matching (value -> key), with ``forced`` = (key, value) in it if
+        given, or None when there is none."""
         owner: dict[Any, Key] = {}
         keys = sorted(doms, key=lambda k: len(doms[k]))
         if forced is not None:
@@ -537,19 +539,50 @@ class Matching(Con):
                     return True
             return False
 
-        return all(augment(k, set()) for k in keys)
+        return owner if all(augment(k, set()) for k in keys) else None
+
+    @classmethod
+    def supported(cls, doms: dict[Key, list]) -> dict[Key, list] | None:
+        """Per key the values it takes in some complete matching (None: no complete
+        matching), from one base matching (Berge): k may take e when e is k's own value,
+        e is free, or e's owner o can move along an alternating path (o takes a value of
+        o', o' one of o'', ...) that ends at k's own value (freed as k takes e) or at a
+        free value. Replaces one matching search per pair (A2 + B2 + C2: 20 000 of them)."""
+        base = cls._match(doms, None)
+        if base is None:
+            return None
+        mine = {k: e for e, k in base.items()}
+        takes = {k: {base[e] for e in doms[k] if e in base and base[e] != k} for k in doms}
+        free_adj = {k for k in doms if any(e not in base for e in doms[k])}
+        reach: dict[Key, set[Key]] = {}
+        for o in doms:
+            seen, todo = {o}, [o]
+            while todo:
+                for nxt in takes[todo.pop()]:
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+            reach[o] = seen
+        return {
+            k: [
+                e
+                for e in doms[k]
+                if mine.get(k) == e
+                or e not in base
+                or k in reach[base[e]]
+                or not free_adj.isdisjoint(reach[base[e]])
+            ]
+            for k in doms
+        }
 
     def propagate(self, s: Solver, dom: dict) -> None:
         doms = {k: sorted(dom[k]) for k in self.scope}
-        if not self._match(doms, None):
+        keep = self.supported(doms)
+        if keep is None:
             raise Contradiction(self.label)
         for k in self.scope:
-            if len(doms[k]) < 2:
-                continue
-            keep = [e for e in doms[k] if self._match(doms, (k, e))]
-            if len(keep) < len(doms[k]):
-                s.narrow(dom, k, keep, self, f"{self.label}: no complete matching otherwise")
-                doms[k] = sorted(dom[k])
+            if len(keep[k]) < len(doms[k]):
+                s.narrow(dom, k, keep[k], self, f"{self.label}: no complete matching otherwise")
 
     def check(self, s: Solver, a: dict) -> bool:
         vals = [a[k] for k in self.scope]
