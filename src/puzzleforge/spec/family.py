@@ -25,7 +25,7 @@ from ..core.puzzle import Puzzle
 from .answers import question_with_format
 from .answers import score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
-from .budget import SafetyNetFired
+from .budget import FreshContextNeeded, SafetyNetFired
 from .operatorfiles import load_file_operators
 from .outcome import UNDECIDED
 from .runerrors import (
@@ -239,7 +239,17 @@ class SpecFamily:
         use_spec_vars: tuple[str, ...] = (),
         deadline: float,
     ) -> Puzzle:
-        """``generate`` in this process (trusted specs, and the sandbox worker itself)."""
+        """``generate`` in this process (trusted specs, and the sandbox worker itself).
+
+        A call in the family's shared Z3 context that meets an attempt whose checks the
+        budget decides is made again from its start in a fresh context
+        (``FreshContextNeeded``, spec/budget.py): the same puzzle as any later call's.
+        """
+        state = rng.getstate()
+        try:
+            return self._generate(params, rng, config, use_spec_vars, deadline, self._z3.use())
+        except FreshContextNeeded:
+            rng.setstate(state)
         return self._generate(params, rng, config, use_spec_vars, deadline, self._z3.use())
 
     def _generate(

@@ -109,10 +109,15 @@ def precheck(a: Attempt) -> None:
     private context is shared), never on the machine's load. The attempt records its
     part (``precheck_units``, added up by spec/attempt.py).
 
-    The check runs in a private Z3 context (the assertions are translated into it):
-    the family reuses its Z3 context across attempts, and terms a solver creates there
-    would shift which model Z3 returns later, so a pre-check in that context made a
-    puzzle depend on whether earlier attempts had switched the pre-check off.
+    Where it runs: in the family's shared Z3 context (``Z3Space.shared``) when the
+    attempt works in it, since no output there depends on the terms the context holds
+    (spec/attempt.py ``SpecZ3Contexts``; an attempt whose checks the budget decides makes
+    its call start over in a fresh context); a second context would cost ~17 MB of RSS.
+    An attempt in a fresh context (post_generation: ``_sol`` is Z3's first model; budget-
+    decided checks) translates its assertions into a private context instead: terms a
+    solver creates in the attempt's context would shift which model Z3 returns later, so
+    a pre-check there would make a puzzle depend on whether earlier attempts had switched
+    the pre-check off.
     """
     spec = a.spec
     if not a.assertions or not (
@@ -129,11 +134,12 @@ def precheck(a: Attempt) -> None:
         return
     if a.budget.remaining() <= 0:
         return
-    ctx = _precheck_context(a.cache)
+    shared = a.z3s.shared
+    ctx = a.z3s.ctx if shared else _precheck_context(a.cache)
     solver = solver_for("QF_FD", ctx)
     solver.set("random_seed", 0)
     try:
-        solver.add([x.translate(ctx) for x in a.assertions])
+        solver.add(a.assertions if shared else [x.translate(ctx) for x in a.assertions])
         before = rlimit_count(solver)
         result = a.budget.run(solver, PRECHECK_MS, charge=False)  # spec/budget.py
         spent = (rlimit_count(solver) - before) % (1 << 32)

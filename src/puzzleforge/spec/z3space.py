@@ -39,8 +39,12 @@ _MAX_SYMBOLS = 4096
 class Z3Space:
     """One Z3 context with the spec namespace bound to it and the caches made in it."""
 
-    def __init__(self) -> None:
+    def __init__(self, shared: bool = False) -> None:
         self.ctx = z3.Context()
+        #: the family's context reused by its ``generate`` calls (spec/attempt.py
+        #: ``SpecZ3Contexts``), where no output depends on the terms it already holds:
+        #: the pre-check runs in it (spec/model.py) instead of in a second context
+        self.shared = shared
         #: the Z3 names of the spec namespace, bound to ``ctx`` (identity matters:
         #: spec/columnmode.py recognises them in an expression's namespace)
         self.exports: dict[str, Any] = z3_table(FAST_EXPORTS, self.ctx)
