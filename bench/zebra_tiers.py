@@ -14,6 +14,11 @@ docs/zebra.md's table).
         [--sizes 7x5,8x3 | --K 3,4,5,6,7,8 --k 3,4,5,6,7,8]
         [--tiers easy,medium,hard,expert] [--langs en,pl] [--ignore-refusals]
         [--jsonl out.jsonl]
+    .venv/bin/python bench/zebra_tiers.py --table a.jsonl,b.jsonl   # markdown table
+
+``--table`` prints the recorded rows as docs/zebra.md's table (one row per size and
+language; per tier: generated/seeds, median CPU s (max CPU s) [most attempts]); when a
+row was recorded twice, the first record wins.
 """
 
 from __future__ import annotations
@@ -75,6 +80,32 @@ def run_row(K: int, k: int, tier: str, lang: str, n: int, max_attempts: int) -> 
     }
 
 
+def table(paths: list[str]) -> str:
+    """Markdown table of recorded rows: size x language, one column per tier."""
+    rows: dict[tuple[int, int, str, str], dict] = {}
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            rows.setdefault((rec["K"], rec["k"], rec["lang"], rec["tier"]), rec)
+    tiers = ["easy", "medium", "hard", "expert"]
+    out = ["| K x k | lang | " + " | ".join(tiers) + " |", "|---|---|" + "---|" * len(tiers)]
+    for K, k, lang in sorted({key[:3] for key in rows}):
+        cells = []
+        for tier in tiers:
+            rec = rows.get((K, k, lang, tier))
+            if rec is None:
+                cells.append("not run")
+            elif "refused" in rec:
+                cells.append("refused")
+            else:
+                cells.append(
+                    f"{rec['generated']}/{rec['n']} {rec['cpu_median']:.2f} ({rec['cpu_max']:.2f}) "
+                    f"[{rec['attempts_max']}]"
+                )
+        out.append(f"| {K}x{k} | {lang} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=3, help="seeds per row")
@@ -88,7 +119,11 @@ def main() -> None:
     ap.add_argument("--max-attempts", type=int, default=ZebraParams().max_attempts)
     ap.add_argument("--ignore-refusals", action="store_true")
     ap.add_argument("--jsonl", default="", help="append one JSON record per row here")
+    ap.add_argument("--table", default="", help="print the rows of these JSONL files")
     args = ap.parse_args()
+    if args.table:
+        print(table(args.table.split(",")))
+        return
     if args.sizes:
         sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
     else:
