@@ -82,3 +82,26 @@ def test_the_web_page_refuses_with_the_same_reason() -> None:
                 "t", K=K, k=k, difficulty=tier, lang="en", seed=0, progress=lambda f, m: None
             )
         assert unreachable(K, k, tier) in str(err.value)
+
+
+@pytest.mark.parametrize("K,k,tier,lang", [(8, 3, "expert", "pl"), (7, 5, "expert", "en")])
+def test_a_size_first_swept_in_session_10_generates(K: int, k: int, tier: str, lang: str) -> None:
+    """8x3 and 7x5 were offered before any sweep had tried them; the sweep generated
+    every tier there. A real generation: the tier asked, and a fresh SAT session confirms
+    exactly one solution and that removing any clue leaves at least two."""
+    from puzzleforge.zebra import load
+    from puzzleforge.zebra.exact import ExactChecker
+
+    p = puzzleforge.generate("zebra", seed=0, K=K, k=k, lang=lang, difficulty=tier)
+    zp = load(p)
+    assert p.meta["tier"] == tier and zp.rating["tier"] == tier
+    checker = ExactChecker(K, k)
+    try:
+        for n, clue in enumerate(zp.clues):
+            checker.add_clue(clue, n)
+        keys = list(range(len(zp.clues)))
+        assert checker.solutions(keys, limit=2) == [zp.solution]
+        for n in keys:
+            assert checker.count([x for x in keys if x != n], limit=2) == 2
+    finally:
+        checker.close()
