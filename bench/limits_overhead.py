@@ -1,6 +1,7 @@
 """What the one CPU limit model costs: a batch attempt under ``--timeout-per-item`` (a
-forked worker per attempt) against the same attempts in place, and a web check or hint
-in an engine worker against the same call in the request thread.
+forked worker per attempt) against the same attempts in place, and a web hint in a
+fresh engine worker and in a warm one (web/warmpool.py) against the same call in the
+request thread.
 
 Usage: .venv/bin/python bench/limits_overhead.py [-n N]
 Printed: CPU seconds (this process and its children: the batch's forked workers are
@@ -37,13 +38,13 @@ def _batch(family: str, n: int, params: dict, timeout: float | None, out: Path) 
     return _cpu() - cpu, time.monotonic() - wall
 
 
-def _web(n: int) -> tuple:
+def _web(n: int, play_workers: int) -> tuple:
     from fastapi.testclient import TestClient
 
     from puzzleforge.web import WebSettings, create_app
     from puzzleforge.web.crossnumber_adapter import example_files
 
-    with TestClient(create_app(WebSettings())) as client:
+    with TestClient(create_app(WebSettings(play_workers=play_workers))) as client:
         name = "powerplay" if "powerplay" in example_files() else sorted(example_files())[0]
         text = client.post("/api/crossnumber/example", json={"name": name}).json()["text"]
         job = client.post("/api/crossnumber/play", json={"text": text, "name": name + ".yaml"})
@@ -53,6 +54,7 @@ def _web(n: int) -> tuple:
             job = client.get(f"/api/jobs/{job['id']}").json()
         token = job["result"]["token"]
         session = client.app.state.sessions.get(token)
+        client.post(f"/api/crossnumber/{token}/hint", json={"values": {}})  # pool started
         cpu, wall = _cpu(), time.monotonic()
         for _ in range(n):
             client.post(f"/api/crossnumber/{token}/hint", json={"values": {}})
@@ -80,13 +82,14 @@ def main() -> None:
                 f"({plain[1]:.1f} s wall); --timeout-per-item {timed[0] / args.n * 1000:7.1f} ms "
                 f"CPU ({timed[1]:.1f} s wall); records identical: {same}"
             )
-    worker, inline = _web(max(1, args.n // 10))
-    print(
-        f"web cross-number hint: in an engine worker {worker[1] * 1000:.0f} ms wall per "
-        f"request ({worker[0] * 1000:.1f} ms CPU in the server process; the worker, a child of "
-        f"the fork server, is not counted); in the request thread "
-        f"{inline[1] * 1000:.0f} ms wall, {inline[0] * 1000:.1f} ms CPU"
-    )
+    for play_workers, how in ((0, "a fresh worker process per request"), (2, "a warm worker")):
+        worker, inline = _web(max(1, args.n // 10), play_workers)
+        print(
+            f"web cross-number hint in {how} (play_workers={play_workers}): "
+            f"{worker[1] * 1000:.0f} ms wall per request ({worker[0] * 1000:.1f} ms CPU in the "
+            f"server process; the worker, a child of the fork server, is not counted); in the "
+            f"request thread {inline[1] * 1000:.0f} ms wall, {inline[0] * 1000:.1f} ms CPU"
+        )
 
 
 if __name__ == "__main__":

@@ -49,3 +49,19 @@ def test_the_family_fails_loudly_instead_of_rejecting_at_the_net() -> None:
         family.generate(Params(source=str(ABCD), time_limit=1e-9), random.Random(0))
     ok = family.generate(Params(source=str(ABCD)), random.Random(0))
     assert ok.family == "crossnumber"
+
+
+def test_explain_fails_loudly_instead_of_giving_cut_steps() -> None:
+    family = CrossNumberFamily()
+    record = family.generate(Params(source=str(ABCD)), random.Random(0))
+    full = solve(api.load_puzzle(ABCD), limit=2, time_limit=60)
+    assert family.explain(record) == [step.text for step in full.steps.steps]
+    with pytest.raises(LimitExceeded) as info:
+        family.explain(record, time_limit=1e-9)
+    assert str(info.value) == (
+        "explaining this cross-number puzzle was stopped at its limit of 1e-09 CPU seconds "
+        "(0 search nodes) before the search finished, so no explanation is given (the steps "
+        "so far would be incomplete). Expected a smaller puzzle, or `puzzleforge crossnumber "
+        "solve FILE --steps --time-limit SECONDS` with a larger limit."
+    )
+    assert info.value.exit_code == LIMIT_EXIT

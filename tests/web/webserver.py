@@ -28,15 +28,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(settings: WebSettings, start_seconds: float = 30.0) -> Iterator[str]:
-    """The app with ``settings`` behind uvicorn; yields its base URL (``http://127.0.0.1:N``).
+def serving(settings: WebSettings, start_seconds: float = 30.0, app: Any = None) -> Iterator[str]:
+    """The app with ``settings`` (or ``app``, built by the caller who wants its state)
+    behind uvicorn; yields its base URL (``http://127.0.0.1:N``).
 
     Raises RuntimeError when the server has not started within ``start_seconds``.
     """
     import uvicorn
 
     port = free_port()
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        app or create_app(settings), host="127.0.0.1", port=port, log_level="warning"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True, name="pf-web-test-server")
     thread.start()

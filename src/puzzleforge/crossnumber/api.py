@@ -206,6 +206,9 @@ def solution_json(model: Model, result: SolveResult) -> dict[str, Any]:
         "title": model.title,
         "count": result.count,
         "complete": result.complete,
+        # the CPU time limit stopped the search: the count is a lower bound and the
+        # steps end where it stopped (an incomplete explanation, said as such)
+        "stopped_at_time_limit": result.timed_out,
         "seconds": round(result.seconds, 4),
         "nodes": result.nodes,
         "solutions": [s.to_json(model) for s in result.solutions],

@@ -75,6 +75,11 @@ def solve_command(
         return
     if steps:
         typer.echo(result.steps.text())
+        if result.timed_out:
+            typer.echo(
+                f"(incomplete: the search stopped at --time-limit {time_limit:g} CPU s; "
+                "the steps above end there)"
+            )
         typer.echo("")
     count = f"{result.count}{'' if result.complete else '+'}"
     if result.count == 0 and not result.complete:
@@ -101,6 +106,13 @@ def solve_command(
             typer.echo("clues: " + ", ".join(f"{c}->{e}" for c, e in sol.mapping.items()))
     if result.count > 1 and not all_:
         typer.echo(f"(not unique: {count} solutions; --all shows them)")
+    if result.timed_out:
+        typer.echo(
+            f"{model.title}: the search stopped at --time-limit {time_limit:g} CPU s after "
+            f"{result.count} solution{'s' if result.count != 1 else ''}: more may exist "
+            "(uniqueness undecided); raise --time-limit to decide",
+            err=True,
+        )
     if pdf:
         _write_pdf(pdf, model, result.solutions[0] if result.solutions else None)
     if result.count == 0:

@@ -25,6 +25,8 @@ from .answers import parse_answer, score_answer, score_solution_data
 __all__ = ["Params", "CrossNumberFamily", "family", "score_answer", "parse_answer"]
 
 MODES = ("file", "generate")
+#: CPU seconds of the search behind ``explain`` (a net: reaching it fails loudly)
+EXPLAIN_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -201,10 +203,15 @@ class CrossNumberFamily:
             self.difficulty_scale,
         )
 
-    def explain(self, puzzle: Puzzle) -> list[str]:
+    def explain(self, puzzle: Puzzle, *, time_limit: float | None = None) -> list[str]:
         """The solver's step log for the record's puzzle (``meta.puzzle_file`` text, or a
         bundled puzzle named by ``meta.source``: a path in a record is followed only when
-        it is one of the bundled files, so a crafted record cannot make us read files)."""
+        it is one of the bundled files, so a crafted record cannot make us read files).
+
+        A search stopped at ``time_limit`` CPU seconds (``EXPLAIN_SECONDS``) raises
+        ``LimitExceeded`` (exit status 4, a 503 on the web): its step log ends where the
+        search stopped, and steps cut short must never be shown as the explanation."""
+        from ..core.limits import LimitExceeded
         from . import api
 
         meta = puzzle.meta if isinstance(puzzle, Puzzle) else (puzzle.get("meta") or {})
@@ -223,7 +230,16 @@ class CrossNumberFamily:
                 )
             text = bundled[name].read_text(encoding="utf-8")
         model = api.parse_puzzle(text, file=str(meta.get("title") or "puzzle"))
-        result = api.solve_puzzle(model, limit=2, time_limit=30.0)
+        seconds = EXPLAIN_SECONDS if time_limit is None else time_limit
+        result = api.solve_puzzle(model, limit=2, time_limit=seconds)
+        if result.timed_out:
+            raise LimitExceeded(
+                f"explaining this cross-number puzzle was stopped at its limit of {seconds:g} "
+                f"CPU seconds ({result.nodes} search nodes) before the search finished, so no "
+                "explanation is given (the steps so far would be incomplete)",
+                expected="a smaller puzzle, or `puzzleforge crossnumber solve FILE --steps "
+                "--time-limit SECONDS` with a larger limit",
+            )
         return [step.text for step in result.steps.steps]
 
     def verify(self, puzzle: Puzzle, answer: str) -> float:

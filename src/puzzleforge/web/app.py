@@ -182,6 +182,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         settings.engine_memory_mb,
         settings.engine_queue_seconds,
         settings.engine_request_threads,
+        settings.play_workers,
     )
 
     @asynccontextmanager

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidSpec
+from ..core.limits import LimitExceeded
 
 __all__ = [
     "available",
@@ -116,6 +117,15 @@ def solve_text(text: str, *, name: str, time_limit: float, progress: Any) -> dic
         )
     progress(0.2, "propagating clues and searching")
     result = api.solve_puzzle(model, limit=5, time_limit=time_limit)
+    if result.timed_out and not result.solutions:
+        # not a proof of "no solution": say undecided, never show the cut steps as a result
+        raise LimitExceeded(
+            f"undecided: the search stopped at this page's limit of {time_limit:g} CPU "
+            f"seconds ({result.nodes} search nodes) before it found a solution or proved "
+            "there is none",
+            expected="a smaller puzzle, or `puzzleforge crossnumber solve FILE --time-limit "
+            "SECONDS` with a larger limit",
+        )
     data = api.solution_json(model, result)
     solutions = [{f"{r},{c}": v for (r, c), v in s.cells.items()} for s in result.solutions]
     clues = [
@@ -128,6 +138,8 @@ def solve_text(text: str, *, name: str, time_limit: float, progress: Any) -> dic
         "grid": _grid(model),
         "count": result.count,
         "complete": result.complete,
+        "stopped_at_time_limit": result.timed_out,
+        "time_limit": time_limit,
         "unique": result.unique,
         "seconds": round(result.seconds, 3),
         "solutions": solutions,

@@ -75,7 +75,7 @@ def play_call(
 async def play_in_worker(
     state: Any, session: Any, method: str, marks: Any, *, what: str
 ) -> dict[str, Any]:
-    """Run ``play_call`` for a page handler: in the server's engine workers, within the
+    """Run ``play_call`` for a page handler: in a warm engine worker (web/warmpool.py), within the
     per-request deadline ``settings.play_seconds`` (503 past it), with the genre files
     the server loaded. The session is sent without the caches it built in the server
     (the worker rebuilds what it needs), so only plain puzzle data crosses."""
@@ -89,4 +89,5 @@ async def play_in_worker(
         tuple(getattr(state, "genre_files", ())),
         what=what,
         seconds=state.settings.play_seconds,
+        warm=True,
     )

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..core.errors import PuzzleForgeError
+from ..core.limits import LIMIT_EXIT
 
 __all__ = ["WebError", "error_payload", "install_error_handlers"]
 
@@ -81,7 +82,10 @@ def install_error_handlers(app: Any) -> None:
 
     @app.exception_handler(PuzzleForgeError)
     async def _puzzleforge(_: Request, exc: PuzzleForgeError) -> JSONResponse:
-        return JSONResponse(error_payload(exc), status_code=400)
+        # a limit that stopped the work (LimitExceeded, exit status 4) is the server's
+        # refusal to go on, not a bad request: 503, like a worker killed at its deadline
+        status = 503 if getattr(exc, "exit_code", None) == LIMIT_EXIT else 400
+        return JSONResponse(error_payload(exc), status_code=status)
 
     @app.exception_handler(WebError)
     async def _web(_: Request, exc: WebError) -> JSONResponse:

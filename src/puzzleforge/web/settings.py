@@ -36,6 +36,10 @@ class WebSettings:
     #: wall-clock and CPU seconds of one check or hint (a play request) in its worker
     #: process; past it the worker is killed and the answer is 503
     play_seconds: float = 30.0
+    #: warm worker processes kept for checks and hints (web/warmpool.py): a call is a pipe
+    #: round trip instead of a process start; one that overruns is killed and replaced
+    #: (0: a fresh worker process per check or hint, as before the pool)
+    play_workers: int = 2
     #: engine calls running at once (more wait up to ``engine_queue_seconds``, then 503)
     engine_slots: int = 2
     engine_queue_seconds: float = 10.0

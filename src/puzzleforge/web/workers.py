@@ -26,6 +26,7 @@ from typing import Any
 
 from ..core.limits import Limits, _child_setup
 from .errors import WebError
+from .warmpool import WarmPool
 
 __all__ = ["EngineWorkers", "PRELOAD"]
 
@@ -89,6 +90,7 @@ class EngineWorkers:
         memory_mb: int = 4096,
         queue_seconds: float = 10.0,
         request_threads: int = 8,
+        warm_workers: int = 2,
     ) -> None:
         self._slots = threading.BoundedSemaphore(slots)
         self.seconds = seconds
@@ -99,6 +101,8 @@ class EngineWorkers:
         self._closed = False
         self.request_threads = request_threads
         self._limiter: Any = None
+        #: warm workers for short calls (checks, hints): no process start per call
+        self.warm = WarmPool(_context, warm_workers, memory_mb, queue_seconds)
 
     def run(
         self,
@@ -107,13 +111,20 @@ class EngineWorkers:
         what: str = "this request",
         progress: Callable[[float, str], None] | None = None,
         seconds: float | None = None,
+        warm: bool = False,
         **kwargs: Any,
     ) -> Any:
         """``fn(*args, **kwargs)`` in a worker (with ``progress=`` a callback forwarding to
         ``progress`` when one is given); its result, or its exception
         re-raised here, or WebError 503 when the deadline passed or no slot freed up.
-        ``fn`` and its arguments must pickle (module-level functions, plain data)."""
+        ``fn`` and its arguments must pickle (module-level functions, plain data).
+        ``warm``: a short call without progress, run by a worker of the warm pool
+        (web/warmpool.py) under the same CPU and wall-clock limit, not a fresh process."""
         limit = float(seconds or self.seconds)
+        if warm and self.warm.size > 0:
+            if self._closed:
+                raise WebError("the server is shutting down", 503)
+            return self.warm.run(fn, args, kwargs, seconds=limit, what=what)
         if not self._slots.acquire(timeout=self.queue_seconds):
             raise WebError("the server is busy with other puzzles; try again in a moment", 503)
         try:
@@ -205,6 +216,7 @@ class EngineWorkers:
                 from multiprocessing import forkserver
 
                 forkserver.ensure_running()
+                self.warm.warm_up()
             except Exception:  # noqa: BLE001 - the first call will start it (or say why)
                 pass
 
@@ -233,6 +245,7 @@ class EngineWorkers:
     def shutdown(self) -> None:
         """Kill every running worker (the server is stopping)."""
         self._closed = True
+        self.warm.shutdown()
         with self._lock:
             live = list(self._live)
         for proc in live:

@@ -57,10 +57,11 @@
   function show(res) {
     $("cn-result").hidden = false;
     $("cn-title").textContent = res.title;
-    const verdict = res.count === 0 ? "No solution." :
+    const stopped = res.stopped_at_time_limit ? " The search stopped at its limit of " + res.time_limit + " CPU s, so the steps below are incomplete." : "";
+    const verdict = res.count === 0 ? (res.complete ? "No solution." : "Undecided: the search stopped before finding a solution.") :
       res.unique ? "Unique solution." :
       res.complete ? res.count + " solutions (the first is shown)." : "At least " + res.count + " solution(s); the search stopped at its limit.";
-    $("cn-summary").textContent = verdict + " Solved in " + res.seconds + " s with " + res.steps.length + " logged steps.";
+    $("cn-summary").textContent = verdict + stopped + " Solved in " + res.seconds + " s with " + res.steps.length + " logged steps.";
     drawGrid(res);
     const vals = $("cn-values");
     vals.replaceChildren();
