@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from puzzleforge.batch import BatchJob, Component, run_batch
-from puzzleforge.batch.backends import LocalPoolBackend
 from puzzleforge.batch import runner as runner_module
+from puzzleforge.batch.backends import LocalPoolBackend
 from puzzleforge.core.family import params_to_dict
 from puzzleforge.core.puzzle import Puzzle
 

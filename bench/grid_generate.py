@@ -84,7 +84,7 @@ def unruly_clauses(n: int, native: bool = False) -> tuple[list, dict, int, list]
     ]
     for line in lines:
         if native:
-            cards += [(line, n // 2), ([-l for l in line], n // 2)]
+            cards += [(line, n // 2), ([-lit for lit in line], n // 2)]
         else:
             enc = CardEnc.equals(lits=line, bound=n // 2, top_id=top, encoding=EncType.seqcounter)
             top = max(top, enc.nv)
@@ -92,7 +92,7 @@ def unruly_clauses(n: int, native: bool = False) -> tuple[list, dict, int, list]
         for i in range(n - 2):
             w = line[i : i + 3]
             clauses.append(w)
-            clauses.append([-l for l in w])
+            clauses.append([-lit for lit in w])
     givens = {(p, val): (x[p] if val else -x[p]) for p in x for val in (False, True)}
     return clauses, givens, top, cards
 
@@ -293,7 +293,7 @@ def main() -> int:
         for seed in range(args.puzzles):  # interleaved, so machine load hits all alike
             for name, fn in engines:
                 res = fn(kind, n, seed, shared.setdefault(seed, {}))
-                sums[name] = [x + y for x, y in zip(sums[name], res)]
+                sums[name] = [x + y for x, y in zip(sums[name], res, strict=True)]
         rows = {}
         for name, (total, checks, wall, cpu) in sums.items():
             rows[name] = (1000 * wall / checks, 1000 * cpu / checks, total / args.puzzles)

@@ -42,6 +42,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -303,7 +304,7 @@ def main() -> None:
     while bounds[-1] < args.count:
         bounds.append(min(args.count, bounds[-1] + max(args.first, bounds[-1])))
     jobs = []
-    for lo, hi in zip(bounds, bounds[1:], strict=False):
+    for lo, hi in pairwise(bounds):
         for p in paths:
             done = read_done(out / f"{p.stem}.jsonl")
             todo = [i for i in range(lo, hi) if i not in done]

@@ -34,7 +34,7 @@ def main() -> None:
     orig = B.WorkBudget.run
 
     def run(self, solver, cap_ms=None, *, charge=True):
-        used0, t0 = self.used, time.process_time()
+        t0 = time.process_time()
         before = B.rlimit_count(solver)
         r = orig(self, solver, cap_ms, charge=charge)
         spent = (B.rlimit_count(solver) - before) % (1 << 32)

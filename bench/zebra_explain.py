@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import statistics
 
+import puzzleforge
 from puzzleforge.core.seeding import derive_seed
 from puzzleforge.zebra import explain
-import puzzleforge
 
 
 def main() -> None:

@@ -7,6 +7,8 @@ the record round-trips through JSON; and an exact re-check (``audit``) finds not
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 import puzzleforge
@@ -24,7 +26,7 @@ def test_family_contract(name: str) -> None:
     # regenerate in reverse order: a puzzle must depend on its seed alone, not on what
     # the process generated before it (caches keyed by id(), solver state, globals)
     again = {seed: puzzleforge.generate(name, seed=seed) for seed in reversed(SEEDS)}
-    for seed, first in zip(SEEDS, puzzles):
+    for seed, first in zip(SEEDS, puzzles, strict=True):
         assert first.to_json() == again[seed].to_json(), f"{name} seed {seed} not deterministic"
         assert first.seed == seed and first.family == name
         assert Puzzle.from_json(first.to_json()).to_json() == first.to_json()
@@ -35,7 +37,7 @@ def test_family_contract(name: str) -> None:
         audit = getattr(family, "audit", None)
         if audit is not None:
             assert audit(first) == [], f"{name} seed {seed} failed its audit"
-    for a, b in zip(puzzles, puzzles[1:]):
+    for a, b in pairwise(puzzles):
         if a.answer != b.answer:
             assert puzzleforge.verify(a, b.answer) < 1.0
 

@@ -6,6 +6,7 @@ plus the AtomicOutput building block and the pool workers' parent-death rule.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -209,9 +210,11 @@ def test_a_second_writer_of_the_same_output_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "x.jsonl"
     with AtomicOutput(out) as first:
         first.write("a\n")
-        with pytest.raises(ConfigError, match="another puzzleforge run is writing"):
-            with AtomicOutput(out):
-                pass
+        with (
+            pytest.raises(ConfigError, match="another puzzleforge run is writing"),
+            AtomicOutput(out),
+        ):
+            pass
     assert out.read_text() == "a\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.jsonl"]
 
@@ -303,7 +306,5 @@ def test_pool_workers_die_when_generate_is_killed(tmp_path: Path) -> None:
             time.sleep(0.1)
         assert not [w for w in workers if _running(w)]
     finally:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass

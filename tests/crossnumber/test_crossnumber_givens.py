@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import puzzleforge
 from typer.testing import CliRunner
 
+import puzzleforge
 from puzzleforge.cli.main import app
 from puzzleforge.crossnumber import api
 

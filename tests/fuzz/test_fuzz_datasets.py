@@ -10,9 +10,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from fuzzkit import (
     NASTY,
     assert_clean,
@@ -22,6 +19,8 @@ from fuzzkit import (
     run_cli,
     snapshot,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
 ENGINE = ["--cpu-limit", "20", "--memory-limit", "2048"]
 

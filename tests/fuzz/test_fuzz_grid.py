@@ -8,10 +8,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from fuzzkit import assert_clean, assert_only_changed, fuzz_settings, mutated, run_cli, snapshot
 from hypothesis import given
 from hypothesis import strategies as st
-
-from fuzzkit import assert_clean, assert_only_changed, fuzz_settings, mutated, run_cli, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = ["--cpu-limit", "20", "--memory-limit", "2048"]

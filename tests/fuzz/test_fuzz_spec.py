@@ -9,9 +9,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from fuzzkit import (
     NASTY,
     assert_clean,
@@ -21,6 +18,8 @@ from fuzzkit import (
     run_cli,
     snapshot,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = (REPO / "tests" / "spec" / "data" / "base.yaml").read_text(encoding="utf-8")

@@ -10,10 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from fuzzkit import ALLOWED_EXITS, fuzz_settings, mutated, snapshot
 from hypothesis import given
 from hypothesis import strategies as st
-
-from fuzzkit import ALLOWED_EXITS, fuzz_settings, mutated, snapshot
 from test_fuzz_crossnumber import PUZZLES
 from test_fuzz_grid import urls
 

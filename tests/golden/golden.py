@@ -120,7 +120,11 @@ def drift(
     for name in sorted(set(now) & set(pinned)):
         if len(now[name]) != len(pinned[name]):
             lines.append(f"{name}: {len(now[name])} entries, {len(pinned[name])} recorded")
-        lines += [f"{name} seed {a['seed']}" for a, b in zip(now[name], pinned[name]) if a != b]
+        lines += [
+            f"{name} seed {a['seed']}"
+            for a, b in zip(now[name], pinned[name], strict=False)  # lengths told above
+            if a != b
+        ]
     return lines
 
 

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import pytest
-from golden import SEEDS, golden_entry, load
 
 import puzzleforge
+from golden import SEEDS, golden_entry, load
 
 PINNED = load()
 

@@ -5,6 +5,7 @@ only when ../shared/corpus is absent."""
 from __future__ import annotations
 
 import pytest
+
 from golden import CORPUS, SPEC_RECORDS, load, spec_entries, spec_seeds
 
 PINNED = load(SPEC_RECORDS)

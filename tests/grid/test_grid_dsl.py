@@ -17,10 +17,8 @@ from puzzleforge.grid import (
     Model,
     Param,
     Range,
-    Var,
     balanced,
     exactly_k_true,
-    exists,
     forall,
     no_triples,
 )
@@ -169,7 +167,7 @@ def test_unruly_native_and_clause_sessions_agree_on_a_generated_puzzle() -> None
     assert native.count({"given": fewer}, limit=50) == clauses.count({"given": fewer}, limit=50) > 1
     # propagation (grading, hints): native constraints unguarded vs guarded clauses, same
     # implied answer literals, on the full clue set and on a thinned one
-    answer = set(native.answer_lits) | {-l for l in native.answer_lits}
+    answer = set(native.answer_lits) | {-lit for lit in native.answer_lits}
     half = {"given": dict(list(inst.clues["given"].items())[::2])}
     for clues in (inst.clues, half):
         ok1, lits1 = native.propagate(native.assumptions(clues))

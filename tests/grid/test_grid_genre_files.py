@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ def _brute_force_hitori(numbers: list[list[int]]) -> list[tuple[tuple[int, ...],
     ]
     found = []
     for combo in itertools.product(*rows_ok):
-        if any(a & b for a, b in zip(combo, combo[1:])):
+        if any(a & b for a, b in pairwise(combo)):
             continue
         white = {(r, c) for r in range(n) for c in range(n) if not combo[r] >> c & 1}
         if any(

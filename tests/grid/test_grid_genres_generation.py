@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from puzzleforge.core.errors import ConfigError, GenerationFailed
+from puzzleforge.core.errors import ConfigError
 from puzzleforge.grid import api
 from puzzleforge.grid.generator import generate_instance, tier_name
 from puzzleforge.grid.genres import get_genre
@@ -195,4 +195,4 @@ def test_graph_deductions_never_contradict_the_solution(genre: str) -> None:
         rng = random.Random(seed)
         for _ in range(5):
             ok, lits = closure(comp, a + rng.sample(sorted(truth), len(truth) // 3))
-            assert ok and not any(-l in truth for l in lits)
+            assert ok and not any(-lit in truth for lit in lits)

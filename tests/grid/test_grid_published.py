@@ -16,7 +16,6 @@ import pytest
 
 from puzzleforge.grid import api
 from puzzleforge.grid.genres import get_genre
-from puzzleforge.grid.genre import Instance
 from puzzleforge.grid.puzzlink import decode_url
 from puzzleforge.grid.topology import Cell, Edge
 

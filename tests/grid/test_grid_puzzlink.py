@@ -62,7 +62,10 @@ def _random_instance(genre: str, rows: int, cols: int, rng: random.Random) -> In
     g = concrete(rows, cols)
     cells = g.cells()
     inst = Instance(genre, rows, cols)
-    pick = lambda p: [c for c in cells if rng.random() < p]
+
+    def pick(p: float) -> list:
+        return [c for c in cells if rng.random() < p]
+
     if genre == "sudoku":
         inst.clues = {"given": {c: rng.randint(1, rows) for c in pick(0.2)}}
     elif genre == "nurikabe":
@@ -89,7 +92,7 @@ def _random_instance(genre: str, rows: int, cols: int, rng: random.Random) -> In
     elif genre == "skyscrapers":
         n = rows
         inst.clues = {
-            "view": {l: rng.randint(1, n) for l in g.sight_lines() if rng.random() < 0.4},
+            "view": {line: rng.randint(1, n) for line in g.sight_lines() if rng.random() < 0.4},
             "given": {c: rng.randint(1, n) for c in pick(0.1)},
         }
     elif genre == "nonogram":

@@ -9,6 +9,7 @@ import itertools
 import json
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ def _num(token: str) -> int | None:
 
 def _read(text: str) -> tuple[list[list[bool]], list, list]:
     """Trees, row counts, column counts (None where no count is given)."""
-    lines = [l.split() for l in text.splitlines() if l.strip() and not l.startswith(";")][1:]
+    lines = [ln.split() for ln in text.splitlines() if ln.strip() and not ln.startswith(";")][1:]
     trees = [[t == "T" for t in row[:-1]] for row in lines[:-1]]
     return trees, [_num(row[-1]) for row in lines[:-1]], [_num(t) for t in lines[-1]]
 
@@ -61,7 +62,7 @@ def _brute_force(text: str) -> list[tuple[tuple[int, ...], ...]]:
             combo
             for k in (range(m + 1) if row_counts[r] is None else [row_counts[r]])
             for combo in itertools.combinations([c for c in range(m) if not trees[r][c]], k)
-            if all(b - a > 1 for a, b in zip(combo, combo[1:]))
+            if all(b - a > 1 for a, b in pairwise(combo))
         ]
         for r in range(n)
     ]
@@ -146,7 +147,7 @@ def _solve_dimacs(text: str, n: int) -> list[str]:
                     for r in range(n)
                 )
             )
-            s.add_clause([-l if l in model else l for l in lits.values()])
+            s.add_clause([-lit if lit in model else lit for lit in lits.values()])
     return layouts
 
 
@@ -186,7 +187,7 @@ def test_a_dataset_of_a_genre_file_verifies_only_with_trust(tmp_path: Path) -> N
         cwd=tmp_path,
     )
     assert made.returncode == 0, made.stderr
-    records = [json.loads(l) for l in (tmp_path / "d.jsonl").read_text().splitlines()]
+    records = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text().splitlines()]
     assert [r["family"] for r in records] == ["tents", "tents"]
     assert {r["meta"]["source"] for r in records} == {"tents.py"}
     assert all(len(_brute_force(r["solution"]["instance"])) == 1 for r in records)

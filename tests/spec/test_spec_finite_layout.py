@@ -31,7 +31,7 @@ def _z3_solutions(assertions: list, consts: list) -> list[tuple]:
         m = s.model()
         vals = [m.eval(c, model_completion=True) for c in consts]
         out.append(tuple(bool(z3.is_true(v)) if z3.is_bool(v) else v.as_long() for v in vals))
-        s.add(z3.Or([c != v for c, v in zip(consts, vals)]))
+        s.add(z3.Or([c != v for c, v in zip(consts, vals, strict=True)]))
         assert len(out) < 5000
     return sorted(out)
 
@@ -47,17 +47,17 @@ def _wine_like(rng: random.Random, ctx: z3.Context, n: int) -> tuple[list, list]
         cons.append(z3.Sum([z3.If(x == 1, 1, 0) for x in bel]) == rng.randint(1, max(1, n // 2)))
     k = rng.randint(1, 4)
     cons.append(
-        z3.Sum([z3.If(b == 2, v, 0) for b, v in zip(bel, vol)])
-        == k * z3.Sum([z3.If(b == 1, v, 0) for b, v in zip(bel, vol)])
+        z3.Sum([z3.If(b == 2, v, 0) for b, v in zip(bel, vol, strict=True)])
+        == k * z3.Sum([z3.If(b == 1, v, 0) for b, v in zip(bel, vol, strict=True)])
     )
     cons.append(z3.And([z3.And(v > 0, v <= 50) for v in vol]))
     cons.append(z3.Distinct(vol))
     if rng.random() < 0.5:  # a mixed term: fixed and free constants, a product, a difference
         i, j = rng.sample(range(n), 2)
         cons.append(vol[i] * bel[j] - bel[i] <= rng.randint(0, 60))
-    cons.append(z3.And([v == w for v, w in zip(vol, values)]))
+    cons.append(z3.And([v == w for v, w in zip(vol, values, strict=True)]))
     proj = []
-    for v, b in zip(vol, bel):  # the symbols' order: per barrel, volume then belonging
+    for v, b in zip(vol, bel, strict=True):  # the symbols' order: per barrel, volume then belonging
         proj += [v, b]
     return cons, proj
 
@@ -98,7 +98,7 @@ def test_layouts_agree_with_each_other_and_with_z3(seed: int, monkeypatch) -> No
         if n <= 5:
             used = [c for c in proj if c.get_id() in const_ids(cons)]
             want = _z3_solutions(cons, used)
-            assert sorted(zip(*values)) == want
+            assert sorted(zip(*values, strict=True)) == want
 
 
 def test_grouped_axes_keep_the_canonical_order() -> None:
@@ -148,7 +148,11 @@ def test_division_leaving_the_16_bit_range_is_exact() -> None:
     res = compile_finite(cons, [x, y], [z3.Z3_INT_SORT] * 2)
     assert res is not None
     prob, _ = res
-    assert list(zip(*prob.row_values(prob.rows))) == _z3_solutions(cons, [x, y]) == [(-32001, 1000)]
+    assert (
+        list(zip(*prob.row_values(prob.rows), strict=True))
+        == _z3_solutions(cons, [x, y])
+        == [(-32001, 1000)]
+    )
 
 
 @pytest.mark.parametrize("flat", [1 << 40, 0])
@@ -169,7 +173,7 @@ def test_scalar_sums_beyond_the_narrow_type_are_exact(flat: int, monkeypatch) ->
     assert res is not None
     prob, _ = res
     used = [[a, b, z, y][i] for i in prob.used]
-    assert sorted(zip(*prob.row_values(prob.rows))) == _z3_solutions(cons, used)
+    assert sorted(zip(*prob.row_values(prob.rows), strict=True)) == _z3_solutions(cons, used)
 
 
 @pytest.mark.skipif(RAW is None, reason="plain-pointer accessors unavailable in this z3 build")

@@ -14,10 +14,10 @@ import z3
 
 from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import derive_seed, make_rng
-from puzzleforge.spec.family import load_spec_family
-from puzzleforge.spec.nonlinear import is_nonlinear_int
 from puzzleforge.spec import columnmode
+from puzzleforge.spec.family import load_spec_family
 from puzzleforge.spec.model import _PRECHECK_KEY, _PRECHECK_TRIAL
+from puzzleforge.spec.nonlinear import is_nonlinear_int
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "puzzleclone"
 

@@ -20,8 +20,8 @@ from puzzleforge.core.seeding import make_rng
 from puzzleforge.spec import columnmode, formulagen, intlinalg, lp, lpmode, mathexpr
 from puzzleforge.spec.family import SpecParams, load_spec_family
 from puzzleforge.spec.linsystem import _forms
-from puzzleforge.spec.terms import Fallback
 from puzzleforge.spec.solving import _attained, _number
+from puzzleforge.spec.terms import Fallback
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "puzzleclone"
 
@@ -48,7 +48,7 @@ def _random_lp(rng: random.Random) -> tuple[list, list, int]:
 def _z3_rows(rows: list, xs: list) -> list:
     out = []
     for a, b, k in rows:
-        lhs = z3.Sum([ai * x for ai, x in zip(a, xs)]) if any(a) else z3.RealVal(0)
+        lhs = z3.Sum([ai * x for ai, x in zip(a, xs, strict=True)]) if any(a) else z3.RealVal(0)
         out.append({"le": lhs <= b, "lt": lhs < b, "eq": lhs == b}[k])
     return out
 
@@ -57,10 +57,12 @@ def _z3_outcome(rows: list, c: list, n: int) -> tuple:
     xs = [z3.Real(f"x{j}") for j in range(n)]
     opt = z3.Optimize()
     opt.add(_z3_rows(rows, xs))
-    goal = opt.maximize(z3.Sum([ci * x for ci, x in zip(c, xs)]))
+    goal = opt.maximize(z3.Sum([ci * x for ci, x in zip(c, xs, strict=True)]))
     if opt.check() == z3.unsat:
         return ("infeasible",)
-    value = opt.model().evaluate(z3.Sum([ci * x for ci, x in zip(c, xs)]), model_completion=True)
+    value = opt.model().evaluate(
+        z3.Sum([ci * x for ci, x in zip(c, xs, strict=True)]), model_completion=True
+    )
     if _attained(goal, value):
         return ("optimal", _number(value))
     return ("unattained",)
@@ -80,9 +82,9 @@ def test_certified_outcomes_are_z3s_outcomes():
         if got.status == "optimal":
             assert got.value == want[1]
             for a, b, k in rows:  # the point is feasible, strict rows strictly
-                lhs = sum(Fraction(ai) * x for ai, x in zip(a, got.point))
+                lhs = sum(Fraction(ai) * x for ai, x in zip(a, got.point, strict=True))
                 assert {"le": lhs <= b, "lt": lhs < b, "eq": lhs == b}[k]
-            assert sum(Fraction(ci) * x for ci, x in zip(c, got.point)) == got.value
+            assert sum(Fraction(ci) * x for ci, x in zip(c, got.point, strict=True)) == got.value
     assert decided >= 550  # the path decides nearly everything itself
 
 
@@ -98,8 +100,8 @@ def test_uniqueness_claims_hold():
         xs = [z3.Real(f"x{j}") for j in range(n)]
         s = z3.Solver()
         s.add(_z3_rows(rows, xs))
-        s.add(z3.Sum([ci * x for ci, x in zip(c, xs)]) == z3.RealVal(str(got.value)))
-        s.add(z3.Or([x != z3.RealVal(str(v)) for x, v in zip(xs, got.point)]))
+        s.add(z3.Sum([ci * x for ci, x in zip(c, xs, strict=True)]) == z3.RealVal(str(got.value)))
+        s.add(z3.Or([x != z3.RealVal(str(v)) for x, v in zip(xs, got.point, strict=True)]))
         assert (s.check() == z3.unsat) == got.unique, (rows, c)
         checked += 1
     assert checked >= 120
@@ -119,7 +121,10 @@ def test_exact_solve_of_integer_systems():
         if got is not None:
             x = [Fraction(v, got[1]) for v in got[0]]
             assert got[1] > 0
-            assert all(sum(a * xi for a, xi in zip(row, x)) == b for row, b in zip(mat, rhs))
+            assert all(
+                sum(a * xi for a, xi in zip(row, x, strict=True)) == b
+                for row, b in zip(mat, rhs, strict=True)
+            )
 
 
 def test_decimal_values_are_z3s():
@@ -139,10 +144,10 @@ def test_linear_forms_match_the_formula_and_refuse_overflow():
         for text in formulagen.generate_formulas(rng, 3, n, is_cond=False, allow_power=False):
             node = mathexpr.parse_formula(text, n)
             mathexpr.GENERATED_FORMS.clear()  # linearise the parse, not the generator's record
-            kind, _, coef, seen = _forms([text], lambda: [node], n)[0]
+            kind, _, coef, seen = _forms([text], lambda node=node: [node], n)[0]
             point = [rng.randint(-50, 50) for _ in range(n)]
             assert mathexpr._value(node, point) == coef[0] + sum(
-                c * x for c, x in zip(coef[1:], point)
+                c * x for c, x in zip(coef[1:], point, strict=True)
             )
             assert list(seen) == list(
                 dict.fromkeys(int(t) for t in text.split("(Var ")[1:] for t in [t.split(")")[0]])
@@ -391,7 +396,7 @@ def test_linearprog_attempts_leave_no_cycles():
 
     def run(first: int, count: int) -> None:
         for i in range(first, first + count):
-            try:
+            try:  # noqa: SIM105 - the comment below says why it is swallowed
                 fam.generate(params, make_rng(i))
             except Exception:  # noqa: BLE001 - rejected attempts count too
                 pass
@@ -439,7 +444,7 @@ def test_small_solves_are_the_elimination():
     # the fraction-free elimination (each entry a minor; the denominator |det|)
     def bareiss(mat, rhs):
         n = len(mat)
-        aug = [list(r) + [b] for r, b in zip(mat, rhs)]
+        aug = [list(r) + [b] for r, b in zip(mat, rhs, strict=True)]
         prev = 1
         for k in range(n):
             p = next((r for r in range(k, n) if aug[r][k]), None)
@@ -449,7 +454,8 @@ def test_small_solves_are_the_elimination():
             for r in range(n):
                 if r != k:
                     aug[r] = [
-                        (x * aug[k][k] - aug[r][k] * y) // prev for x, y in zip(aug[r], aug[k])
+                        (x * aug[k][k] - aug[r][k] * y) // prev
+                        for x, y in zip(aug[r], aug[k], strict=True)
                     ]
             prev = aug[k][k]
         num = [aug[r][n] for r in range(n)]

@@ -88,10 +88,10 @@ def _brute_crates(weight, worth):
     """(best value, every optimal selection as a string of names)."""
     best, arg = None, []
     for pick in itertools.product([False, True], repeat=3):
-        if sum(w for w, p in zip(weight, pick) if p) > 4:
+        if sum(w for w, p in zip(weight, pick, strict=True) if p) > 4:
             continue
-        v = sum(x for x, p in zip(worth, pick) if p)
-        sel = "".join(n for n, p in zip("ABC", pick) if p)
+        v = sum(x for x, p in zip(worth, pick, strict=True) if p)
+        sel = "".join(n for n, p in zip("ABC", pick, strict=True) if p)
         if best is None or v > best:
             best, arg = v, [sel]
         elif v == best:

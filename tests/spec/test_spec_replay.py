@@ -9,7 +9,6 @@ escapes, and were checked once against the reference program (bench/spec_replay.
 from __future__ import annotations
 
 import contextlib
-
 import json
 import os
 import random
@@ -274,8 +273,8 @@ def test_multi_template_query_config_has_the_counts_the_original_reads() -> None
     p = fam.generate(fam.Params(), random.Random(1))
     q = p.config["_queries"]["q1"]
     assert list(q) == ["pool_domain", "pool_correct_num", "pool_incorrect_num", "pool"]
-    assert [a + b for a, b in zip(q["pool_correct_num"], q["pool_incorrect_num"])] == q[
-        "pool_domain"
-    ]
+    assert [
+        a + b for a, b in zip(q["pool_correct_num"], q["pool_incorrect_num"], strict=True)
+    ] == q["pool_domain"]
     # pool_correct_num counts the options whose statement holds (one, for "which is true")
     assert sum(q["pool_correct_num"]) == 1 and len(q["pool"]) == sum(q["pool_domain"])

@@ -476,13 +476,12 @@ def test_recipes_cannot_import_modules(sandbox_dir: Path) -> None:
 
 def test_the_real_attempt_namespace_holds_only_allowed_names() -> None:
     """The namespace an attempt evaluates in: no module, no ctypes, no solver API."""
+    import random
     import types
 
     from puzzleforge.spec.operators import Runtime
     from puzzleforge.spec.safe import SAFE_BUILTINS
     from puzzleforge.spec.z3space import Z3Space
-
-    import random
 
     env = Z3Space().base_env()  # the Z3 names bound to a family's context
     env.update(Runtime(random.Random(0), env, lambda s: None).table())

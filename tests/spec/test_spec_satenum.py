@@ -107,11 +107,69 @@ def test_order_and_limit_as_the_z3_path():
     )
 
 
+def _arith_problem(rng: random.Random):
+    """Integer arithmetic inside comparisons: differences, sums, Ifs, products by numbers."""
+    bs = [z3.Bool(f"b{i}") for i in range(rng.randint(0, 2))]
+    xs = [z3.Int(f"x{i}") for i in range(rng.randint(2, 4))]
+    lo = {x: rng.randint(-2, 1) for x in xs}
+    hi = {x: lo[x] + rng.randint(1, 3) for x in xs}
+    asserts = [z3.And(x >= lo[x], x <= hi[x]) for x in xs]
+    conds = list(bs) + [x == rng.randint(-1, 2) for x in xs]
+
+    def term():
+        x, y = rng.sample(xs, 2)
+        k = rng.randint(-2, 2)
+        return rng.choice(
+            [
+                x - y,  # a difference (two integers: pairs of values)
+                x + y + k,
+                2 * x - 3 * y,
+                -x,
+                z3.Sum(xs),  # more than two integers: pseudo-Boolean
+                z3.Sum([z3.If(rng.choice(conds), v, 0) for v in xs]),
+                z3.If(rng.choice(conds), x, y + 1),
+                z3.Sum([z3.If(c, 1, 0) for c in rng.sample(conds, min(2, len(conds)))]) * 2,
+            ]
+        )
+
+    for _ in range(rng.randint(1, 3)):
+        t = term()
+        k = rng.randint(-3, 4)
+        atom = rng.choice([t == k, t != k, t < k, t <= k, t > k, t >= k, t == term()])
+        if rng.random() < 0.3:
+            atom = z3.Or(atom, rng.choice(conds))
+        elif rng.random() < 0.2:
+            atom = z3.Not(atom)
+        asserts.append(atom)
+    consts = bs + xs
+    doms = [[False, True]] * len(bs) + [list(range(lo[x], hi[x] + 1)) for x in xs]
+    return asserts, consts, doms
+
+
+def test_integer_arithmetic_matches_brute_force():
+    """Linear atoms over two integers and pseudo-Boolean sums: the exact solution set."""
+    rng = random.Random(20261127)
+    encoded = 0
+    for _ in range(150):
+        asserts, consts, doms = _arith_problem(rng)
+        kinds = [c.sort().kind() for c in consts]
+        rows = enumerate_sat(asserts, consts, kinds, None)
+        assert rows is not None, asserts
+        assert len(rows) == len(set(map(tuple, rows)))
+        assert set(map(tuple, rows)) == _brute(asserts, consts, doms), asserts
+        encoded += 1
+    assert encoded == 150
+
+
 def test_outside_the_fragment_is_left_to_z3():
     x, y = z3.Ints("x y")
     kinds = [z3.Z3_INT_SORT, z3.Z3_INT_SORT]
-    # a sum of two integers is not a comparison
-    assert enumerate_sat([x >= 0, x <= 3, y >= 0, y <= 3, x + y == 3], [x, y], kinds, None) is None
+    # a product of two unknowns is not encoded
+    assert enumerate_sat([x >= 0, x <= 3, y >= 0, y <= 3, x * y == 3], [x, y], kinds, None) is None
+    # a sum of two integers is (each value of x implies the values of y that satisfy it)
+    assert sorted(
+        enumerate_sat([x >= 0, x <= 3, y >= 0, y <= 3, x + y == 3], [x, y], kinds, None)
+    ) == [[0, 3], [1, 2], [2, 1], [3, 0]]
     # no upper bound: no finite domain
     assert enumerate_sat([x >= 0, y >= 0, y <= 1], [x, y], kinds, None) is None
     # integer-valued Ifs of cardinality sums (40-guess's shape): left to Z3, or exact
@@ -166,7 +224,12 @@ def _encodings(asserts, consts):
 
 
 def test_address_walk_builds_the_wrapper_walks_terms():
-    """The plain-pointer encoder gives the very ASTs of the z3py walk (same CNF after)."""
+    """The plain-pointer encoder gives the very ASTs of the z3py walk (same CNF after).
+
+    On the fragment both encode: the address walk alone also reads integer arithmetic
+    (tested against brute force above); the wrapper walk is the fallback for a z3 build
+    without the plain-pointer accessors.
+    """
     rng = random.Random(7)
     for _ in range(200):
         asserts, consts, _ = _random_problem(rng)
@@ -176,7 +239,6 @@ def test_address_walk_builds_the_wrapper_walks_terms():
     r = z3.Real("r")
     b = z3.Bool("b")
     for asserts, consts in [
-        ([x >= 0, x <= 3, y >= 0, y <= 3, x + y == 3], [x, y]),  # a sum of integers
         ([x >= 0, y >= 0, y <= 1], [x, y]),  # no upper bound
         ([x >= 0, x <= 3, z3.Or(b, r > 1)], [x, b]),  # a real term
         ([x >= 0, x <= 3, z3.Implies(b, z3.Distinct(x, 2))], [x, b]),

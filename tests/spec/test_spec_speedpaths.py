@@ -40,7 +40,7 @@ def _z3_solutions(assertions: list, consts: list) -> list[tuple]:
         out.append(tuple(bool(z3.is_true(v)) if z3.is_bool(v) else v.as_long() for v in vals))
         if not consts:
             break
-        s.add(z3.Or([c != v for c, v in zip(consts, vals)]))
+        s.add(z3.Or([c != v for c, v in zip(consts, vals, strict=True)]))
         assert len(out) < 5000
     return sorted(out)
 
@@ -132,15 +132,19 @@ def _check_random_problems(seed: int) -> None:
             continue
         prob, objv = res
         used = [proj[i] for i in prob.used]
-        got = sorted(zip(*prob.row_values(prob.rows))) if used else [()] * len(prob.rows)
+        got = (
+            sorted(zip(*prob.row_values(prob.rows), strict=True)) if used else [()] * len(prob.rows)
+        )
         assert got == _z3_solutions(cons, used), [str(c) for c in cons]
         assert list(prob.rows) == sorted(prob.rows)
         if len(prob.rows):
             # the objective agrees with Z3's evaluation on every solution
-            for row, vals in zip(prob.rows[:20], zip(*prob.row_values(prob.rows[:20]))):
+            for row, vals in zip(
+                prob.rows[:20], zip(*prob.row_values(prob.rows[:20]), strict=True), strict=True
+            ):
                 sub = [
                     (c, z3.BoolVal(v, ctx) if isinstance(v, bool) else z3.IntVal(v, ctx))
-                    for c, v in zip(used, vals)
+                    for c, v in zip(used, vals, strict=True)
                 ]
                 want = (
                     z3.simplify(z3.substitute(objective, *sub)) if sub else z3.simplify(objective)
@@ -203,7 +207,7 @@ def _capture(spec: Path, n: int, seed: int) -> list[tuple]:
     try:
         fam = load_spec_family(spec, trust=True)
         for i in range(n):
-            try:
+            try:  # noqa: SIM105
                 fam.generate(SpecParams(attempts=1), make_rng(derive_seed(seed, fam.name, i)))
             except Exception:  # noqa: BLE001 - rejected attempts are fine here
                 pass
@@ -296,7 +300,7 @@ def _formula(rng: random.Random, ns: dict, bools: list, ints: list) -> tuple[lis
         if k == 0:
             return term(depth - 1) <= term(depth - 1)
         if k == 1:
-            return 3 > term(depth - 1)  # reflected comparison
+            return 3 > term(depth - 1)  # noqa: SIM300 - reflected comparison
         if k == 2:
             return term(depth - 1) == term(depth - 1)
         if k == 3:

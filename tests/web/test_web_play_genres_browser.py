@@ -252,7 +252,7 @@ def test_masyu_drawn_by_dragging_between_cell_centres(page, expect, save_screens
         (0, 1): "Shift+ArrowRight",
     }
     _cell(page, "{},{}".format(*order[half])).focus()  # second half: Shift+arrows
-    for a, b in zip(order[half:], order[half + 1 :] + order[:1]):
+    for a, b in zip(order[half:], order[half + 1 :] + order[:1], strict=True):
         page.keyboard.press(arrows[(b[0] - a[0], b[1] - a[1])])
     expect(page.locator("#gp-board svg line.on")).to_have_count(links)
     _finish(page, expect)

@@ -46,7 +46,7 @@ def test_serve_binds_loopback_and_serves_pages(tmp_path: Path) -> None:
                 break
             except httpx.TransportError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"serve did not start: {proc.stdout.read()}")
+                    raise AssertionError(f"serve did not start: {proc.stdout.read()}") from None
                 time.sleep(0.2)
         assert response.status_code == 200 and "<title>puzzleforge</title>" in response.text
         files = httpx.get(f"http://127.0.0.1:{port}/api/datasets/files", timeout=5).json()

@@ -19,7 +19,11 @@ def test_all_answer_shapes_score_one() -> None:
     rows = p.rows()
     assert score_answer(p, answer_text(p)) == 1.0
     assert score_answer(p, json.dumps({"header": p.header(), "rows": rows})) == 1.0
-    zl = {"solution": {f"House {n}": dict(zip(p.header(), r)) for n, r in enumerate(rows, 1)}}
+    zl = {
+        "solution": {
+            f"House {n}": dict(zip(p.header(), r, strict=True)) for n, r in enumerate(rows, 1)
+        }
+    }
     assert (
         score_answer(p, "Here it is:\n```json\n" + json.dumps(zl, ensure_ascii=False) + "\n```")
         == 1.0

@@ -13,6 +13,7 @@ import re
 from fractions import Fraction
 
 import pytest
+from zebra_text_parser import _compatible, meaning_of_clue, parse
 
 import puzzleforge
 from puzzleforge.zebra import explain, load
@@ -21,8 +22,6 @@ from puzzleforge.zebra.generator import CLUE_KINDS, _Drawer
 from puzzleforge.zebra.model import ZebraPuzzle
 from puzzleforge.zebra.numerals import en_count, pl_count, pl_form_index
 from puzzleforge.zebra.text import clue_text, puzzle_text
-
-from zebra_text_parser import _compatible, meaning_of_clue, parse
 
 # -- agreement tables --------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+
 from puzzleforge.zebra.categories import format_number
 from puzzleforge.zebra.clues import Clue, EitherClue, GroupClue, IfThenClue, NotClue, OrderClue
 
@@ -26,7 +27,7 @@ def _compatible(a, b) -> bool:
     from itertools import product
 
     for labels in product(range(len(objs)), repeat=len(objs)):
-        ent = dict(zip(objs, labels))
+        ent = dict(zip(objs, labels, strict=True))
         # two objects of one category may not share an entity
         seen = {}
         ok = True

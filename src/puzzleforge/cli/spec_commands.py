@@ -143,8 +143,11 @@ def generate_batch(
             skipped = dict(summary.rejects) if summary is not None else {}
             text = ", ".join(f"{k}: {v}" for k, v in reasons.most_common()) or "none"
             items = ", ".join(f"{k}: {v}" for k, v in sorted(skipped.items()))
+            # the counts come from the records made; with none made, "none" would contradict
+            # the error below, which lists the rejections of the item that failed
             typer.echo(
-                f"{name}: {made} puzzle(s); rejected attempts: {text}"
+                f"{name}: {made} puzzle(s)"
+                + (f"; rejected attempts on the way: {text}" if made else "")
                 + (f"; items replaced: {items}" if items else ""),
                 err=True,
             )

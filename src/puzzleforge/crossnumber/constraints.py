@@ -8,12 +8,14 @@ a clue, a clue/entry link or a puzzle-wide rule means lives here, one class each
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any
 
 from . import expr as ex
 from . import kinds as nb
+from .fastexpr import positional
 from .model import Clue, Part
 from .relations import relation_bounds, separable_support
 
@@ -42,6 +44,16 @@ CHECK_LIMIT = 2_000
 BUDGET = 400_000
 
 Key = tuple
+
+
+_CMP = {
+    "=": operator.eq,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
+    "!=": operator.ne,
+}
 
 
 class Contradiction(Exception):
@@ -94,6 +106,12 @@ class ExprCon(Con):
         self.refs: list[Key] = [("v", v) for v in sorted(vs)] + [("c", c) for c in sorted(cs)]
         self.names = [k[1] for k in self.refs]
         self.scope = list(self.refs) + ([] if self.is_cond else [self.self_key])
+        # plain functions for expressions that always have a value (fastexpr.py)
+        nt = s.model.rules.nontrivial
+        nodes = [o.node for o in self.operands] if self.is_cond else [c.node for c in self.sides]
+        fast = [positional(n, self.names, nontrivial=nt) for n in nodes]
+        plain = [f for f in fast if f is not None]
+        self.fast: list[Callable[..., int]] | None = plain if len(plain) == len(fast) else None
         text = part.text.lstrip("= ").strip()
         if part.kind != "value":
             self.label = f"{text} (clue {clue.name})"
@@ -161,6 +179,10 @@ class ExprCon(Con):
             if total > COMBO_LIMIT:
                 relation_bounds(self, s, dom, COMBO_LIMIT)
                 return
+            if self.fast is not None:
+                for k, sup in zip(self.refs, self._fast_cond(doms), strict=True):
+                    s.narrow(dom, k, sup, self, f"{self.label}")
+                return
             support: list[set[Any]] = [set() for _ in doms]
             try:
                 for combo in product(*doms):
@@ -188,6 +210,12 @@ class ExprCon(Con):
                 s.narrow(dom, k, sup, self, f"{self.label}")
             s.narrow(dom, self.self_key, checked, self, f"{self.label}")
             return
+        if self.fast is not None:
+            fast_own, fast_support = self._fast_values(doms, lo, hi, own, tests)
+            for k, sup in zip(self.refs, fast_support, strict=True):
+                s.narrow(dom, k, sup, self, f"{self.label}")
+            s.narrow(dom, self.self_key, fast_own, self, f"{self.label}")
+            return
         new_own: set[int] = set()
         support = [set() for _ in doms]
         try:
@@ -212,6 +240,54 @@ class ExprCon(Con):
         for k, sup in zip(self.refs, support, strict=True):
             s.narrow(dom, k, sup, self, f"{self.label}")
         s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
+
+    def _fast_values(
+        self,
+        doms: list[list[Any]],
+        lo: int,
+        hi: int,
+        own: frozenset[int] | None,
+        tests: list[Callable[[int], bool]],
+    ) -> tuple[set[int], list[set[Any]]]:
+        """The value loop with the plain functions of fastexpr.py: the same values and
+        support as ``_values`` per combination, without a dict or a closure walk each."""
+        first, *rest = self.fast or []
+        ok: dict[int, bool] = {}  # value -> in range, a candidate, passes the kind tests
+        hits: list[tuple[Any, ...]] = []
+        new_own: set[int] = set()
+        for combo in product(*doms):
+            v = first(*combo)
+            good = ok.get(v)
+            if good is None:
+                good = ok[v] = (
+                    lo <= v <= hi and (own is None or v in own) and all(t(v) for t in tests)
+                )
+            if good and (not rest or all(f(*combo) == v for f in rest)):
+                hits.append(combo)
+                new_own.add(v)
+        if not hits:
+            return new_own, [set() for _ in doms]
+        support: list[set[Any]] = [set(col) for col in zip(*hits, strict=True)]
+        return new_own, support
+
+    def _fast_cond(self, doms: list[list[Any]]) -> list[set[Any]]:
+        """The relation loop with the plain functions of fastexpr.py (same support as
+        ``_cond`` per combination)."""
+        fns, ops = self.fast or [], self.ops
+        tests = [_CMP[o] for o in ops]
+        if len(tests) == 1:
+            f0, f1 = fns
+            t0 = tests[0]
+            hits = [c for c in product(*doms) if t0(f0(*c), f1(*c))]
+        else:
+            hits = []
+            for c in product(*doms):
+                vals = [f(*c) for f in fns]
+                if all(t(vals[i], vals[i + 1]) for i, t in enumerate(tests)):
+                    hits.append(c)
+        if not hits:
+            return [set() for _ in doms]
+        return [set(col) for col in zip(*hits, strict=True)]
 
     def _check_mode(
         self, own: frozenset[int], doms: list[list[Any]]

@@ -11,6 +11,16 @@ Boolean ``x=v`` with exactly one true per integer; Z3's own ``card2bv``/``bit-bl
 (PySAT's MiniSat-based Glucose) enumerates the projected models with blocking clauses, each
 in microseconds.
 
+Integer arithmetic inside a comparison is read too (the plain-pointer walk): a linear atom
+over at most two integers (``x - y == 1``, ``x + y <= 4``, ``2 * x > y``) becomes, for each
+value ``v`` of the first, ``x = v`` implies the values of the second that satisfy it; any
+other comparison of integer terms (a sum over many integers, ``If(b, x, 0)`` terms, a
+product by a number) becomes one pseudo-Boolean constraint ``sum(w * [bit]) op k``, each
+integer being ``sum(v * [x = v])`` over its one-hot values and ``If(c, t, e)`` putting the
+Booleans of ``t`` under ``c`` and those of ``e`` under ``not c``; ``card2bv`` turns it into
+clauses. A cardinality sum of Booleans alone keeps its own form. Products of unknowns,
+division and anything else stay outside.
+
 Exactness: nothing is approximated. The rewriting replaces each integer comparison by the
 disjunction of the domain values that satisfy it, over a domain read from top-level bounds
 of the constraints themselves, so every projected model of the CNF is a model of the
@@ -27,6 +37,7 @@ from typing import Any
 
 import z3
 
+from .satarith import ArithReader, bool_and, bool_not, bool_or, linear_rewrite
 from .satdomains import (
     FLIP,
     Outside,
@@ -53,30 +64,12 @@ _NUM_AST, _APP_AST = z3.Z3_NUMERAL_AST, z3.Z3_APP_AST
 _BOOL_SORT, _INT_SORT = z3.Z3_BOOL_SORT, z3.Z3_INT_SORT
 
 
-def _nary(fn: Any, args: list, ctx: Any) -> Any:
-    """``And``/``Or`` of Boolean terms through the C API (z3py's coercion costs ~20x more)."""
-    arr = (z3.Ast * len(args))(*[a.as_ast() for a in args])
-    return z3.BoolRef(fn(ctx.ref(), len(args), arr), ctx)
-
-
-def _or(args: list, ctx: Any) -> Any:
-    return _nary(z3.z3core.Z3_mk_or, args, ctx) if args else z3.BoolVal(False, ctx)
-
-
-def _and(args: list, ctx: Any) -> Any:
-    return _nary(z3.z3core.Z3_mk_and, args, ctx) if args else z3.BoolVal(True, ctx)
-
-
-def _not(a: Any, ctx: Any) -> Any:
-    return z3.BoolRef(z3.z3core.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
-
-
 def _pair_rewrite(op: int, xs: list[int], onehot: dict[int, dict[int, Any]], ctx: Any) -> Any:
     """The one-hot form of ``x op y`` or ``Distinct(x, y, ...)`` over integer constants."""
     if op == z3.Z3_OP_DISTINCT:  # no value taken twice
-        return _and(
+        return bool_and(
             [
-                _or([_not(onehot[a][v], ctx), _not(onehot[b][v], ctx)], ctx)
+                bool_or([bool_not(onehot[a][v], ctx), bool_not(onehot[b][v], ctx)], ctx)
                 for i, a in enumerate(xs)
                 for b in xs[i + 1 :]
                 for v in onehot[a]
@@ -85,9 +78,11 @@ def _pair_rewrite(op: int, xs: list[int], onehot: dict[int, dict[int, Any]], ctx
             ctx,
         )
     a, b = xs  # x = a implies y takes one of the values b with a op b
-    return _and(
+    return bool_and(
         [
-            _or([_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if holds(op, v, w)]], ctx)
+            bool_or(
+                [bool_not(bit, ctx), *[onehot[b][w] for w in onehot[b] if holds(op, v, w)]], ctx
+            )
             for v, bit in onehot[a].items()
         ],
         ctx,
@@ -108,7 +103,7 @@ def _rewrite(
     if cmp is not None:
         c, op, v = cmp
         lits = [b for val, b in onehot[c].items() if holds(op, val, v)]
-        out = lits[0] if len(lits) == 1 else _or(lits, ctx)
+        out = lits[0] if len(lits) == 1 else bool_or(lits, ctx)
     elif pair is not None:
         out = _pair_rewrite(*pair, onehot, ctx)
     elif key in ints:
@@ -144,6 +139,7 @@ class _RawEncoder:
         self.c = ptr(ctx.ref())
         self.int_at = {ptr(x.as_ast()): i for i, x in ints.items()}
         self.keep: list[Any] = []  # the wrappers that hold the new terms alive
+        self.arith = ArithReader(self)
 
     def int_value(self, p: int) -> int | None:
         c = self.c
@@ -230,34 +226,51 @@ class _RawEncoder:
         dk, n = self.head(p)
         cmp = self.const_cmp(p, dk, n)
         pair: list[int] | None = None
+        atom: tuple[dict[int, int], int] | None = None
+        pb: Any = None
         if cmp is None and dk in FLIP and n >= 2 and (dk == z3.Z3_OP_DISTINCT or n == 2):
             xs = self.args(p, n)
             if all(a in self.int_at for a in xs):
                 pair = [self.int_at[a] for a in xs]
+            elif n == 2:
+                atom = self.arith.linear_atom(xs[0], xs[1])
+                if atom is None and self.arith.is_int(xs[0]):
+                    try:  # cardinality sums of Booleans stay as they are (card2bv)
+                        pb = self.generic(p, n, onehot, memo)
+                    except Outside:  # an integer inside arithmetic: pseudo-Boolean form
+                        pb = self.arith.pb_compare(dk, xs[0], xs[1], onehot, memo)
         if cmp is not None:
             ci, op, v = cmp
             lits = [b for val, b in onehot[ci].items() if holds(op, val, v)]
-            out = self.wrap(lits[0] if len(lits) == 1 else _or(lits, ctx))
+            out = self.wrap(lits[0] if len(lits) == 1 else bool_or(lits, ctx))
         elif pair is not None:
             out = self.wrap(_pair_rewrite(dk, pair, onehot, ctx))
+        elif atom is not None:
+            out = self.wrap(linear_rewrite(dk, atom, onehot, ctx))
+        elif pb is not None:
+            out = pb if isinstance(pb, int) else self.wrap(pb)
         elif p in self.int_at:
             raise Outside("an integer constant outside a comparison with a number")
         elif n:
-            kids = self.args(p, n)
-            new = [self.rewrite(a, onehot, memo) for a in kids]
-            if new == kids:
-                out = p
-            else:
-                arr = (z3.Ast * n)(*[ast_at(a) for a in new])
-                out = self.wrap(
-                    z3.AstRef(z3.z3core.Z3_update_term(ctx.ref(), ast_at(p), n, arr), ctx)
-                )
+            out = self.generic(p, n, onehot, memo)
         else:
             if _API.get_sort_kind(c, _API.get_sort(c, p)) != _BOOL_SORT:
                 raise Outside("a term this path does not encode")
             out = p
         memo[p] = out
         return out
+
+    def generic(
+        self, p: int, n: int, onehot: dict[int, dict[int, Any]], memo: dict[int, int]
+    ) -> int:
+        """``p`` with its arguments rewritten (the node itself is not one this path reads)."""
+        kids = self.args(p, n)
+        new = [self.rewrite(a, onehot, memo) for a in kids]
+        if new == kids:
+            return p
+        arr = (z3.Ast * n)(*[ast_at(a) for a in new])
+        ctx = self.ctx
+        return self.wrap(z3.AstRef(z3.z3core.Z3_update_term(ctx.ref(), ast_at(p), n, arr), ctx))
 
     def encode(self, assertions: Sequence[Any], onehot: dict[int, dict[int, Any]]) -> list[Any]:
         memo: dict[int, int] = {}
@@ -302,22 +315,14 @@ def _cnf(assertions: Sequence[Any]) -> tuple[list[list[int]], dict[str, int]] | 
     return clauses, var_of
 
 
-def enumerate_sat(
-    assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int], limit: int | None
-) -> list[list[Any]] | None:
-    """Every solution projected on ``consts`` as value rows (unordered), or None when outside.
-
-    More than ``limit`` solutions: the first ``limit + 1`` rows (the caller rejects).
-    """
+def _encode(assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int]) -> Any:
+    """(clauses, variable per Boolean name, one-hot Booleans per integer), False when the
+    constraints are unsatisfiable on their face, or None when outside this path."""
     if (
         not assertions
         or not consts
         or any(k not in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT) for k in kinds)
     ):
-        return None
-    try:
-        from pysat.solvers import Glucose4
-    except ImportError:  # pragma: no cover - python-sat is a dependency
         return None
     try:
         ctx = consts[0].ctx
@@ -331,7 +336,7 @@ def enumerate_sat(
             onehot[c] = {v: z3.Bool(f"{name}={v}#{c}", ctx) for v in vals}
             bits = list(onehot[c].values())
             if not bits:
-                return []  # an empty domain: no solution
+                return False  # an empty domain: no solution
             extra.append(z3.Or(bits))  # at least one value; at most one: clauses below
         if raw is not None:
             rewritten = raw.encode(assertions, onehot) + extra
@@ -342,8 +347,27 @@ def enumerate_sat(
     except (Outside, z3.Z3Exception, RecursionError):
         return None
     if got is None:
+        return False
+    return got[0], got[1], onehot
+
+
+def enumerate_sat(
+    assertions: Sequence[Any], consts: Sequence[Any], kinds: Sequence[int], limit: int | None
+) -> list[list[Any]] | None:
+    """Every solution projected on ``consts`` as value rows (unordered), or None when outside.
+
+    More than ``limit`` solutions: the first ``limit + 1`` rows (the caller rejects).
+    """
+    try:
+        from pysat.solvers import Glucose4
+    except ImportError:  # pragma: no cover - python-sat is a dependency
+        return None
+    enc = _encode(assertions, consts, kinds)
+    if enc is None:
+        return None
+    if enc is False:
         return []
-    clauses, var_of = got
+    clauses, var_of, onehot = enc
     top = max((abs(x) for cl in clauses for x in cl), default=0)
     top = max(top, max(var_of.values(), default=0))
 
