@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Con",
     "ExprCon",
+    "AltCon",
     "LinkCon",
     "AllDiff",
     "Matching",
@@ -164,25 +165,52 @@ class ExprCon(Con):
                 return False
         return True
 
-    def propagate(self, s: Solver, dom: dict) -> None:
+    def _doms(self, s: Solver, dom: dict) -> list[list[Any]] | None:
         doms = []
         for k in self.refs:
             d = s.get(dom, k)
             if d is None:
-                return
+                return None
             doms.append(sorted(d))
+        return doms
+
+    def ready(self, s: Solver, dom: dict) -> bool:
+        """Can ``support`` judge now (every operand listed, few enough combinations)?"""
+        doms = self._doms(s, dom)
+        return doms is not None and math.prod(len(d) for d in doms) <= COMBO_LIMIT
+
+    def propagate(self, s: Solver, dom: dict) -> None:
+        if self.is_cond:
+            doms = self._doms(s, dom)
+            if doms is None or separable_support(self, s, dom, COMBO_LIMIT):
+                return
+            if math.prod(len(d) for d in doms) > COMBO_LIMIT:
+                relation_bounds(self, s, dom, COMBO_LIMIT)
+                return
+        found = self.support(s, dom)
+        if found is None:
+            return
+        own, support = found
+        for k, sup in zip(self.refs, support, strict=True):
+            s.narrow(dom, k, sup, self, f"{self.label}")
+        if own is not None:
+            s.narrow(dom, self.self_key, own, self, f"{self.label}")
+
+    def support(self, s: Solver, dom: dict) -> tuple[set[int] | None, list[set[Any]]] | None:
+        """(the clue's values some combination supports -- None for a relation, whose
+        clue is one of its operands --, per operand the values in some satisfying
+        combination), or None when the constraint cannot judge yet (operands unlisted,
+        too many combinations, a generator without bounds or over budget)."""
+        doms = self._doms(s, dom)
+        if doms is None:
+            return None
         total = math.prod(len(d) for d in doms)
         budget = ex.Budget(BUDGET)
         if self.is_cond:
-            if separable_support(self, s, dom, COMBO_LIMIT):
-                return
             if total > COMBO_LIMIT:
-                relation_bounds(self, s, dom, COMBO_LIMIT)
-                return
+                return None
             if self.fast is not None:
-                for k, sup in zip(self.refs, self._fast_cond(doms), strict=True):
-                    s.narrow(dom, k, sup, self, f"{self.label}")
-                return
+                return None, self._fast_cond(doms)
             support: list[set[Any]] = [set() for _ in doms]
             try:
                 for combo in product(*doms):
@@ -191,31 +219,22 @@ class ExprCon(Con):
                         for i, v in enumerate(combo):
                             support[i].add(v)
             except (ex.Unbounded, ex.BudgetExceeded):
-                return
-            for k, sup in zip(self.refs, support, strict=True):
-                s.narrow(dom, k, sup, self, f"{self.label}")
-            return
+                return None
+            return None, support
         own = s.get(dom, self.self_key)
         if total > COMBO_LIMIT:
-            return
+            return None
         lo, hi = (min(own), max(own)) if own else range_for(s, self.clue)
         tests = s.tests[self.clue.name]
         if own is not None and self.has_gen and len(own) * total <= CHECK_LIMIT:
             # few candidates: testing each one (bounds [t, t]) beats enumerating generators
             found = self._check_mode(own, doms)
             if found is None:
-                return
+                return None
             checked, support = found
-            for k, sup in zip(self.refs, support, strict=True):
-                s.narrow(dom, k, sup, self, f"{self.label}")
-            s.narrow(dom, self.self_key, checked, self, f"{self.label}")
-            return
+            return checked, support
         if self.fast is not None:
-            fast_own, fast_support = self._fast_values(doms, lo, hi, own, tests)
-            for k, sup in zip(self.refs, fast_support, strict=True):
-                s.narrow(dom, k, sup, self, f"{self.label}")
-            s.narrow(dom, self.self_key, fast_own, self, f"{self.label}")
-            return
+            return self._fast_values(doms, lo, hi, own, tests)
         new_own: set[int] = set()
         support = [set() for _ in doms]
         try:
@@ -232,14 +251,12 @@ class ExprCon(Con):
                         support[i].add(v)
         except (ex.Unbounded, ex.BudgetExceeded):
             if own is None or len(own) * total > CHECK_LIMIT:
-                return
+                return None
             found = self._check_mode(own, doms)
             if found is None:
-                return
+                return None
             new_own, support = found
-        for k, sup in zip(self.refs, support, strict=True):
-            s.narrow(dom, k, sup, self, f"{self.label}")
-        s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
+        return new_own, support
 
     def _fast_values(
         self,
@@ -325,6 +342,60 @@ class ExprCon(Con):
             return bool(self._values(env, t, t, budget))
         except (ex.Unbounded, ex.BudgetExceeded):
             return False
+
+
+class AltCon(Con):
+    """At least one alternative of a clue part holds: a part naming ``other`` entries
+    ("sum of two other entries": one alternative per choice of entries).
+
+    Why its own constraint: as one expression over every clue it would wait until the
+    product of all their candidate sets is small, i.e. until the grid is almost filled.
+    Judged alternative by alternative, each over its own few clues, the clue keeps the
+    values some alternative supports (and an operand only the values each alternative
+    that mentions it supports, or all of them when some alternative does not)."""
+
+    def __init__(self, s: Solver, clue: Clue, part: Part) -> None:
+        self.clue, self.part = clue, part
+        self.subs = [ExprCon(s, clue, alt) for alt in part.alts]
+        keys: dict[Key, None] = {}
+        for sub in self.subs:
+            keys.update(dict.fromkeys(sub.scope))
+        self.scope = list(keys)
+        self.self_key = ("c", clue.name)
+        self.label = f"{clue.name} is {part.text}"
+
+    def propagate(self, s: Solver, dom: dict) -> None:
+        if not all(sub.ready(s, dom) for sub in self.subs):
+            return
+        seen: dict[Key, set[Any]] = {k: set() for k in self.scope}
+        unknown: set[Key] = set()  # supported by an alternative that does not bound it
+        for sub in self.subs:
+            found = sub.support(s, dom)
+            if found is None:
+                return
+            own, support = found
+            if own is not None:
+                if not own:
+                    continue  # this choice of entries gives nothing
+                seen[self.self_key] |= own
+            elif any(not x for x in support):
+                continue
+            mentioned = set(sub.refs)
+            for k, sup in zip(sub.refs, support, strict=True):
+                seen[k] |= sup
+            for k in self.scope:
+                if k not in mentioned and (own is None or k != self.self_key):
+                    d = s.get(dom, k)
+                    if d is None:
+                        unknown.add(k)
+                    else:
+                        seen[k] |= d
+        for k, sup in seen.items():
+            if k not in unknown:
+                s.narrow(dom, k, sup, self, self.label)
+
+    def check(self, s: Solver, a: dict) -> bool:
+        return any(sub.check(s, a) for sub in self.subs)
 
 
 class LinkCon(Con):
