@@ -34,9 +34,14 @@ def _value(text: str) -> int | None:
         ("$countdigits(2415, 3, 7)", 2),
         ("$countdigits(1000, 0, 0)", 3),
         ("$gcd(12, 18) + 1", 7),
+        ("$nextprimesum(14, 4)", 88),
+        ("$nextprimesum(128, 4)", 556),
+        ("$nextprimeproduct(60, 2)", 4087),
+        ("$nextprimesum(-5, 2)", 5),
+        ("$nextprimesum(10, 0)", None),
     ],
 )
-def test_functions_of_several_arguments(text: str, want: int) -> None:
+def test_functions_of_several_arguments(text: str, want: int | None) -> None:
     assert _value(text) == want
 
 
@@ -132,6 +137,28 @@ def test_gcd_clue_matches_brute_force() -> None:
     want = _ring_solutions(lambda k, n: k not in ("A3", "D1") or _square(n), rule)
     assert len(want) == 11
     assert _solved(text) == want
+
+
+def test_alternatives_match_brute_force() -> None:
+    text = RING + "clues:\n  A1: square\n  D1: prime\n  D2: square\n  A3: 2 * D1 | D1 + A1\n"
+    kinds = {"A1": _square, "D1": _prime, "D2": _square, "A3": lambda n: True}
+    used = set()
+
+    def rule(v: dict[str, int]) -> bool:
+        hits = [v["A3"] == 2 * v["D1"], v["A3"] == v["D1"] + v["A1"]]
+        used.update(i for i, h in enumerate(hits) if h)
+        return any(hits)
+
+    want = _ring_solutions(lambda k, n: kinds[k](n), rule)
+    assert len(want) == 14 and used == {0, 1}  # both alternatives give solutions
+    assert _solved(text) == want
+
+
+def test_alternatives_must_be_expressions() -> None:
+    with pytest.raises(InvalidSpec, match="alternative 'prime' .* is not an expression"):
+        parse_model(RING + "clues:\n  A1: D1 + 1 | prime\n", file="r.yaml")
+    with pytest.raises(InvalidSpec, match="empty alternative"):
+        parse_model(RING + "clues:\n  A1: D1 + 1 |\n", file="r.yaml")
 
 
 def test_other_is_refused_outside_clues_and_when_there_are_too_few_entries() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 
 from . import kinds as nb
@@ -411,6 +412,22 @@ def _unary_fn(op: str, name, nt: bool) -> Callable[[int], int | None]:
     return table[name]
 
 
+#: Most primes $nextprimesum / $nextprimeproduct take (a bound on the work of one call).
+MAX_NEXT_PRIMES = 100
+
+
+@lru_cache(maxsize=1 << 16)
+def _primes_after(n: int, k: int) -> tuple[int, ...]:
+    """The k primes that follow n (cached: a clue's combinations repeat (n, k) often)."""
+    out: list[int] = []
+    p = n
+    while len(out) < k:
+        p += 1
+        if nb.is_prime(p):
+            out.append(p)
+    return tuple(out)
+
+
 def _nary_fn(name: str) -> Callable[..., int | None]:
     """The functions of several arguments (exprnodes.FUNCTIONS_N)."""
     if name == "gcd":
@@ -419,6 +436,16 @@ def _nary_fn(name: str) -> Callable[..., int | None]:
         return lambda x, y: math.lcm(x, y)
     if name == "countdigits":
         return lambda x, lo, hi: sum(lo <= int(ch) <= hi for ch in str(abs(x)))
+    if name in ("nextprimesum", "nextprimeproduct"):
+        add = name == "nextprimesum"
+
+        def next_primes(n: int, k: int) -> int | None:
+            if not 1 <= k <= MAX_NEXT_PRIMES or n > 10**9:
+                return None
+            ps = _primes_after(max(n, 1), k)
+            return sum(ps) if add else math.prod(ps)
+
+        return next_primes
     if name == "choose":
         return lambda n, k: math.comb(n, k) if 0 <= n <= 1000 and k >= 0 else None
     raise ValueError(name)

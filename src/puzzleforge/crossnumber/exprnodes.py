@@ -81,6 +81,8 @@ FUNCTIONS_N = {
     "hcf": (2, "highest common factor (the same as $gcd)"),
     "lcm": (2, "least common multiple"),
     "choose": (2, "binomial coefficient n choose k"),
+    "nextprimesum": (2, "the sum of the k primes that follow n: $nextprimesum(n, k)"),
+    "nextprimeproduct": (2, "the product of the k primes that follow n"),
     "countdigits": (3, "how many digits of x lie between lo and hi: $countdigits(x, lo, hi)"),
 }
 

@@ -203,6 +203,9 @@ class _ClueParser:
         return "(" + t + ")"
 
     def part(self, name: str, item: str, fld: str, line: int | None) -> list[Part]:
+        choices = _top_level_split(item, "|")
+        if len(choices) > 1:
+            return [self._either(name, item, choices, fld, line)]
         low = item.lower().strip()
         kind = nb.canonical_kind(low) or (
             nb.canonical_kind(low[:-1]) if low.endswith("s") else None
@@ -283,6 +286,37 @@ class _ClueParser:
             return [self._alternatives(name, item, node, fld, line)]
         return [self._node_part(name, item, node, fld, line)]
 
+    def _either(self, name: str, item: str, choices: list[str], fld, line) -> Part:
+        """``X | Y | Z``: at least one of the alternatives holds (Combinations: the entry
+        is nCk, or the sum, or the product of the next k primes after N). Each is an
+        expression for the value or a relation (a number kind is written ``= #prime``)."""
+        alts: list[Part] = []
+        for choice in choices:
+            if not choice.strip():
+                raise InvalidSpec(
+                    f"clue {name}: an empty alternative in {item!r}",
+                    file=self.file,
+                    field=fld,
+                    line=line,
+                    expected="expressions separated by '|', such as 'A2 + 1 | A2 - 1'",
+                )
+            for p in self.part(name, choice.strip(), fld, line):
+                if p.kind == "alt":
+                    alts.extend(p.alts)
+                elif p.kind in ("value", "cond"):
+                    alts.append(p)
+                else:
+                    raise InvalidSpec(
+                        f"clue {name}: alternative {choice.strip()!r} of {item!r} is not an "
+                        "expression",
+                        file=self.file,
+                        field=fld,
+                        line=line,
+                        expected="an expression or relation in each alternative "
+                        "('= #prime' for a number kind)",
+                    )
+        return Part("alt", item, alts=alts)
+
     def _alternatives(self, name: str, item: str, node: ex.Node, fld, line) -> Part:
         """``other`` is the value of an entry other than this clue's; several ``other``s
         in one part are different entries. The part holds when one substitution of
@@ -340,6 +374,21 @@ class _ClueParser:
         else:
             sides = [ex.compile_expr(node, nontrivial=nt)]
         return Part("value", item, sides=sides)
+
+
+def _top_level_split(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside parentheses."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
 
 
 # ------------------------------------------------------------------ loading
