@@ -1,7 +1,7 @@
 """What the one CPU limit model costs: a batch attempt under ``--timeout-per-item`` (a
-forked worker per attempt) against the same attempts in place, and a web hint in a
-fresh engine worker and in a warm one (web/warmpool.py) against the same call in the
-request thread.
+worker forked once per chunk, core/limitedworker.py) against the same attempts in place,
+and a web hint in a fresh engine worker and in a warm one (web/warmpool.py) against the
+same call in the request thread.
 
 Usage: .venv/bin/python bench/limits_overhead.py [-n N]
 Printed: CPU seconds (this process and its children: the batch's forked workers are

@@ -8,16 +8,18 @@ stored answer does not verify is retried with the next derived seed and counted 
 An error marked ``ends_run`` (core/errors.py) ends the item and tells the runner to stop.
 
 ``--timeout-per-item S`` is the one CPU limit model of docs/limits.md: each attempt runs
-in a forked worker (core/limits.run_limited) under S CPU seconds, a CPU alarm for Python
-loops and the kernel's RLIMIT_CPU for work stuck in C. An attempt that reaches it is not
-retried: the run stops at that item with ``LimitExceeded`` (exit status 4), because which
-puzzle came out instead would depend on the machine's speed. A family that runs its work
-in a worker of its own (spec files without --trust) gets S as its per-puzzle net instead.
+in a worker forked once per chunk (core/limitedworker.py) under S CPU seconds, a CPU alarm
+for Python loops and the kernel's RLIMIT_CPU (set per attempt) for work stuck in C. An
+attempt that reaches it is not retried: the run stops at that item with ``LimitExceeded``
+(exit status 4), because which puzzle came out instead would depend on the machine's
+speed. A family that runs its work in a worker of its own (spec files without --trust)
+gets S as its per-puzzle net instead.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ from ..core.alarm import cpu_alarm
 from ..core.cputime import cpu_seconds
 from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.family import build_params
+from ..core.limitedworker import LimitedWorker
 from ..core.limits import LimitExceeded, Limits, run_limited
 from ..core.puzzle import stamp
 from ..core.seeding import derive_seed, make_rng, stable_hash
@@ -149,17 +152,31 @@ def _limited_attempt(family: Any, params: Any, seed: int, timeout: float, what: 
         raise LimitExceeded(f"{what} was stopped at its limit") from None
 
 
-def _attempt(family: Any, params: Any, seed: int, timeout: float | None, what: str) -> Any:
+def _bounds_itself(family: Any, params: Any) -> bool:
+    """True for a family that bounds each puzzle itself (spec files: ``max_seconds``, in
+    a worker of their own whose CPU this process's limits would not see)."""
+    return bool(getattr(family, "retries_itself", False) and hasattr(params, "max_seconds"))
+
+
+def _attempt(
+    family: Any,
+    params: Any,
+    seed: int,
+    timeout: float | None,
+    what: str,
+    worker: LimitedWorker | None = None,
+) -> Any:
     if not timeout:
         return stamp(family.generate(params, make_rng(seed)), seed)
-    if getattr(family, "retries_itself", False) and hasattr(params, "max_seconds"):
-        # the family bounds each puzzle itself (spec files: in its own sandboxed worker,
-        # whose CPU this process's limits would not see): the timeout is that net
+    if _bounds_itself(family, params):
+        # the timeout is that family's own net
         params = dataclasses.replace(params, max_seconds=min(params.max_seconds, timeout))
         return stamp(family.generate(params, make_rng(seed)), seed)
     try:
         # memory is left to the caller's limits: a worker's address space can already be
         # large (Z3, Arrow), and this limit is about CPU time
+        if worker is not None:  # the chunk's worker, forked once (core/limitedworker.py)
+            return worker.call(seed, timeout, what, cpu_seconds=timeout, what=what)
         return run_limited(
             _limited_attempt,
             family,
@@ -181,8 +198,11 @@ def _attempt(family: Any, params: Any, seed: int, timeout: float | None, what: s
         ) from None
 
 
-def run_item(family: Any, params: Any, task: ChunkTask, index: int) -> ItemResult:
-    """Generate item ``index`` with retries; the record carries its provenance in meta."""
+def run_item(
+    family: Any, params: Any, task: ChunkTask, index: int, worker: LimitedWorker | None = None
+) -> ItemResult:
+    """Generate item ``index`` with retries; the record carries its provenance in meta.
+    ``worker``: where attempts run under ``--timeout-per-item`` (else a fork each)."""
     comp = task.component
     rejects: dict[str, int] = {}
     error = ""
@@ -192,7 +212,7 @@ def run_item(family: Any, params: Any, task: ChunkTask, index: int) -> ItemResul
         seed = derive_seed(task.base_seed, family.name, index, attempt)
         try:
             what = f"item {index}, attempt {attempt + 1} (seed {seed})"
-            puzzle = _attempt(family, params, seed, task.timeout, what)
+            puzzle = _attempt(family, params, seed, task.timeout, what, worker)
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as exc:  # noqa: BLE001 - any generator failure is a counted reject
@@ -260,7 +280,13 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     params = build_params(
         family.Params, Component(**comp).family_params(family), family=family.name
     )
-    items = [run_item(family, params, task, i) for i in task.indices]
+    if task.timeout and not _bounds_itself(family, params):
+        # one forked worker runs every attempt of the chunk, each under its own CPU limit
+        # (a fork per attempt cost 10-20 ms); its family and caches advance as in place
+        with LimitedWorker(functools.partial(_limited_attempt, family, params)) as worker:
+            items = [run_item(family, params, task, i, worker) for i in task.indices]
+    else:
+        items = [run_item(family, params, task, i) for i in task.indices]
     return ChunkResult(
         task.component_index,
         task.indices[0] if task.indices else 0,

@@ -156,6 +156,8 @@ def render_question(model: Model) -> str:
         rules.append("One answer is another answer reversed.")
     if r.grid_digit_sum is not None:
         rules.append(f"The digits of the grid add up to {r.grid_digit_sum}.")
+    for text in r.every_clue:
+        rules.append(f"Every clue also: {text.replace('{clue}', 'the answer')}.")
     for text in r.grid_text:
         rules.append(f"Grid rule: {text} (countD = how many times the digit D occurs in the grid).")
     if r.nontrivial:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import expr as ex
 from . import kinds as nb
-from .fastexpr import positional
+from .fastexpr import NoValue, positional
 from .model import Clue, Part
 from .relations import relation_bounds, separable_support
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Con",
     "ExprCon",
+    "AltCon",
     "LinkCon",
     "AllDiff",
     "Matching",
@@ -54,6 +55,14 @@ _CMP = {
     ">=": operator.ge,
     "!=": operator.ne,
 }
+
+
+def _all_equal(fns: list[Callable[..., int]], combo: tuple[Any, ...], v: int) -> bool:
+    """Every further side of a value chain has the value ``v`` for ``combo``."""
+    try:
+        return all(f(*combo) == v for f in fns)
+    except NoValue:
+        return False
 
 
 class Contradiction(Exception):
@@ -106,7 +115,7 @@ class ExprCon(Con):
         self.refs: list[Key] = [("v", v) for v in sorted(vs)] + [("c", c) for c in sorted(cs)]
         self.names = [k[1] for k in self.refs]
         self.scope = list(self.refs) + ([] if self.is_cond else [self.self_key])
-        # plain functions for expressions that always have a value (fastexpr.py)
+        # plain functions for expressions without generators (fastexpr.py)
         nt = s.model.rules.nontrivial
         nodes = [o.node for o in self.operands] if self.is_cond else [c.node for c in self.sides]
         fast = [positional(n, self.names, nontrivial=nt) for n in nodes]
@@ -164,25 +173,52 @@ class ExprCon(Con):
                 return False
         return True
 
-    def propagate(self, s: Solver, dom: dict) -> None:
+    def _doms(self, s: Solver, dom: dict) -> list[list[Any]] | None:
         doms = []
         for k in self.refs:
             d = s.get(dom, k)
             if d is None:
-                return
+                return None
             doms.append(sorted(d))
+        return doms
+
+    def ready(self, s: Solver, dom: dict) -> bool:
+        """Can ``support`` judge now (every operand listed, few enough combinations)?"""
+        doms = self._doms(s, dom)
+        return doms is not None and math.prod(len(d) for d in doms) <= COMBO_LIMIT
+
+    def propagate(self, s: Solver, dom: dict) -> None:
+        if self.is_cond:
+            doms = self._doms(s, dom)
+            if doms is None or separable_support(self, s, dom, COMBO_LIMIT):
+                return
+            if math.prod(len(d) for d in doms) > COMBO_LIMIT:
+                relation_bounds(self, s, dom, COMBO_LIMIT)
+                return
+        found = self.support(s, dom)
+        if found is None:
+            return
+        own, support = found
+        for k, sup in zip(self.refs, support, strict=True):
+            s.narrow(dom, k, sup, self, f"{self.label}")
+        if own is not None:
+            s.narrow(dom, self.self_key, own, self, f"{self.label}")
+
+    def support(self, s: Solver, dom: dict) -> tuple[set[int] | None, list[set[Any]]] | None:
+        """(the clue's values some combination supports -- None for a relation, whose
+        clue is one of its operands --, per operand the values in some satisfying
+        combination), or None when the constraint cannot judge yet (operands unlisted,
+        too many combinations, a generator without bounds or over budget)."""
+        doms = self._doms(s, dom)
+        if doms is None:
+            return None
         total = math.prod(len(d) for d in doms)
         budget = ex.Budget(BUDGET)
         if self.is_cond:
-            if separable_support(self, s, dom, COMBO_LIMIT):
-                return
             if total > COMBO_LIMIT:
-                relation_bounds(self, s, dom, COMBO_LIMIT)
-                return
+                return None
             if self.fast is not None:
-                for k, sup in zip(self.refs, self._fast_cond(doms), strict=True):
-                    s.narrow(dom, k, sup, self, f"{self.label}")
-                return
+                return None, self._fast_cond(doms)
             support: list[set[Any]] = [set() for _ in doms]
             try:
                 for combo in product(*doms):
@@ -191,31 +227,22 @@ class ExprCon(Con):
                         for i, v in enumerate(combo):
                             support[i].add(v)
             except (ex.Unbounded, ex.BudgetExceeded):
-                return
-            for k, sup in zip(self.refs, support, strict=True):
-                s.narrow(dom, k, sup, self, f"{self.label}")
-            return
+                return None
+            return None, support
         own = s.get(dom, self.self_key)
         if total > COMBO_LIMIT:
-            return
+            return None
         lo, hi = (min(own), max(own)) if own else range_for(s, self.clue)
         tests = s.tests[self.clue.name]
         if own is not None and self.has_gen and len(own) * total <= CHECK_LIMIT:
             # few candidates: testing each one (bounds [t, t]) beats enumerating generators
             found = self._check_mode(own, doms)
             if found is None:
-                return
+                return None
             checked, support = found
-            for k, sup in zip(self.refs, support, strict=True):
-                s.narrow(dom, k, sup, self, f"{self.label}")
-            s.narrow(dom, self.self_key, checked, self, f"{self.label}")
-            return
+            return checked, support
         if self.fast is not None:
-            fast_own, fast_support = self._fast_values(doms, lo, hi, own, tests)
-            for k, sup in zip(self.refs, fast_support, strict=True):
-                s.narrow(dom, k, sup, self, f"{self.label}")
-            s.narrow(dom, self.self_key, fast_own, self, f"{self.label}")
-            return
+            return self._fast_values(doms, lo, hi, own, tests)
         new_own: set[int] = set()
         support = [set() for _ in doms]
         try:
@@ -232,14 +259,12 @@ class ExprCon(Con):
                         support[i].add(v)
         except (ex.Unbounded, ex.BudgetExceeded):
             if own is None or len(own) * total > CHECK_LIMIT:
-                return
+                return None
             found = self._check_mode(own, doms)
             if found is None:
-                return
+                return None
             new_own, support = found
-        for k, sup in zip(self.refs, support, strict=True):
-            s.narrow(dom, k, sup, self, f"{self.label}")
-        s.narrow(dom, self.self_key, new_own, self, f"{self.label}")
+        return new_own, support
 
     def _fast_values(
         self,
@@ -256,13 +281,16 @@ class ExprCon(Con):
         hits: list[tuple[Any, ...]] = []
         new_own: set[int] = set()
         for combo in product(*doms):
-            v = first(*combo)
+            try:
+                v = first(*combo)
+            except NoValue:
+                continue
             good = ok.get(v)
             if good is None:
                 good = ok[v] = (
                     lo <= v <= hi and (own is None or v in own) and all(t(v) for t in tests)
                 )
-            if good and (not rest or all(f(*combo) == v for f in rest)):
+            if good and (not rest or _all_equal(rest, combo, v)):
                 hits.append(combo)
                 new_own.add(v)
         if not hits:
@@ -275,16 +303,14 @@ class ExprCon(Con):
         ``_cond`` per combination)."""
         fns, ops = self.fast or [], self.ops
         tests = [_CMP[o] for o in ops]
-        if len(tests) == 1:
-            f0, f1 = fns
-            t0 = tests[0]
-            hits = [c for c in product(*doms) if t0(f0(*c), f1(*c))]
-        else:
-            hits = []
-            for c in product(*doms):
+        hits = []
+        for c in product(*doms):
+            try:
                 vals = [f(*c) for f in fns]
-                if all(t(vals[i], vals[i + 1]) for i, t in enumerate(tests)):
-                    hits.append(c)
+            except NoValue:
+                continue
+            if all(t(vals[i], vals[i + 1]) for i, t in enumerate(tests)):
+                hits.append(c)
         if not hits:
             return [set() for _ in doms]
         return [set(col) for col in zip(*hits, strict=True)]
@@ -325,6 +351,60 @@ class ExprCon(Con):
             return bool(self._values(env, t, t, budget))
         except (ex.Unbounded, ex.BudgetExceeded):
             return False
+
+
+class AltCon(Con):
+    """At least one alternative of a clue part holds: a part naming ``other`` entries
+    ("sum of two other entries": one alternative per choice of entries).
+
+    Why its own constraint: as one expression over every clue it would wait until the
+    product of all their candidate sets is small, i.e. until the grid is almost filled.
+    Judged alternative by alternative, each over its own few clues, the clue keeps the
+    values some alternative supports (and an operand only the values each alternative
+    that mentions it supports, or all of them when some alternative does not)."""
+
+    def __init__(self, s: Solver, clue: Clue, part: Part) -> None:
+        self.clue, self.part = clue, part
+        self.subs = [ExprCon(s, clue, alt) for alt in part.alts]
+        keys: dict[Key, None] = {}
+        for sub in self.subs:
+            keys.update(dict.fromkeys(sub.scope))
+        self.scope = list(keys)
+        self.self_key = ("c", clue.name)
+        self.label = f"{clue.name} is {part.text}"
+
+    def propagate(self, s: Solver, dom: dict) -> None:
+        if not all(sub.ready(s, dom) for sub in self.subs):
+            return
+        seen: dict[Key, set[Any]] = {k: set() for k in self.scope}
+        unknown: set[Key] = set()  # supported by an alternative that does not bound it
+        for sub in self.subs:
+            found = sub.support(s, dom)
+            if found is None:
+                return
+            own, support = found
+            if own is not None:
+                if not own:
+                    continue  # this choice of entries gives nothing
+                seen[self.self_key] |= own
+            elif any(not x for x in support):
+                continue
+            mentioned = set(sub.refs)
+            for k, sup in zip(sub.refs, support, strict=True):
+                seen[k] |= sup
+            for k in self.scope:
+                if k not in mentioned and (own is None or k != self.self_key):
+                    d = s.get(dom, k)
+                    if d is None:
+                        unknown.add(k)
+                    else:
+                        seen[k] |= d
+        for k, sup in seen.items():
+            if k not in unknown:
+                s.narrow(dom, k, sup, self, self.label)
+
+    def check(self, s: Solver, a: dict) -> bool:
+        return any(sub.check(s, a) for sub in self.subs)
 
 
 class LinkCon(Con):
@@ -439,7 +519,9 @@ class Matching(Con):
         self.label = label
 
     @staticmethod
-    def _match(doms: dict[Key, list], forced: tuple[Key, Any] | None) -> bool:
+    def _match(doms: dict[Key, list], forced: tuple[Key, Any] | None) -> dict[Any, Key] | None:
+        """A complete matching (value -> key), with ``forced`` = (key, value) in it if
+        given, or None when there is none."""
         owner: dict[Any, Key] = {}
         keys = sorted(doms, key=lambda k: len(doms[k]))
         if forced is not None:
@@ -457,19 +539,50 @@ class Matching(Con):
                     return True
             return False
 
-        return all(augment(k, set()) for k in keys)
+        return owner if all(augment(k, set()) for k in keys) else None
+
+    @classmethod
+    def supported(cls, doms: dict[Key, list]) -> dict[Key, list] | None:
+        """Per key the values it takes in some complete matching (None: no complete
+        matching), from one base matching (Berge): k may take e when e is k's own value,
+        e is free, or e's owner o can move along an alternating path (o takes a value of
+        o', o' one of o'', ...) that ends at k's own value (freed as k takes e) or at a
+        free value. Replaces one matching search per pair (A2 + B2 + C2: 20 000 of them)."""
+        base = cls._match(doms, None)
+        if base is None:
+            return None
+        mine = {k: e for e, k in base.items()}
+        takes = {k: {base[e] for e in doms[k] if e in base and base[e] != k} for k in doms}
+        free_adj = {k for k in doms if any(e not in base for e in doms[k])}
+        reach: dict[Key, set[Key]] = {}
+        for o in doms:
+            seen, todo = {o}, [o]
+            while todo:
+                for nxt in takes[todo.pop()]:
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+            reach[o] = seen
+        return {
+            k: [
+                e
+                for e in doms[k]
+                if mine.get(k) == e
+                or e not in base
+                or k in reach[base[e]]
+                or not free_adj.isdisjoint(reach[base[e]])
+            ]
+            for k in doms
+        }
 
     def propagate(self, s: Solver, dom: dict) -> None:
         doms = {k: sorted(dom[k]) for k in self.scope}
-        if not self._match(doms, None):
+        keep = self.supported(doms)
+        if keep is None:
             raise Contradiction(self.label)
         for k in self.scope:
-            if len(doms[k]) < 2:
-                continue
-            keep = [e for e in doms[k] if self._match(doms, (k, e))]
-            if len(keep) < len(doms[k]):
-                s.narrow(dom, k, keep, self, f"{self.label}: no complete matching otherwise")
-                doms[k] = sorted(dom[k])
+            if len(keep[k]) < len(doms[k]):
+                s.narrow(dom, k, keep[k], self, f"{self.label}: no complete matching otherwise")
 
     def check(self, s: Solver, a: dict) -> bool:
         vals = [a[k] for k in self.scope]

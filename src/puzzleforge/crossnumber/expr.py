@@ -33,13 +33,17 @@ from __future__ import annotations
 from .expreval import Compiled, compare, compile_expr
 from .exprnodes import (
     FUNCTIONS,
+    FUNCTIONS_N,
     Budget,
     BudgetExceeded,
     ExprSyntaxError,
     Node,
     Unbounded,
+    count_other,
     has_generator,
+    has_other,
     refs,
+    substitute_other,
     to_text,
 )
 from .exprparse import parse
@@ -57,5 +61,9 @@ __all__ = [
     "compile_expr",
     "compare",
     "FUNCTIONS",
+    "FUNCTIONS_N",
+    "has_other",
+    "count_other",
+    "substitute_other",
     "to_text",
 ]

@@ -12,15 +12,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import product
 
 from . import kinds as nb
 from .exprnodes import (
+    FUNCTIONS_N,
     MAX_FACTORIAL,
     MAX_POW_BITS,
     Budget,
     Node,
     Unbounded,
     has_generator,
+    has_other,
     refs,
 )
 
@@ -59,6 +63,8 @@ def compile_expr(node: Node, *, nontrivial: bool = False) -> Compiled:
     """Compile an AST. ``nontrivial`` rejects operations whose result equals an operand
     (x*1, x+0, x^1, 1!, 2!) and reversals of palindromes, one-digit numbers and numbers
     ending in 0 -- the "every operation is non-trivial" rule of some puzzles."""
+    if has_other(node):
+        raise ValueError("'other' must be replaced by clue names before compiling")
     c = _Compiler(nontrivial)
     vs, cs = refs(node)
     if node.op == "cmp":
@@ -87,6 +93,15 @@ class _Compiler:
             return lambda env: env[key]
         if op == "cmp":
             raise Unbounded("comparison used as a value")
+        if op == "func" and n.value in FUNCTIONS_N:
+            fs = [self.sv(a) for a in n.args]
+            fn = _nary_fn(str(n.value))
+
+            def nary(env):
+                xs = [f(env) for f in fs]
+                return None if any(x is None for x in xs) else fn(*xs)
+
+            return nary
         if op in ("neg", "sqrt", "fact", "rev", "func"):
             a = self.sv(n.args[0])
             f = _unary_fn(op, n.value, nt)
@@ -213,6 +228,20 @@ class _Compiler:
                         yield v
 
             return rv
+        if op == "func" and n.value in FUNCTIONS_N:
+            ms = [self.mv(a) for a in n.args]
+            fn = _nary_fn(str(n.value))
+
+            def nary_mv(env, lo, hi, budget):
+                # every argument's values, unbounded: a generator argument usually defers
+                # the constraint (Unbounded) until its operands are known
+                for xs in product(*[list(m(env, None, None, budget)) for m in ms]):
+                    budget.spend()
+                    v = fn(*xs)
+                    if v is not None and _in(v, lo, hi):
+                        yield v
+
+            return nary_mv
         if op == "func":
             a = self.mv(n.args[0])
             f = _unary_fn("func", n.value, nt)
@@ -381,6 +410,45 @@ def _unary_fn(op: str, name, nt: bool) -> Callable[[int], int | None]:
         "jumble": lambda x: None,
     }
     return table[name]
+
+
+#: Most primes $nextprimesum / $nextprimeproduct take (a bound on the work of one call).
+MAX_NEXT_PRIMES = 100
+
+
+@lru_cache(maxsize=1 << 16)
+def _primes_after(n: int, k: int) -> tuple[int, ...]:
+    """The k primes that follow n (cached: a clue's combinations repeat (n, k) often)."""
+    out: list[int] = []
+    p = n
+    while len(out) < k:
+        p += 1
+        if nb.is_prime(p):
+            out.append(p)
+    return tuple(out)
+
+
+def _nary_fn(name: str) -> Callable[..., int | None]:
+    """The functions of several arguments (exprnodes.FUNCTIONS_N)."""
+    if name == "gcd":
+        return lambda x, y: math.gcd(x, y)
+    if name == "lcm":
+        return lambda x, y: math.lcm(x, y)
+    if name == "countdigits":
+        return lambda x, lo, hi: sum(lo <= int(ch) <= hi for ch in str(abs(x)))
+    if name in ("nextprimesum", "nextprimeproduct"):
+        add = name == "nextprimesum"
+
+        def next_primes(n: int, k: int) -> int | None:
+            if not 1 <= k <= MAX_NEXT_PRIMES or n > 10**9:
+                return None
+            ps = _primes_after(max(n, 1), k)
+            return sum(ps) if add else math.prod(ps)
+
+        return next_primes
+    if name == "choose":
+        return lambda n, k: math.comb(n, k) if 0 <= n <= 1000 and k >= 0 else None
+    raise ValueError(name)
 
 
 def _binary_fn(op: str, nt: bool) -> Callable[[int, int], int | None]:

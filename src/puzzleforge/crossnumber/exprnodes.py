@@ -50,7 +50,8 @@ class Budget:
 @dataclass(frozen=True)
 class Node:
     """One AST node. ``op`` is one of: num, var, clue, gen, neg, sqrt, fact, rev, func,
-    + - * / % ^ and cmp (``args`` then holds operands and ``ops`` the comparison operators)."""
+    other (another entry's value, replaced by a clue before compiling), + - * / % ^ and
+    cmp (``args`` then holds operands and ``ops`` the comparison operators)."""
 
     op: str
     args: tuple = ()
@@ -74,6 +75,21 @@ FUNCTIONS = {
     "persistence": "multiplicative persistence",
 }
 
+#: Functions of several arguments, ``$gcd(A1, D1)``: name -> (arity, meaning).
+FUNCTIONS_N = {
+    "gcd": (2, "greatest common divisor (highest common factor)"),
+    "hcf": (2, "highest common factor (the same as $gcd)"),
+    "lcm": (2, "least common multiple"),
+    "choose": (2, "binomial coefficient n choose k"),
+    "nextprimesum": (2, "the sum of the k primes that follow n: $nextprimesum(n, k)"),
+    "nextprimeproduct": (2, "the product of the k primes that follow n"),
+    "countdigits": (3, "how many digits of x lie between lo and hi: $countdigits(x, lo, hi)"),
+}
+
+#: Words for "the value of another entry" (expanded by the model into one alternative
+#: per other clue; see model._ClueParser and constraints.AltCon).
+OTHER_WORDS = ("other", "another")
+
 
 def to_text(n: Node) -> str:
     """Readable form of an AST (used in step explanations)."""
@@ -83,6 +99,8 @@ def to_text(n: Node) -> str:
         return str(n.value)
     if n.op == "gen":
         return "#" + str(n.value)
+    if n.op == "other":
+        return "other"
     if n.op == "neg":
         return "-" + to_text(n.args[0])
     if n.op == "sqrt":
@@ -122,3 +140,26 @@ def has_generator(node: Node) -> bool:
     if node.op == "gen" or (node.op == "func" and node.value == "jumble"):
         return True
     return any(has_generator(a) for a in node.args)
+
+
+def has_other(node: Node) -> bool:
+    """Does the expression mention ``other`` (the value of another entry)?"""
+    return node.op == "other" or any(has_other(a) for a in node.args)
+
+
+def count_other(node: Node) -> int:
+    return (node.op == "other") + sum(count_other(a) for a in node.args)
+
+
+def substitute_other(node: Node, names: list[str]) -> Node:
+    """The expression with its ``other`` nodes replaced, left to right, by these clues."""
+    it = iter(names)
+
+    def walk(n: Node) -> Node:
+        if n.op == "other":
+            return Node("clue", value=next(it), pos=n.pos)
+        if not n.args:
+            return n
+        return Node(n.op, tuple(walk(a) for a in n.args), n.value, n.ops, n.pos)
+
+    return walk(node)

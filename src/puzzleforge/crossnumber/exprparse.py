@@ -13,7 +13,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import kinds as nb
-from .exprnodes import FUNCTIONS, MAX_NESTING, ExprSyntaxError, Node, to_text
+from .exprnodes import (
+    FUNCTIONS,
+    FUNCTIONS_N,
+    MAX_NESTING,
+    OTHER_WORDS,
+    ExprSyntaxError,
+    Node,
+    to_text,
+)
 
 # ------------------------------------------------------------------ tokenizer
 
@@ -37,6 +45,7 @@ def _tokenize(
     field_name: str | None,
     file: str | None,
     line: int | None,
+    allow_other: bool = False,
 ) -> list[_Tok]:
     toks: list[_Tok] = []
     i = 0
@@ -77,8 +86,8 @@ def _tokenize(
             kind = nb.canonical_kind(name)
             if name == "multiple" or name == "power" or name == "divisor":
                 toks.append(_Tok("macro", name, start))
-            elif name in FUNCTIONS:
-                toks.append(_Tok("func", name, start))
+            elif name in FUNCTIONS or name in FUNCTIONS_N:
+                toks.append(_Tok("func", "gcd" if name == "hcf" else name, start))
             elif kind is not None:
                 toks.append(_Tok("gen", kind, start))
             else:
@@ -86,11 +95,27 @@ def _tokenize(
                     text,
                     start,
                     f"unknown function ${name}",
-                    "one of " + ", ".join("$" + k for k in sorted(FUNCTIONS)),
+                    "one of " + ", ".join("$" + k for k in sorted({*FUNCTIONS, *FUNCTIONS_N})),
                     field_name,
                     file,
                     line,
                 )
+        elif (
+            m.group("word")
+            and m.group("word").lower() in OTHER_WORDS
+            and not all(ch in variables for ch in m.group("word"))
+        ):
+            if not allow_other:
+                raise _syntax(
+                    text,
+                    start,
+                    f"{m.group('word')!r} (the value of another entry) is only allowed in clues",
+                    "a number, a variable, a clue name or a number kind",
+                    field_name,
+                    file,
+                    line,
+                )
+            toks.append(_Tok("other", m.group("word"), start))
         elif m.group("word"):
             toks.extend(
                 _split_word(
@@ -186,9 +211,9 @@ def _suggest(word: str) -> str:
     import difflib
 
     low = word.lower()
-    if low in FUNCTIONS:
+    if low in FUNCTIONS or low in FUNCTIONS_N:
         return f" (functions are written with a dollar sign: ${low}(...))"
-    names = sorted(set(nb.KINDS) | set(FUNCTIONS))
+    names = sorted(set(nb.KINDS) | set(FUNCTIONS) | set(FUNCTIONS_N))
     close = difflib.get_close_matches(low, names, n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -282,7 +307,7 @@ class _Parser:
 
     def _starts_primary(self) -> bool:
         t = self.peek()
-        return t.kind in ("var", "clue", "gen", "func", "macro") or (
+        return t.kind in ("var", "clue", "gen", "func", "macro", "other") or (
             t.kind == "op" and t.text in ("(", "√")
         )
 
@@ -353,6 +378,9 @@ class _Parser:
         if t.kind == "gen":
             self.take()
             return Node("gen", value=t.text, pos=t.pos)
+        if t.kind == "other":
+            self.take()
+            return Node("other", pos=t.pos)
         if t.kind in ("func", "macro"):
             self.take()
             if self.is_op("("):
@@ -370,6 +398,11 @@ class _Parser:
                 args = [self.unary()]
             if t.kind == "macro":
                 return _macro(t.text, args[0], t.pos)
+            if t.text in FUNCTIONS_N:
+                arity = FUNCTIONS_N[t.text][0]
+                if len(args) != arity:
+                    raise self.error(f"{arity} arguments in parentheses for ${t.text}", t)
+                return Node("func", tuple(args), value=t.text, pos=t.pos)
             if len(args) != 1:
                 raise self.error(f"exactly one argument for ${t.text}", t)
             if t.text in ("rev", "reverse"):
@@ -419,8 +452,10 @@ def parse(
     field: str | None = None,
     file: str | None = None,
     line: int | None = None,
+    allow_other: bool = False,
 ) -> Node:
-    """Parse one clue expression. Clue names and variable letters must be declared.
+    """Parse one clue expression. Clue names and variable letters must be declared;
+    ``other`` (another entry's value) only where ``allow_other`` (clues, not grid rules).
 
     >>> to_text(parse("AC+CD", variables="ACD"))
     '((A * C) + (C * D))'
@@ -428,5 +463,5 @@ def parse(
     '(353 * √D21)'
     """
     text = str(text)
-    toks = _tokenize(text, set(clues), set(variables), field, file, line)
+    toks = _tokenize(text, set(clues), set(variables), field, file, line, allow_other)
     return _Parser(text, toks, field, file, line).parse()

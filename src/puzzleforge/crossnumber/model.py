@@ -8,8 +8,10 @@ See docs/crossnumber.md for the format.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +40,15 @@ __all__ = [
 class Part:
     """One conjunct of a clue. ``kind``: 'type' (number kind test), 'value' (the clue's
     value equals every side of an expression), 'cond' (a relation that mentions the clue
-    itself) or 'griddigits' (the sum of all digits in the grid)."""
+    itself), 'griddigits' (the sum of all digits in the grid) or 'alt' (at least one of
+    ``alts`` holds: a part naming ``other`` entries, one alternative per choice)."""
 
     kind: str
     text: str
     number_kind: str | None = None
     sides: list[ex.Compiled] = field(default_factory=list)
     cond: ex.Compiled | None = None
+    alts: list[Part] = field(default_factory=list)
 
 
 @dataclass
@@ -89,6 +93,7 @@ class Rules:
     hooks: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     grid: list[Any] = field(default_factory=list)  # gridrules.GridRule, checked on full grids
     grid_text: list[str] = field(default_factory=list)  # the rules as written
+    every_clue: list[str] = field(default_factory=list)  # parts added to every clue
 
 
 @dataclass
@@ -147,6 +152,8 @@ def _compose(text: str, file: str | None) -> tuple[Any, dict[str, int]]:
 
 #: Largest ``variables.max`` of a kind domain such as primes (the values are enumerated).
 MAX_KIND_MAX = 10**8
+#: Most choices of entries a clue part naming ``other`` may have (12 clues, 2 others: 110).
+MAX_ALTERNATIVES = 5_000
 
 
 class _ClueParser:
@@ -180,11 +187,14 @@ class _ClueParser:
             field=fld,
             file=self.file,
             line=line,
+            allow_other=True,
         )
 
     def _operand(self, text: str) -> str:
         """'a triangular' -> '#triangular'; anything else stays an expression."""
         t = re.sub(r"^(?:an?|the)\s+", "", text.strip(), flags=re.I)
+        if re.fullmatch(r"(?:an)?other entry", t, flags=re.I):
+            return "other"
         k = nb.canonical_kind(t) or (nb.canonical_kind(t[:-1]) if t.endswith("s") else None)
         if k is not None and not re.fullmatch(r"[A-Z]+", t):
             return "#" + k
@@ -193,6 +203,9 @@ class _ClueParser:
         return "(" + t + ")"
 
     def part(self, name: str, item: str, fld: str, line: int | None) -> list[Part]:
+        choices = _top_level_split(item, "|")
+        if len(choices) > 1:
+            return [self._either(name, item, choices, fld, line)]
         low = item.lower().strip()
         kind = nb.canonical_kind(low) or (
             nb.canonical_kind(low[:-1]) if low.endswith("s") else None
@@ -229,6 +242,12 @@ class _ClueParser:
         ):
             return [Part("griddigits", item)]
         rewrites = [
+            (r"(?:the )?sum of two (?:other )?entries", lambda g: "other + other"),
+            (
+                r"(?:the )?difference (?:of|between) two (?:other )?entries",
+                lambda g: "other - other",
+            ),
+            (r"(?:the )?product of two (?:other )?entries", lambda g: "other * other"),
             (r"multiple of (.+)", lambda g: f"{self._operand(g[0])} * #multiplier"),
             (r"(?:divisor|factor) of (.+)", lambda g: f"{self._operand(g[0])} / #multiplier"),
             (r"half (?:of )?(.+)", lambda g: f"{self._operand(g[0])} / 2"),
@@ -263,6 +282,70 @@ class _ClueParser:
                 return parts
         text = item[1:] if item.startswith("=") else item
         node = self._expr(text, fld, line)
+        if ex.has_other(node):
+            return [self._alternatives(name, item, node, fld, line)]
+        return [self._node_part(name, item, node, fld, line)]
+
+    def _either(self, name: str, item: str, choices: list[str], fld, line) -> Part:
+        """``X | Y | Z``: at least one of the alternatives holds (Combinations: the entry
+        is nCk, or the sum, or the product of the next k primes after N). Each is an
+        expression for the value or a relation (a number kind is written ``= #prime``)."""
+        alts: list[Part] = []
+        for choice in choices:
+            if not choice.strip():
+                raise InvalidSpec(
+                    f"clue {name}: an empty alternative in {item!r}",
+                    file=self.file,
+                    field=fld,
+                    line=line,
+                    expected="expressions separated by '|', such as 'A2 + 1 | A2 - 1'",
+                )
+            for p in self.part(name, choice.strip(), fld, line):
+                if p.kind == "alt":
+                    alts.extend(p.alts)
+                elif p.kind in ("value", "cond"):
+                    alts.append(p)
+                else:
+                    raise InvalidSpec(
+                        f"clue {name}: alternative {choice.strip()!r} of {item!r} is not an "
+                        "expression",
+                        file=self.file,
+                        field=fld,
+                        line=line,
+                        expected="an expression or relation in each alternative "
+                        "('= #prime' for a number kind)",
+                    )
+        return Part("alt", item, alts=alts)
+
+    def _alternatives(self, name: str, item: str, node: ex.Node, fld, line) -> Part:
+        """``other`` is the value of an entry other than this clue's; several ``other``s
+        in one part are different entries. The part holds when one substitution of
+        other clues holds (``Part('alt')``, propagated by constraints.AltCon)."""
+        others = [c for c in self.clue_names if c != name]
+        k = ex.count_other(node)
+        n_alts = math.perm(len(others), k)
+        if n_alts == 0 or n_alts > MAX_ALTERNATIVES:
+            raise InvalidSpec(
+                f"clue {name}: {item!r} mentions 'other' {k} times: "
+                + (
+                    f"there are only {len(others)} other clues"
+                    if n_alts == 0
+                    else f"{n_alts} ways to choose the entries (at most {MAX_ALTERNATIVES})"
+                ),
+                file=self.file,
+                field=fld,
+                line=line,
+                expected="'other' (another entry's value) at most "
+                + ("once or twice" if len(others) > 2 else "once")
+                + " in a clue part",
+            )
+        alts = [
+            self._node_part(name, item, ex.substitute_other(node, list(combo)), fld, line)
+            for combo in permutations(others, k)
+        ]
+        return Part("alt", item, alts=alts)
+
+    def _node_part(self, name: str, item: str, node: ex.Node, fld, line) -> Part:
         vs, cs = ex.refs(node)
         nt = self.rules.nontrivial
         if name in cs:
@@ -276,7 +359,7 @@ class _ClueParser:
                     expected=f"a relation such as '{name} % 7 = 3', or an "
                     "expression for the value that does not mention the clue",
                 )
-            return [Part("cond", item, cond=ex.compile_expr(node, nontrivial=nt))]
+            return Part("cond", item, cond=ex.compile_expr(node, nontrivial=nt))
         if node.op == "cmp":
             if any(o != "=" for o in node.ops):
                 raise InvalidSpec(
@@ -290,7 +373,22 @@ class _ClueParser:
             sides = [ex.compile_expr(a, nontrivial=nt) for a in node.args]
         else:
             sides = [ex.compile_expr(node, nontrivial=nt)]
-        return [Part("value", item, sides=sides)]
+        return Part("value", item, sides=sides)
+
+
+def _top_level_split(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside parentheses."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
 
 
 # ------------------------------------------------------------------ loading
@@ -435,7 +533,23 @@ _RULE_KEYS = {
     "clue_order",
     "hooks",
     "grid",
+    "every_clue",
 }
+
+
+def _every_clue(raw: Any, file, lines) -> list[str]:
+    """``rules.every_clue``: clue parts that hold for every clue ("all entries have a digit
+    sum divisible by 7"), ``{clue}`` standing for the clue's own name in each."""
+    items = [raw] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or not all(isinstance(x, str) and x.strip() for x in items):
+        raise InvalidSpec(
+            f"rules.every_clue is {raw!r}",
+            file=file,
+            field="rules.every_clue",
+            line=lines.get("rules.every_clue"),
+            expected="a list of clue parts such as '$ds({clue}) % 7 = 0' or 'odd'",
+        )
+    return [x.strip() for x in items]
 
 
 def _rules(raw: Any, file, lines) -> Rules:
@@ -501,6 +615,8 @@ def _rules(raw: Any, file, lines) -> Rules:
                 expected="ascending or descending",
             )
         r.clue_order = raw["clue_order"]
+    if "every_clue" in raw:
+        r.every_clue = _every_clue(raw["every_clue"], file, lines)
     if "hooks" in raw:
         from .hooks import HOOKS
 
@@ -695,6 +811,11 @@ def _clues(
     for name, d, text, cells, entry, fld, _item in items:
         line = lines.get(fld)
         parts = parser.parse(name, text, fld, line)
+        for i, tmpl in enumerate(rules.every_clue):
+            rf = f"rules.every_clue[{i}]"
+            parts += parser.parse(
+                name, tmpl.replace("{clue}", name), rf, lines.get(rf, lines.get("rules.every_clue"))
+            )
         if entry is None:
             cands = [
                 e.name

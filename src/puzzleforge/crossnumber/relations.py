@@ -15,10 +15,13 @@ clue of 1061 candidates: 10^8 combinations). Two cheaper, exact-or-sound methods
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from . import expr as ex
+from .fastexpr import NoValue, positional
 
 if TYPE_CHECKING:
     from .constraints import ExprCon, Key
@@ -27,6 +30,32 @@ if TYPE_CHECKING:
 __all__ = ["separable_support", "relation_bounds"]
 
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=", "!=": "!="}
+
+
+@lru_cache(maxsize=4096)
+def _plain(node: ex.Node, names: tuple[str, ...], nontrivial: bool) -> Callable[..., int] | None:
+    """A side's plain function (fastexpr.py), made once per side and argument order."""
+    return positional(node, names, nontrivial=nontrivial)
+
+
+def _side_values(
+    s: Solver, o: ex.Compiled, names: list[str], doms: list[list[Any]]
+) -> Iterator[tuple[tuple[Any, ...], int]]:
+    """(combination, value) for every combination of ``doms`` where the side has a value;
+    the plain function when there is one, else the general evaluator."""
+    f = _plain(o.node, tuple(names), s.model.rules.nontrivial)
+    if f is not None:
+        for combo in product(*doms):
+            try:
+                yield combo, f(*combo)
+            except NoValue:
+                continue
+        return
+    assert o.single is not None
+    for combo in product(*doms):
+        v = o.single(dict(zip(names, combo, strict=True)))
+        if v is not None:
+            yield combo, v
 
 
 def _side_refs(o: ex.Compiled) -> list[Key]:
@@ -74,12 +103,8 @@ def separable_support(con: ExprCon, s: Solver, dom: dict, combo_limit: int) -> b
         if math.prod(len(d) for d in doms) > combo_limit:
             return False
         names = [k[1] for k in rs]
-        assert o.single is not None
         table: dict[int, list[set[Any]]] = {}
-        for combo in product(*doms):
-            v = o.single(dict(zip(names, combo, strict=True)))
-            if v is None:
-                continue
+        for combo, v in _side_values(s, o, names, doms):
             sup = table.setdefault(v, [set() for _ in rs])
             for i, x in enumerate(combo):
                 sup[i].add(x)
@@ -156,9 +181,5 @@ def _interval(
     if math.prod(len(d) for d in doms) > combo_limit:
         return None
     names = [k[1] for k in refs]
-    vals = [
-        v
-        for combo in product(*(sorted(d) for d in doms))
-        if (v := o.single(dict(zip(names, combo, strict=True)))) is not None
-    ]
+    vals = [v for _, v in _side_values(s, o, names, [sorted(d) for d in doms])]
     return (min(vals), max(vals)) if vals else None

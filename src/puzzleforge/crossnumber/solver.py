@@ -28,6 +28,7 @@ from typing import Any
 from . import kinds as nb
 from .constraints import (
     AllDiff,
+    AltCon,
     Con,
     Contradiction,
     ExprCon,
@@ -158,6 +159,8 @@ class Solver:
             for part in clue.parts:
                 if part.kind in ("value", "cond"):
                     self.cons.append(ExprCon(self, clue, part))
+                elif part.kind == "alt":
+                    self.cons.append(AltCon(self, clue, part))
                 elif part.kind == "griddigits":
                     self.cons.append(GridDigitSum(self, ("c", clue.name)))
             self.cons.append(LinkCon(self, clue))

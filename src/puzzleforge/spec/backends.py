@@ -42,6 +42,7 @@ from .budget import (
     NONLINEAR_SOLVER_PARAMS,
     NONLINEAR_UNITS_PER_MS,
     UNITS_PER_MS,
+    FreshContextNeeded,
 )
 from .fastz3 import (
     add_block,
@@ -398,3 +399,5 @@ def budget_rate(a: Attempt) -> None:
     else:
         return
     a.cache[BUDGET_DECIDES_KEY] = True  # later calls of the family: a fresh Z3 context
+    if a.z3s.shared:  # this call too: made again from its start in a fresh context
+        raise FreshContextNeeded()

@@ -1,0 +1,62 @@
+"""core/limitedworker.py: one forked worker runs many calls, each under its own CPU limit.
+
+Real processes: the calls run in one child (its pid is not ours, and the same for every
+call), state the target keeps advances from call to call as it would in place, errors
+come back as themselves, output printed in the worker reaches our stdout, and a call stuck
+inside one C call (``sum(range(10**12))``: no Python-level check runs there) is stopped by
+the kernel at that call's limit, after which the next call gets a fresh worker. No
+wall-clock assertion."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from puzzleforge.core.limitedworker import LimitedWorker
+from puzzleforge.core.limits import LIMIT_EXIT, LimitExceeded
+
+_COUNT = {"calls": 0}
+
+
+def _target(how: str, value: int = 0) -> tuple[int, int]:
+    _COUNT["calls"] += 1
+    if how == "fail":
+        raise ValueError(f"no puzzle for {value}")
+    if how == "spin":
+        sum(range(10**12))
+    if how == "say":
+        print(f"worker says {value}")
+    return os.getpid(), _COUNT["calls"]
+
+
+def test_calls_share_one_worker_and_its_state() -> None:
+    with LimitedWorker(_target) as worker:
+        results = [worker.call("ok", cpu_seconds=30, what="a call") for _ in range(5)]
+        assert worker.forks == 1
+    pids = {pid for pid, _ in results}
+    assert len(pids) == 1 and os.getpid() not in pids
+    assert [n for _, n in results] == [1, 2, 3, 4, 5]
+    assert _COUNT["calls"] == 0  # the calls ran in the worker, not here
+
+
+def test_errors_and_output_come_back(capsys: pytest.CaptureFixture[str]) -> None:
+    with LimitedWorker(_target) as worker:
+        with pytest.raises(ValueError, match="^no puzzle for 7$"):
+            worker.call("fail", 7, cpu_seconds=30, what="a call")
+        assert worker.call("say", 3, cpu_seconds=30, what="a call")[1] == 2  # same worker
+    assert capsys.readouterr().out == "worker says 3\n"
+
+
+def test_work_stuck_in_c_is_stopped_at_the_calls_limit_and_the_worker_replaced() -> None:
+    with LimitedWorker(_target) as worker:
+        first = worker.call("ok", cpu_seconds=30, what="a call")
+        with pytest.raises(LimitExceeded) as info:
+            worker.call("spin", cpu_seconds=0.5, what="the spinning call")
+        assert str(info.value).startswith(
+            "the spinning call was stopped at its limit of 0.5 CPU seconds. Expected a "
+            "smaller input, or a larger limit"
+        )
+        assert info.value.exit_code == LIMIT_EXIT
+        again = worker.call("ok", cpu_seconds=30, what="a call")
+        assert worker.forks == 2 and again[0] != first[0] and again[1] == 1
