@@ -72,6 +72,7 @@ def test_costly_pre_checks_without_contradiction_stop_after_the_minimum(tmp_path
     for _ in range(2):  # two fresh families, same seeds: the same decisions
         fam = load_spec_family(spec, trust=True)
         fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]  # conditions go to Z3
+        fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]  # ... and to the pre-check itself
         _run(fam, 12)
         checks, contradictions = fam._lambda_cache[_PRECHECK_KEY]
         pre, solving = fam._lambda_cache[PRECHECK_COST_KEY]
