@@ -19,7 +19,14 @@ from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.spec import columnmode
 from puzzleforge.spec.family import load_spec_family
-from puzzleforge.spec.model import _PRECHECK_KEY, _PRECHECK_MIN, _PRECHECK_TRIAL, PRECHECK_COST_KEY
+from puzzleforge.spec.model import (
+    _FINITE_KEY,
+    _FINITE_TRIAL,
+    _PRECHECK_KEY,
+    _PRECHECK_MIN,
+    _PRECHECK_TRIAL,
+    PRECHECK_COST_KEY,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,6 +72,7 @@ def test_costly_pre_checks_without_contradiction_stop_after_the_minimum(tmp_path
     for _ in range(2):  # two fresh families, same seeds: the same decisions
         fam = load_spec_family(spec, trust=True)
         fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]  # conditions go to Z3
+        fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]  # ... and to the pre-check itself
         _run(fam, 12)
         checks, contradictions = fam._lambda_cache[_PRECHECK_KEY]
         pre, solving = fam._lambda_cache[PRECHECK_COST_KEY]
@@ -82,6 +90,7 @@ def test_the_cost_comparison_decides_after_the_minimum(tmp_path: Path, cost, run
     spec.write_text(SATISFIABLE, encoding="utf-8")
     fam = load_spec_family(spec, trust=True)
     fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]  # conditions go to Z3
+    fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]  # ... and to the pre-check itself
     fam._lambda_cache[_PRECHECK_KEY] = [_PRECHECK_MIN, 0]
     if cost is not None:
         fam._lambda_cache[PRECHECK_COST_KEY] = list(cost)
@@ -94,6 +103,7 @@ def test_the_full_trial_still_ends_pre_checks(tmp_path: Path) -> None:
     spec.write_text(SATISFIABLE, encoding="utf-8")
     fam = load_spec_family(spec, trust=True)
     fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]
+    fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]
     fam._lambda_cache[_PRECHECK_KEY] = [_PRECHECK_TRIAL, 0]
     fam._lambda_cache[PRECHECK_COST_KEY] = [1, 10]  # cheap, but the trial is over
     _run(fam, 1)

@@ -106,6 +106,9 @@ class Attempt:
     precheck_units: int | None = None
     #: the replayed config as Python values (configcodec), decoded on first use
     decoded: Any = None
+    #: (assertion list, its length, spec/finite.py's walk of it or None): the pre-check's
+    #: finite walk (spec/model.py), reused by the solving stage's projection
+    finite_walk: tuple | None = None
 
     def __post_init__(self) -> None:
         if not self.env:

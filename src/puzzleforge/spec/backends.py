@@ -122,7 +122,11 @@ def project(a: Attempt, assertions: list) -> Projection:
     """The constants of ``assertions`` among the symbols' (every one gets a value, with
     model completion where Z3 eliminated it, so the set is the complete projected
     solution set whatever models Z3 returns)."""
-    walk = walk_finite(assertions, a.sym_consts) if a.sym_consts else None
+    seen = a.finite_walk  # the pre-check's walk of these very assertions (spec/model.py)
+    if seen is not None and seen[0] is assertions and seen[1] == len(assertions):
+        walk = seen[2]
+    else:
+        walk = walk_finite(assertions, a.sym_consts) if a.sym_consts else None
     if walk is not None:
         consts, kinds = walk.consts, walk.kinds
     else:

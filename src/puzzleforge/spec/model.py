@@ -46,6 +46,11 @@ _PRECHECK_MIN = 5
 _PRECHECK_KEY = ("puzzleforge.spec.sampling", "precheck")
 #: Key of [work units of the passed pre-checks, work units of the attempts' solving after them].
 PRECHECK_COST_KEY = ("puzzleforge.spec.sampling", "precheck-cost")
+#: After this many attempts, a spec whose models the finite evaluator took less than half
+#: of the time stops offering them before the pre-check (counts: the same on every run).
+_FINITE_TRIAL = 8
+#: Key of [attempts offered to the finite evaluator, attempts it decided] in the family's cache.
+_FINITE_KEY = ("puzzleforge.spec.model", "finite-first")
 #: Key (with the thread's id) of the pre-check's own Z3 context in the family's cache.
 _PRECHECK_CTX_KEY = ("puzzleforge.spec.model", "precheck-context")
 
@@ -138,6 +143,8 @@ def precheck(a: Attempt) -> None:
     kinds = {sort_kind(c) for c in a.sym_consts}
     if not kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT}:
         return
+    if _finite_decides(a):
+        return
     if a.budget.remaining() <= 0:
         return
     shared = a.z3s.shared
@@ -156,6 +163,31 @@ def precheck(a: Attempt) -> None:
         stats[1] += 1
         raise Rejection("no solution", "the constraints have no solution (finite-domain pre-check)")
     a.precheck_units = spent
+
+
+def _finite_decides(a: Attempt) -> bool:
+    """True when the exhaustive finite evaluator takes the model (solving will decide it
+    without Z3): its first solution, or the proof that there is none, comes cheaper than
+    the bit-blasting check. No solution rejects here as the check would."""
+    from .finite import walk_finite
+
+    if a.capture is not None or not a.sym_consts or a.spec.post_generation is not None:
+        return False  # post_generation: its `_sol` is Z3's first model; leave that context be
+    stats = a.cache.setdefault(_FINITE_KEY, [0, 0])  # [tries, decided]
+    if stats[0] >= _FINITE_TRIAL and 2 * stats[1] < stats[0]:
+        return False  # it took fewer than half of the models offered: walking them costs more
+    stats[0] += 1
+    walk = walk_finite(a.assertions, a.sym_consts)
+    a.finite_walk = (a.assertions, len(a.assertions), walk)
+    if walk is None:
+        return False
+    got = walk.evaluate(0)
+    if got is None:
+        return False
+    stats[1] += 1
+    if not len(got[0].rows):
+        raise Rejection("no solution", "the constraints have no solution (finite evaluation)")
+    return True
 
 
 def finite_sols(prob: Any, consts: list, rows: Any) -> list[SolModel]:
