@@ -83,7 +83,9 @@ def test_the_cpu_alarm_stops_a_busy_loop_and_ignores_sleep() -> None:
     with pytest.raises(_Fired), cpu_alarm(0.05, _raise):
         while True:
             pass
-    # it fired on CPU time (the kernel accounts it in scheduler ticks, so allow one tick)
-    assert time.process_time() - start >= 0.05 - 0.01
+    # it did not fire early: the kernel samples CPU time in scheduler ticks, and at load ~25
+    # the sampled figure ran more than one tick behind the timer (one failure in session 10),
+    # so half the budget is the bound; the sleep above is what shows it counts CPU, not wall
+    assert time.process_time() - start >= 0.05 / 2
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGPROF) is before
