@@ -24,7 +24,12 @@ rate is ``(puzzles after the first) / (CPU from the first puzzle's line to the l
 puzzles per CPU-second. A run stops at ``-n`` puzzles after the warm-up, or when ``--cpu``
 CPU-seconds have passed since the first puzzle once it has a second one (``--max-cpu`` in any
 case; the first puzzle may take ``--first-cpu``).
-Peak memory is the child's ``ru_maxrss`` (from ``wait4``). The ratio per spec is the median
+Peak memory is the same measure for both: the peak RSS of the process tree doing the work,
+the larger of the child's ``ru_maxrss`` (from ``wait4``: its own peak, or a reaped
+descendant's) and the peak of the tree's summed RSS sampled at each poll (the child and
+every live descendant, from ``/proc``), so work handed to a subprocess (ours without
+``--trust`` runs in a sandboxed worker) counts too. Both programs measured here work in one
+process, so the figure is the child's own peak (VmHWM). The ratio per spec is the median
 over rounds of ours/theirs of the same round; further rounds run while the spec has used less
 than ``--spec-budget`` CPU-seconds in all. Printed: one row per spec, the geometric mean over
 the specs both programs generate, and, separately, the specs one side never generated in its
@@ -99,6 +104,28 @@ def _proc_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14, 15)
 
 
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _tree_rss(pid: int) -> int:
+    """Summed RSS in bytes of a live process and all its descendants (from /proc)."""
+    total, todo, seen = 0, [pid], set()
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            with open(f"/proc/{p}/statm", "rb") as fh:
+                total += int(fh.read().split()[1]) * PAGE
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children", "rb") as fh:
+                    todo += [int(c) for c in fh.read().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
 def _count_lines(path: Path) -> int:
     try:
         with open(path, "rb") as fh:
@@ -136,6 +163,7 @@ def run_child(
     attempts: list[int] = []
     start_wall = time.monotonic()
     rusage = None
+    tree_peak = 0  # bytes: the process tree's summed RSS, sampled at each poll
     killed = ""
     if out is None:
         assert proc.stdout is not None
@@ -165,6 +193,7 @@ def run_child(
             rusage = ru
             proc.returncode = os.waitstatus_to_exitcode(status)
             break
+        tree_peak = max(tree_peak, _tree_rss(proc.pid))
         cpu = _proc_cpu(proc.pid) or 0.0
         over = (
             len(marks) >= n + 1
@@ -188,7 +217,7 @@ def run_child(
         "rate": rate,
         "first_cpu": marks[0] if marks else None,
         "cpu": total_cpu,
-        "rss_mb": rusage.ru_maxrss / 1024,
+        "rss_mb": max(rusage.ru_maxrss * 1024, tree_peak) / 2**20,
         "attempts_per_puzzle": (sum(attempts[1:]) / puzzles) if attempts and puzzles > 0 else None,
     }
 

@@ -12,7 +12,7 @@ which counts attempts and moves, ran out); a refused tier (tiers.unreachable) is
 as "refused" with no timing.
 
     .venv/bin/python bench/zebra_generate.py [--n 10] [--sizes 4x5,5x5,6x6,8x8]
-        [--tiers any,easy,medium,hard,expert] [--langs en,pl]
+        [--tiers any,easy,medium,hard,expert] [--langs en,pl] [--progress]
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ from puzzleforge.zebra.tiers import unreachable
 TARGETS = {"4x5": 0.3, "5x5": 1.0, "6x6": 5.0, "8x8": 60.0}
 
 
-def run_row(K: int, k: int, tier: str | None, lang: str, n: int, seed0: int) -> dict:
+def run_row(
+    K: int, k: int, tier: str | None, lang: str, n: int, seed0: int, progress: bool = False
+) -> dict:
     cpu, clues, scores, fails = [], [], [], 0
     for i in range(n):
         rng = make_rng(derive_seed(seed0, "zebra-bench", K * 100 + k * 1000 + i))
@@ -40,8 +42,14 @@ def run_row(K: int, k: int, tier: str | None, lang: str, n: int, seed0: int) -> 
         except GenerationFailed:
             fails += 1
             cpu.append(time.process_time() - start)
+            if progress:
+                print(f"  {K}x{k} {tier} {lang} seed {i}: failed, {cpu[-1]:.2f} s", flush=True)
             continue
         cpu.append(time.process_time() - start)
+        if progress:
+            # a row prints only when all its seeds are done; at 8x8 on a loaded machine
+            # that can take hours, so the seeds done so far are evidence of their own
+            print(f"  {K}x{k} {tier} {lang} seed {i}: {cpu[-1]:.2f} s", flush=True)
         assert p.certificate["unique"] and p.certificate["all_clues_necessary"]
         assert tier is None or p.rating["tier"] == tier
         clues.append(len(p.clues))
@@ -65,6 +73,7 @@ def main() -> None:
     ap.add_argument("--tiers", default="any,easy,medium,hard,expert")
     ap.add_argument("--langs", default="en,pl")
     ap.add_argument("--seed", type=int, default=0, help="base seed of the rows")
+    ap.add_argument("--progress", action="store_true", help="print each seed's CPU s")
     args = ap.parse_args()
     generate_puzzle(make_rng(0), K=3, k=4, lang="en")  # load the category data once
     generate_puzzle(make_rng(0), K=3, k=4, lang="pl")
@@ -85,7 +94,7 @@ def main() -> None:
                 if why:
                     print(f"{size:>5} {tier_name:>7} {lang:>4}  refused: {why}", flush=True)
                     continue
-                r = run_row(K, k, tier, lang, args.n, args.seed)
+                r = run_row(K, k, tier, lang, args.n, args.seed, args.progress)
                 target = TARGETS.get(size)
                 verdict = (
                     ""

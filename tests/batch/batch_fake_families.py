@@ -131,7 +131,22 @@ class EndsRun(_Base):
         return self.make(params, rng)
 
 
+class AuditAtLimit(Sometimes):
+    """Its audit meets a CPU limit on puzzles with an odd k (stands for a config replay
+    stopped by its safety net): that is no finding about the puzzle."""
+
+    name = "audit_at_limit"
+
+    def audit(self, puzzle: Puzzle) -> list[str]:
+        if puzzle.solution["k"] % 2:
+            from puzzleforge.core.limits import LimitExceeded
+
+            raise LimitExceeded("the audit's config replay was stopped at its limit")
+        return []
+
+
 always_fails = AlwaysFails()
+audit_at_limit = AuditAtLimit()
 spinning = Spinning()
 native_spin = NativeSpin()
 ends_run = EndsRun()

@@ -42,3 +42,27 @@ def test_the_run_stops_at_the_first_item_that_ends_it(tmp_path: Path) -> None:
     kept = [json.loads(x) for x in (tmp_path / "d.jsonl.partial").read_text().splitlines()]
     assert [r["meta"]["index"] for r in kept] == list(range(first))
     assert f"the {first} record(s) made so far are in" in str(err.value)
+
+
+def test_an_audit_stopped_by_a_limit_stops_the_run_instead_of_rejecting(tmp_path: Path) -> None:
+    # a rejection would try the next seed, so the dataset would depend on seconds
+    family = "audit_at_limit"
+
+    def k_of(index: int) -> int:  # Sometimes.generate: one random() draw, then k
+        rng = random.Random(_item_seed(5, family, index))
+        rng.random()
+        return rng.randrange(1_000_000)
+
+    first = next(i for i in range(40) if k_of(i) % 2)
+    assert first > 0  # records come before it
+    job = BatchJob(
+        components=(Component(f"batch_fake_families:{family}", first + 5),), seed=5, audit=True
+    )
+    with pytest.raises(GenerationFailed) as err:
+        run_batch(job, tmp_path / "a.jsonl", workers=1)
+    assert str(err.value).startswith(
+        f"item {first}: the audit's config replay was stopped at its limit."
+    )
+    assert err.value.exit_code == 4
+    kept = [json.loads(x) for x in (tmp_path / "a.jsonl.partial").read_text().splitlines()]
+    assert [r["meta"]["index"] for r in kept] == list(range(first))

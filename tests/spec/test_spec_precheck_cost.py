@@ -2,8 +2,10 @@
 
 A spec whose pre-checks find no contradiction stops pre-checking after _PRECHECK_MIN
 checks if the passed pre-checks cost more Z3 work units than all the solving of their
-attempts (11-wine), and otherwise keeps the full _PRECHECK_TRIAL; the rule counts units,
-so two fresh families given the same seeds make the same decisions.
+attempts (a finite-domain spec that the exhaustive path solves with no Z3 work), and
+otherwise keeps the full _PRECHECK_TRIAL; the rule counts units, so two fresh families
+given the same seeds make the same decisions. (post_generation specs are never pre-checked:
+their scenario check is the same satisfiability question, spec/model.py.)
 """
 
 from __future__ import annotations
@@ -17,9 +19,16 @@ from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.spec import columnmode
 from puzzleforge.spec.family import load_spec_family
-from puzzleforge.spec.model import _PRECHECK_KEY, _PRECHECK_MIN, _PRECHECK_TRIAL, PRECHECK_COST_KEY
+from puzzleforge.spec.model import (
+    _FINITE_KEY,
+    _FINITE_TRIAL,
+    _PRECHECK_KEY,
+    _PRECHECK_MIN,
+    _PRECHECK_TRIAL,
+    PRECHECK_COST_KEY,
+)
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "puzzleclone"
+ROOT = Path(__file__).resolve().parents[2]
 
 SATISFIABLE = """\
 variables:
@@ -53,24 +62,25 @@ def _run(fam, n: int) -> None:  # noqa: ANN001
             fam.generate(fam.Params(attempts=1), make_rng(derive_seed(5, fam.name, 0, i)))
 
 
-def test_costly_pre_checks_without_contradiction_stop_after_the_minimum() -> None:
-    path = CORPUS / "11-wine.yaml"
-    if not path.exists():
-        pytest.skip(f"{path} is absent (the shared corpus lives in ../shared)")
+def test_costly_pre_checks_without_contradiction_stop_after_the_minimum(tmp_path: Path) -> None:
+    spec = tmp_path / "sat.yaml"
+    spec.write_text(SATISFIABLE, encoding="utf-8")
     costs = []
     # run something else first in this thread: the pre-check's context belongs to the family,
     # so what ran before must not change its units
-    _run(load_spec_family(CORPUS / "5-knapsack.yaml", trust=True), 3)
+    _run(load_spec_family(ROOT / "examples" / "specs" / "knapsack.yaml", trust=True), 3)
     for _ in range(2):  # two fresh families, same seeds: the same decisions
-        fam = load_spec_family(path, trust=True)
+        fam = load_spec_family(spec, trust=True)
+        fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]  # conditions go to Z3
+        fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]  # ... and to the pre-check itself
         _run(fam, 12)
         checks, contradictions = fam._lambda_cache[_PRECHECK_KEY]
         pre, solving = fam._lambda_cache[PRECHECK_COST_KEY]
         assert (checks, contradictions) == (_PRECHECK_MIN, 0)
-        assert pre > 2 * solving > 0  # a wide margin: 11-wine's pre-check is the costly part
+        assert pre > 0 and solving == 0  # the exhaustive path solves with no Z3 work
         costs.append((pre, solving))
-    # solving runs in a fresh context per attempt and the pre-check in the family's own
-    # context: two fresh families spend exactly the same units
+    # the pre-check runs in the family's own context, new with the family: two fresh
+    # families spend exactly the same units
     assert costs[0] == costs[1]
 
 
@@ -80,6 +90,7 @@ def test_the_cost_comparison_decides_after_the_minimum(tmp_path: Path, cost, run
     spec.write_text(SATISFIABLE, encoding="utf-8")
     fam = load_spec_family(spec, trust=True)
     fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]  # conditions go to Z3
+    fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]  # ... and to the pre-check itself
     fam._lambda_cache[_PRECHECK_KEY] = [_PRECHECK_MIN, 0]
     if cost is not None:
         fam._lambda_cache[PRECHECK_COST_KEY] = list(cost)
@@ -92,6 +103,7 @@ def test_the_full_trial_still_ends_pre_checks(tmp_path: Path) -> None:
     spec.write_text(SATISFIABLE, encoding="utf-8")
     fam = load_spec_family(spec, trust=True)
     fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]
+    fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]
     fam._lambda_cache[_PRECHECK_KEY] = [_PRECHECK_TRIAL, 0]
     fam._lambda_cache[PRECHECK_COST_KEY] = [1, 10]  # cheap, but the trial is over
     _run(fam, 1)

@@ -160,3 +160,42 @@ def test_cli_prints_the_zebralogic_record() -> None:
     assert grid_score(rec, answer_output(rec))["solved"]
     out = CliRunner().invoke(app, ["zebra", "generate", "--format", "zebralogic"])
     assert out.exit_code != 0 and "--style zebralogic" in out.output
+
+
+def test_a_zebralogic_dataset_file_passes_the_scorer(tmp_path) -> None:
+    """Issue 22's "Done when": a ZebraLogic-style *file*, written by the batch command,
+    passes the ZeroEval-style scorer line by line (right answers solved, a wrong one not)."""
+    out = tmp_path / "zl.jsonl"
+    res = CliRunner().invoke(
+        app,
+        [
+            "generate",
+            "zebra",
+            "-n",
+            "3",
+            "--param",
+            "style=zebralogic",
+            "--param",
+            "K=4",
+            "--param",
+            "k=4",
+            "-o",
+            str(out),
+            "-w",
+            "1",
+            "-q",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 3
+    for rec in records:
+        assert set(rec) >= GRID_FIELDS and rec["size"] == "4*3"
+        assert grid_score(rec, answer_output(rec)) == {
+            "size": "4*3",
+            "cells": 12,
+            "correct": 12,
+            "solved": True,
+            "answered": True,
+        }
+        assert not grid_score(rec, '{"solution": {}}')["solved"]

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..core.errors import InvalidSpec, TrustRequired
 from ..core.family import build_params
+from ..core.limits import is_limit
 from ..core.puzzle import Puzzle, earlier_ids, stamp
 from ..core.registry import family_for_record
 from ..core.seeding import make_rng
@@ -169,6 +170,8 @@ def check_record(
     except TrustRequired:
         raise
     except Exception as exc:  # noqa: BLE001 - report, keep checking the other records
+        if is_limit(exc):
+            raise  # a CPU net fails the run loudly (exit 4): no verdict depends on seconds
         check.problems.append(f"cannot regenerate: {type(exc).__name__}: {exc}")
         return check
     if stored.id and stored.id != regenerated.id and stored.id not in earlier_ids(regenerated):
@@ -194,6 +197,8 @@ def check_record(
         try:
             check.problems += [f"audit: {p}" for p in auditor(regenerated)]
         except Exception as exc:  # noqa: BLE001
+            if is_limit(exc):
+                raise
             check.problems.append(f"audit raised {type(exc).__name__}: {exc}")
     unique = getattr(family, "audit_uniqueness", None)
     if audit and unique is not None:
@@ -201,6 +206,8 @@ def check_record(
             outcome = unique(regenerated, audit_seconds)
             check.uniqueness, check.uniqueness_detail = outcome.status, outcome.detail
         except Exception as exc:  # noqa: BLE001
+            if is_limit(exc):
+                raise
             check.uniqueness, check.uniqueness_detail = "error", f"{type(exc).__name__}: {exc}"
         if check.uniqueness not in ("pass", "undecided"):
             check.problems.append(f"uniqueness {check.uniqueness}: {check.uniqueness_detail}")

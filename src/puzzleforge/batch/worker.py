@@ -30,7 +30,7 @@ from ..core.cputime import cpu_seconds
 from ..core.errors import GenerationFailed, PuzzleForgeError
 from ..core.family import build_params
 from ..core.limitedworker import LimitedWorker
-from ..core.limits import LimitExceeded, Limits, run_limited
+from ..core.limits import LimitExceeded, Limits, is_limit, run_limited
 from ..core.puzzle import stamp
 from ..core.seeding import derive_seed, make_rng, stable_hash
 from .job import Component, load_family_ref
@@ -142,9 +142,12 @@ def _reason(exc: BaseException) -> str:
     return "error:" + type(exc).__name__
 
 
-def _limited_attempt(family: Any, params: Any, seed: int, timeout: float, what: str) -> Any:
+def _limited_attempt(family: Any, params: Any, seed: int, timeout: float | None, what: str) -> Any:
     """One attempt inside its forked worker: the CPU alarm stops a Python-level loop at
-    ``timeout`` (the worker's RLIMIT_CPU, a second or two later, stops work stuck in C)."""
+    ``timeout`` (the worker's RLIMIT_CPU, a second or two later, stops work stuck in C).
+    ``timeout`` None: the family's own net does that (a trusted spec's ``max_seconds``)."""
+    if timeout is None:
+        return stamp(family.generate(params, make_rng(seed)), seed)
     try:
         with cpu_alarm(timeout, _raise_timeout):
             return stamp(family.generate(params, make_rng(seed)), seed)
@@ -152,10 +155,27 @@ def _limited_attempt(family: Any, params: Any, seed: int, timeout: float, what: 
         raise LimitExceeded(f"{what} was stopped at its limit") from None
 
 
+#: CPU seconds past a family's own safety net (``max_seconds``) before the kernel stops
+#: the worker its attempts run in (the family's CPU alarm stops Python loops first).
+NET_GRACE = 5.0
+
+
 def _bounds_itself(family: Any, params: Any) -> bool:
-    """True for a family that bounds each puzzle itself (spec files: ``max_seconds``, in
-    a worker of their own whose CPU this process's limits would not see)."""
-    return bool(getattr(family, "retries_itself", False) and hasattr(params, "max_seconds"))
+    """True for a family that bounds each puzzle itself in a worker of its own whose CPU
+    this process's limits would not see (spec files without --trust: ``max_seconds``)."""
+    return bool(
+        getattr(family, "retries_itself", False)
+        and hasattr(params, "max_seconds")
+        and getattr(family, "sandboxed", False)
+    )
+
+
+def _own_net(family: Any, params: Any) -> bool:
+    """True for a family with a CPU safety net of its own (``max_seconds``) that runs in
+    this process (spec files with --trust): its attempts go to a worker whose RLIMIT_CPU
+    is that net + ``NET_GRACE``, so work stuck in C (an operator file's endless C call,
+    where the family's CPU alarm never runs) still ends, loudly."""
+    return hasattr(params, "max_seconds") and not _bounds_itself(family, params)
 
 
 def _attempt(
@@ -166,12 +186,36 @@ def _attempt(
     what: str,
     worker: LimitedWorker | None = None,
 ) -> Any:
-    if not timeout:
-        return stamp(family.generate(params, make_rng(seed)), seed)
-    if _bounds_itself(family, params):
+    if timeout and hasattr(params, "max_seconds"):
         # the timeout is that family's own net
         params = dataclasses.replace(params, max_seconds=min(params.max_seconds, timeout))
+    if _bounds_itself(family, params) or (not timeout and not _own_net(family, params)):
         return stamp(family.generate(params, make_rng(seed)), seed)
+    if _own_net(family, params):
+        net = float(params.max_seconds)
+        try:
+            if worker is None:
+                return run_limited(
+                    _limited_attempt,
+                    family,
+                    params,
+                    seed,
+                    None,
+                    what,
+                    limits=Limits(cpu_seconds=net + NET_GRACE, memory_mb=None),
+                    what=what,
+                )
+            return worker.call(seed, None, what, cpu_seconds=net + NET_GRACE, what=what)
+        except LimitExceeded as exc:
+            if "was stopped at its limit" not in exc.problem:
+                raise
+            raise LimitExceeded(
+                f"{what} was stopped by the kernel {NET_GRACE:g} CPU seconds past its safety "
+                f"net (max_seconds = {net:g} s of CPU per puzzle), in work that nothing inside "
+                "it could interrupt; no puzzle is given, and the run stops here",
+                expected="a larger --max-seconds, or a spec whose operators finish",
+            ) from None
+    assert timeout is not None  # the other cases returned above
     try:
         # memory is left to the caller's limits: a worker's address space can already be
         # large (Z3, Arrow), and this limit is about CPU time
@@ -244,6 +288,18 @@ def run_item(
             try:
                 findings = list(auditor(puzzle))
             except Exception as exc:  # noqa: BLE001
+                if is_limit(exc):  # a limit is no finding: rejecting would depend on seconds
+                    rejects["limit_reached"] = rejects.get("limit_reached", 0) + 1
+                    return ItemResult(
+                        index,
+                        None,
+                        0,
+                        rejects,
+                        f"{type(exc).__name__}: {exc}",
+                        stop=str(exc),
+                        stop_kind=str(getattr(exc, "kind", "")),
+                        stop_exit=int(getattr(exc, "exit_code", 0) or 0),
+                    )
                 findings = [f"audit raised {type(exc).__name__}: {exc}"]
             if findings:
                 rejects["audit_failed"] = rejects.get("audit_failed", 0) + 1
@@ -280,7 +336,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     params = build_params(
         family.Params, Component(**comp).family_params(family), family=family.name
     )
-    if task.timeout and not _bounds_itself(family, params):
+    if (task.timeout and not _bounds_itself(family, params)) or _own_net(family, params):
         # one forked worker runs every attempt of the chunk, each under its own CPU limit
         # (a fork per attempt cost 10-20 ms); its family and caches advance as in place
         with LimitedWorker(functools.partial(_limited_attempt, family, params)) as worker:

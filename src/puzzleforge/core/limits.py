@@ -46,6 +46,7 @@ __all__ = [
     "run_limited",
     "in_worker",
     "limit_from_text",
+    "is_limit",
 ]
 
 #: CPU seconds one command, solve, generated puzzle or web request may use.
@@ -86,6 +87,13 @@ class Limits:
     def scaled(self, factor: float) -> Limits:
         """The same limits with ``factor`` times the CPU seconds (``-n`` puzzles)."""
         return replace(self, cpu_seconds=self.cpu_seconds * max(1.0, factor))
+
+
+def is_limit(exc: BaseException) -> bool:
+    """True for an error saying a limit stopped the work (``LimitExceeded``, a spec's
+    ``SafetyNetFailed``: exit status 4). Such an error must fail loudly where it happens:
+    counted as a finding or a rejection, it would make an outcome depend on seconds."""
+    return getattr(exc, "exit_code", None) == LIMIT_EXIT
 
 
 def limit_from_text(text: str, what: str, *, whole: bool = False) -> float:

@@ -11,7 +11,9 @@ cells (grid answers) or right entries (mappings).
 
 from __future__ import annotations
 
+import math
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,14 @@ from ..core.family import params_to_dict
 from ..core.puzzle import Puzzle
 from .answers import parse_answer, score_answer, score_solution_data
 
-__all__ = ["Params", "CrossNumberFamily", "family", "score_answer", "parse_answer"]
+__all__ = [
+    "Params",
+    "CrossNumberFamily",
+    "family",
+    "path_rating",
+    "score_answer",
+    "parse_answer",
+]
 
 MODES = ("file", "generate")
 #: CPU seconds of the search behind ``explain`` (a net: reaching it fails loudly)
@@ -65,6 +74,45 @@ class Params:
 CrossNumberParams = Params
 
 
+#: rating of a propagation-only path: per re-firing (a clue or rule narrowing again after
+#: others narrowed what it reads), extra per step that combines entries, and the cap that
+#: keeps it below every path with a case split
+REFIRE_WEIGHT = 0.2
+CROSS_WEIGHT = 0.1
+PROPAGATION_CAP = 4.5
+SEARCH_BASE = 5.0
+
+
+def path_rating(result: Any, model: Any) -> float:
+    """The native rating from the solver's path (issue 21: search nodes alone rated most
+    generated puzzles 0.0). Why this shape: a clue that settles its entry once is read
+    once; what makes a deduction chain hard is coming back to a clue after others have
+    narrowed its cells (a re-firing: the step count beyond the distinct clues and rules
+    that fire), and steps that read two entries at once ("A1 + D2"). So a
+    propagation-only path rates 0.2 per re-firing plus 0.1 per step combining entries,
+    capped at ``PROPAGATION_CAP``; a path that needs a case split is harder than any
+    deduction chain, so it starts at ``SEARCH_BASE`` and grows with 2 * log2 of the
+    search nodes. Without a step log (file mode with a stated solution, or a solve with
+    steps off) it falls back to search nodes beyond the first plus one per ten clues."""
+    steps = result.steps.steps if result.steps.enabled else None
+    if not steps:
+        return float(max(0, result.nodes - 1) + len(model.clues) // 10)
+    fix = next((i for i, s in enumerate(steps) if s.kind == "fixpoint"), len(steps))
+    if fix < len(steps) and "everything is determined" not in steps[fix].text:
+        return round(SEARCH_BASE + 2.0 * math.log2(max(2, result.nodes)), 2)
+    names = set(model.clues)
+    deductions = [s for s in steps[:fix] if s.kind in ("narrow", "kind")]
+    refires = len(deductions) - len(
+        {(s.kind, str(s.data.get("why", s.subject))) for s in deductions}
+    )
+    cross = sum(
+        1
+        for s in deductions
+        if len(names & set(re.findall(r"\b[A-Z]+\d+\b", str(s.data.get("why", ""))))) >= 2
+    )
+    return round(min(PROPAGATION_CAP, REFIRE_WEIGHT * refires + CROSS_WEIGHT * cross), 2)
+
+
 class CrossNumberFamily:
     name = "crossnumber"
     Params = Params
@@ -72,12 +120,17 @@ class CrossNumberFamily:
         "Cross-number puzzles: grid entries clued by number kinds and algebra (files or generated)"
     )
     difficulty_doc = (
-        "Number of search decisions the propagation solver needed beyond pure "
-        "deduction, plus 1 per 10 clue constraints (0 = solved by propagation "
-        "alone; higher = harder); tiers: easy < 2, medium < 5, hard < 10, "
-        "expert from 10."
+        "Rated by the solving path (generated puzzles): a puzzle solved by propagation "
+        "alone rates 0.2 per re-firing (a clue or rule narrowing again after others "
+        "narrowed what it reads) plus 0.1 per step that combines entries, at most 4.5 "
+        "(easy < 2, medium < 5); one that needs case splits rates "
+        "5 + 2 * log2(search nodes) (hard < 10, expert from 10). File puzzles whose "
+        "solution is stated are rated without a step log: search nodes beyond the "
+        "first plus 1 per 10 clues."
     )
-    difficulty_scale = DifficultyScale((0.0, 2.0, 5.0, 10.0, 30.0), "search decisions + clues/10")
+    difficulty_scale = DifficultyScale(
+        (0.0, 2.0, 5.0, 10.0, 30.0), "solving path: deductions, or 5 + 2 log2(search nodes)"
+    )
 
     def capacity(self, params: CrossNumberParams) -> int | None:
         """At most one distinct puzzle per file in file mode; generated puzzles are unbounded."""
@@ -195,7 +248,7 @@ class CrossNumberFamily:
                         for s in result.solutions[1:]
                     ],
                 },
-                difficulty=float(max(0, result.nodes - 1) + len(model.clues) // 10),
+                difficulty=path_rating(result, model),
                 params=params_to_dict(params),
                 seed=0,
                 meta=meta,

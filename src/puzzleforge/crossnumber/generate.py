@@ -84,6 +84,34 @@ def _candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, st
             out.append((2, k))
     out.append((2, f"digit sum {nb.digits_sum(v)}"))
     out.append((3, "even" if v % 2 == 0 else "odd"))
+    out.extend(_digit_candidates(name, v, values))
+    return out
+
+
+def _digit_candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, str]]:
+    """Clue parts about the value's own digits and its order among the other entries
+    (issue 21: digit products, digit counts, persistence, relations between entries),
+    each true of v. Only parts that read as words or a documented function are drawn:
+    "no digit repeated" or "the first digit exceeds the last" would need a formula of
+    `%` and `/` until the language names them. Strengths sit beside the number kinds
+    so that the rng draws them as often as a kind: a generated puzzle then reads like a
+    published one instead of a list of sums."""
+    out: list[tuple[int, str]] = []
+    digits = [int(c) for c in str(v)]
+    n = len(digits)
+    dp = nb.digits_product(v)
+    if dp:
+        out.append((1, f"digit product {dp}"))
+    lo, hi = min(digits), max(digits)
+    if hi - lo <= 4 and n >= 2:  # every digit within a narrow band
+        out.append((1, f"$countdigits({name}, {lo}, {hi}) = {n}"))
+    big = sum(1 for d in digits if d >= 5)
+    out.append((2, f"$countdigits({name}, 5, 9) = {big}"))
+    if n >= 2:
+        out.append((2, f"persistence {nb.persistence(v)}"))
+    for o, u in sorted(values.items()):
+        if o != name and u != v:  # a relation between entries
+            out.append((3, f"{name} {'>' if v > u else '<'} {o}"))
     return out
 
 
@@ -155,17 +183,18 @@ def _text(grid_rows: list[str], clues: dict[str, list[str]], title: str) -> str:
     return yaml.dump(data, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True)
 
 
-def _solve(text: str) -> tuple[Model, SolveResult]:
+def _solve(text: str, steps: bool = False) -> tuple[Model, SolveResult]:
     model = parse_model(text)
-    res = solve(model, limit=2, time_limit=CHECK_SECONDS, node_limit=CHECK_NODES, log_steps=False)
+    res = solve(model, limit=2, time_limit=CHECK_SECONDS, node_limit=CHECK_NODES, log_steps=steps)
     return model, fail_if_timed_out(res, "checking a generated cross-number", CHECK_SECONDS)
 
 
 def generate_puzzle(
     rng: random.Random, *, size: int = 3, max_attempts: int = 12
 ) -> tuple[str, Model, SolveResult]:
-    """Puzzle-file text, its model and its (unique) solve result (deterministic for rng:
-    every limit is counted in search nodes, never in seconds)."""
+    """Puzzle-file text, its model and its (unique) solve result with its step log (the
+    family rates the puzzle by that path); deterministic for rng: every limit is counted
+    in search nodes, never in seconds."""
     if size not in TEMPLATES:
         raise ConfigError(
             f"size {size!r} has no grid templates",
@@ -238,7 +267,7 @@ def generate_puzzle(
             if r2.count == 1 and r2.complete:
                 clues = trial
         text = _text(rows, clues, "Generated cross-number")
-        model, result = _solve(text)
+        model, result = _solve(text, steps=True)  # the step log rates the puzzle
         if result.count == 1 and result.complete:
             return text, model, result
         reasons["lost uniqueness"] = reasons.get("lost uniqueness", 0) + 1

@@ -106,6 +106,9 @@ class Attempt:
     precheck_units: int | None = None
     #: the replayed config as Python values (configcodec), decoded on first use
     decoded: Any = None
+    #: (assertion list, its length, spec/finite.py's walk of it or None): the pre-check's
+    #: finite walk (spec/model.py), reused by the solving stage's projection
+    finite_walk: tuple | None = None
 
     def __post_init__(self) -> None:
         if not self.env:
@@ -194,7 +197,10 @@ class SpecZ3Contexts:
     whose checks the work budget decides (nonlinear arithmetic, capped per check: where a
     check stops depends on the units it spends, which depend on the terms the context
     holds). The latter is known once an attempt solved such a problem (``budget_decides``,
-    set in the family's cache); the first call of a family always starts a new context.
+    set in the family's cache); the call that finds it out in the shared context starts
+    over in a fresh one (spec/budget.py ``FreshContextNeeded``), and the shared context is
+    freed. The shared context also hosts the pre-check (spec/model.py): one context, not
+    two (~17 MB of RSS each).
     One context per thread because Z3 contexts are not thread-safe. (No allocator
     tuning: library code leaves the process's malloc settings alone.)
     """
@@ -208,10 +214,11 @@ class SpecZ3Contexts:
     def use(self) -> Z3Space:
         """The space of one ``generate`` call (explicit: z3's main context is left alone)."""
         if self.fresh or self.cache.get(BUDGET_DECIDES_KEY):
+            self._local.space = None  # the shared context is not used again: freed
             return Z3Space()
         space = getattr(self._local, "space", None)
         if space is None:
-            space = self._local.space = Z3Space()
+            space = self._local.space = Z3Space(shared=True)
         return space
 
 

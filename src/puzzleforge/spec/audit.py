@@ -32,6 +32,7 @@ from typing import Any
 
 import z3
 
+from ..core.limits import is_limit
 from .auditbrute import brute
 from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as audit.X
     REPLAY_NET_SECONDS,
@@ -304,7 +305,9 @@ def audit_puzzle(
     """Capture and re-check one spec puzzle (never raises: a failure is an ``error`` outcome)."""
     try:
         problem = capture_problem(family, puzzle)
-    except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
+    except Exception as exc:  # noqa: BLE001 - an audit reports, never raises...
+        if is_limit(exc):
+            raise  # ...except a limit (a CPU net): it fails loudly, it is no verdict
         return AuditOutcome("error", f"config replay failed: {type(exc).__name__}: {exc}", "none")
     try:
         return audit_problem(problem, seconds, method=method, brute_limit=brute_limit)

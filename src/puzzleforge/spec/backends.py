@@ -42,6 +42,7 @@ from .budget import (
     NONLINEAR_SOLVER_PARAMS,
     NONLINEAR_UNITS_PER_MS,
     UNITS_PER_MS,
+    FreshContextNeeded,
 )
 from .fastz3 import (
     add_block,
@@ -121,7 +122,11 @@ def project(a: Attempt, assertions: list) -> Projection:
     """The constants of ``assertions`` among the symbols' (every one gets a value, with
     model completion where Z3 eliminated it, so the set is the complete projected
     solution set whatever models Z3 returns)."""
-    walk = walk_finite(assertions, a.sym_consts) if a.sym_consts else None
+    seen = a.finite_walk  # the pre-check's walk of these very assertions (spec/model.py)
+    if seen is not None and seen[0] is assertions and seen[1] == len(assertions):
+        walk = seen[2]
+    else:
+        walk = walk_finite(assertions, a.sym_consts) if a.sym_consts else None
     if walk is not None:
         consts, kinds = walk.consts, walk.kinds
     else:
@@ -394,3 +399,5 @@ def budget_rate(a: Attempt) -> None:
     else:
         return
     a.cache[BUDGET_DECIDES_KEY] = True  # later calls of the family: a fresh Z3 context
+    if a.z3s.shared:  # this call too: made again from its start in a fresh context
+        raise FreshContextNeeded()

@@ -39,6 +39,7 @@ __all__ = [
     "NONLINEAR_CHECK_MS",
     "NONLINEAR_SOLVER_PARAMS",
     "BUDGET_DECIDES_KEY",
+    "FreshContextNeeded",
     "units",
     "WorkBudget",
     "SafetyNetFired",
@@ -74,6 +75,21 @@ NONLINEAR_SOLVER_PARAMS: dict[str, Any] = {"smt.arith.nl.grobner": False}
 #: ``SpecZ3Contexts``), because where such a check stops (proved, or undecided at its cap)
 #: depends on the units it spends, and those depend on the terms its context already holds.
 BUDGET_DECIDES_KEY = ("puzzleforge.spec.budget", "budget-decides")
+
+
+class FreshContextNeeded(Exception):
+    """Raised when an attempt in the family's shared Z3 context turns out to be one whose
+    checks the budget decides: the ``generate`` call starts over, from its first attempt
+    and its random state, in a fresh context (spec/family.py ``generate_in_process``).
+
+    Why start over: the call's earlier attempts left terms (and pre-checks, spec/model.py)
+    in the shared context, so where this attempt's capped checks stop would depend on what
+    ran before in the process; the call made again in a fresh context gives what any later
+    call of the family gives (they all get fresh contexts once ``BUDGET_DECIDES_KEY`` is
+    set), whatever ran before.
+    """
+
+
 #: The largest value Z3's ``rlimit`` parameter takes (an unsigned 32-bit integer).
 _MAX_RLIMIT = (1 << 32) - 1
 _U32 = 1 << 32

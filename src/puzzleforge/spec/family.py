@@ -21,11 +21,12 @@ from ..core.alarm import cpu_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
 from ..core.errors import ConfigError, GenerationFailed
 from ..core.family import params_to_dict
+from ..core.limits import is_limit
 from ..core.puzzle import Puzzle
 from .answers import question_with_format
 from .answers import score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
-from .budget import SafetyNetFired
+from .budget import FreshContextNeeded, SafetyNetFired
 from .operatorfiles import load_file_operators
 from .outcome import UNDECIDED
 from .runerrors import (
@@ -121,6 +122,26 @@ def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
         )
 
 
+def _without_traceback(exc: ExprFailure) -> ExprFailure:
+    """``exc`` with the tracebacks of it and of the exceptions chained to it dropped.
+
+    Why: a failure is kept only for its field, type and message (the run's report), but
+    its tracebacks hold the attempt's frames, whose ``f_back`` leads to the retry loop
+    that keeps it: a reference cycle that held the attempt's Z3 context (~17 MB) until a
+    GC pass, alive next to the contexts made after it.
+    """
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        e.__traceback__ = None
+        todo += [e.__cause__, e.__context__, getattr(e, "exc", None)]
+    return exc
+
+
 def _net_fired() -> None:
     raise SafetyNetFired()
 
@@ -210,6 +231,13 @@ class SpecFamily:
             params, rng, config=config, use_spec_vars=use_spec_vars, deadline=deadline
         )
 
+    @property
+    def sandboxed(self) -> bool:
+        """True when ``generate`` runs in the locked-down worker (spec/sandbox.py), which
+        enforces the CPU net in the kernel; a trusted family runs in the caller's process,
+        and the batch runner then runs it in a worker of its own (batch/worker.py)."""
+        return not self.trust
+
     def generate_in_process(
         self,
         params: SpecParams,
@@ -219,7 +247,17 @@ class SpecFamily:
         use_spec_vars: tuple[str, ...] = (),
         deadline: float,
     ) -> Puzzle:
-        """``generate`` in this process (trusted specs, and the sandbox worker itself)."""
+        """``generate`` in this process (trusted specs, and the sandbox worker itself).
+
+        A call in the family's shared Z3 context that meets an attempt whose checks the
+        budget decides is made again from its start in a fresh context
+        (``FreshContextNeeded``, spec/budget.py): the same puzzle as any later call's.
+        """
+        state = rng.getstate()
+        try:
+            return self._generate(params, rng, config, use_spec_vars, deadline, self._z3.use())
+        except FreshContextNeeded:
+            rng.setstate(state)
         return self._generate(params, rng, config, use_spec_vars, deadline, self._z3.use())
 
     def _generate(
@@ -278,7 +316,9 @@ class SpecFamily:
             except ExprFailure as exc:
                 key = f"error in {exc.code.where}"
                 reasons[key] += 1
-                failures.setdefault(key, exc)
+                # kept without tracebacks: their frames (and this one, through f_back) would
+                # make a reference cycle that holds the attempt's Z3 context until a GC pass
+                failures.setdefault(key, _without_traceback(exc))
                 if config is not None and not use_spec_vars:
                     break
                 if attempt >= SPEC_ERROR_ATTEMPTS - 1 and sum(reasons.values()) == sum(
@@ -327,7 +367,13 @@ class SpecFamily:
             file=self.path,
         )
         failed.detail = detail  # the replay's rejection in words (spec generate --config)
-        raise failed
+        try:
+            raise failed
+        finally:
+            # the traceback holds this frame: without the del, exception -> frame ->
+            # exception is a cycle that keeps the caller's Z3 context (~17 MB) alive until
+            # the next GC pass, next to the context of the following call
+            del failed
 
     def _puzzle(self, params: SpecParams, result: dict, attempts: int, reasons: Counter) -> Puzzle:
         problem = result["problem"]
@@ -391,7 +437,9 @@ class SpecFamily:
                 config=puzzle.config,
                 deadline=time.monotonic() + AUDIT_NET_SECONDS,
             )
-        except Exception as exc:  # noqa: BLE001 - an audit reports, never raises
+        except Exception as exc:  # noqa: BLE001 - an audit reports, never raises...
+            if is_limit(exc):
+                raise  # ...except a limit: a finding would make the outcome depend on seconds
             return [f"config replay failed: {exc}"]
         problems = []
         # records made before the answer-format sentence hold the bare problem text

@@ -46,6 +46,11 @@ _PRECHECK_MIN = 5
 _PRECHECK_KEY = ("puzzleforge.spec.sampling", "precheck")
 #: Key of [work units of the passed pre-checks, work units of the attempts' solving after them].
 PRECHECK_COST_KEY = ("puzzleforge.spec.sampling", "precheck-cost")
+#: After this many attempts, a spec whose models the finite evaluator took less than half
+#: of the time stops offering them before the pre-check (counts: the same on every run).
+_FINITE_TRIAL = 8
+#: Key of [attempts offered to the finite evaluator, attempts it decided] in the family's cache.
+_FINITE_KEY = ("puzzleforge.spec.model", "finite-first")
 #: Key (with the thread's id) of the pre-check's own Z3 context in the family's cache.
 _PRECHECK_CTX_KEY = ("puzzleforge.spec.model", "precheck-context")
 
@@ -99,25 +104,36 @@ def precheck(a: Attempt) -> None:
     attempt with "no solution" anyway, so no accepted puzzle changes (the check draws
     nothing from the attempt's random generator and its model is never used); "sat" or
     "unknown" (unbounded integers, a slow instance, the time slice) falls through to the
-    normal solving. Specs that never solve (``calc_solution: false`` without
-    post_generation/optimize) are not checked, and a spec whose first checks found no
+    normal solving. Specs that never solve (``calc_solution: false`` without optimize)
+    are not checked, nor post_generation specs: their solving starts with one
+    satisfiability check of the same assertions (the scenario ``_sol``), which rejects a
+    contradiction as "no solution" itself, so a pre-check could only repeat it (11-wine's
+    and 50-card3's cost 6-20 times their attempts' solving and found no contradiction)
+    while holding a second Z3 context (~17 MB) next to the attempt's fresh one. A spec
+    whose first checks found no
     contradiction stops being checked (pure overhead there): after _PRECHECK_TRIAL
     checks, or after _PRECHECK_MIN if the passed pre-checks cost more Z3 work units
-    than all the solving of their attempts (11-wine: a 65,000-unit pre-check before
-    about 10,000 units of solving, 40 times per process). Units, not the clock: like
+    than all the solving of their attempts (11-wine, before post_generation specs were
+    left out: a 65,000-unit pre-check before about 10,000 units of solving). Units, not
+    the clock: like
     the check counts, the decision depends on what the process pre-checked before (the
     private context is shared), never on the machine's load. The attempt records its
     part (``precheck_units``, added up by spec/attempt.py).
 
-    The check runs in a private Z3 context (the assertions are translated into it):
-    the family reuses its Z3 context across attempts, and terms a solver creates there
-    would shift which model Z3 returns later, so a pre-check in that context made a
-    puzzle depend on whether earlier attempts had switched the pre-check off.
+    Where it runs: in the family's shared Z3 context (``Z3Space.shared``) when the
+    attempt works in it, since no output there depends on the terms the context holds
+    (spec/attempt.py ``SpecZ3Contexts``; an attempt whose checks the budget decides makes
+    its call start over in a fresh context); a second context would cost ~17 MB of RSS.
+    An attempt in a fresh context (budget-decided checks) translates its assertions into
+    a private context instead: terms a
+    solver creates in the attempt's context would shift which model Z3 returns later, so
+    a pre-check there would make a puzzle depend on whether earlier attempts had switched
+    the pre-check off.
     """
     spec = a.spec
-    if not a.assertions or not (
-        spec.calc_solution or spec.post_generation is not None or spec.optimize is not None
-    ):
+    if not a.assertions or spec.post_generation is not None:
+        return
+    if not (spec.calc_solution or spec.optimize is not None):
         return
     stats = a.cache.setdefault(_PRECHECK_KEY, [0, 0])  # [checks, contradictions]
     if stats[1] == 0 and stats[0] >= _PRECHECK_MIN:
@@ -127,13 +143,16 @@ def precheck(a: Attempt) -> None:
     kinds = {sort_kind(c) for c in a.sym_consts}
     if not kinds <= {z3.Z3_BOOL_SORT, z3.Z3_INT_SORT}:
         return
+    if _finite_decides(a):
+        return
     if a.budget.remaining() <= 0:
         return
-    ctx = _precheck_context(a.cache)
+    shared = a.z3s.shared
+    ctx = a.z3s.ctx if shared else _precheck_context(a.cache)
     solver = solver_for("QF_FD", ctx)
     solver.set("random_seed", 0)
     try:
-        solver.add([x.translate(ctx) for x in a.assertions])
+        solver.add(a.assertions if shared else [x.translate(ctx) for x in a.assertions])
         before = rlimit_count(solver)
         result = a.budget.run(solver, PRECHECK_MS, charge=False)  # spec/budget.py
         spent = (rlimit_count(solver) - before) % (1 << 32)
@@ -144,6 +163,31 @@ def precheck(a: Attempt) -> None:
         stats[1] += 1
         raise Rejection("no solution", "the constraints have no solution (finite-domain pre-check)")
     a.precheck_units = spent
+
+
+def _finite_decides(a: Attempt) -> bool:
+    """True when the exhaustive finite evaluator takes the model (solving will decide it
+    without Z3): its first solution, or the proof that there is none, comes cheaper than
+    the bit-blasting check. No solution rejects here as the check would."""
+    from .finite import walk_finite
+
+    if a.capture is not None or not a.sym_consts or a.spec.post_generation is not None:
+        return False  # post_generation: its `_sol` is Z3's first model; leave that context be
+    stats = a.cache.setdefault(_FINITE_KEY, [0, 0])  # [tries, decided]
+    if stats[0] >= _FINITE_TRIAL and 2 * stats[1] < stats[0]:
+        return False  # it took fewer than half of the models offered: walking them costs more
+    stats[0] += 1
+    walk = walk_finite(a.assertions, a.sym_consts)
+    a.finite_walk = (a.assertions, len(a.assertions), walk)
+    if walk is None:
+        return False
+    got = walk.evaluate(0)
+    if got is None:
+        return False
+    stats[1] += 1
+    if not len(got[0].rows):
+        raise Rejection("no solution", "the constraints have no solution (finite evaluation)")
+    return True
 
 
 def finite_sols(prob: Any, consts: list, rows: Any) -> list[SolModel]:

@@ -275,21 +275,48 @@ def sandboxed_capture(family: Any, config: dict, answer: str, params: dict, seco
     """spec/audit.py's ``capture_config`` run by this thread's worker: the problem as a dict.
 
     Why in the worker: the capture replays the record's config, which evaluates the spec's
-    expressions, and a spec named by a record is untrusted.
+    expressions, and a spec named by a record is untrusted. ``seconds`` is a CPU net:
+    reaching it raises ``SafetyNetFailed`` (exit status 4), never a verdict on the record.
     """
-    request = {"op": "capture", "config": config, "answer": answer, "params": params}
+    request = {
+        "op": "capture",
+        "config": config,
+        "answer": answer,
+        "params": params,
+        "cpu_seconds": seconds,
+    }
     w = thread_worker()
     try:
-        reply = _call_for_spec(w, family, request, time.monotonic() + seconds)
-    except WorkerTimeout:
+        # the net is CPU time (a loaded machine does not meet it sooner); the wall-clock
+        # deadline is only the backstop for a worker waiting without CPU
+        reply = _call_for_spec(
+            w, family, request, time.monotonic() + wall_backstop(seconds), seconds
+        )
+    except (WorkerTimeout, WorkerCpuLimit) as exc:
         w.kill()
-        raise SpecWorkerDied(
-            f"spec {family.path}: the audit's config replay ran past "
-            f"{seconds:g} s; the worker was killed",
+        used = (
+            f"used {seconds:g} CPU seconds"
+            if isinstance(exc, WorkerCpuLimit)
+            else f"was still waiting without CPU past {wall_backstop(seconds):g} s"
+        )
+        raise SafetyNetFailed(
+            f"spec {family.path}: the audit's config replay {used} (its safety net); the "
+            "worker was killed and the record was not judged",
+            attempts=0,
+            reasons={SAFETY_NET: 1},
             file=family.path,
         ) from None
     except WorkerDead as exc:
         w.kill()
+        if "SIGXCPU" in str(exc):  # the kernel's CPU limit: the net, past every Python check
+            raise SafetyNetFailed(
+                f"spec {family.path}: the audit's config replay was stopped by the kernel "
+                f"{CPU_GRACE:g} CPU seconds past its safety net of {seconds:g} CPU seconds; "
+                "the record was not judged",
+                attempts=0,
+                reasons={SAFETY_NET: 1},
+                file=family.path,
+            ) from None
         raise SpecWorkerDied(
             f"spec {family.path}: the sandboxed worker died during the audit's "
             f"config replay ({exc})",

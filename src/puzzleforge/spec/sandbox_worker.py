@@ -171,7 +171,8 @@ def _capture(families: _Families, req: dict) -> dict:
     fam = families.get(req)
     if fam is None:
         return {"need_text": True}
-    set_cpu_limit(float(req["seconds"]) + 5.0)
+    # the replay's CPU net (the wall-clock time left is only the backstop)
+    set_cpu_limit(float(req.get("cpu_seconds", req["seconds"])) + 5.0)
     try:
         problem = capture_config(fam, req["config"], req["answer"], req["params"])
     except BaseException as exc:  # noqa: BLE001 - every failure goes back as data

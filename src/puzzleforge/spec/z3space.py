@@ -29,15 +29,22 @@ from .z3names import z3_table
 __all__ = ["Z3Space", "make_constant", "solver_for"]
 
 
-#: Symbol constants a space keeps before it starts over.
-_MAX_SYMBOLS = 100_000
+#: Symbol constants a space keeps before it starts over. Each cached constant keeps its
+#: Z3 AST alive: a spec whose symbol names are drawn anew per attempt (58-sugar: person
+#: names x steps) filled a bound of 100,000 with ~3 KB each (its peak RSS reached ~330 MB;
+#: ~105 MB at this bound). A spec's own symbols fit many times over.
+_MAX_SYMBOLS = 4096
 
 
 class Z3Space:
     """One Z3 context with the spec namespace bound to it and the caches made in it."""
 
-    def __init__(self) -> None:
+    def __init__(self, shared: bool = False) -> None:
         self.ctx = z3.Context()
+        #: the family's context reused by its ``generate`` calls (spec/attempt.py
+        #: ``SpecZ3Contexts``), where no output depends on the terms it already holds:
+        #: the pre-check runs in it (spec/model.py) instead of in a second context
+        self.shared = shared
         #: the Z3 names of the spec namespace, bound to ``ctx`` (identity matters:
         #: spec/columnmode.py recognises them in an expression's namespace)
         self.exports: dict[str, Any] = z3_table(FAST_EXPORTS, self.ctx)

@@ -47,7 +47,10 @@ def generate_cmd(
     k: int = typer.Option(4, "--k", "-k", help="Objects per category (3..8)."),
     lang: str = typer.Option("en", "--lang", help="en or pl."),
     difficulty: str | None = typer.Option(
-        None, "--difficulty", help="easy, medium, hard or expert."
+        None,
+        "--difficulty",
+        help="easy, medium, hard or expert; a tier a size does not reach is refused up "
+        "front with the reason (zebra.tiers, docs/zebra.md 'Reachable tiers').",
     ),
     question: str = typer.Option("grid", "--question", help="grid, cell or mc."),
     style: str = typer.Option(

@@ -1,0 +1,130 @@
+"""What a spec family holds in memory between calls (issue 16 item 4: peak memory).
+
+A Z3 context costs about 17 MB of RSS. A ``generate`` call that gives no puzzle must
+free its fresh context (post_generation specs get one per call) when its exception is
+dropped, without waiting for a GC pass: its exception's traceback and the failures it
+reports used to form reference cycles with the retry loop's frame, so the context of a
+rejected call lived on next to the next call's. Checked with the cyclic GC switched off.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzleforge.core.errors import GenerationFailed
+from puzzleforge.core.puzzle import stamp
+from puzzleforge.core.seeding import derive_seed, make_rng
+from puzzleforge.spec.budget import BUDGET_DECIDES_KEY
+from puzzleforge.spec.family import SpecParams, load_spec_family
+from puzzleforge.spec.z3space import _MAX_SYMBOLS, Z3Space
+
+ROOT = Path(__file__).resolve().parents[2]
+WINE = ROOT / "examples" / "specs" / "wine_merchant.yaml"
+
+#: conditions added before ``post_generation:`` so that every attempt is rejected
+NEVER = {
+    # contradicts wine_volume_domain: "no solution"
+    "no-solution": "  never:\n    formula: wine_s.get('volume')[0] < 0\n",
+    # an expression error in every attempt: "error in conditions.never.formula"
+    "expression-error": "  never:\n    formula: 1 // (wine_num - wine_num) == 0\n",
+}
+
+
+def _live_spaces() -> int:
+    return sum(isinstance(o, Z3Space) for o in gc.get_objects())
+
+
+@pytest.mark.parametrize("kind", sorted(NEVER))
+def test_a_call_without_a_puzzle_frees_its_fresh_context(tmp_path: Path, kind: str) -> None:
+    text = WINE.read_text(encoding="utf-8")
+    assert "\npost_generation:" in text
+    spec = tmp_path / "never.yaml"
+    spec.write_text(text.replace("\npost_generation:", "\n" + NEVER[kind] + "post_generation:"))
+    fam = load_spec_family(spec, trust=True)
+    gc.collect()
+    before = _live_spaces()
+    gc.disable()
+    try:
+        for seed in range(3):
+            try:
+                fam.generate(SpecParams(attempts=2), make_rng(seed))
+            except GenerationFailed as exc:
+                reasons = set(exc.reasons)
+            else:
+                raise AssertionError("the spec made a puzzle")
+            assert reasons == (
+                {"no solution"} if kind == "no-solution" else {"error in conditions.never.formula"}
+            )
+            assert _live_spaces() == before
+    finally:
+        gc.enable()
+
+
+def test_the_symbol_cache_is_bounded() -> None:
+    space = Z3Space()
+    for i in range(_MAX_SYMBOLS + 10):
+        space.symbol(f"s{i}", "int")
+    assert len(space._symbols) == 10
+    assert space.symbol("s5", "int").eq(space.symbol("s5", "int"))
+
+
+#: Int symbols without top-level bounds (so Z3 assertions, pre-checked): a linear system
+#: for mode 1-2, a nonlinear one (checks capped by the budget) for mode 0
+MIXED = """\
+variables:
+  a:
+    type: int
+    domain: "[2, 9]"
+  mode:
+    type: int
+    domain: "[0, 2]"
+symbols:
+  v:
+    source:
+    - "['x', 'y']"
+    type: int
+conditions:
+  positive:
+    formula: And(v['x'] > 0, Abs(v['y']) == v['y'])
+  gap:
+    formula: v['y'] - v['x'] == 1
+  rel:
+    formula: "(v['x'] * v['y'] == a * (a + 1)) if mode == 0 else (v['x'] + v['y'] == 2 * a + 1)"
+queries:
+  q1:
+    desc: What is x?
+    ans_formula: get_value(_solutions[0], v['x'])
+    ans_text: str(_ans)
+desc: "mode {mode}, a {a}. {q1}"
+"""
+
+
+def test_a_call_that_meets_a_budget_decided_check_is_made_in_a_fresh_context(
+    tmp_path: Path,
+) -> None:
+    """Linear attempts run (and are pre-checked) in the family's shared context; the call
+    whose attempt turns out nonlinear starts over in a fresh context, so every item is the
+    one a family that knew from the start (fresh contexts only) gives."""
+    spec = tmp_path / "mixed.yaml"
+    spec.write_text(MIXED, encoding="utf-8")
+
+    def record(fam, i: int) -> str:
+        seed = derive_seed(1, fam.name, i)
+        return stamp(fam.generate(SpecParams(attempts=30), make_rng(seed)), seed).to_json()
+
+    shared = load_spec_family(spec, trust=True)
+    got = [record(shared, i) for i in range(6)]
+    assert shared._lambda_cache.get(BUDGET_DECIDES_KEY) is True
+    assert getattr(shared._z3._local, "space", None) is None  # the shared context is freed
+    want = []
+    for i in range(6):
+        fresh = load_spec_family(spec, trust=True)
+        fresh._lambda_cache[BUDGET_DECIDES_KEY] = True
+        want.append(record(fresh, i))
+    assert got == want
+    modes = [json.loads(r)["config"]["mode"] for r in got]
+    assert 0 in modes and set(modes) & {1, 2}
