@@ -16,7 +16,7 @@ from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.spec import columnmode
 from puzzleforge.spec.family import load_spec_family
-from puzzleforge.spec.model import _PRECHECK_KEY, _PRECHECK_TRIAL
+from puzzleforge.spec.model import _FINITE_KEY, _FINITE_TRIAL, _PRECHECK_KEY, _PRECHECK_TRIAL
 from puzzleforge.spec.nonlinear import is_nonlinear_int
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "puzzleclone"
@@ -73,6 +73,9 @@ def test_precheck_rejects_a_contradiction_with_its_reason(tmp_path: Path) -> Non
         fam = load_spec_family(spec, trust=True)
         if not terms:  # spec/columnmode.py's "never solves" state: conditions go to Z3 at once
             fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]
+            # ... and the finite evaluator's "never decides" state (spec/model.py), so the
+            # Z3 model reaches the pre-check this test is about
+            fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]
         with pytest.raises(GenerationFailed) as info:
             fam.generate(fam.Params(attempts=5), make_rng(1))
         assert info.value.reasons == {"no solution": 5}
@@ -95,6 +98,9 @@ def test_precheck_never_changes_an_accepted_puzzle(stem: str) -> None:
     outcomes = []
     for enabled in (True, False):
         fam = load_spec_family(path, trust=True)
+        # the finite evaluator would decide these models before any pre-check (spec/model.py
+        # ``_finite_decides``; tests/spec/test_spec_finite_first.py): off, to compare the pre-check
+        fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]
         if not enabled:
             fam._lambda_cache[_PRECHECK_KEY] = [_PRECHECK_TRIAL, 0]  # the "never helps" state
         got = []
