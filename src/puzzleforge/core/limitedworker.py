@@ -38,7 +38,7 @@ from .limits import (
     Limits,
     _child_setup,
     _PipeText,
-    _real_fd,
+    _streams_before_fork,
 )
 
 __all__ = ["LimitedWorker"]
@@ -116,14 +116,7 @@ class LimitedWorker:
             _write_all(res_w, _HEADER.pack(len(data)) + data)
 
     def _start(self) -> None:
-        forward = [
-            (name, stream)
-            for name, stream in (("stdout", sys.stdout), ("stderr", sys.stderr))
-            if not _real_fd(stream)
-        ]
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                stream.flush()
+        forward = _streams_before_fork()
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
         pipes = {name: os.pipe() for name, _ in forward}

@@ -136,6 +136,21 @@ def in_worker() -> bool:
     return bool(_STATE["in_worker"])
 
 
+def _streams_before_fork() -> list[tuple[str, Any]]:
+    """Flush stdout/stderr before a fork (so nothing buffered is written twice) and name
+    those without a real file descriptor (pytest's capture, a StringIO): a forked worker's
+    writes to them must be forwarded through a pipe (here and in core/limitedworker.py)."""
+    forward = [
+        (name, stream)
+        for name, stream in (("stdout", sys.stdout), ("stderr", sys.stderr))
+        if not _real_fd(stream)
+    ]
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    return forward
+
+
 def _real_fd(stream: Any) -> bool:
     try:
         return isinstance(stream.fileno(), int)
@@ -185,14 +200,7 @@ def run_limited(
     limits = limits or current_limits()
     if in_worker() or not hasattr(os, "fork"):
         return fn(*args, **kwargs)
-    forward = [
-        (name, stream)
-        for name, stream in (("stdout", sys.stdout), ("stderr", sys.stderr))
-        if not _real_fd(stream)
-    ]
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
+    forward = _streams_before_fork()
     res_r, res_w = os.pipe()
     pipes = {name: os.pipe() for name, _ in forward}
     pid = os.fork()

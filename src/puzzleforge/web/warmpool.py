@@ -51,14 +51,20 @@ def _serve(conn: Any, memory_mb: int | None) -> None:  # pragma: no cover - in t
         if hard != resource.RLIM_INFINITY:
             soft = min(soft, hard)
         resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
-        try:
-            payload: tuple[str, Any] = ("ok", fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - handed to the parent
-            payload = ("err", exc)
-        try:
-            conn.send(payload)
-        except Exception as exc:  # noqa: BLE001 - an unpicklable result is our bug
-            conn.send(("err", RuntimeError(f"the worker's result could not be sent back: {exc}")))
+        run_and_send(conn, fn, args, kwargs)
+
+
+def run_and_send(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    """Run ``fn`` and send ("ok", result) or ("err", exception) through ``conn``: the one
+    reply protocol of the warm workers here and the one-shot workers of web/workers.py."""
+    try:
+        payload: tuple[str, Any] = ("ok", fn(*args, **kwargs))
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent
+        payload = ("err", exc)
+    try:
+        conn.send(payload)
+    except Exception as exc:  # noqa: BLE001 - an unpicklable result is our bug
+        conn.send(("err", RuntimeError(f"the worker's result could not be sent back: {exc}")))
 
 
 class _Worker:

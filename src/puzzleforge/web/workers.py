@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core.limits import Limits, _child_setup
 from .errors import WebError
-from .warmpool import WarmPool
+from .warmpool import WarmPool, run_and_send
 
 __all__ = ["EngineWorkers", "PRELOAD"]
 
@@ -68,14 +68,7 @@ def _worker(
 
     if with_progress:
         kwargs = {**kwargs, "progress": progress}
-    try:
-        payload: tuple[str, Any] = ("ok", fn(*args, **kwargs))
-    except BaseException as exc:  # noqa: BLE001 - handed to the parent
-        payload = ("err", exc)
-    try:
-        conn.send(payload)
-    except Exception as exc:  # noqa: BLE001 - an unpicklable result is our bug
-        conn.send(("err", RuntimeError(f"the worker's result could not be sent back: {exc}")))
+    run_and_send(conn, fn, args, kwargs)
     conn.close()
 
 
