@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .categories import format_number, plural_form
+from .numvalues import format_number, plural_form
 from .clues import (
     Clue,
     EitherClue,
