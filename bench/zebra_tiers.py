@@ -129,7 +129,7 @@ def table(paths: list[str]) -> str:
         for tier in tiers:
             rec = rows.get((K, k, lang, tier))
             if rec is None:
-                cells.append("not run")
+                cells.append("refused" if unreachable(K, k, tier) else "not run")
             elif "refused" in rec:
                 cells.append("refused")
             else:
