@@ -15,6 +15,7 @@ from typing import Any
 from ..core.errors import InvalidSpec
 from . import expr as ex
 from . import kinds as nb
+from .digitclues import parse_digit_rule
 from .modeltypes import Part, Rules
 
 __all__ = ["ClueParser", "top_level_split", "MAX_ALTERNATIVES"]
@@ -108,6 +109,9 @@ class ClueParser:
             low,
         ):
             return [Part("griddigits", item)]
+        rule = parse_digit_rule(item)
+        if rule is not None:  # "all digits odd", "digit 2 is 7" (digitclues.py)
+            return [Part("digits", item, number_kind=rule.key, digits=rule)]
         rewrites = [
             (r"(?:the )?sum of two (?:other )?entries", lambda g: "other + other"),
             (

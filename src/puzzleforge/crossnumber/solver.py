@@ -40,6 +40,7 @@ from .constraints import (
     ValuesOnce,
     range_for,
 )
+from .digitcon import digit_con
 from .model import DIRECTIONS, Clue, Model
 from .steps import StepLog, summarize
 
@@ -163,6 +164,8 @@ class Solver:
                     self.cons.append(AltCon(self, clue, part))
                 elif part.kind == "griddigits":
                     self.cons.append(GridDigitSum(self, ("c", clue.name)))
+                elif part.kind == "digits" and (dc := digit_con(self, clue, part)) is not None:
+                    self.cons.append(dc)  # "all digits odd" on the cells (digitcon.py)
             self.cons.append(LinkCon(self, clue))
         if m.rules.distinct:
             self.cons.append(AllDiff([("c", c) for c in m.clues], "answers are all different"))
