@@ -105,6 +105,15 @@ CASES: list[tuple[dict[str, str], dict[str, Callable[[str], bool]], bool]] = [
         },
         True,  # D2 is entered reversed: its value's first digit is the bottom cell
     ),
+    (
+        {"A1": "digit product 24", "D1": "digit sum 9", "D2": "digit product 0"},
+        {
+            "A1": lambda s: int(s[0]) * int(s[1]) * int(s[2]) == 24,
+            "D1": lambda s: int(s[0]) + int(s[1]) == 9,
+            "D2": lambda s: "0" in s,
+        },
+        False,
+    ),
 ]
 
 
@@ -168,6 +177,21 @@ def test_digit_rules_narrow_cells_before_any_search() -> None:
     assert cell[(1, 2)] == ["0", "1", "2", "3", "4", "5", "6"]
 
 
+def test_digit_product_and_sum_narrow_cells_before_any_search() -> None:
+    text = _text({"A1": "digit product 70", "D1": "digit sum 3", "D2": "digit sum 12"}, False)
+    model = api.parse_puzzle(text, file="digits.yaml")
+    dom = Solver(model, log_steps=False).fixpoint()
+    cell = {rc: sorted(dom[("x", rc)]) for rc in model.grid.cells()}
+    # hand-derived: 70 = 2 * 5 * 7 is the only product of three digits, so A1's cells
+    # hold 2, 5, 7; D1 adds up to 3 from 2, 5 or 7, so it is 2 then 1; A1's other cells
+    # are 5 or 7; D2 adds up to 12 from 5 or 7, so its second digit is 7 or 5
+    assert cell[(0, 0)] == ["2"]
+    assert cell[(1, 0)] == ["1"]
+    assert cell[(0, 1)] == ["5", "7"]
+    assert cell[(0, 2)] == ["5", "7"]
+    assert cell[(1, 2)] == ["5", "7"]
+
+
 def test_show_prints_the_phrases_not_formulas() -> None:
     clues = {"A1": "all digits odd", "D1": "digit 2 is 7", "D2": "no digit repeated"}
     question = api.render_question(api.parse_puzzle(_text(clues, False), file="q.yaml"))
@@ -183,3 +207,28 @@ def test_a_position_beyond_the_entry_is_an_error() -> None:
     msg = str(err.value)
     assert "bad.yaml" in msg and "clues.A1" in msg
     assert "names digit 4 but the entry has 3 cells" in msg
+
+
+@pytest.mark.parametrize(
+    ("how", "target"), [("sum", 17), ("sum", 4), ("product", 36), ("product", 0)]
+)
+def test_sum_and_product_keep_exactly_the_supported_digits(how: str, target: int) -> None:
+    """digitcon's per-digit tables against every filling of four random cell sets."""
+    import random
+
+    from puzzleforge.crossnumber.digitcon import _total
+
+    rng = random.Random(target)
+    for _ in range(30):
+        doms = [set(rng.sample(range(10), rng.randint(1, 10))) for _ in range(4)]
+        support: list[set[int]] = [set() for _ in doms]
+        for combo in itertools.product(*map(sorted, doms)):
+            value = sum(combo) if how == "sum" else combo[0] * combo[1] * combo[2] * combo[3]
+            if value == target:
+                for i, v in enumerate(combo):
+                    support[i].add(v)
+        got = [set(d) for d in doms]
+        if not any(support):
+            continue  # the constraint raises elsewhere; here only supported sets matter
+        _total(got, how, target)
+        assert got == support

@@ -15,7 +15,7 @@ from typing import Any
 from ..core.errors import InvalidSpec
 from . import expr as ex
 from . import kinds as nb
-from .digitclues import parse_digit_rule
+from .digitclues import parse_digit_rule, total_rule
 from .modeltypes import Part, Rules
 
 __all__ = ["ClueParser", "top_level_split", "MAX_ALTERNATIVES"]
@@ -146,6 +146,12 @@ class ClueParser:
         ]
         for pat, tmpl in conds:
             m = re.fullmatch(pat, item.strip(), flags=re.I)
+            if m and tmpl[:3] in ("$ds", "$dp") and re.fullmatch(r"\d+", m.group(1).strip()):
+                # a number: a digit rule, narrowed on the cells (digitclues.total_rule)
+                how = "sum" if tmpl.startswith("$ds") else "product"
+                key = f"digit {how} {int(m.group(1))}"
+                rule = total_rule(how, int(m.group(1)), key)
+                return [Part("digits", f"{name} has {item}", number_kind=key, digits=rule)]
             if m:
                 parts = self.part(name, tmpl.format(self=name, x=m.group(1)), fld, line)
                 for q in parts:

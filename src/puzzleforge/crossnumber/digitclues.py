@@ -160,6 +160,8 @@ class DigitRule:
     specs: tuple[_Spec, ...] = ()
     distinct: bool = False
     positions: tuple[int, ...] = ()  # explicit positions (checked against the length)
+    #: ("sum" | "product", N): the digits add up to / multiply to N ("digit sum 14")
+    total: tuple[str, int] | None = None
     _atoms: dict[int, list[Atom] | None] = field(default_factory=dict, repr=False)
 
     def expand(self, n: int) -> list[Atom] | None:
@@ -186,10 +188,27 @@ class DigitRule:
             return False
         if self.distinct and len(set(digits)) != len(digits):
             return False
+        if self.total is not None and _combine(self.total[0], digits) != self.total[1]:
+            return False
         return all(test(*(digits[i] for i in idxs)) for idxs, test in atoms)
 
     def test(self, v: int) -> bool:
         return v >= 0 and self.holds([int(c) for c in str(v)])
+
+
+def _combine(how: str, digits: list[int]) -> int:
+    if how == "sum":
+        return sum(digits)
+    out = 1
+    for d in digits:
+        out *= d
+    return out
+
+
+def total_rule(how: str, n: int, key: str) -> DigitRule:
+    """ "digit sum 14" / "digit product 24" with a number: a digit rule, so the cells are
+    narrowed at once (digitcon.py) instead of waiting until the entry can be listed."""
+    return _register(DigitRule(key, (), False, (), (how, n)))
 
 
 #: tests of the digit rules read so far, by key: a pure function of the key, so the

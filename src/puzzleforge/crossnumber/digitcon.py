@@ -93,6 +93,8 @@ class DigitCon(Con):
                         changed = True
             if self.rule.distinct:
                 changed |= _all_different(doms)
+            if self.rule.total is not None:
+                changed |= _total(doms, *self.rule.total)
             if any(not d for d in doms):
                 raise Contradiction(f"{self.label}: no digit fits")
         return doms
@@ -113,4 +115,48 @@ def _all_different(doms: list[set[int]]) -> bool:
             changed = True
     if len(set().union(*doms)) < len(doms):
         raise Contradiction("fewer digits than cells")
+    return changed
+
+
+def _reachable(how: str, doms: list[set[int]], target: int) -> list[set[int]]:
+    """reach[i]: the sums / products of one digit from each of doms[:i] that can still
+    reach ``target`` (a sum at most target; a product dividing it, or any when it is 0)."""
+    reach: list[set[int]] = [{0 if how == "sum" else 1}]
+    for d in doms:
+        nxt = set()
+        for a in reach[-1]:
+            for v in d:
+                r = a + v if how == "sum" else a * v
+                if how == "sum" and r > target:
+                    continue
+                if how == "product" and target and (r == 0 or target % r):
+                    continue
+                nxt.add(r)
+        reach.append(nxt)
+    return reach
+
+
+def _total(doms: list[set[int]], how: str, target: int) -> bool:
+    """Digit sum / product N exactly per digit (a prefix and a suffix table, so each cell
+    keeps the digits some choice of all the others completes to N); True when narrowed."""
+    fwd = _reachable(how, doms, target)
+    back = _reachable(how, doms[::-1], target)[::-1]  # back[i]: over doms[i:]
+    changed = False
+    for i, d in enumerate(doms):
+        keep = set()
+        for v in d:
+            for a in fwd[i]:
+                x = a + v if how == "sum" else a * v
+                if how == "sum":
+                    if target - x in back[i + 1]:
+                        keep.add(v)
+                        break
+                elif (target == 0 and (x == 0 or 0 in back[i + 1])) or (
+                    target and x and target % x == 0 and target // x in back[i + 1]
+                ):
+                    keep.add(v)
+                    break
+        if len(keep) < len(d):
+            d &= keep
+            changed = True
     return changed
