@@ -232,3 +232,25 @@ def test_sum_and_product_keep_exactly_the_supported_digits(how: str, target: int
             continue  # the constraint raises elsewhere; here only supported sets matter
         _total(got, how, target)
         assert got == support
+
+
+def test_digit_function_relates_digits_of_different_entries() -> None:
+    """``$digit(x, k)`` (k-th digit from the left, -1 the last) against a brute force
+    over every 2x2 filling."""
+    text = (
+        "title: d\ngrid: |\n  ..\n  ..\nclues:\n  A1: square\n  A3: prime\n"
+        "  D1: $digit(D1, 1) = $digit(A3, -1) - 3\n"
+    )
+    result = api.solve_puzzle(api.parse_puzzle(text), limit=100, steps=False)
+    assert result.complete
+    got = {(s.values["A1"], s.values["A3"]) for s in result.solutions}
+    expected = set()
+    for a, b, c, d in itertools.product(range(10), repeat=4):
+        if 0 in (a, b, c):
+            continue
+        a1, a3, d1, d2 = 10 * a + b, 10 * c + d, 10 * a + c, 10 * b + d
+        if len({a1, a3, d1, d2}) < 4 or round(a1**0.5) ** 2 != a1:
+            continue
+        if all(a3 % k for k in range(2, a3)) and a == d - 3:
+            expected.add((a1, a3))
+    assert expected and got == expected
