@@ -50,7 +50,8 @@ class DigitCon(Con):
         self.cells = [("x", rc) for rc in cells]
         self.scope = list(self.cells)
         self.atoms = self.rule.expand(len(cells))
-        self.label = f"{clue.name}: {part.text}"
+        own = part.text.startswith(f"{clue.name} ")  # "A1 has digit sum 14"
+        self.label = part.text if own else f"{clue.name}: {part.text}"
 
     def propagate(self, s: Solver, dom: dict) -> None:
         if self.atoms is None:
