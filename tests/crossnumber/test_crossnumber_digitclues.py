@@ -254,3 +254,12 @@ def test_digit_function_relates_digits_of_different_entries() -> None:
         if all(a3 % k for k in range(2, a3)) and a == d - 3:
             expected.add((a1, a3))
     assert expected and got == expected
+
+
+def test_alternatives_keep_digit_sums_as_relations_and_refuse_phrases() -> None:
+    text = _text({"A1": "digit sum 10 | digit sum 11"}, False)
+    model = api.parse_puzzle(text, file="alt.yaml")
+    assert [p.kind for p in model.clues["A1"].parts] == ["alt"]
+    with pytest.raises(InvalidSpec) as err:
+        api.parse_puzzle(_text({"A1": "all digits odd | prime"}, False), file="alt.yaml")
+    assert "is a phrase about single digits, which '|' cannot join" in str(err.value)
