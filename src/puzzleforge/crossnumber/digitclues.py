@@ -276,7 +276,8 @@ def _distinct(t: str) -> bool:
     return bool(
         re.fullmatch(
             r"no (?:digit|digits) (?:is |are )?(?:repeated|repeats|recurs|appears twice)"
-            r"|no repeated digits?|(?:all )?(?:the )?digits (?:are )?(?:all )?(?:different|distinct)"
+            r"|no repeated digits?"
+            r"|(?:all )?(?:the )?digits (?:are )?(?:all )?(?:different|distinct)"
             r"|all digits (?:are )?(?:different|distinct)|digits all different",
             t,
         )
