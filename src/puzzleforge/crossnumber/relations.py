@@ -24,7 +24,8 @@ from . import expr as ex
 from .fastexpr import NoValue, positional
 
 if TYPE_CHECKING:
-    from .constraints import ExprCon, Key
+    from .conbase import Key
+    from .exprcon import ExprCon
     from .solver import Solver
 
 __all__ = ["separable_support", "relation_bounds"]
