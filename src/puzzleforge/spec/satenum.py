@@ -51,7 +51,7 @@ from .satdomains import (
 )
 from .z3raw import RAW, ast_at, ptr
 
-__all__ = ["enumerate_sat", "sat_solutions"]
+__all__ = ["enumerate_sat", "sat_solutions", "solve_projected"]
 
 #: SAT conflicts allowed per solver call before the caller falls back to Z3 (a count, so
 #: the outcome does not depend on machine load).
@@ -358,10 +358,6 @@ def enumerate_sat(
 
     More than ``limit`` solutions: the first ``limit + 1`` rows (the caller rejects).
     """
-    try:
-        from pysat.solvers import Glucose4
-    except ImportError:  # pragma: no cover - python-sat is a dependency
-        return None
     enc = _encode(assertions, consts, kinds)
     if enc is None:
         return None
@@ -386,8 +382,26 @@ def enumerate_sat(
             proj.append((0, var(c)))
         else:
             proj.append((1, [(v, var(b)) for v, b in onehot[c.get_id()].items()]))
+    return solve_projected(clauses, proj, limit)
+
+
+def solve_projected(
+    clauses: list[list[int]], proj: list[tuple[int, Any]], limit: int | None, amo: bool = True
+) -> list[list[Any]] | None:
+    """Every model of ``clauses`` projected on ``proj`` as value rows (unordered).
+
+    ``proj``: per projected constant ``(0, variable)`` for a Boolean, or ``(1, [(value,
+    variable), ...])`` for an integer's one-hot variables (with ``amo``, "at most one of
+    them true" is added here). More than ``limit`` rows: the first ``limit + 1``. None when the
+    conflict budget ran out (the caller's Z3 path decides). Shared with spec/termsat.py.
+    """
+    try:
+        from pysat.solvers import Glucose4
+    except ImportError:  # pragma: no cover - python-sat is a dependency
+        return None
+    clauses = list(clauses)
     for kind, p in proj:
-        if kind == 1:
+        if kind == 1 and amo:
             lits = [v for _, v in p]
             clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
     rows: list[list[Any]] = []
