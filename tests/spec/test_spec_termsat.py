@@ -175,3 +175,13 @@ def test_wide_domains_and_counts() -> None:
         if 2 * pv + xv + (xv > 5) <= 7
     }
     assert {tuple(r) for r in rows} == expected
+
+
+def test_a_boolean_in_no_clause_still_enumerates() -> None:
+    """``Or(p, Not(p))`` simplifies to True: ``p`` is in no clause and takes both values."""
+    b = Builder()
+    p = Term(b, b.mk("const", 1), BOOL)
+    x = Term(b, b.mk("const", 2), INT)
+    roots = [DISPATCH["Or"](p, DISPATCH["Not"](p)).i, (x >= 0).i, (x <= 1).i]
+    rows = term_rows(b.nodes, roots, [1, 2], [z3.Z3_BOOL_SORT, z3.Z3_INT_SORT], None)
+    assert sorted(map(tuple, rows)) == [(False, 0), (False, 1), (True, 0), (True, 1)]

@@ -413,16 +413,19 @@ def solve_projected(
                 return None  # undecided within the budget: Z3 decides instead
             if not ok:
                 return rows
-            true = {v for v in sat.get_model() if v > 0}
+            # model[v - 1] is v or -v (read by index, not as a set); a variable in no
+            # clause yet is past its end, and false
+            model = sat.get_model()
+            n = len(model)
             row: list[Any] = []
             block: list[int] = []
             for kind, p in proj:
                 if kind == 0:
-                    t = p in true
+                    t = p <= n and model[p - 1] > 0
                     row.append(t)
                     block.append(-p if t else p)
                 else:
-                    on = [(val, v) for val, v in p if v in true]
+                    on = [(val, v) for val, v in p if v <= n and model[v - 1] > 0]
                     if len(on) != 1:  # the exactly-one clauses make this impossible
                         return None
                     row.append(on[0][0])
