@@ -4,7 +4,8 @@ Why: in a finite-domain spec (5-knapsack: 12 Booleans) building the Z3 terms of 
 formulas, walking them back for spec/finite.py and a Z3 pre-check cost most of an
 attempt. Here each condition formula is evaluated with the symbols bound to ``Term``
 leaves (spec/terms.py), which build finite.py's node list directly; ``compile_terms``
-then decides exactly as ``compile_finite`` would on the Z3 terms.
+then decides exactly as ``compile_finite`` would on the Z3 terms; a model with too many
+assignments for that goes to SAT straight from the terms (spec/termsat.py) before Z3.
 
 Exactness: a formula is evaluated this way only when every name it reads (lambdas of the
 spec included) is a value, a symbol, a Term-aware Z3 function or a builtin whose result
