@@ -2,7 +2,8 @@
 
 Why a list built once per solver: the work queue, the watch lists and the final check of
 every leaf all run over the same constraints; what each one means lives in
-constraints.py (and gridprop.py for whole-grid rules, hooks.py for puzzle hooks).
+constraints.py (digitcon.py for single digits in words, gridprop.py for whole-grid
+rules, hooks.py for puzzle hooks).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .constraints import (
     Ordered,
     ValuesOnce,
 )
+from .digitcon import digit_con
 from .model import DIRECTIONS, Model
 
 if TYPE_CHECKING:
@@ -44,6 +46,8 @@ def build_constraints(s: Solver) -> list[Con]:
                 cons.append(AltCon(s, clue, part))
             elif part.kind == "griddigits":
                 cons.append(GridDigitSum(s, ("c", clue.name)))
+            elif part.kind == "digits" and (dc := digit_con(s, clue, part)) is not None:
+                cons.append(dc)  # "all digits odd" on the cells (digitcon.py)
         cons.append(LinkCon(s, clue))
     if m.rules.distinct:
         cons.append(AllDiff([("c", c) for c in m.clues], "answers are all different"))
