@@ -23,6 +23,7 @@ import statistics
 import time
 
 from puzzleforge.core.errors import GenerationFailed
+from puzzleforge.core.limits import LimitExceeded, Limits, run_limited
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.zebra.generator import generate_puzzle
 from puzzleforge.zebra.tiers import unreachable
@@ -30,30 +31,64 @@ from puzzleforge.zebra.tiers import unreachable
 TARGETS = {"4x5": 0.3, "5x5": 1.0, "6x6": 5.0, "8x8": 60.0}
 
 
+def _one_seed(K: int, k: int, tier: str | None, lang: str, i: int, seed0: int) -> dict:
+    """One puzzle, run in a CPU-capped worker: its CPU seconds, clue count and score."""
+    rng = make_rng(derive_seed(seed0, "zebra-bench", K * 100 + k * 1000 + i))
+    start = time.process_time()
+    try:
+        p = generate_puzzle(rng, K=K, k=k, lang=lang, difficulty=tier)
+    except GenerationFailed:
+        return {"ok": False, "cpu": time.process_time() - start}
+    cpu = time.process_time() - start
+    assert p.certificate["unique"] and p.certificate["all_clues_necessary"]
+    assert tier is None or p.rating["tier"] == tier
+    return {"ok": True, "cpu": cpu, "clues": len(p.clues), "score": p.rating["score"]}
+
+
 def run_row(
-    K: int, k: int, tier: str | None, lang: str, n: int, seed0: int, progress: bool = False
+    K: int,
+    k: int,
+    tier: str | None,
+    lang: str,
+    n: int,
+    seed0: int,
+    progress: bool = False,
+    cpu_cap: float = 600.0,
 ) -> dict:
-    cpu, clues, scores, fails = [], [], [], 0
+    """``n`` puzzles of one row. Each runs in a forked worker the kernel stops after
+    ``cpu_cap`` CPU seconds (core.limits.run_limited), so a row cannot run forever; a
+    puzzle stopped there counts as a failure ("capped") with ``cpu_cap`` as its time.
+    The cap is the bench's only: generation itself counts attempts, moves and
+    conflicts, never seconds."""
+    cpu, clues, scores, fails, capped = [], [], [], 0, 0
     for i in range(n):
-        rng = make_rng(derive_seed(seed0, "zebra-bench", K * 100 + k * 1000 + i))
-        start = time.process_time()
         try:
-            p = generate_puzzle(rng, K=K, k=k, lang=lang, difficulty=tier)
-        except GenerationFailed:
+            r = run_limited(
+                _one_seed,
+                K,
+                k,
+                tier,
+                lang,
+                i,
+                seed0,
+                limits=Limits(cpu_seconds=cpu_cap),
+                what=f"{K}x{k} {tier} {lang} seed {i}",
+            )
+        except LimitExceeded:
+            capped += 1
+            r = {"ok": False, "cpu": cpu_cap}
+        cpu.append(r["cpu"])
+        if not r["ok"]:
             fails += 1
-            cpu.append(time.process_time() - start)
             if progress:
                 print(f"  {K}x{k} {tier} {lang} seed {i}: failed, {cpu[-1]:.2f} s", flush=True)
             continue
-        cpu.append(time.process_time() - start)
         if progress:
             # a row prints only when all its seeds are done; at 8x8 on a loaded machine
             # that can take hours, so the seeds done so far are evidence of their own
             print(f"  {K}x{k} {tier} {lang} seed {i}: {cpu[-1]:.2f} s", flush=True)
-        assert p.certificate["unique"] and p.certificate["all_clues_necessary"]
-        assert tier is None or p.rating["tier"] == tier
-        clues.append(len(p.clues))
-        scores.append(p.rating["score"])
+        clues.append(r["clues"])
+        scores.append(r["score"])
     cpu.sort()
     return {
         "n": n,
@@ -61,6 +96,7 @@ def run_row(
         "p90": cpu[round(0.9 * (n - 1))],
         "max": cpu[-1],
         "fails": fails,
+        "capped": capped,
         "clues": statistics.mean(clues) if clues else float("nan"),
         "score": statistics.median(scores) if scores else float("nan"),
     }
@@ -74,12 +110,15 @@ def main() -> None:
     ap.add_argument("--langs", default="en,pl")
     ap.add_argument("--seed", type=int, default=0, help="base seed of the rows")
     ap.add_argument("--progress", action="store_true", help="print each seed's CPU s")
+    ap.add_argument(
+        "--cpu-cap", type=float, default=600.0, help="CPU seconds a puzzle may take (a failure)"
+    )
     args = ap.parse_args()
     generate_puzzle(make_rng(0), K=3, k=4, lang="en")  # load the category data once
     generate_puzzle(make_rng(0), K=3, k=4, lang="pl")
     print(
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-        "CPU seconds per puzzle (process time)"
+        f"CPU seconds per puzzle (process time), cap {args.cpu_cap:g} s a puzzle"
     )
     print(
         f"{'size':>5} {'tier':>7} {'lang':>4} {'n':>3} {'cpu med':>8} {'p90':>7} {'max':>7} "
@@ -94,7 +133,7 @@ def main() -> None:
                 if why:
                     print(f"{size:>5} {tier_name:>7} {lang:>4}  refused: {why}", flush=True)
                     continue
-                r = run_row(K, k, tier, lang, args.n, args.seed, args.progress)
+                r = run_row(K, k, tier, lang, args.n, args.seed, args.progress, args.cpu_cap)
                 target = TARGETS.get(size)
                 verdict = (
                     ""
@@ -104,7 +143,8 @@ def main() -> None:
                 print(
                     f"{size:>5} {tier_name:>7} {lang:>4} {r['n']:>3} {r['median']:8.3f} "
                     f"{r['p90']:7.2f} {r['max']:7.2f} {r['fails']:>2}/{r['n']:<2} "
-                    f"{r['clues']:6.1f} {r['score']:6.1f}  {verdict}",
+                    f"{r['clues']:6.1f} {r['score']:6.1f}  {verdict}"
+                    + (f" ({r['capped']} over {args.cpu_cap:g} CPU s)" if r["capped"] else ""),
                     flush=True,
                 )
 

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from puzzleforge.core.errors import GenerationFailed
+from puzzleforge.core.limits import LimitExceeded, Limits, run_limited
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.zebra.family import ZebraParams
 from puzzleforge.zebra.generator import generate_puzzle
@@ -52,30 +53,63 @@ def _commit() -> str:
         return "?"
 
 
-def run_row(K: int, k: int, tier: str, lang: str, n: int, max_attempts: int) -> dict:
-    """Generate ``n`` seeds of one row; CPU seconds per seed, failures with their reason."""
-    ok, cpu, attempts, failures = 0, [], [], []
+def _one_seed(K: int, k: int, tier: str, lang: str, i: int, max_attempts: int) -> dict:
+    """One seed of a row, run in a CPU-capped worker: its CPU seconds and attempts."""
+    rng = make_rng(derive_seed(0, "zebra-tiers", K * 100 + k * 10 + i))
+    start = time.process_time()
+    try:
+        p = generate_puzzle(rng, K=K, k=k, lang=lang, difficulty=tier, max_attempts=max_attempts)
+        out = {"ok": True, "attempts": p.certificate["attempts"]}
+    except GenerationFailed as e:
+        out = {"ok": False, "attempts": max_attempts, "why": str(e)}
+    out["cpu"] = time.process_time() - start
+    return out
+
+
+def run_row(
+    K: int, k: int, tier: str, lang: str, n: int, max_attempts: int, cpu_cap: float
+) -> dict:
+    """Generate ``n`` seeds of one row; CPU seconds per seed, failures with their reason.
+
+    Each seed runs in a forked worker stopped by the kernel after ``cpu_cap`` CPU
+    seconds (core.limits.run_limited), so one row cannot hold the sweep forever; a seed
+    stopped there counts as not generated ("over the cap"), with ``cpu_cap`` as its
+    time. The cap is the bench's, not the generator's: generation itself counts
+    attempts, moves and conflicts, never seconds."""
+    ok, cpu, attempts, failures, capped = 0, [], [], [], 0
     for i in range(n):
-        rng = make_rng(derive_seed(0, "zebra-tiers", K * 100 + k * 10 + i))
-        start = time.process_time()
         try:
-            p = generate_puzzle(
-                rng, K=K, k=k, lang=lang, difficulty=tier, max_attempts=max_attempts
+            r = run_limited(
+                _one_seed,
+                K,
+                k,
+                tier,
+                lang,
+                i,
+                max_attempts,
+                limits=Limits(cpu_seconds=cpu_cap),
+                what=f"{K}x{k} {tier} {lang} seed {i}",
             )
+        except LimitExceeded:
+            capped += 1
+            r = {"ok": False, "attempts": None, "cpu": cpu_cap, "why": f"over {cpu_cap:g} CPU s"}
+        if r["ok"]:
             ok += 1
-            attempts.append(p.certificate["attempts"])
-        except GenerationFailed as e:
-            attempts.append(max_attempts)
-            failures.append({"seed": i, "why": str(e)})
-        cpu.append(time.process_time() - start)
+        else:
+            failures.append({"seed": i, "why": r["why"]})
+        if r["attempts"] is not None:
+            attempts.append(r["attempts"])
+        cpu.append(r["cpu"])
     return {
         "n": n,
         "generated": ok,
         "failed": n - ok,
+        "capped": capped,
+        "cpu_cap": cpu_cap,
         "cpu_median": round(statistics.median(cpu), 3),
         "cpu_max": round(max(cpu), 3),
         "cpu": [round(c, 3) for c in cpu],
-        "attempts_max": max(attempts),
+        "attempts_max": max(attempts) if attempts else 0,
         "failures": failures,
     }
 
@@ -98,10 +132,13 @@ def table(paths: list[str]) -> str:
             elif "refused" in rec:
                 cells.append("refused")
             else:
-                cells.append(
+                cell = (
                     f"{rec['generated']}/{rec['n']} {rec['cpu_median']:.2f} ({rec['cpu_max']:.2f}) "
                     f"[{rec['attempts_max']}]"
                 )
+                if rec.get("capped"):
+                    cell += f", {rec['capped']} over {rec['cpu_cap']:g} s"
+                cells.append(cell)
         out.append(f"| {K}x{k} | {lang} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
@@ -117,6 +154,12 @@ def main() -> None:
     ap.add_argument("--tiers", default="easy,medium,hard,expert")
     ap.add_argument("--langs", default="en,pl")
     ap.add_argument("--max-attempts", type=int, default=ZebraParams().max_attempts)
+    ap.add_argument(
+        "--cpu-cap",
+        type=float,
+        default=240.0,
+        help="CPU seconds per seed before it counts as not generated",
+    )
     ap.add_argument("--ignore-refusals", action="store_true")
     ap.add_argument("--jsonl", default="", help="append one JSON record per row here")
     ap.add_argument("--table", default="", help="print the rows of these JSONL files")
@@ -131,7 +174,8 @@ def main() -> None:
     commit = _commit()
     print(
         f"commit {commit}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-        f"CPU seconds per seed (process time); max_attempts {args.max_attempts}",
+        f"CPU seconds per seed (process time); max_attempts {args.max_attempts}; "
+        f"cap {args.cpu_cap:g} CPU s a seed",
         flush=True,
     )
     print(
@@ -149,12 +193,13 @@ def main() -> None:
                     print(f"{K:>2} {k:>2} {tier:>7} {lang:>4} refused: {why}", flush=True)
                     rec["refused"] = why
                 else:
-                    r = run_row(K, k, tier, lang, n, args.max_attempts)
+                    r = run_row(K, k, tier, lang, n, args.max_attempts, args.cpu_cap)
                     rec.update(r)
                     print(
                         f"{K:>2} {k:>2} {tier:>7} {lang:>4} {r['generated']:>2}/{n:<2} "
                         f"{r['failed']:>4} {r['cpu_median']:8.2f} {r['cpu_max']:8.2f} "
-                        f"{r['attempts_max']:>12}",
+                        f"{r['attempts_max']:>12}"
+                        + (f"  {r['capped']} over the cap" if r["capped"] else ""),
                         flush=True,
                     )
                 if args.jsonl:

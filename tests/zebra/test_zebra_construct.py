@@ -13,9 +13,11 @@ import puzzleforge
 from puzzleforge.core.seeding import make_rng
 from puzzleforge.zebra import load
 from puzzleforge.zebra.categories import draw_categories
+from puzzleforge.zebra.cluepool import draw_clues
 from puzzleforge.zebra.construct import Builder
+from puzzleforge.zebra.drawer import ClueDrawer
 from puzzleforge.zebra.exact import ExactChecker
-from puzzleforge.zebra.generator import CLUE_KINDS, _draw_clues, _Drawer, rate
+from puzzleforge.zebra.generator import CLUE_KINDS, rate
 from puzzleforge.zebra.tiers import tier_of
 
 
@@ -51,8 +53,8 @@ def _builder(seed: int, K: int = 5, k: int = 5) -> tuple[Builder, list, list]:
     rng = make_rng(seed)
     cats = draw_categories(rng, K, k, "en")
     sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
-    drawer = _Drawer(rng, cats, sol, K, k, "en")
-    pool, solved = _draw_clues(rng, drawer, K, k, CLUE_KINDS)
+    drawer = ClueDrawer(rng, cats, sol, K, k, "en")
+    pool, solved = draw_clues(rng, drawer, K, k, CLUE_KINDS)
     assert solved
     checker = ExactChecker(K, k)
     for n, clue in enumerate(pool):

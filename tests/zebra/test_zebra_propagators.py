@@ -89,7 +89,7 @@ def test_truth_function_agrees_with_cnf() -> None:
 
 def test_group_clues_sound_and_agree_with_cnf() -> None:
     from puzzleforge.zebra.categories import Category
-    from puzzleforge.zebra.generator import _Drawer
+    from puzzleforge.zebra.drawer import ClueDrawer
 
     for seed in range(300):
         rng = random.Random(seed)
@@ -105,7 +105,7 @@ def test_group_clues_sound_and_agree_with_cnf() -> None:
         sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
         clue = None
         while clue is None:
-            clue = _Drawer(rng, cats, sol, K, k).draw("group")
+            clue = ClueDrawer(rng, cats, sol, K, k).draw("group")
         assert clue.holds(sol)
         engine = Engine(K, k, [clue])
         engine.propagate()

@@ -18,7 +18,8 @@ from zebra_text_parser import _compatible, meaning_of_clue, parse
 import puzzleforge
 from puzzleforge.zebra import explain, load
 from puzzleforge.zebra.categories import draw_categories, load_database, object_name
-from puzzleforge.zebra.generator import CLUE_KINDS, _Drawer
+from puzzleforge.zebra.drawer import ClueDrawer
+from puzzleforge.zebra.generator import CLUE_KINDS
 from puzzleforge.zebra.model import ZebraPuzzle
 from puzzleforge.zebra.numerals import en_count, pl_count, pl_form_index
 from puzzleforge.zebra.text import clue_text, puzzle_text
@@ -184,7 +185,7 @@ def test_drawn_clues_of_every_kind_round_trip(lang: str) -> None:
         K, k = 3 + seed % 4, 3 + (seed // 4) % 4
         cats = draw_categories(rng, K, k, lang)
         sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
-        drawer = _Drawer(rng, cats, sol, K, k, lang)
+        drawer = ClueDrawer(rng, cats, sol, K, k, lang)
         clues = []
         for kind in kinds:
             for _ in range(4):

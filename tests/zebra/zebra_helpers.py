@@ -7,7 +7,8 @@ from fractions import Fraction
 
 from puzzleforge.zebra.categories import Category, draw_categories
 from puzzleforge.zebra.clues import EitherClue, IfThenClue, NotClue, make_order_clue
-from puzzleforge.zebra.generator import CLUE_KINDS, _Drawer
+from puzzleforge.zebra.drawer import ClueDrawer
+from puzzleforge.zebra.generator import CLUE_KINDS
 from puzzleforge.zebra.model import ZebraPuzzle
 
 
@@ -49,7 +50,7 @@ def random_instance(seed: int, K: int, k: int, n_clues: int, kinds=CLUE_KINDS + 
     rng = random.Random(seed)
     cats = draw_categories(rng, K, k, "en")
     sol = [list(range(k))] + [rng.sample(range(k), k) for _ in range(K - 1)]
-    drawer = _Drawer(rng, cats, sol, K, k)
+    drawer = ClueDrawer(rng, cats, sol, K, k)
     clues = []
     while len(clues) < n_clues:
         clue = drawer.draw(rng.choice(list(kinds)))

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .categories import format_number, plural_form
 from .clues import (
     Clue,
     EitherClue,
@@ -26,6 +25,7 @@ from .clues import (
 )
 from .model import ZebraPuzzle
 from .numerals import pl_form
+from .numvalues import format_number, plural_form
 
 __all__ = ["native_clue_text", "bold"]
 
