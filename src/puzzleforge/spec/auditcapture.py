@@ -140,7 +140,7 @@ def capture_problem(family: Any, puzzle: Any) -> Problem:
             return capture_config(family, config, puzzle.answer, params)
         from .trusted import trusted_capture
 
-        return trusted_capture(family, config, puzzle.answer, params, seconds)
+        return trusted_capture(family, capture_config, config, puzzle.answer, params, seconds)
     from .sandbox import sandboxed_capture
 
     return _problem_from(sandboxed_capture(family, config, puzzle.answer, params, seconds))

@@ -30,6 +30,7 @@ import functools
 import pickle
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import GenerationFailed
@@ -55,24 +56,26 @@ def _sendable(exc: Exception) -> Exception:
     return exc
 
 
-def _call(family: Any, op: str, args: tuple, state: Any) -> tuple[str, Any, Any]:
-    """One call inside the worker: ``("ok", result, rng state)`` or ``("err", exc, state)``."""
-    rng = random.Random()
+def _generate(
+    family: Any, rng: random.Random, params: Any, config: Any, spec_vars: Any, deadline: float
+) -> Any:
+    return family.generate_in_process(
+        params, rng, config=config, use_spec_vars=spec_vars, deadline=deadline
+    )
+
+
+def _call(family: Any, fn: Callable[..., Any], args: tuple, state: Any) -> tuple[str, Any, Any]:
+    """One call inside the worker: ``("ok", result, rng state)`` or ``("err", exc, state)``.
+    ``fn(family, rng, *args)`` with a random state, else ``fn(family, *args)``."""
+    rng = None
     if state is not None:
+        rng = random.Random()
         rng.setstate(state)
     try:
-        if op == "generate":
-            params, config, use_spec_vars, deadline = args
-            result = family.generate_in_process(
-                params, rng, config=config, use_spec_vars=use_spec_vars, deadline=deadline
-            )
-        else:
-            from .auditcapture import capture_config
-
-            result = capture_config(family, *args)
+        result = fn(family, *args) if rng is None else fn(family, rng, *args)
     except Exception as exc:  # noqa: BLE001 - re-raised in the caller
-        return ("err", _sendable(exc), rng.getstate())
-    return ("ok", result, rng.getstate())
+        return ("err", _sendable(exc), None if rng is None else rng.getstate())
+    return ("ok", result, None if rng is None else rng.getstate())
 
 
 def _worker(family: Any) -> LimitedWorker:
@@ -84,15 +87,20 @@ def _worker(family: Any) -> LimitedWorker:
 
 
 def _run(
-    family: Any, op: str, args: tuple, rng: random.Random | None, cpu: float, wall: float
+    family: Any,
+    fn: Callable[..., Any],
+    args: tuple,
+    rng: random.Random | None,
+    cpu: float,
+    wall: float,
 ) -> Any:
-    """``op`` in the family's worker within ``cpu`` CPU seconds (wall: the backstop, s)."""
+    """``fn`` in the family's worker within ``cpu`` CPU seconds (wall: the backstop, s)."""
     state = rng.getstate() if rng is not None else None
     if in_worker():
-        kind, value, state = _call(family, op, args, state)
+        kind, value, state = _call(family, fn, args, state)
     else:
         kind, value, state = _worker(family).call(
-            op,
+            fn,
             args,
             state,
             cpu_seconds=cpu,
@@ -145,7 +153,7 @@ def trusted_generate(
     try:
         return _run(
             family,
-            "generate",
+            _generate,
             (params, config, tuple(use_spec_vars), deadline),
             rng,
             net + CPU_GRACE,
@@ -155,18 +163,26 @@ def trusted_generate(
         raise _stopped(family, exc, f"max_seconds = {net:g} s of CPU per puzzle") from None
 
 
-def trusted_capture(family: Any, config: dict, answer: str, params: dict, seconds: float) -> Any:
-    """spec/auditcapture.py's ``capture_config`` in the family's worker, within ``seconds``
-    CPU seconds (+ ``CPU_GRACE``): reaching it raises ``SafetyNetFailed`` (exit status 4),
-    never a verdict on the record."""
+def trusted_capture(
+    family: Any,
+    capture: Callable[..., Any],
+    config: dict,
+    answer: str,
+    params: dict,
+    seconds: float,
+) -> Any:
+    """``capture(family, config, answer, params)`` (spec/auditcapture.py's
+    ``capture_config``, passed in: that module calls this one) in the family's worker,
+    within ``seconds`` CPU seconds (+ ``CPU_GRACE``): reaching it raises
+    ``SafetyNetFailed`` (exit status 4), never a verdict on the record."""
     try:
         return _run(
             family,
-            "capture",
+            capture,
             (config, answer, params),
             None,
             seconds + CPU_GRACE,
             wall_backstop(seconds),
         )
     except LimitExceeded as exc:
-        raise _stopped(family, exc, f"the audit's config replay, {seconds:g} CPU seconds") from None
+        raise _stopped(family, exc, f"{seconds:g} CPU seconds for the audit's replay") from None
