@@ -17,8 +17,9 @@ docs/zebra.md's table).
     .venv/bin/python bench/zebra_tiers.py --table a.jsonl,b.jsonl   # markdown table
 
 ``--table`` prints the recorded rows as docs/zebra.md's table (one row per size and
-language; per tier: generated/seeds, median CPU s (max CPU s) [most attempts]); when a
-row was recorded twice, the first record wins.
+language; per tier: generated/seeds, median CPU s (max CPU s) [most attempts], seeds
+stopped at the CPU cap, and "→ refused" when the current rule refuses a measured row);
+when a row was recorded twice, the first record wins.
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ def table(paths: list[str]) -> str:
         for tier in tiers:
             rec = rows.get((K, k, lang, tier))
             if rec is None:
-                cells.append("not run")
+                cells.append("refused" if unreachable(K, k, tier) else "not run")
             elif "refused" in rec:
                 cells.append("refused")
             else:
@@ -138,6 +139,8 @@ def table(paths: list[str]) -> str:
                 )
                 if rec.get("capped"):
                     cell += f", {rec['capped']} over {rec['cpu_cap']:g} s"
+                if unreachable(K, k, tier):
+                    cell += " → refused"  # measured, and refused by the current rule
                 cells.append(cell)
         out.append(f"| {K}x{k} | {lang} | " + " | ".join(cells) + " |")
     return "\n".join(out)

@@ -182,10 +182,10 @@ def test_a_generator_blocked_without_cpu_stops_the_run(tmp_path: Path, monkeypat
     # The error below is raised only by the runner's wall-clock backstop (a sleeping
     # generator uses no CPU, so its CPU limit never comes). How long that takes is
     # measured in bench/, not asserted.
-    from puzzleforge.batch import runner
+    from puzzleforge.batch import dispatch
     from puzzleforge.core.limits import LimitExceeded
 
-    monkeypatch.setattr(runner, "HARD_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr(dispatch, "HARD_GRACE_SECONDS", 1.0)
     job = BatchJob(
         components=(Component(f"{FAKE}:stuck", 4, {"slow_seconds": 60.0}),),
         seed=0,

@@ -109,3 +109,57 @@ def test_rating_without_a_step_log_falls_back_to_search_nodes() -> None:
     model = api.parse_puzzle(text)
     res = api.solve_puzzle(model, limit=2, steps=False)
     assert path_rating(res, model) == 0.0
+
+
+ORD = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}
+
+
+def _digit_phrase_holds(part: str, value: int) -> bool | None:
+    """The generator's single-digit phrases re-checked with plain string tests (None: not
+    such a phrase)."""
+    s = str(value)
+    if part == "all digits odd":
+        return all(c in "13579" for c in s)
+    if part == "all digits even":
+        return all(c in "02468" for c in s)
+    if part == "no digit repeated":
+        return len(set(s)) == len(s)
+    if part == "the first two digits sum to the third":
+        return int(s[0]) + int(s[1]) == int(s[2])
+    m = re.fullmatch(r"the first digit is (greater|less) than the last", part)
+    if m:
+        return s[0] > s[-1] if m.group(1) == "greater" else s[0] < s[-1]
+    m = re.fullmatch(r"the (\w+) digit is greater than the others", part)
+    if m:
+        i = ORD[m.group(1)]
+        return all(s[i] > c for j, c in enumerate(s) if j != i)
+    m = re.fullmatch(r"digit (\d) is (\d)", part)
+    if m:
+        return s[int(m.group(1)) - 1] == m.group(2)
+    return None
+
+
+def test_single_digit_phrases_are_drawn_and_true_of_the_solution() -> None:
+    seen = []
+    for seed in range(6):
+        p = family.generate(Params(mode="generate", size=3), random.Random(seed))
+        values = p.solution["values"]
+        clues = yaml.safe_load(p.meta["puzzle_file"])["clues"]
+        for name, text in clues.items():
+            for part in str(text).split(";"):
+                ok = _digit_phrase_holds(part.strip(), values[name])
+                if ok is not None:
+                    seen.append(part.strip())
+                    assert ok, (seed, name, part, values[name])
+    assert seen, "no single-digit phrase in 6 seeds"
+
+
+def test_file_puzzles_are_rated_by_their_solving_path() -> None:
+    """File mode used to rate a file with a stated solution without a step log (nodes + 1
+    per 10 clues: Power Play 0.0); now it is the path rating of a solve with steps."""
+    p = family.generate(Params(source=str(api.bundled_dir() / "powerplay.yaml")), random.Random(0))
+    model = api.load_puzzle(api.bundled_dir() / "powerplay.yaml")
+    res = api.solve_puzzle(model, limit=2)
+    assert res.unique
+    assert p.meta["rating"] == path_rating(res, model)
+    assert p.meta["rating"] > 0.0  # the old fallback: 0 extra nodes, 9 clues // 10 = 0

@@ -118,9 +118,10 @@ def test_generated_puzzles_hints_to_the_end(size: int, seed: int) -> None:
 
 
 def test_a_split_is_said_as_such() -> None:
-    # generated 4x4 seed 6 needs two case splits (found by playing it hint by hint; since
-    # the generator draws digit-level clues, no 3x3 seed 0-11 needs one)
-    _, model, result = generate_puzzle(make_rng(6), size=4)
+    # generated 4x4 seed 3 needs two case splits (found by playing seeds 0-15 hint by
+    # hint: the only one whose solve needs a search since the generator draws single
+    # digits in words; no 3x3 seed 0-11 needs one)
+    _, model, result = generate_puzzle(make_rng(3), size=4)
     hints = _play(model, result.solutions[0])
     splits = [h for h in hints if h.method == "case split"]
     assert len(splits) == 2

@@ -15,6 +15,7 @@ from typing import Any
 from ..core.errors import InvalidSpec
 from . import expr as ex
 from . import kinds as nb
+from .digitclues import parse_digit_rule, total_rule
 from .modeltypes import Part, Rules
 
 __all__ = ["ClueParser", "top_level_split", "MAX_ALTERNATIVES"]
@@ -69,7 +70,11 @@ class ClueParser:
             return "#power3"
         return "(" + t + ")"
 
-    def part(self, name: str, item: str, fld: str, line: int | None) -> list[Part]:
+    def part(
+        self, name: str, item: str, fld: str, line: int | None, *, words: bool = True
+    ) -> list[Part]:
+        """The parts of one conjunct; ``words=False`` inside ``X | Y`` alternatives, which
+        must be expressions ("digit sum 14 | digit sum 15" stays a relation there)."""
         choices = top_level_split(item, "|")
         if len(choices) > 1:
             return [self._either(name, item, choices, fld, line)]
@@ -108,6 +113,9 @@ class ClueParser:
             low,
         ):
             return [Part("griddigits", item)]
+        rule = parse_digit_rule(item) if words else None
+        if rule is not None:  # "all digits odd", "digit 2 is 7" (digitclues.py)
+            return [Part("digits", item, number_kind=rule.key, digits=rule)]
         rewrites = [
             (r"(?:the )?sum of two (?:other )?entries", lambda g: "other + other"),
             (
@@ -142,6 +150,13 @@ class ClueParser:
         ]
         for pat, tmpl in conds:
             m = re.fullmatch(pat, item.strip(), flags=re.I)
+            number = m is not None and re.fullmatch(r"\d+", m.group(1).strip())
+            if m and words and number and tmpl[:3] in ("$ds", "$dp"):
+                # a number: a digit rule, narrowed on the cells (digitclues.total_rule)
+                how = "sum" if tmpl.startswith("$ds") else "product"
+                key = f"digit {how} {int(m.group(1))}"
+                rule = total_rule(how, int(m.group(1)), key)
+                return [Part("digits", f"{name} has {item}", number_kind=key, digits=rule)]
             if m:
                 parts = self.part(name, tmpl.format(self=name, x=m.group(1)), fld, line)
                 for q in parts:
@@ -167,7 +182,17 @@ class ClueParser:
                     line=line,
                     expected="expressions separated by '|', such as 'A2 + 1 | A2 - 1'",
                 )
-            for p in self.part(name, choice.strip(), fld, line):
+            if parse_digit_rule(choice) is not None:
+                raise InvalidSpec(
+                    f"clue {name}: alternative {choice.strip()!r} of {item!r} is a phrase "
+                    "about single digits, which '|' cannot join",
+                    file=self.file,
+                    field=fld,
+                    line=line,
+                    expected="expressions in each alternative, e.g. "
+                    "'$digit(A1, 1) = 7 | $digit(A1, 1) = 9' for 'digit 1 is 7 or 9'",
+                )
+            for p in self.part(name, choice.strip(), fld, line, words=False):
                 if p.kind == "alt":
                     alts.extend(p.alts)
                 elif p.kind in ("value", "cond"):

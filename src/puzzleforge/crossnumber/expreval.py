@@ -428,6 +428,15 @@ def _primes_after(n: int, k: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _digit_at(x: int, k: int) -> int | None:
+    """``$digit(x, k)``: the k-th digit of x from the left (1 = first), -1 the last; no
+    value when x has no such digit (a relation then fails, as for an inexact division)."""
+    s = str(abs(x))
+    if k == -1:
+        return int(s[-1])
+    return int(s[k - 1]) if 1 <= k <= len(s) else None
+
+
 def _nary_fn(name: str) -> Callable[..., int | None]:
     """The functions of several arguments (exprnodes.FUNCTIONS_N)."""
     if name == "gcd":
@@ -436,6 +445,8 @@ def _nary_fn(name: str) -> Callable[..., int | None]:
         return lambda x, y: math.lcm(x, y)
     if name == "countdigits":
         return lambda x, lo, hi: sum(lo <= int(ch) <= hi for ch in str(abs(x)))
+    if name == "digit":
+        return _digit_at
     if name in ("nextprimesum", "nextprimeproduct"):
         add = name == "nextprimesum"
 

@@ -84,6 +84,7 @@ FUNCTIONS_N = {
     "nextprimesum": (2, "the sum of the k primes that follow n: $nextprimesum(n, k)"),
     "nextprimeproduct": (2, "the product of the k primes that follow n"),
     "countdigits": (3, "how many digits of x lie between lo and hi: $countdigits(x, lo, hi)"),
+    "digit": (2, "the k-th digit of x from the left, $digit(x, 1); $digit(x, -1) is the last"),
 }
 
 #: Words for "the value of another entry" (expanded by the model into one alternative

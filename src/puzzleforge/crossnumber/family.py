@@ -92,8 +92,8 @@ def path_rating(result: Any, model: Any) -> float:
     propagation-only path rates 0.2 per re-firing plus 0.1 per step combining entries,
     capped at ``PROPAGATION_CAP``; a path that needs a case split is harder than any
     deduction chain, so it starts at ``SEARCH_BASE`` and grows with 2 * log2 of the
-    search nodes. Without a step log (file mode with a stated solution, or a solve with
-    steps off) it falls back to search nodes beyond the first plus one per ten clues."""
+    search nodes. Without a step log (a solve with steps off) it falls back to search
+    nodes beyond the first plus one per ten clues."""
     steps = result.steps.steps if result.steps.enabled else None
     if not steps:
         return float(max(0, result.nodes - 1) + len(model.clues) // 10)
@@ -124,9 +124,8 @@ class CrossNumberFamily:
         "alone rates 0.2 per re-firing (a clue or rule narrowing again after others "
         "narrowed what it reads) plus 0.1 per step that combines entries, at most 4.5 "
         "(easy < 2, medium < 5); one that needs case splits rates "
-        "5 + 2 * log2(search nodes) (hard < 10, expert from 10). File puzzles whose "
-        "solution is stated are rated without a step log: search nodes beyond the "
-        "first plus 1 per 10 clues."
+        "5 + 2 * log2(search nodes) (hard < 10, expert from 10). Puzzle files are "
+        "rated the same way (solved with their step log)."
     )
     difficulty_scale = DifficultyScale(
         (0.0, 2.0, 5.0, 10.0, 30.0), "solving path: deductions, or 5 + 2 log2(search nodes)"
@@ -166,29 +165,31 @@ class CrossNumberFamily:
                 reasons["not unique"] = reasons.get("not unique", 0) + 1
                 continue
             rows = model.expect.get("rows") if int(model.expect.get("solutions", 1)) == 1 else None
+            stated = None
             if rows:
-                # the file states its solution: check it against every clue (fast); the
-                # uniqueness of bundled files is proved by the test suite and by audit()
-                from .solver import SolveResult, check_grid
-                from .steps import StepLog
+                # the file states its solution: check it against every clue first, so a
+                # wrong stated grid is named as such (not as "no unique solution")
+                from .solver import check_grid
 
-                sol = check_grid(model, rows, time_limit=params.time_limit, what=str(path))
-                if sol is None:
+                stated = check_grid(model, rows, time_limit=params.time_limit, what=str(path))
+                if stated is None:
                     reasons["stated solution is wrong"] = (
                         reasons.get("stated solution is wrong", 0) + 1
                     )
                     continue
-                result = SolveResult([sol], True, StepLog(enabled=False), 0.0, 1)
-            else:
-                result = api.solve_puzzle(
-                    model,
-                    limit=2 if params.unique_only else 10,
-                    time_limit=params.time_limit,
-                    steps=False,
-                )
-                from .solver import fail_if_timed_out
+            # solved with its step log: the rating follows the solving path, as for
+            # generated puzzles (issue 21; the bundled files take at most ~0.3 CPU s)
+            result = api.solve_puzzle(
+                model, limit=2 if params.unique_only else 10, time_limit=params.time_limit
+            )
+            from .solver import fail_if_timed_out
 
-                fail_if_timed_out(result, f"solving {path}", params.time_limit)
+            fail_if_timed_out(result, f"solving {path}", params.time_limit)
+            if stated is not None and result.unique and result.solutions[0].cells != stated.cells:
+                reasons["stated solution is not the solver's"] = (
+                    reasons.get("stated solution is not the solver's", 0) + 1
+                )
+                continue
             if params.unique_only and not result.unique:
                 reasons["solver found no unique solution"] = (
                     reasons.get("solver found no unique solution", 0) + 1

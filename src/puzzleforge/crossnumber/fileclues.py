@@ -12,7 +12,7 @@ from typing import Any
 from ..core.errors import InvalidSpec
 from .clueparse import ClueParser
 from .grid import Grid
-from .modeltypes import DIRECTIONS, Clue, Rules, Variables
+from .modeltypes import DIRECTIONS, Clue, Part, Rules, Variables
 
 __all__ = ["parse_clues", "apply_transforms"]
 
@@ -105,6 +105,7 @@ def parse_clues(
             parts += parser.parse(
                 name, tmpl.replace("{clue}", name), rf, lines.get(rf, lines.get("rules.every_clue"))
             )
+        _check_digit_positions(name, parts, cells, rules, file, fld, line)
         if entry is None:
             cands = [
                 e.name
@@ -179,3 +180,22 @@ def apply_transforms(raw: Any, clues: dict[str, Clue], file, lines) -> None:
                 expected="transform: reverse",
             )
         clues[name].transform = t
+
+
+def _check_digit_positions(
+    name: str, parts: list[Part], cells: int, rules: Rules, file: Any, fld: str, line: Any
+) -> None:
+    """ "digit 4 is 7" in a 3-cell entry can never hold: say so instead of reporting no
+    solution (only where a cell is one digit; two-digit cells make the length vary)."""
+    if rules.cell_values is not None:
+        return
+    for p in parts:
+        far = p.digits.max_position() if p.digits is not None else 0
+        if far > cells:
+            raise InvalidSpec(
+                f"clue {name}: {p.text!r} names digit {far} but the entry has {cells} cells",
+                file=file,
+                field=fld,
+                line=line,
+                expected=f"a digit position from 1 to {cells} (or 'the last digit')",
+            )

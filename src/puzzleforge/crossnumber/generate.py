@@ -90,10 +90,10 @@ def _candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, st
 
 def _digit_candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[int, str]]:
     """Clue parts about the value's own digits and its order among the other entries
-    (issue 21: digit products, digit counts, persistence, relations between entries),
-    each true of v. Only parts that read as words or a documented function are drawn:
-    "no digit repeated" or "the first digit exceeds the last" would need a formula of
-    `%` and `/` until the language names them. Strengths sit beside the number kinds
+    (issue 21: digit products, digit counts, persistence, single digits in words,
+    relations between entries), each true of v. Only parts that read as words or a
+    documented function are drawn ("all digits odd", "the second digit is greater than
+    the others", never a formula of `%` and `/`). Strengths sit beside the number kinds
     so that the rng draws them as often as a kind: a generated puzzle then reads like a
     published one instead of a list of sums."""
     out: list[tuple[int, str]] = []
@@ -109,9 +109,39 @@ def _digit_candidates(name: str, v: int, values: dict[str, int]) -> list[tuple[i
     out.append((2, f"$countdigits({name}, 5, 9) = {big}"))
     if n >= 2:
         out.append((2, f"persistence {nb.persistence(v)}"))
+    out.extend(_single_digit_candidates(digits))
     for o, u in sorted(values.items()):
         if o != name and u != v:  # a relation between entries
             out.append((3, f"{name} {'>' if v > u else '<'} {o}"))
+    return out
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _single_digit_candidates(digits: list[int]) -> list[tuple[int, str]]:
+    """Parts in words about single digits (digitclues.py), each true of ``digits``: the
+    solver narrows the entry's cells with them directly (digitcon.py)."""
+    out: list[tuple[int, str]] = []
+    n = len(digits)
+    if n < 2:
+        return out
+    if all(d % 2 for d in digits):
+        out.append((1, "all digits odd"))
+    elif all(d % 2 == 0 for d in digits):
+        out.append((1, "all digits even"))
+    top = max(digits)
+    if n >= 3 and digits.count(top) == 1:
+        out.append((1, f"the {ORDINALS[digits.index(top)]} digit is greater than the others"))
+    if n >= 3 and len(set(digits)) == n:
+        out.append((2, "no digit repeated"))
+    if digits[0] != digits[-1]:
+        rel = "greater" if digits[0] > digits[-1] else "less"
+        out.append((2, f"the first digit is {rel} than the last"))
+    if n >= 3 and digits[0] + digits[1] == digits[2]:
+        out.append((1, "the first two digits sum to the third"))
+    k = 1 + (sum(digits) % n)  # one position, fixed by the value (no rng drawn here)
+    out.append((3, f"digit {k} is {digits[k - 1]}"))
     return out
 
 
@@ -190,19 +220,25 @@ def _solve(text: str, steps: bool = False) -> tuple[Model, SolveResult]:
 
 
 def generate_puzzle(
-    rng: random.Random, *, size: int = 3, max_attempts: int = 12
+    rng: random.Random,
+    *,
+    size: int = 3,
+    max_attempts: int = 12,
+    stats: dict[str, int] | None = None,
 ) -> tuple[str, Model, SolveResult]:
     """Puzzle-file text, its model and its (unique) solve result with its step log (the
     family rates the puzzle by that path); deterministic for rng: every limit is counted
-    in search nodes, never in seconds."""
+    in search nodes, never in seconds. ``stats``, when given, counts the attempts and
+    why each failed one was dropped (bench/crossnumber_generate.py reports the rate)."""
     if size not in TEMPLATES:
         raise ConfigError(
             f"size {size!r} has no grid templates",
             field="size",
             expected=f"one of {', '.join(map(str, sorted(TEMPLATES)))}",
         )
-    reasons: dict[str, int] = {}
+    reasons: dict[str, int] = {} if stats is None else stats
     for _attempt in range(max_attempts):
+        reasons["attempts"] = reasons.get("attempts", 0) + 1
         rows = rng.choice(TEMPLATES[size])
         grid = parse_block_grid(rows)
         cells = _fill(rng, rows, grid)
@@ -274,5 +310,5 @@ def generate_puzzle(
     raise GenerationFailed(
         "could not build a cross-number with a unique solution",
         attempts=max_attempts,
-        reasons=reasons,
+        reasons={k: v for k, v in reasons.items() if k != "attempts"},
     )

@@ -42,8 +42,9 @@ from dataclasses import dataclass
 
 from .constraints import Contradiction
 from .model import Model
-from .solver import Solution, Solver, _key_text
+from .solver import Solution, Solver
 from .steps import Step, StepLog, summarize
+from .steptext import key_text
 
 __all__ = ["Hint", "next_hint"]
 
@@ -247,7 +248,7 @@ def _case_split(
     rank = {"v": 0, "m": 1, "c": 2, "x": 3}
     keys = sorted(
         (k for k, d in dom.items() if 1 < len(d) <= SPLIT_VALUES),
-        key=lambda k: (len(dom[k]), rank[k[0]], _key_text(k)),
+        key=lambda k: (len(dom[k]), rank[k[0]], key_text(k)),
     )
     for key in keys[:SPLIT_KEYS]:
         refuted: list[str] = []
@@ -258,7 +259,7 @@ def _case_split(
             try:
                 solver.propagate_only(child, solver.cons, changed=key)
             except Contradiction as e:
-                refuted.append(f"if {_key_text(key)} = {v}, {e}")
+                refuted.append(f"if {key_text(key)} = {v}, {e}")
                 continue
             alive.append((v, child))
         if len(alive) != 1:
@@ -283,10 +284,10 @@ def _case_split(
             "case split",
             clue,
             f"Row {rc[0] + 1}, column {rc[1] + 1} is {value}: no clue or rule fixes a "
-            f"cell by itself now, so split the cases of {_key_text(key)} "
+            f"cell by itself now, so split the cases of {key_text(key)} "
             f"({summarize(dom[key])}): "
             + "; ".join(refuted)
-            + f"; so {_key_text(key)} = {v}, which fixes it",
+            + f"; so {key_text(key)} = {v}, which fixes it",
             used,
         )
     return None

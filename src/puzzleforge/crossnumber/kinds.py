@@ -15,6 +15,8 @@ from functools import cache, lru_cache
 from itertools import pairwise, permutations
 from math import isqrt
 
+from .digitclues import DIGIT_TESTS
+
 __all__ = [
     "KINDS",
     "is_prime",
@@ -481,17 +483,31 @@ def canonical_kind(name: str) -> str | None:
     return key if key in KINDS else None
 
 
+#: listing cost of a digit rule (digitclues.py): never listed by filtering a range
+DIGIT_RULE_COST = 10**15
+
+
 def kind_test(kind: str) -> Callable[[int], bool]:
+    """The test of a number kind, or of a digit rule in words (digitclues.py: "all digits
+    odd" is used by the solver wherever a number kind is)."""
+    if kind not in KINDS:
+        return DIGIT_TESTS[kind]
     return KINDS[kind][0]
 
 
 def generate(kind: str, lo: int, hi: int) -> Iterator[int]:
     """Values of ``kind`` in the inclusive range [lo, hi], increasing."""
+    if kind not in KINDS:
+        return _gen_filter(DIGIT_TESTS[kind])(lo, hi)
     return KINDS[kind][1](lo, hi)
 
 
 def generate_cost(kind: str, lo: int, hi: int) -> int:
-    """Rough work estimate of ``generate`` (filtering kinds scan the whole range)."""
+    """Rough work estimate of ``generate`` (filtering kinds scan the whole range). A digit
+    rule is never listed up front: its cell constraint (digitcon.py) narrows the cells,
+    and the entry is listed from them (so its cost is beyond any listing limit)."""
+    if kind not in KINDS:
+        return DIGIT_RULE_COST
     if KINDS[kind][2] or kind in ("even", "odd", "integer", "natural", "multiplier"):
         return max(0, hi - lo + 1)
     if kind == "prime":

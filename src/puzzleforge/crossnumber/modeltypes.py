@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import expr as ex
+from .digitclues import DigitRule
 from .grid import Entry, Grid
 
 __all__ = ["Part", "Clue", "Variables", "Rules", "Model", "DIRECTIONS"]
@@ -23,8 +24,9 @@ DIRECTIONS = ("across", "down", "any")  # "any": one clue list for both directio
 class Part:
     """One conjunct of a clue. ``kind``: 'type' (number kind test), 'value' (the clue's
     value equals every side of an expression), 'cond' (a relation that mentions the clue
-    itself), 'griddigits' (the sum of all digits in the grid) or 'alt' (at least one of
-    ``alts`` holds: a part naming ``other`` entries, one alternative per choice)."""
+    itself), 'griddigits' (the sum of all digits in the grid), 'alt' (at least one of
+    ``alts`` holds: a part naming ``other`` entries, one alternative per choice) or
+    'digits' (a rule on single digits in words, ``digits``; its test is ``number_kind``)."""
 
     kind: str
     text: str
@@ -32,6 +34,7 @@ class Part:
     sides: list[ex.Compiled] = field(default_factory=list)
     cond: ex.Compiled | None = None
     alts: list[Part] = field(default_factory=list)
+    digits: DigitRule | None = None
 
 
 @dataclass
@@ -48,7 +51,8 @@ class Clue:
 
     @property
     def tests(self) -> list[str]:
-        return [p.number_kind for p in self.parts if p.kind == "type" and p.number_kind]
+        """Names of the value tests: number kinds and digit rules (kinds.kind_test)."""
+        return [p.number_kind for p in self.parts if p.kind in ("type", "digits") and p.number_kind]
 
 
 @dataclass

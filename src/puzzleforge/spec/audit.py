@@ -43,7 +43,7 @@ from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as
     capture_config,
     capture_problem,
 )
-from .auditfresh import STATUSES, AuditOutcome, Fresh, undecided
+from .auditfresh import NLSAT, STATUSES, AuditOutcome, Fresh, nonlinear_real, undecided
 
 __all__ = [
     "Problem",
@@ -242,6 +242,19 @@ def _audit_optimize(problem: Problem, f: Fresh) -> AuditOutcome:
     )
 
 
+def audit_plans(problem: Problem) -> list[str | None]:
+    """The fresh solvers an audit tries in turn (see ``audit_problem``).
+
+    * nonlinear real arithmetic: Z3's nlsat tactic first (``NLSAT``: a complete
+      procedure for polynomial real arithmetic), then the default SMT solver;
+    * other problems over Real constants: the default solver, then ``SolverFor("QF_NRA")``;
+    * everything else: the default solver.
+    """
+    if nonlinear_real(problem):
+        return [NLSAT, None]
+    return [None, "QF_NRA"] if "real" in problem.sorts else [None]
+
+
 def audit_problem(
     problem: Problem,
     seconds: float = DEFAULT_SECONDS,
@@ -252,23 +265,35 @@ def audit_problem(
     """Re-check a captured problem in a fresh context (``method``: "solver" or "auto":
     brute force when the domain has at most ``brute_limit`` assignments, else solver).
 
-    Problems over Real constants get a second try with Z3's nlsat procedure
-    (``QF_NRA``, complete for polynomial real arithmetic) when the default solver leaves
-    them undecided in half the seconds of work: its incomplete nonlinear core misses some of
-    37-equation's "no other solution" proofs that nlsat makes in milliseconds.
+    The solvers of ``audit_plans`` are tried in turn, each in a fresh context of its own,
+    each with an equal share of ``seconds`` of solver work (the split is in work, so it is
+    the same on every machine) and its own safety net (``NET_FACTOR`` times its share),
+    until one decides. Why several: which nonlinear checks Z3 decides is a lottery of its
+    procedures (and even of the order its variables were made in): the default solver's
+    nonlinear core gets stuck, counting no more work, on some 37-equation "no other
+    solution" checks (item 42 of the issue-23 sweep: 156k units, then nothing until the
+    net) that nlsat proves in 10 ms, so nonlinear real problems get nlsat first. A plan
+    whose net fired hands over to the next (the net ends a plan, not the audit); the
+    outcome says ``net_fired`` only when it stayed undecided and some net fired.
     """
     if problem.kind == "none":
         return AuditOutcome(
             "pass", "nothing solved: the answer is computed from the drawn values", "none"
         )
-    plans: list[str | None] = [None, "QF_NRA"] if "real" in problem.sorts else [None]
-    out = AuditOutcome("undecided", "not run")
+    plans = audit_plans(problem)
+    outs: list[AuditOutcome] = []
     share = seconds / len(plans)  # in work, so the split is the same on every machine
     for k, logic in enumerate(plans):
         out = _audit_once(problem, share, logic, method if k == 0 else "solver", brute_limit)
-        if out.status != "undecided" or out.net_fired:
+        if out.status != "undecided":
             return out
-    return out
+        outs.append(out)
+    if len(outs) == 1:
+        return outs[0]
+    detail = "; ".join(
+        f"{logic or 'default solver'}: {out.detail}" for logic, out in zip(plans, outs, strict=True)
+    )
+    return AuditOutcome("undecided", detail, net_fired=any(o.net_fired for o in outs))
 
 
 def _audit_once(

@@ -23,11 +23,24 @@ from typing import Any
 import z3
 
 from .auditcapture import OBJECTIVE, Problem, _consts, _z3_value
-from .budget import NONLINEAR_UNITS_PER_MS, UNITS_PER_MS, rlimit_count
+from .budget import (
+    NONLINEAR_SOLVER_PARAMS,
+    NONLINEAR_UNITS_PER_MS,
+    UNITS_PER_MS,
+    rlimit_count,
+)
 from .termwalk import walk_terms
 from .z3space import solver_for
 
-__all__ = ["STATUSES", "NET_FACTOR", "AuditOutcome", "Fresh", "undecided"]
+__all__ = [
+    "STATUSES",
+    "NET_FACTOR",
+    "NLSAT",
+    "AuditOutcome",
+    "Fresh",
+    "undecided",
+    "nonlinear_real",
+]
 
 
 #: Every outcome, in report order (only "pass" is a success).
@@ -36,6 +49,13 @@ STATUSES = ("pass", "ambiguous", "wrong", "undecided", "error")
 NET_FACTOR = 3.0
 #: The largest value Z3's ``rlimit`` takes.
 _MAX_RLIMIT = (1 << 32) - 1
+#: The plan name of Z3's nlsat tactic (``qfnra-nlsat``: simplification, equation solving,
+#: then the complete nlsat procedure for polynomial real arithmetic, run afresh on every
+#: check). Why a plan of its own and not ``SolverFor("QF_NRA")``: that solver runs the
+#: incremental SMT core once a check was made, and the core's nonlinear module gets stuck
+#: on some 37-equation "no other solution" checks (156k units, then no more counted, until
+#: the safety net) where the tactic proves unsat in 10 ms.
+NLSAT = "qfnra-nlsat"
 
 
 @dataclass
@@ -58,6 +78,7 @@ class Fresh:
 
     def __init__(self, problem: Problem, seconds: float, logic: str | None = None) -> None:
         self.ctx = z3.Context()
+        #: None (Z3's default solver), a logic name (``SolverFor``) or ``NLSAT``
         self.logic = logic
         self.seed = problem.seed
         self.seconds = seconds
@@ -69,12 +90,21 @@ class Fresh:
         self.objective = by_name.get(OBJECTIVE)
         self.all = [c for n, c in by_name.items() if n != OBJECTIVE]
         # nonlinear real arithmetic counts ~8x fewer units per ms (spec/budget.py)
-        nra = logic == "QF_NRA" or ("real" in problem.sorts and _nonlinear(self.assertions))
-        self.units = int(seconds * 1000 * (NONLINEAR_UNITS_PER_MS if nra else UNITS_PER_MS))
+        self.nra = logic in ("QF_NRA", NLSAT) or (
+            "real" in problem.sorts and _nonlinear(self.assertions)
+        )
+        rate = NONLINEAR_UNITS_PER_MS if self.nra else UNITS_PER_MS
+        self.units = int(seconds * 1000 * rate)
 
     def solver(self) -> z3.Solver:
-        s = solver_for(self.logic, self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
-        s.set("random_seed", self.seed)
+        if self.logic == NLSAT:
+            s = z3.Tactic(NLSAT, ctx=self.ctx).solver()
+        else:
+            s = solver_for(self.logic, self.ctx) if self.logic else z3.Solver(ctx=self.ctx)
+            s.set("random_seed", self.seed)
+            if self.nra:  # as generation's checks (spec/budget.py): Groebner ignores rlimit
+                for key, value in NONLINEAR_SOLVER_PARAMS.items():
+                    s.set(key, value)
         s.add(self.assertions)
         return s
 
@@ -134,6 +164,15 @@ def undecided(what: str, s: z3.Solver, f: Fresh) -> AuditOutcome:
     return AuditOutcome(
         "undecided", f"{what}: the fresh solver could not decide {why}", net_fired=f.net_fired
     )
+
+
+def nonlinear_real(problem: Problem) -> bool:
+    """True when the problem has Real constants and a nonlinear term (parsed in a
+    throwaway context: the plans of an audit are chosen before its first fresh context)."""
+    if "real" not in problem.sorts:
+        return False
+    ctx = z3.Context()
+    return _nonlinear(list(z3.parse_smt2_string(problem.smt2, ctx=ctx)))
 
 
 def _nonlinear(assertions: list) -> bool:

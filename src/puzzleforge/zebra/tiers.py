@@ -1,10 +1,12 @@
 """Difficulty tiers on the guessing score g (the mean number of depth-1 refutations over
 5 randomised solves, seeds/003): their bands, and which tiers a grid size can reach.
 
-Why a table of reachable tiers: a 3x3 grid has 27 cells, and no minimal clue set of it
-makes the engine refute five of them, so asking for "expert" there cannot succeed;
-the generator and the CLI/web refuse such a request up front, with the reason, instead
-of spending the attempt budget (issue 22 item 1).
+Why a rule of reachable tiers: a 3x3 grid has 27 cells, and almost no minimal clue set
+of it makes the engine refute five of them, so asking for "expert" there cannot succeed;
+an 8x8 grid has 1,792, and the construction cannot bring a minimal set down into the
+middle bands. The generator and the CLI/web refuse such a request up front, with the
+reason, instead of spending the attempt budget (issue 22 item 1); the rule is the grid's
+size in cells, with thresholds from bench/zebra_tiers.py's sweep.
 """
 
 from __future__ import annotations
@@ -19,7 +21,18 @@ from .engine import Engine
 from .grid import Contradiction
 from .model import stars_for
 
-__all__ = ["TIERS", "TIER_BAND", "TIER_ORDER", "below", "rate", "tier_of", "unreachable"]
+__all__ = [
+    "EXPERT_MIN_CELLS",
+    "MIDDLE_MAX_CELLS",
+    "TIERS",
+    "TIER_BAND",
+    "TIER_ORDER",
+    "below",
+    "grid_cells",
+    "rate",
+    "tier_of",
+    "unreachable",
+]
 
 #: Difficulty tiers on the mean guessing score g.
 TIERS = {
@@ -54,41 +67,53 @@ def below(score: float, tier: str) -> bool:
     return TIER_ORDER.index(tier_of(score)) < TIER_ORDER.index(tier)
 
 
-#: (K, k, tier) -> why that tier cannot be generated at that size (measured with
-#: bench/zebra_tiers.py; filled in from its sweep).
+def grid_cells(K: int, k: int) -> int:
+    """Cells of the staircase grid: one k x k box per pair of categories."""
+    return K * (K - 1) // 2 * k * k
+
+
+#: Below this many grid cells "expert" is refused: 3x3 (27 cells), 3x4 (48) and 4x3 (54)
+#: rarely have a minimal clue set needing 5 refutations (bench/zebra_tiers.py: 3x3 met
+#: it for 1 of 15 seeds in 40 attempts, 4x3 for 10 of 15, 3x4 needed up to 32 of the 40
+#: attempts); the next sizes, 3x5 (75) and 5x3 (90), generate expert for every seed.
+EXPERT_MIN_CELLS = 60
+
+#: Above this many grid cells "medium" and "hard" are refused: 7x8 (1,344 cells), 8x7
+#: (1,372) and 8x8 (1,792). The largest sizes below it, 6x8 (960), 8x6 (1,008) and 7x7
+#: (1,029), generate both; no size lies between 1,029 and 1,344 cells.
+MIDDLE_MAX_CELLS = 1100
+
 _SMALL = (
-    "a {K}x{k} grid ({cells} cells) rarely has a minimal clue set that needs 5 "
-    "refutations on average; measured with bench/zebra_tiers.py: {seen}"
+    "the {K}x{k} grid has {cells} cells (fewer than {limit}), and a grid that small "
+    "rarely has a minimal clue set that needs 5 refutations on average (measured with "
+    "bench/zebra_tiers.py, docs/zebra.md 'Reachable tiers'); easy, medium and hard generate"
 )
-_EIGHT = (
-    "at 8x8 the construction does not reach the {band}: plain deduction leaves "
-    "1,400-1,600 of the 1,792 cells of a minimal clue set open and a construction move "
-    "closes only 2-40 of them (about 3 s CPU a move), so an attempt gives up far from "
-    "the band (measured with bench/zebra_generate.py and traces, docs/zebra.md); "
-    "easy and expert generate"
+_LARGE = (
+    "the {K}x{k} grid has {cells:,} cells (more than {limit:,}): a minimal clue set of it "
+    "leaves most cells open after plain deduction and needs 10 or more refutations, and "
+    "a construction move closes only a few dozen of them at seconds of CPU each, so the "
+    "search does not reach the {band} (measured with bench/zebra_tiers.py, "
+    "docs/zebra.md 'Reachable tiers'); easy and expert generate"
 )
-_UNREACHABLE: dict[tuple[int, int, str], str] = {
-    (3, 3, "expert"): _SMALL.format(K=3, k=3, cells=27, seen="1 of 15 seeds in 40 attempts"),
-    (4, 3, "expert"): _SMALL.format(K=4, k=3, cells=54, seen="10 of 15 seeds in 40 attempts"),
-    (3, 4, "expert"): _SMALL.format(
-        K=3, k=4, cells=48, seen="up to 32 of the 40 attempts, too close to promise every seed"
-    ),
-    # At 8x8 the construction's moves lower the guess count far too slowly to land in
-    # the middle bands (traced per move on the bench seed 0, session 9):
-    # a minimal clue set leaves 1,400-1,600 of the 1,792 cells open after plain
-    # deduction (10-25 refutations a solve, or more than depth-1 refutation finds), a
-    # strengthening move closes 2-40 of them, and an attempt ends after 4 moves and
-    # 11-14 s CPU when no candidate improves; easy and expert generate.
-    (8, 8, "medium"): _EIGHT.format(band="medium band (0 < g < 2)"),
-    (8, 8, "hard"): _EIGHT.format(band="hard band (2 <= g < 5)"),
-}
+_BANDS = {"medium": "medium band (0 < g < 2)", "hard": "hard band (2 <= g < 5)"}
 
 
 def unreachable(K: int, k: int, tier: str | None, style: str = "native") -> str | None:
-    """The reason ``tier`` is refused at K x k, or None when it is generated."""
+    """The reason ``tier`` is refused at K x k, or None when it is generated.
+
+    The rule is the grid's size in cells (``grid_cells``), the quantity both limits
+    depend on: how many refutations a minimal clue set can need (too few below
+    ``EXPERT_MIN_CELLS`` for expert) and how many cells plain deduction leaves open for
+    the construction to close (too many above ``MIDDLE_MAX_CELLS`` for the middle
+    bands). The thresholds sit in the gaps the sweep measured (docs/zebra.md)."""
     if tier is None:
         return None
-    return _UNREACHABLE.get((K, k, tier))
+    cells = grid_cells(K, k)
+    if tier == "expert" and cells < EXPERT_MIN_CELLS:
+        return _SMALL.format(K=K, k=k, cells=cells, limit=EXPERT_MIN_CELLS)
+    if tier in _BANDS and cells > MIDDLE_MAX_CELLS:
+        return _LARGE.format(K=K, k=k, cells=cells, limit=MIDDLE_MAX_CELLS, band=_BANDS[tier])
+    return None
 
 
 def rate(
