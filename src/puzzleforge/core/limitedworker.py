@@ -12,8 +12,8 @@ for it: it reads the worker's CPU time from ``/proc`` while it waits and sends S
 ``_HARD_GRACE`` seconds past the call's limit, which stops code that ignores SIGXCPU
 too; an optional wall-clock backstop kills a worker that waits without using CPU. The
 parent turns a worker that died into ``LimitExceeded`` (exit status 4) and forks a
-fresh one for the next call. Because one process runs the calls in order, state the target keeps between
-calls (caches, a Z3 context) advances exactly as it would in place.
+fresh one for the next call. Because one process runs the calls in order, state the
+target keeps between calls (caches, a Z3 context) advances exactly as it would in place.
 
 The limit only stops runaway work (the whole run then fails loudly); it never decides
 what a call returns.
