@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from . import columnmode, lpmode, optimum
+from .algebraic import enumerate_algebraic
 from .budget import (
     BUDGET_DECIDES_KEY,
     NONLINEAR_CHECK_MS,
@@ -111,6 +112,9 @@ class Projection:
     #: the nonlinear backend's probe, when it decided the first check: the general Z3
     #: backend continues from it (nonlinear.ProbeDecided)
     warm: ProbeDecided | None = None
+    #: the number of distinct real solutions, when the algebraic backend proved only that:
+    #: the Z3 enumeration ends once it has found that many (no last "one more?" check)
+    count: int | None = None
 
 
 class _FallBack(Exception):
@@ -169,6 +173,17 @@ def _linearise(a: Attempt, p: Projection, limit: int | None) -> None:
         if lin is not None:
             p.assertions, p.linear = lin, True
     return None
+
+
+def _algebraic(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
+    if p.linear:
+        return None
+    a.check_time()
+    got = enumerate_algebraic(p.assertions, p.consts, limit)
+    if isinstance(got, int):
+        p.count = got
+        return None
+    return got
 
 
 def _nonlinear(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
@@ -230,6 +245,16 @@ ENUMERATE: tuple[Backend, ...] = (
         "bounds; the products become linear case splits (Sum of If(y == d, d * rest, 0)) "
         "and the backends below see linear arithmetic",
         _linearise,
+    ),
+    Backend(
+        "algebraic",
+        "Int/Real constants, the constraints a conjunction of polynomial equations with "
+        "rational coefficients and some product or power of unknowns (spec/polysystem.py), "
+        "a Groebner basis within realsolve.GB_LIMITS, a finite solution set of at most "
+        "realsolve.MAX_QUOTIENT complex points, every real one rational (spec/realsolve.py: "
+        "exact; when some real solution is irrational only their count is passed on and "
+        "the Z3 enumeration ends when it has found that many)",
+        _algebraic,
     ),
     Backend(
         "z3-nonlinear",
@@ -305,6 +330,8 @@ def _enumerate_z3(
             budget = min(budget, first_timeout)
         if later_reserve is not None and found:
             budget = max(min(budget, LATER_CHECK_MS), budget - later_reserve)
+        if p.count is not None and found >= p.count:
+            return None  # every real solution found: their number is proven (algebraic)
         if first is not None:
             r, first = first, None
         else:
