@@ -142,6 +142,40 @@ def unbounded_cases(tmp: Path) -> None:
         ["generate", "latin", "-n", "2", "--workers", "1000", "-o", str(tmp / "w.jsonl")],
         {0, 2},
     )
+    customs = tmp / "customs"
+    customs.mkdir()
+    (customs / "dbl.py").write_text("def dbl(x):\n    return 2 * x\n")
+    body = (ROOT / "tests" / "spec" / "data" / "base.yaml").read_text()
+    trusted = tmp / "dbl.yaml"
+    trusted.write_text(
+        "custom_operator:\n  dbl: customs/dbl.py\n"
+        + body.replace('domain: "[2, 4]"', 'domain: "[2, dbl(2)]"')
+    )
+    made = pf(
+        tmp,
+        "spec",
+        "generate",
+        "dbl.yaml",
+        "--trust",
+        "-n",
+        "1",
+        "--max-seconds",
+        "0.1",
+        "-o",
+        "t.jsonl",
+        "-q",
+    )
+    if made[0] == 0:
+        (customs / "dbl.py").write_text("def dbl(x):\n    sum(range(10**12))\n    return 2 * x\n")
+        case(
+            tmp,
+            "verify --trust: an operator stuck in C",
+            ["verify", "t.jsonl", "--trust", "--workers", "1"],
+            {4},
+            lambda out, err: "record 1: the spec's trusted worker (--trust)" in err,
+        )
+    else:
+        report("verify --trust (setup)", False, made[0], made[2])
     case(
         tmp,
         "crossnumber solve --time-limit 0.5 (CPU)",
@@ -203,6 +237,35 @@ def wrong_answer_cases(tmp: Path) -> None:
             else ["crossnumber", "solve", str(ABCD), *opt]
         )
         case(tmp, f"{' '.join(cmd[:2])} {' '.join(opt)}", cmd, {2})
+    grid2 = "grid: |\n  +--+--+\n  |1 :2 |\n  +::+::+\n  |3 :  |\n  +--+--+\n"
+    for name, body in (
+        ("division by zero in a clue (always 0)", "clues:\n  A1: D1 / (D2 - D2)\n"),
+        (
+            "division by zero over the variables' domain",
+            "variables:\n  names: X\n  domain: 0..0\nclues:\n  A1: 10 / X\n",
+        ),
+        ("misspelt clue type", "clues:\n  A1: sqaure\n"),
+        ("RecursionError (deep nesting)", "clues:\n  A1: " + "(" * 300 + "D1" + ")" * 300 + "\n"),
+        ("MemoryError (huge power)", "clues:\n  A1: 2 ^ (10 ^ 9)\n"),
+    ):
+        bad_cn = tmp / "cn.yaml"
+        bad_cn.write_text(grid2 + body + "  A3: square\n  D1: square\n  D2: square\n")
+        # a power past every entry is a bounded, correct "0 solutions" (exit 1)
+        huge = name.startswith("MemoryError")
+        word = {"misspelt clue type": "'sqaure' (did you mean 'square'?)"}.get(name, "clues.A1")
+        case(
+            tmp,
+            f"crossnumber: {name}",
+            ["crossnumber", "solve", str(bad_cn)],
+            {1} if huge else {2},
+            lambda out, err, word=word, huge=huge: "0 solutions" in out if huge else word in err,
+        )
+    case(
+        tmp,
+        "overlong puzz.link body",
+        ["grid", "solve", "https://puzz.link/p?nurikabe/3/3/" + "z" * 40],
+        {2},
+    )
     # config replay with a missing value
     rec = tmp / "rec.jsonl"
     spec = ROOT / "examples" / "specs" / "knapsack.yaml"
@@ -217,6 +280,14 @@ def wrong_answer_cases(tmp: Path) -> None:
             tmp,
             "config replay with a missing value",
             ["spec", "generate", str(spec), "--config", str(cfg), "-o", str(tmp / "r.jsonl")],
+            {1, 2},
+        )
+        seeded = tmp / "seed.json"
+        seeded.write_text(json.dumps({**record["config"], "_z3_seed": "x"}))
+        case(
+            tmp,
+            "config replay with a bad _z3_seed",
+            ["spec", "generate", str(spec), "--config", str(seeded), "-o", str(tmp / "z.jsonl")],
             {1, 2},
         )
     else:
@@ -239,37 +310,45 @@ def wrong_answer_cases(tmp: Path) -> None:
     )
 
 
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(x) for x in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def kill_case(tmp: Path) -> None:
-    """kill -9 of `generate -w 2` leaves no orphaned pool workers holding our pipes."""
+    """kill -9 of a quiet `generate -w 2` once its two pool workers run (children of the
+    fork server): no orphan keeps the pipes, also while the killed command is not reaped
+    (communicate() reads to EOF first)."""
     proc = subprocess.Popen(
-        [
-            PY,
-            "-m",
-            "puzzleforge",
-            "generate",
-            "sudoku",
-            "-n",
-            "400",
-            "-w",
-            "2",
-            "-o",
-            str(tmp / "k.jsonl"),
-        ],
+        [PY, "-m", "puzzleforge", "generate", "zebra", "-n", "100000", "-w", "2"]
+        + ["-o", str(tmp / "k.jsonl"), "--quiet"],
         cwd=tmp,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ENV,
         start_new_session=True,
     )
-    time.sleep(8)
+    end = time.monotonic() + 300
+    while time.monotonic() < end:
+        workers = [g for c in _children(proc.pid) for g in _children(c)]
+        if len(workers) >= 2:
+            break
+        time.sleep(0.2)
     os.kill(proc.pid, signal.SIGKILL)
     try:
-        proc.communicate(timeout=30)  # EOF only when every holder of the pipes is gone
+        proc.communicate(timeout=60)  # EOF only when every holder of the pipes is gone
         ok = True
     except subprocess.TimeoutExpired:
         ok = False
         os.killpg(proc.pid, signal.SIGKILL)
-    report("kill -9 of generate -w 2: no orphans keep the pipes", ok, "-", "")
+    report(
+        "kill -9 of generate -w 2: no orphans keep the pipes", ok, "-", f"{len(workers)} workers"
+    )
 
 
 def _port() -> int:

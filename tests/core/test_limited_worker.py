@@ -4,12 +4,16 @@ Real processes: the calls run in one child (its pid is not ours, and the same fo
 call), state the target keeps advances from call to call as it would in place, errors
 come back as themselves, output printed in the worker reaches our stdout, and a call stuck
 inside one C call (``sum(range(10**12))``: no Python-level check runs there) is stopped by
-the kernel at that call's limit, after which the next call gets a fresh worker. No
-wall-clock assertion."""
+the kernel at that call's limit, after which the next call gets a fresh worker. Code that
+ignores SIGXCPU is killed by the parent past the limit + the hard grace, and a call
+waiting without CPU past its wall-clock backstop is killed too. No wall-clock assertion
+(the test's backstop is the call's own option, already in the past)."""
 
 from __future__ import annotations
 
 import os
+import signal
+import time
 
 import pytest
 
@@ -25,6 +29,11 @@ def _target(how: str, value: int = 0) -> tuple[int, int]:
         raise ValueError(f"no puzzle for {value}")
     if how == "spin":
         sum(range(10**12))
+    if how == "deaf":  # code that ignores the kernel's SIGXCPU, then loops in C
+        signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+        sum(range(10**12))
+    if how == "sleep":  # waits without using CPU
+        time.sleep(3600)
     if how == "say":
         print(f"worker says {value}")
     return os.getpid(), _COUNT["calls"]
@@ -60,3 +69,30 @@ def test_work_stuck_in_c_is_stopped_at_the_calls_limit_and_the_worker_replaced()
         assert info.value.exit_code == LIMIT_EXIT
         again = worker.call("ok", cpu_seconds=30, what="a call")
         assert worker.forks == 2 and again[0] != first[0] and again[1] == 1
+
+
+def test_code_that_ignores_sigxcpu_is_killed_past_the_hard_grace() -> None:
+    with LimitedWorker(_target) as worker:
+        with pytest.raises(LimitExceeded) as info:
+            worker.call("deaf", cpu_seconds=0.5, what="the deaf call")
+        assert str(info.value).startswith(
+            "the deaf call was stopped at its limit of 0.5 CPU seconds. Expected a "
+            "smaller input, or a larger limit"
+        )
+        assert worker.call("ok", cpu_seconds=30, what="a call")[1] == 1  # a fresh worker
+        assert worker.forks == 2
+
+
+def test_a_call_waiting_without_cpu_is_killed_at_its_wall_clock_backstop() -> None:
+    with LimitedWorker(_target) as worker:
+        with pytest.raises(LimitExceeded) as info:
+            worker.call(
+                "sleep", cpu_seconds=30, what="the sleeping call", wall_deadline=time.monotonic()
+            )
+        text = str(info.value)
+        assert text.startswith("the sleeping call was still running past its wall-clock backstop")
+        assert text.endswith(
+            "CPU seconds (waiting on something without using CPU), and was killed. "
+            "Expected work that finishes, or a larger limit."
+        )
+        assert info.value.exit_code == LIMIT_EXIT

@@ -37,7 +37,7 @@ conditions:
   bounds:
     formula: And([And(v >= 0, v <= 3) for v in x])
   total:
-    formula: make_expr('eq', Sum([v for v in x]), k)  # no Term version: a Z3 model
+    formula: Abs(Sum([v for v in x])) == k  # Abs has no Term version: a Z3 model
   order:
     formula: And([x[i] < x[i + 1] for i in range(n - 1)])
 queries:
@@ -97,8 +97,8 @@ def test_corpus_puzzles_unchanged(stem: str, monkeypatch: pytest.MonkeyPatch) ->
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared corpus lives in ../shared)")
     on, _ = _both_ways(path, 3, monkeypatch)
+    if stem == "34-roommate":  # its term model is decided by SAT (spec/termsat.py): never
+        assert model._FINITE_KEY not in on  # a Z3 model to offer
+        return
     tries, decided = on[model._FINITE_KEY]
-    if stem == "34-roommate":  # mostly far too many assignments: offered a few times only
-        assert tries == model._FINITE_TRIAL and 2 * decided < tries
-    else:
-        assert decided > 0
+    assert decided > 0

@@ -14,12 +14,14 @@ import json
 from pathlib import Path
 
 import pytest
+import z3
 
 from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.puzzle import stamp
 from puzzleforge.core.seeding import derive_seed, make_rng
 from puzzleforge.spec.budget import BUDGET_DECIDES_KEY
 from puzzleforge.spec.family import SpecParams, load_spec_family
+from puzzleforge.spec.solmodel import ValuesModel, z3_to_py
 from puzzleforge.spec.z3space import _MAX_SYMBOLS, Z3Space
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,3 +130,57 @@ def test_a_call_that_meets_a_budget_decided_check_is_made_in_a_fresh_context(
     assert got == want
     modes = [json.loads(r)["config"]["mode"] for r in got]
     assert 0 in modes and set(modes) & {1, 2}
+
+
+class _Clock:
+    """The one part of an attempt ``collect_models`` reads: its CPU deadline (none here)."""
+
+    def check_time(self) -> None:
+        return None
+
+
+def _enumerate(assertions: list, consts: list) -> list:
+    from puzzleforge.spec.fastz3 import add_block
+    from puzzleforge.spec.modelloop import collect_models
+
+    ctx = consts[0].ctx
+    solver = z3.Solver(ctx=ctx)
+    solver.add(assertions)
+    kinds = [c.sort().kind() for c in consts]
+
+    def next_model(found: int) -> object:
+        return solver.model() if solver.check() == z3.sat else None
+
+    return collect_models(
+        _Clock(), consts, kinds, None, next_model, lambda c, r: add_block(solver, c, r)
+    )
+
+
+def test_integer_solutions_keep_no_z3_model_and_evaluate_as_z3s_model() -> None:
+    """An enumeration used to keep Z3's model of every solution (56-award: 3,728 models,
+    ~41 MB of its peak); over Int and Bool constants a model rebuilt from the values on
+    demand evaluates exactly as Z3's own model of the same values."""
+    ctx = z3.Context()
+    x, y, b = z3.Int("x", ctx), z3.Int("y", ctx), z3.Bool("b", ctx)
+    sols = _enumerate([x >= 0, x <= 2, y == 2 * x + 1, b == (x > 0)], [x, y, b])
+    assert sorted(s.values[x.get_id()] for s in sols) == [0, 1, 2]
+    free = z3.Int("free", ctx)
+    for s in sols:
+        assert isinstance(s._model, ValuesModel)
+        assert s._model.model is None  # nothing built until an expression needs it
+        want = z3.Solver(ctx=ctx)
+        want.add(x == s.values[x.get_id()], y == s.values[y.get_id()], b == s.values[b.get_id()])
+        assert want.check() == z3.sat
+        m = want.model()
+        for expr in (x * y - 3, z3.If(b, y, -y), (y + 1) / 2, y % 2 == 1, free + x):
+            assert s.evaluate(expr) == z3_to_py(m.evaluate(expr))
+        assert s.evaluate(free + x, model_completion=True) == s.values[x.get_id()]
+
+
+def test_real_solutions_keep_z3s_exact_model() -> None:
+    ctx = z3.Context()
+    r = z3.Real("r", ctx)
+    sols = _enumerate([3 * r == 1], [r])
+    assert len(sols) == 1
+    assert isinstance(sols[0]._model, z3.ModelRef)  # the float value alone is not exact
+    assert sols[0]._model.evaluate(3 * r) == z3.RealVal(1, ctx)

@@ -84,3 +84,58 @@ def test_the_cli_fails_loudly_with_exit_4(tmp_path: Path) -> None:
     assert result.exit_code == 4, text
     assert "error (limit reached): item 0: " in text and "stopped by the kernel" in text
     assert "Traceback" not in text and not out.exists()
+
+
+def test_a_family_with_a_worker_gives_the_same_puzzles_and_rng_as_in_process(
+    tmp_path: Path,
+) -> None:
+    path = _spec(tmp_path, "double", DOUBLE)
+    here, there = (
+        load_spec_family(path, trust=True),
+        load_spec_family(path, trust=True, worker=True),
+    )
+    rng_here, rng_there = make_rng(5), make_rng(5)
+    for _ in range(3):  # the same rng on: each call continues where the last one left it
+        a = here.generate(SpecParams(), rng_here).to_json()
+        b = there.generate(SpecParams(), rng_there).to_json()
+        assert a == b
+        assert rng_here.getstate() == rng_there.getstate()
+    assert there._trusted_worker.forks == 1  # one worker ran every call ...
+    assert "_trusted_worker" not in here.__dict__  # ... and none without worker=True
+
+
+#: The record's regeneration by `verify --trust` met this stopped worker (the kernel's
+#: SIGXCPU), or on a machine loaded ten times over its wall-clock backstop first.
+_VERIFY_STOPPED = (
+    "error (limit reached): {spec}: record 1: the spec's trusted worker (--trust) was "
+    "stopped 5 CPU seconds past its safety net (max_seconds = 0.1 s of CPU per puzzle), in "
+    "work that nothing inside it could interrupt (a C call, or code that ignores signals); "
+    "it was killed and no result is given.",
+    "error (limit reached): {spec}: record 1: the spec's trusted worker (--trust) was "
+    "still busy past its wall-clock backstop, waiting on something without CPU; it was "
+    "killed and no result is given.",
+)
+
+
+def test_verify_trust_stops_an_operator_stuck_in_c_with_exit_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    spec = _spec(tmp_path, "double", DOUBLE)
+    runner = CliRunner()
+    made = runner.invoke(
+        app,
+        ["spec", "generate", "double.yaml", "--trust", "-n", "1", "--max-seconds", "0.1"]
+        + ["-o", "d.jsonl"],
+    )
+    assert made.exit_code == 0, made.stdout + made.stderr
+    # the operator file changes after the dataset was made (the spec's own text, which the
+    # record's digest covers, does not): its regeneration now sits in one C call
+    (tmp_path / "customs" / "double.py").write_text(
+        "def double(x):\n    sum(range(10**12))\n    return 2 * x\n", encoding="utf-8"
+    )
+    result = runner.invoke(app, ["verify", "d.jsonl", "--trust", "--workers", "1"])
+    text = result.stdout + result.stderr
+    assert result.exit_code == 4, text
+    assert text.strip().splitlines()[-1] in [t.format(spec=spec.name) for t in _VERIFY_STOPPED]
+    assert "Traceback" not in text

@@ -69,9 +69,12 @@ def die_with_parent(parent_pid: int) -> None:
     """Pool worker initializer: exit when the process that owns the pool is gone.
 
     Why: after ``kill -9`` of ``puzzleforge generate`` its workers kept running and kept the
-    caller's pipes open. On Linux the kernel sends SIGKILL when the worker's parent (the
-    fork server, which itself exits when the CLI dies) goes away; a watch thread covers
-    other systems and the window before prctl took effect.
+    caller's pipes open. The kernel's parent-death signal (SIGKILL) is set, but a worker's
+    parent is the fork server, and the fork server exits only when no client holds its
+    "alive" pipe, which every worker does: so the watch thread is what ends them. It
+    exits when the command is gone or a zombie (killed, not yet reaped by its caller),
+    or when this worker was re-parented; the fork server and the resource tracker then
+    end by themselves, and the caller's pipes reach end of file.
     """
     import signal
     import threading
@@ -96,13 +99,21 @@ def die_with_parent(parent_pid: int) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """True while ``pid`` runs. A zombie counts as gone: a caller that reads the killed
+    command's output to its end before it reaps the command (``communicate()``) would
+    otherwise wait for ever on workers that wait for the reaping (Linux /proc)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # pragma: no cover - pid reused by another user's process
         return False
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):  # pragma: no cover - no /proc: not Linux
+        return True
+    return state not in (b"Z", b"X")
 
 
 class Backend:

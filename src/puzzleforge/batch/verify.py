@@ -15,11 +15,14 @@ Trust: records name spec files, which load untrusted; a spec with Python operato
 ``trust=True`` (``puzzleforge verify --trust``), exactly as ``spec generate --trust``
 made it. Without it the whole run stops at the first such spec with one paragraph naming
 the dataset, the record, the spec, its operator file and the missing ``--trust``, instead
-of failing every record of that spec with the same message.
+of failing every record of that spec with the same message. With it, the spec's
+regeneration and audit replay run in a forked worker under the kernel's CPU limit
+(``worker=True``, spec/trusted.py): operator code stuck in C stops the run (exit 4).
 """
 
 from __future__ import annotations
 
+import copy
 import multiprocessing
 import os
 from collections import Counter
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import InvalidSpec, TrustRequired
+from ..core.errors import InvalidSpec, PuzzleForgeError, TrustRequired
 from ..core.family import build_params
 from ..core.limits import is_limit
 from ..core.puzzle import Puzzle, earlier_ids, stamp
@@ -89,7 +92,9 @@ def _source(record: dict[str, Any]) -> str:
 def _family(record: dict[str, Any], trust: bool = False) -> Any:
     key = f"{record.get('family')}|{_source(record)}|{trust}"
     if key not in _CACHE:
-        _CACHE[key] = family_for_record(record, trust=trust)
+        # trusted code runs in a worker the kernel bounds (worker=True: a spec family's
+        # generate and audit replay, spec/trusted.py), so a C-level loop fails loudly
+        _CACHE[key] = family_for_record(record, trust=trust, **({"worker": True} if trust else {}))
     return _CACHE[key]
 
 
@@ -170,8 +175,8 @@ def check_record(
     except TrustRequired:
         raise
     except Exception as exc:  # noqa: BLE001 - report, keep checking the other records
-        if is_limit(exc):
-            raise  # a CPU net fails the run loudly (exit 4): no verdict depends on seconds
+        if is_limit(exc):  # a CPU net fails the run loudly (exit 4): no verdict on seconds
+            raise _at_record(exc, number) from None
         check.problems.append(f"cannot regenerate: {type(exc).__name__}: {exc}")
         return check
     if stored.id and stored.id != regenerated.id and stored.id not in earlier_ids(regenerated):
@@ -198,7 +203,7 @@ def check_record(
             check.problems += [f"audit: {p}" for p in auditor(regenerated)]
         except Exception as exc:  # noqa: BLE001
             if is_limit(exc):
-                raise
+                raise _at_record(exc, number) from None
             check.problems.append(f"audit raised {type(exc).__name__}: {exc}")
     unique = getattr(family, "audit_uniqueness", None)
     if audit and unique is not None:
@@ -207,11 +212,21 @@ def check_record(
             check.uniqueness, check.uniqueness_detail = outcome.status, outcome.detail
         except Exception as exc:  # noqa: BLE001
             if is_limit(exc):
-                raise
+                raise _at_record(exc, number) from None
             check.uniqueness, check.uniqueness_detail = "error", f"{type(exc).__name__}: {exc}"
         if check.uniqueness not in ("pass", "undecided"):
             check.problems.append(f"uniqueness {check.uniqueness}: {check.uniqueness_detail}")
     return check
+
+
+def _at_record(exc: Exception, number: int) -> Exception:
+    """``exc`` (a limit that stops the run) saying which record it stopped at."""
+    if not isinstance(exc, PuzzleForgeError):
+        return exc
+    new = copy.copy(exc)
+    new.problem = f"record {number}: {exc.problem}"
+    new.args = (new._compose(),)
+    return new
 
 
 def _short(text: str, limit: int = 40) -> str:

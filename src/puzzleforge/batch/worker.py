@@ -158,6 +158,9 @@ def _limited_attempt(family: Any, params: Any, seed: int, timeout: float | None,
 #: CPU seconds past a family's own safety net (``max_seconds``) before the kernel stops
 #: the worker its attempts run in (the family's CPU alarm stops Python loops first).
 NET_GRACE = 5.0
+#: Wall-clock backstop of such a worker, in multiples of that limit: only for work that
+#: waits without using CPU (as spec/runerrors.py's WALL_BACKSTOP for the sandbox).
+NET_WALL_BACKSTOP = 10.0
 
 
 def _bounds_itself(family: Any, params: Any) -> bool:
@@ -205,8 +208,23 @@ def _attempt(
                     limits=Limits(cpu_seconds=net + NET_GRACE, memory_mb=None),
                     what=what,
                 )
-            return worker.call(seed, None, what, cpu_seconds=net + NET_GRACE, what=what)
+            return worker.call(
+                seed,
+                None,
+                what,
+                cpu_seconds=net + NET_GRACE,
+                what=what,
+                wall_deadline=time.monotonic() + NET_WALL_BACKSTOP * (net + NET_GRACE),
+            )
         except LimitExceeded as exc:
+            if "wall-clock backstop" in exc.problem:
+                raise LimitExceeded(
+                    f"{what} was still running {NET_WALL_BACKSTOP:g} x its CPU limit in "
+                    f"wall-clock time ({NET_WALL_BACKSTOP * (net + NET_GRACE):g} s), waiting "
+                    "on something without using CPU; it was killed, no puzzle is given, and "
+                    "the run stops here",
+                    expected="a spec whose operators finish",
+                ) from None
             if "was stopped at its limit" not in exc.problem:
                 raise
             raise LimitExceeded(
@@ -332,7 +350,12 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     # cpu_seconds: this process and its children (the sandboxed spec worker does the work)
     wall0, cpu0 = time.monotonic(), cpu_seconds()
     comp = task.component
-    family = _family(comp["ref"], comp.get("options") or {})
+    options = comp.get("options") or {}
+    if task.audit and options.get("trust"):
+        # the audit's replay runs here, outside the chunk's worker: a trusted family
+        # then runs it in a bounded worker of its own (spec/trusted.py)
+        options = {**options, "worker": True}
+    family = _family(comp["ref"], options)
     params = build_params(
         family.Params, Component(**comp).family_params(family), family=family.name
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import resource
 
-__all__ = ["cpu_seconds"]
+__all__ = ["cpu_seconds", "process_cpu_seconds"]
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -31,6 +31,21 @@ def _children(pid: int) -> list[int]:
         except (OSError, ValueError):
             continue
     return out
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system) process ``pid`` has used (Linux /proc), else None.
+
+    Why a parent reads it: a worker's hard deadline is its CPU time (the one limit model,
+    docs/limits.md), and the parent must also stop a worker whose kernel limit does not
+    end it (work before the worker set its limit, or code that ignores SIGXCPU)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+        fields = data.rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _live_descendants_seconds(pid: int) -> float:

@@ -6,10 +6,14 @@ attempt, more than the attempt itself for small puzzles. This worker is forked o
 inherits the target function and everything it holds: a loaded family, its caches, a
 trusted spec's operator files) and then answers calls through a pipe. Before each call
 it sets its soft ``RLIMIT_CPU`` to the CPU time it has used so far plus the call's limit,
-so the kernel's SIGXCPU still stops work stuck in C at that call's limit; the parent turns
-a worker that died into ``LimitExceeded`` (exit status 4) and forks a fresh one for the
-next call. Because one process runs the calls in order, state the target keeps between
-calls (caches, a Z3 context) advances exactly as it would in place.
+so the kernel's SIGXCPU still stops work stuck in C at that call's limit. Its hard limit
+cannot follow (a process may lower it, never raise it again), so the parent stands in
+for it: it reads the worker's CPU time from ``/proc`` while it waits and sends SIGKILL
+``_HARD_GRACE`` seconds past the call's limit, which stops code that ignores SIGXCPU
+too; an optional wall-clock backstop kills a worker that waits without using CPU. The
+parent turns a worker that died into ``LimitExceeded`` (exit status 4) and forks a
+fresh one for the next call. Because one process runs the calls in order, state the
+target keeps between calls (caches, a Z3 context) advances exactly as it would in place.
 
 The limit only stops runaway work (the whole run then fails loudly); it never decides
 what a call returns.
@@ -26,10 +30,13 @@ import selectors
 import signal
 import struct
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
+from .cputime import process_cpu_seconds
 from .limits import (
+    _HARD_GRACE,
     _MAX_REPLY,
     _STATE,
     ENV_CPU,
@@ -44,6 +51,8 @@ from .limits import (
 __all__ = ["LimitedWorker"]
 
 _HEADER = struct.Struct("<Q")
+#: Seconds between two looks at a busy worker's CPU time (``_watch``).
+_POLL_SECONDS = 0.5
 
 
 def _read_exact(fd: int, size: int) -> bytes | None:
@@ -81,6 +90,9 @@ class LimitedWorker:
         self._forwards: dict[int, Any] = {}
         self._owner = -1  # the process that forked the worker (only it may end it)
         self.forks = 0  # workers started (a figure for tests and benches)
+        self._kill_at: float | None = None  # the worker's CPU seconds past which it is killed
+        self._wall_deadline: float | None = None
+        self._killed = ""  # why this process killed the worker: "cpu", "wall" or ""
 
     # --- the worker ------------------------------------------------------------------
     def _serve(self, req_r: int, res_w: int) -> None:  # pragma: no cover - in the child
@@ -148,14 +160,30 @@ class LimitedWorker:
         self.forks += 1
 
     # --- calls -------------------------------------------------------------------------
-    def call(self, *args: Any, cpu_seconds: float, what: str, **kwargs: Any) -> Any:
+    def call(
+        self,
+        *args: Any,
+        cpu_seconds: float,
+        what: str,
+        wall_deadline: float | None = None,
+        **kwargs: Any,
+    ) -> Any:
         """``target(*args, **kwargs)`` in the worker within ``cpu_seconds`` more CPU
         seconds: its result, its exception re-raised here, or ``LimitExceeded`` when the
-        kernel stopped the worker (which is then replaced on the next call)."""
+        kernel (or this process, see ``_reply``) stopped the worker, which is then
+        replaced on the next call. ``wall_deadline`` (a ``time.monotonic()`` value) is a
+        backstop for work that waits without using CPU: past it the worker is killed."""
         if _STATE["in_worker"] or not hasattr(os, "fork"):
             return self.target(*args, **kwargs)
         if self._pid is None:
             self._start()
+        assert self._pid is not None
+        start = process_cpu_seconds(self._pid)
+        # the kernel's SIGXCPU comes at the soft limit (the CPU used so far + the call's
+        # limit, rounded up); the SIGKILL this process sends comes _HARD_GRACE later
+        self._kill_at = None if start is None else math.ceil(start + cpu_seconds) + _HARD_GRACE
+        self._wall_deadline = wall_deadline
+        self._killed = ""
         body = pickle.dumps((args, kwargs, cpu_seconds), protocol=pickle.HIGHEST_PROTOCOL)
         try:
             _write_all(self._req_w, _HEADER.pack(len(body)) + body)
@@ -170,17 +198,40 @@ class LimitedWorker:
             raise value
         return value
 
+    def _watch(self) -> None:
+        """Kill the worker when it is past the call's CPU limit + _HARD_GRACE (it goes
+        on only when its code ignores SIGXCPU: the soft limit is the kernel's, and the
+        hard one cannot follow it up from call to call) or past the wall-clock backstop."""
+        pid = self._pid
+        if pid is None or self._killed:
+            return
+        if self._kill_at is not None:
+            used = process_cpu_seconds(pid)
+            if used is not None and used >= self._kill_at:
+                self._killed = "cpu"
+        deadline = self._wall_deadline
+        if not self._killed and deadline is not None and time.monotonic() >= deadline:
+            self._killed = "wall"
+        if self._killed:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
     def _reply(self) -> bytes | None:
         """The next reply, forwarding the worker's output meanwhile; None if it died."""
         buf = bytearray()
         need: int | None = None
+        watched = time.monotonic()
         sel = selectors.DefaultSelector()
         try:
             sel.register(self._res_r, selectors.EVENT_READ)
             for fd in self._forwards:
                 sel.register(fd, selectors.EVENT_READ)
             while need is None or len(buf) < need:
-                for key, _ in sel.select():
+                events = sel.select(_POLL_SECONDS)
+                if not events or time.monotonic() >= watched + _POLL_SECONDS:
+                    self._watch()  # also while the worker keeps printing
+                    watched = time.monotonic()
+                for key, _ in events:
                     data = os.read(key.fd, 1 << 16)
                     if key.fd != self._res_r:
                         if data:
@@ -230,9 +281,15 @@ class LimitedWorker:
         assert pid is not None
         _, status, usage = os.wait4(pid, 0)
         used = usage.ru_utime + usage.ru_stime
+        if self._killed == "wall":
+            raise LimitExceeded(
+                f"{what} was still running past its wall-clock backstop after {used:.1f} "
+                "CPU seconds (waiting on something without using CPU), and was killed",
+                expected="work that finishes, or a larger limit",
+            )
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            if sig == signal.SIGXCPU:
+            if sig == signal.SIGXCPU or self._killed == "cpu":
                 raise LimitExceeded(
                     f"{what} was stopped at its limit of {cpu_seconds:g} CPU seconds",
                     expected="a smaller input, or a larger limit (--cpu-limit SECONDS on "

@@ -20,6 +20,8 @@ from .exprnodes import (
     OTHER_WORDS,
     ExprSyntaxError,
     Node,
+    has_generator,
+    has_other,
     to_text,
 )
 
@@ -291,7 +293,7 @@ class _Parser:
         while self.is_op("*", "/", "%"):
             t = self.take()
             right = self.juxt()
-            if t.text in ("/", "%") and _constant(right) == 0:
+            if t.text in ("/", "%") and _always_zero(right):
                 raise _syntax(
                     self.text,
                     t.pos,
@@ -435,6 +437,40 @@ def _constant(node: Node) -> int | None:
             return None
         return a + b if node.op == "+" else a - b if node.op == "-" else a * b
     return None
+
+
+def _always_zero(node: Node) -> bool:
+    """True when ``node`` is 0 wherever it has a value, whatever its unknowns are: a
+    constant 0, ``X - X``, ``0 * X``, ``0 / X``, ``X % 1``, ``X % X`` (a divisor that can
+    never be non-zero: ``A1 / (D2 - D2)`` is a mistake in the file, not a clue that
+    merely has no solution)."""
+    value = _constant(node)
+    if value is not None:
+        return value == 0
+    op, args = node.op, node.args
+    if op == "neg":
+        return _always_zero(args[0])
+    if op == "-":
+        return _same(args[0], args[1])
+    if op == "*":
+        return _always_zero(args[0]) or _always_zero(args[1])
+    if op == "/":
+        return _always_zero(args[0])
+    if op == "%":
+        return _always_zero(args[0]) or _constant(args[1]) in (1, -1) or _same(args[0], args[1])
+    return False
+
+
+def _same(a: Node, b: Node) -> bool:
+    """Do ``a`` and ``b`` always have the same value? (Written alike, and without
+    generators or ``other``, each of which may stand for a different value each time.)"""
+    return (
+        to_text(a) == to_text(b)
+        and not has_generator(a)
+        and not has_other(a)
+        and not has_generator(b)
+        and not has_other(b)
+    )
 
 
 def _macro(name: str, arg: Node, pos: int) -> Node:

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..core.errors import InvalidSpec
 from ..core.yamlio import read_yaml_text
 from .clueparse import MAX_ALTERNATIVES
+from .divzero import check_divisors
 from .fileclues import apply_transforms, parse_clues
 from .filerules import parse_rules
 from .filesections import MAX_KIND_MAX, apply_givens, compose, parse_variables
@@ -98,6 +99,7 @@ def parse_model(text: str, *, file: str | None = None) -> Model:
     variables = parse_variables(data.get("variables"), file, lines, grid)
     clues = parse_clues(data["clues"], grid, variables, rules, file, lines)
     apply_transforms(data.get("entries") or {}, clues, file, lines)
+    check_divisors(clues, variables.domain, file)  # a divisor 0 over the whole domain
     raw_grid_rules = (data.get("rules") or {}).get("grid")
     if raw_grid_rules is not None:
         from .gridrules import parse_grid_rules

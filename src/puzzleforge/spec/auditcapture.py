@@ -126,17 +126,23 @@ def capture_problem(family: Any, puzzle: Any) -> Problem:
     """Replay ``puzzle.config`` on the Z3 paths and capture the problem it decided.
 
     An untrusted family's replay runs in its sandboxed worker (spec/sandbox.py: the
-    replay evaluates the spec's expressions); a trusted one's in this process. Raises
-    whatever the replay raises (Rejection, ExprFailure...): the caller reports it.
+    replay evaluates the spec's expressions); a trusted one's in this process, or with
+    ``family.worker`` in its forked worker (spec/trusted.py: its operator files may loop
+    in C), within the same CPU net as the sandbox's. Raises whatever the replay raises
+    (Rejection, ExprFailure...): the caller reports it.
     """
     params = getattr(puzzle, "params", None)
     params = params if isinstance(params, dict) else {}
     config = dict(puzzle.config or {})
+    seconds = float(params.get("max_seconds", 120.0)) + REPLAY_NET_SECONDS
     if getattr(family, "trust", True):
-        return capture_config(family, config, puzzle.answer, params)
+        if not getattr(family, "worker", False):
+            return capture_config(family, config, puzzle.answer, params)
+        from .trusted import trusted_capture
+
+        return trusted_capture(family, capture_config, config, puzzle.answer, params, seconds)
     from .sandbox import sandboxed_capture
 
-    seconds = float(params.get("max_seconds", 120.0)) + REPLAY_NET_SECONDS
     return _problem_from(sandboxed_capture(family, config, puzzle.answer, params, seconds))
 
 
@@ -163,7 +169,7 @@ def _problem_from(data: dict) -> Problem:
 
 
 def capture_config(family: Any, config: dict, answer: str, params: dict) -> Problem:
-    """``capture_problem`` in this process (trusted specs, and the sandbox worker itself).
+    """``capture_problem`` in this process (the sandboxed and the trusted worker).
 
     Runs in a fresh Z3 context of its own, freed when done.
     """

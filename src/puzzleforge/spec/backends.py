@@ -220,8 +220,9 @@ def _z3_logic(logic: str | None) -> Callable[..., Any]:
     return run
 
 
-#: The backends that enumerate a Z3 model, in order (the term model's finite backend,
-#: ``columnmode.enumerate_terms``, runs before them: see ``enumerate_solutions``).
+#: The backends that enumerate a Z3 model, in order (the term model's backends,
+#: ``columnmode.enumerate_terms``: exhaustive finite evaluation, else SAT from the terms
+#: (spec/termsat.py), run before them: see ``enumerate_solutions``).
 ENUMERATE: tuple[Backend, ...] = (
     Backend(
         "finite",

@@ -4,7 +4,8 @@ Why: in a finite-domain spec (5-knapsack: 12 Booleans) building the Z3 terms of 
 formulas, walking them back for spec/finite.py and a Z3 pre-check cost most of an
 attempt. Here each condition formula is evaluated with the symbols bound to ``Term``
 leaves (spec/terms.py), which build finite.py's node list directly; ``compile_terms``
-then decides exactly as ``compile_finite`` would on the Z3 terms.
+then decides exactly as ``compile_finite`` would on the Z3 terms; a model with too many
+assignments for that goes to SAT straight from the terms (spec/termsat.py) before Z3.
 
 Exactness: a formula is evaluated this way only when every name it reads (lambdas of the
 spec included) is a value, a symbol, a Term-aware Z3 function or a builtin whose result
@@ -25,11 +26,13 @@ import z3
 
 from . import operators
 from .fastint import FastInt
-from .finite import compile_terms
+from .finite import MAX_ASSIGNMENTS, compile_terms
 from .linear import Lin, _union, rows_of
 from .linsystem import lin_build_system
 from .model import add_assertion, finite_optimum, finite_sols, precheck
+from .operators import SolModel, solution_order_key
 from .outcome import Rejection, ev
+from .pureops import _MAKE_EXPR
 from .safe import SAFE_BUILTINS, SafeCode
 from .terms import (
     BOOL,
@@ -40,6 +43,7 @@ from .terms import (
     Term,
     global_names,
 )
+from .termsat import term_domains, term_rows
 
 if TYPE_CHECKING:
     from .attempt import Attempt
@@ -108,8 +112,45 @@ def col_event_count(events: Any, fact: str, num: int = 0) -> list:
     )
 
 
+#: make_expr's Z3 functions and their Term versions (its comparisons and arithmetic are
+#: Python operators, which Terms define as Z3's terms do).
+_MAKE_EXPR_TERMS = {
+    fn: DISPATCH[name]
+    for ops, name in (
+        (("and", "&&"), "And"),
+        (("or", "||"), "Or"),
+        (("not", "!"), "Not"),
+        (("implies", "=>"), "Implies"),
+    )
+    for fn in {_MAKE_EXPR[o][0] for o in ops}
+}
+
+
+def col_make_expr(op: Any, *operands: Any) -> Any:
+    """``operators.make_expr`` over Terms: the same operator for each name, on Terms.
+
+    Why: specs choose a condition's comparison by a drawn name (``make_expr(_sym[2], x,
+    y)``, 17-classmate, 34-roommate); without a Term version every such spec left the
+    mode at that condition. Arguments without a Term take the operator itself.
+    """
+    flat = [y for x in operands for y in (x if type(x) in (list, tuple) else (x,))]
+    if not any(type(x) is Term for x in flat):
+        return operators.make_expr(op, *operands)
+    if type(op) is not str or op not in _MAKE_EXPR:
+        raise Fallback("make_expr operator")  # Z3 mode raises the operator's own error
+    fn, arity = _MAKE_EXPR[op]
+    if arity is not None and len(operands) != arity:
+        raise Fallback("make_expr arity")
+    if op in ("add", "+"):
+        return DISPATCH["Sum"](*operands)
+    return _MAKE_EXPR_TERMS.get(fn, fn)(*operands)
+
+
 #: Runtime operators with a Term version: name -> (the operator, its Term version).
-_OPERATORS = {"gen_event_count_condition": (operators.gen_event_count_condition, col_event_count)}
+_OPERATORS = {
+    "gen_event_count_condition": (operators.gen_event_count_condition, col_event_count),
+    "make_expr": (operators.make_expr, col_make_expr),
+}
 #: The same for the linear mode (Real symbols, spec/linear.py).
 _LIN_OPERATORS = {"build_system": (operators.build_system, lin_build_system)}
 
@@ -390,13 +431,34 @@ def enumerate_terms(a: Attempt, limit: int | None) -> list | None:
     consts = [c for c in a.sym_consts if c._pf_id in present]
     index, kinds = _projection(st, consts)
     a.check_time()
-    res = compile_terms(nodes, st.roots, None, index, kinds, limit=limit)
+    ids = [c._pf_id for c in consts]
+    doms = term_domains(nodes, st.roots, ids, kinds)
+    # more assignments than exhaustive evaluation takes (its first test, made here once):
+    # CNF from the terms (spec/termsat.py)
+    big = doms is not None and doms[2] > MAX_ASSIGNMENTS
+    res = None if big else compile_terms(nodes, st.roots, None, index, kinds, limit=limit)
     if res is None:
-        to_z3(a)
-        return None
+        a.check_time()
+        rows = None if doms is None else term_rows(nodes, st.roots, ids, kinds, limit, doms)
+        if rows is None:
+            to_z3(a)
+            return None
+        column_solved(a)
+        a.col = None
+        return _row_sols(rows, consts, limit)
     column_solved(a)
     a.col = None
     prob, _ = res
     if prob.too_many or (limit is not None and len(prob.rows) > limit):
         raise Rejection("too many solutions", f"more than max_solution = {limit}")
     return finite_sols(prob, consts, prob.rows)
+
+
+def _row_sols(rows: list[list[Any]], consts: list, limit: int | None) -> list[SolModel]:
+    """Solutions in the canonical order from the SAT path's value rows (or a rejection)."""
+    if limit is not None and len(rows) > limit:
+        raise Rejection("too many solutions", f"more than max_solution = {limit}")
+    ids = [c.get_id() for c in consts]
+    cmap = dict(zip(ids, consts, strict=True))
+    rows.sort(key=lambda row: [solution_order_key(v) for v in row])
+    return [SolModel(dict(zip(ids, row, strict=True)), cmap) for row in rows]

@@ -176,9 +176,24 @@ class SpecFamily:
     #: seed is always its item's, and its id never depends on a retry count.
     retries_itself = True
 
-    def __init__(self, path: str | Path, trust: bool = False, *, spec: Spec | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        trust: bool = False,
+        *,
+        spec: Spec | None = None,
+        worker: bool = False,
+    ) -> None:
         self.path = str(path)
         self.trust = trust
+        #: A trusted family's ``generate`` and audit replay run in a forked worker the
+        #: kernel bounds (spec/trusted.py) when set; ``verify --trust`` and ``generate
+        #: --audit --trust`` set it. Off by default, so the Python API runs trusted work
+        #: in this process, where benches measure its CPU time and peak memory, tests
+        #: read its caches and a debugger steps into operator files; there a CPU alarm
+        #: stops Python-level loops, and work stuck in C runs until the caller stops it
+        #: (the batch runner runs it in a bounded worker of its own, batch/worker.py).
+        self.worker = bool(worker)
         # ``spec``: already parsed (the sandbox worker parses the text the parent sent)
         self.spec = spec if spec is not None else load_spec(self.path)
         self.file_ops = load_file_operators(self.spec, trust)
@@ -191,7 +206,7 @@ class SpecFamily:
         self._z3 = SpecZ3Contexts(self.spec, self._lambda_cache)
 
     def __reduce__(self):
-        return (load_spec_family, (self.path, self.trust))
+        return (_rebuild, (self.path, self.trust, self.worker))
 
     # ---- generation ------------------------------------------------------------------
     def generate(
@@ -209,7 +224,10 @@ class SpecFamily:
         otherwise ``wall_backstop(max_seconds)`` from now.
 
         Without ``trust`` the whole call runs in a locked-down worker process
-        (spec/sandbox.py), with the same result byte for byte; with it, in this process.
+        (spec/sandbox.py); with it, in this process, or with ``worker`` in a forked worker
+        whose CPU the kernel bounds (spec/trusted.py: operator files may loop in C, where
+        the CPU alarm never runs). Every way gives the same result byte for byte, and
+        ``rng`` advances as in place.
         """
         params = params or SpecParams()
         if rng is None:
@@ -227,15 +245,27 @@ class SpecFamily:
                 use_spec_vars=tuple(use_spec_vars),
                 deadline=deadline,
             )
-        return self.generate_in_process(
-            params, rng, config=config, use_spec_vars=use_spec_vars, deadline=deadline
+        if not self.worker:
+            return self.generate_in_process(
+                params, rng, config=config, use_spec_vars=use_spec_vars, deadline=deadline
+            )
+        from .trusted import trusted_generate
+
+        return trusted_generate(
+            self,
+            params,
+            rng,
+            config=config,
+            use_spec_vars=tuple(use_spec_vars),
+            deadline=deadline,
         )
 
     @property
     def sandboxed(self) -> bool:
         """True when ``generate`` runs in the locked-down worker (spec/sandbox.py), which
-        enforces the CPU net in the kernel; a trusted family runs in the caller's process,
-        and the batch runner then runs it in a worker of its own (batch/worker.py)."""
+        enforces the CPU net in the kernel; a trusted family runs in the caller's process
+        (or in its own worker, which runs calls in place inside another worker), and the
+        batch runner then runs it in a worker of its own (batch/worker.py)."""
         return not self.trust
 
     def generate_in_process(
@@ -247,7 +277,7 @@ class SpecFamily:
         use_spec_vars: tuple[str, ...] = (),
         deadline: float,
     ) -> Puzzle:
-        """``generate`` in this process (trusted specs, and the sandbox worker itself).
+        """``generate`` in this process (the sandbox worker and the trusted worker).
 
         A call in the family's shared Z3 context that meets an attempt whose checks the
         budget decides is made again from its start in a fresh context
@@ -472,6 +502,13 @@ def load_spec_family(path: str | Path, trust: bool = False, **options: Any) -> S
     ``trust`` (Python operator files) comes only from the caller: ``--trust`` on the
     command line or the Python API. Nothing in the environment grants it, and families
     rebuilt from dataset records (registry.family_for_record) have it only when the
-    person verifying passes it (``verify --trust``).
+    person verifying passes it (``verify --trust``). ``worker=True``: trusted work runs
+    in a forked worker the kernel bounds (``SpecFamily.worker``); other options are
+    ignored (they belong to other loaders).
     """
-    return SpecFamily(path, trust=bool(trust))
+    return SpecFamily(path, trust=bool(trust), worker=bool(options.get("worker")))
+
+
+def _rebuild(path: str, trust: bool, worker: bool) -> SpecFamily:
+    """Unpickle a family (``SpecFamily.__reduce__``): rebuilt from its file."""
+    return SpecFamily(path, trust=trust, worker=worker)

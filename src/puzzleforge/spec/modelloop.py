@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import z3
+import z3.z3core as zc
+
 from .fastz3 import read_model
 from .outcome import Rejection, undecided
-from .solmodel import SolModel, z3_to_py
+from .solmodel import SolModel, ValuesModel, z3_to_py
 
 __all__ = ["collect_models", "undecided_check"]
 
@@ -56,6 +59,8 @@ def collect_models(
     ids = [c.get_id() for c in consts]
     all_consts = dict(zip(ids, consts, strict=False))
     sols: list[SolModel] = []
+    # Int and Bool values are exact: a model rebuilt from them can stand in for Z3's
+    exact = all(k in (z3.Z3_INT_SORT, z3.Z3_BOOL_SORT) for k in kinds)
     while True:
         attempt.check_time()
         model = next_model(len(sols))
@@ -70,9 +75,23 @@ def collect_models(
                     keep.append(e)  # holds the AST alive until the block is asserted
                     raws[j] = e.as_ast()
                     values[j] = z3_to_py(e)
-        sols.append(SolModel(dict(zip(ids, values, strict=False)), all_consts, model))
+        vals = dict(zip(ids, values, strict=False))
+        sols.append(SolModel(vals, all_consts, _kept(model, vals, all_consts, exact)))
         if limit is not None and len(sols) > limit:
             raise Rejection("too many solutions", f"more than max_solution = {limit}")
         if not block(const_asts, raws):
             return sols
         del keep
+
+
+def _kept(model: Any, values: dict[int, Any], consts: dict[int, Any], exact: bool) -> Any:
+    """What a solution keeps to evaluate expressions: ``model`` itself, or a
+    ``ValuesModel`` where that evaluates identically (spec/solmodel.py) and frees the
+    solver's model at once. Identical when the values are exact and the model (after
+    the completion above) interprets exactly these constants and no function."""
+    if not exact:
+        return model
+    cref, m = model.ctx.ref(), model.model
+    if zc.Z3_model_get_num_funcs(cref, m) or zc.Z3_model_get_num_consts(cref, m) != len(consts):
+        return model
+    return ValuesModel(values, consts)

@@ -45,7 +45,8 @@ def replay_configs(
     from ..core.seeding import derive_seed, make_rng
     from .family import SafetyNetFailed, SpecParams, load_spec_family
 
-    family = load_spec_family(spec, trust=trust)
+    # a trusted spec's operator files run in a worker the kernel bounds (spec/trusted.py)
+    family = load_spec_family(spec, trust=trust, worker=trust)
     reasons: Counter = Counter()
     lines: list[str] = []
     failed = 0

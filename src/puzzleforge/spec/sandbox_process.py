@@ -29,6 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
+from ..core.cputime import process_cpu_seconds
 from ..core.errors import PuzzleForgeError
 from .oslock import Limits
 
@@ -59,22 +60,6 @@ LIMITS = Limits()
 _HEADER = struct.Struct(">I")
 #: Longest wait between two looks at a busy worker's CPU time.
 _CPU_POLL = 0.25
-_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def process_cpu_seconds(pid: int) -> float | None:
-    """CPU seconds (user + system) process ``pid`` has used (Linux /proc), else None.
-
-    Why the parent reads it: a call's hard deadline is CPU time of the worker (the one
-    limit model, docs/limits.md), and the parent must also stop work the worker does
-    before it has read its own limit (while it unpickles a request)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            data = f.read()
-        fields = data.rsplit(b")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _CLK_TCK  # utime, stime
-    except (OSError, IndexError, ValueError):
-        return None
 
 
 _BOOT = (

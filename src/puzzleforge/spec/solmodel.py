@@ -14,7 +14,7 @@ import z3
 
 from .guards import register_attributes
 
-__all__ = ["SolModel", "solution_order_key", "z3_to_py"]
+__all__ = ["SolModel", "ValuesModel", "solution_order_key", "z3_to_py"]
 
 
 def z3_to_py(value: Any) -> Any:
@@ -109,6 +109,36 @@ class SolModel:
 
 
 register_attributes(SolModel, ("evaluate", "eval", "decls"))
+
+
+class ValuesModel:
+    """A Z3 model rebuilt from one solution's values, made only when a spec evaluates an
+    expression that is not one of the solution's constants (``SolModel.evaluate``).
+
+    Why: the Z3 enumeration kept the solver's ``ModelRef`` of every solution alive until
+    the attempt ended, ~11 KB of Z3 memory each: 56-award enumerates 3,728 models in one
+    attempt (~41 MB of its peak). ``collect_models`` (spec/modelloop.py) keeps this
+    stand-in instead only where it evaluates exactly as the solver's model would: every
+    constant is an Int or a Bool (its Python value is exact), the model interprets exactly
+    the solution's constants and no function. Built once and kept, like the model it
+    replaces (model completion adds to it as it would to that one).
+    """
+
+    __slots__ = ("values", "consts", "model")
+
+    def __init__(self, values: dict[int, Any], consts: dict[int, Any]) -> None:
+        self.values = values
+        self.consts = consts
+        self.model: Any = None
+
+    def evaluate(self, expr: Any, model_completion: bool = False) -> Any:
+        if self.model is None:
+            self.model = z3.Model(expr.ctx)
+            for k, c in self.consts.items():
+                self.model.update_value(c, _py_to_z3(self.values[k], c))
+        return self.model.evaluate(expr, model_completion=model_completion)
+
+    eval = evaluate
 
 
 def _py_to_z3(value: Any, like: Any) -> Any:
