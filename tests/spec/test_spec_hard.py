@@ -101,6 +101,8 @@ def test_precheck_never_changes_an_accepted_puzzle(stem: str) -> None:
         # the finite evaluator would decide these models before any pre-check (spec/model.py
         # ``_finite_decides``; tests/spec/test_spec_finite_first.py): off, to compare the pre-check
         fam._lambda_cache[_FINITE_KEY] = [_FINITE_TRIAL, 0]
+        # likewise the term model (SAT from the terms, spec/termsat.py): a Z3 model
+        fam._lambda_cache[columnmode._STATS_KEY] = [columnmode._TRIAL, 0]
         if not enabled:
             fam._lambda_cache[_PRECHECK_KEY] = [_PRECHECK_TRIAL, 0]  # the "never helps" state
         got = []
