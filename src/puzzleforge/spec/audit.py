@@ -10,8 +10,8 @@ which only repeats the same reasoning. The audit therefore
    text, the constants the answer depends on, the solutions (or the optimum and its
    configuration) the puzzle was made from;
 2. parses that text into a *fresh* Z3 context and asks a new solver, bounded only by
-   ``seconds`` of solver work (Z3 resource units at spec/budget.py's idle-machine rate,
-   spec/auditfresh.py; not the attempt's budget), whether another solution exists
+   ``seconds`` of CPU time of the solving thread and the matching Z3 resource units
+   (spec/auditfresh.py; not the attempt's budget), whether another solution exists
    (enumeration), or a better value, or, where the question reads the configuration
    (spec/argmax.py), another optimal configuration;
 3. or, where every constant is a Boolean or a small bounded integer, tries every
@@ -56,9 +56,14 @@ __all__ = [
     "DEFAULT_SECONDS",
 ]
 
-#: The default bound of one record's audit (``verify --audit-seconds``), in idle-machine
-#: seconds of solver work (spec/auditfresh.py).
+#: The default bound of one record's audit (``verify --audit-seconds``), in CPU seconds
+#: of the solving thread (spec/auditfresh.py).
 DEFAULT_SECONDS = 60.0
+#: The rounds of ``audit_problem``: each plan's CPU share in the first round (seconds),
+#: in the second (a fraction of the audit's seconds); the third splits what is left.
+ROUNDS = 3
+FIRST_SHARE = 1.0
+SECOND_SHARE = 0.1
 #: Stored solutions up to which the audit re-enumerates model by model (beyond: one
 #: check with every stored solution blocked, ``_audit_enumerate_blocked``).
 INCREMENTAL_LIMIT = 50
@@ -265,58 +270,82 @@ def audit_problem(
     """Re-check a captured problem in a fresh context (``method``: "solver" or "auto":
     brute force when the domain has at most ``brute_limit`` assignments, else solver).
 
-    The solvers of ``audit_plans`` are tried in turn, each in a fresh context of its own,
-    each with an equal share of ``seconds`` of solver work (the split is in work, so it is
-    the same on every machine) and its own safety net (``NET_FACTOR`` times its share),
-    until one decides. Why several: which nonlinear checks Z3 decides is a lottery of its
-    procedures (and even of the order its variables were made in): the default solver's
-    nonlinear core gets stuck, counting no more work, on some 37-equation "no other
-    solution" checks (item 42 of the issue-23 sweep: 156k units, then nothing until the
-    net) that nlsat proves in 10 ms, so nonlinear real problems get nlsat first. A plan
-    whose net fired hands over to the next (the net ends a plan, not the audit); the
-    outcome says ``net_fired`` only when it stayed undecided and some net fired.
+    ``seconds`` is CPU time of the solving thread (spec/auditfresh.py ``CpuWatch``), not
+    wall-clock time, so a loaded machine gives the same outcome. The solvers of
+    ``audit_plans`` run in rounds (``ROUNDS``: first ``FIRST_SHARE`` CPU seconds each,
+    then ``SECOND_SHARE`` of ``seconds`` each, then the rest split between them), each run
+    in a fresh context of its own, until one decides; a plan is run again in a later round
+    only when it stopped on its share (CPU or work units). Why several plans: which
+    nonlinear checks Z3 decides is a lottery of its procedures: the default solver's
+    nonlinear core gets stuck on some 37-equation "no other solution" checks (item 42 of
+    the issue-23 sweep) that nlsat proves in 10 ms, and nlsat hangs on others (items 50
+    and 63) that the default solver decides in 2-4 CPU seconds. Why rounds: a hanging
+    plan then costs the other one second, not its whole share. The outcome says
+    ``net_fired`` only when it stayed undecided and a wall-clock backstop fired.
     """
     if problem.kind == "none":
         return AuditOutcome(
             "pass", "nothing solved: the answer is computed from the drawn values", "none"
         )
     plans = audit_plans(problem)
-    outs: list[AuditOutcome] = []
-    share = seconds / len(plans)  # in work, so the split is the same on every machine
-    for k, logic in enumerate(plans):
-        out = _audit_once(problem, share, logic, method if k == 0 else "solver", brute_limit)
-        if out.status != "undecided":
-            return out
-        outs.append(out)
+    last: dict[int, AuditOutcome] = {}
+    given: dict[int, float] = {}
+    retry = list(range(len(plans)))
+    left = seconds
+    # one plan: nothing to starve, so one run with all the seconds
+    for rnd in range(0 if len(plans) > 1 else ROUNDS - 1, ROUNDS):
+        now = list(retry)
+        for pos, k in enumerate(now):
+            if rnd == ROUNDS - 1:
+                want = left / (len(now) - pos)
+            else:
+                want = FIRST_SHARE if rnd == 0 else SECOND_SHARE * seconds
+                want = min(want, left / (len(now) - pos))
+            if want <= given.get(k, 0.0) or want <= 0:
+                continue  # no larger share than it already had: it would stop the same way
+            m = method if k == 0 else "solver"
+            out = _audit_once(problem, want, plans[k], m, brute_limit)
+            left -= want  # the share, not the CPU measured: the plan is the same every run
+            given[k] = want
+            if out.status != "undecided":
+                return out
+            last[k] = out
+            if not out.budget_spent:
+                retry.remove(k)  # undecided for another reason: more time would not help
+    if not last:
+        return AuditOutcome("undecided", f"no CPU seconds to audit with ({seconds:g})")
+    outs = [last[k] for k in sorted(last)]
     if len(outs) == 1:
         return outs[0]
-    detail = "; ".join(
-        f"{logic or 'default solver'}: {out.detail}" for logic, out in zip(plans, outs, strict=True)
-    )
+    detail = "; ".join(f"{plans[k] or 'default solver'}: {last[k].detail}" for k in sorted(last))
     return AuditOutcome("undecided", detail, net_fired=any(o.net_fired for o in outs))
 
 
 def _audit_once(
     problem: Problem, seconds: float, logic: str | None, method: str, brute_limit: int
 ) -> AuditOutcome:
+    """One plan in one fresh context with ``seconds`` of CPU."""
     f = Fresh(problem, seconds, logic)
     try:
-        if not problem.complete:
-            return _audit_open(f)
-        if method == "auto":
-            out = brute(problem, f, brute_limit)
-            if out is not None:
-                return out
-        return (
-            _audit_enumerate(problem, f)
-            if problem.kind == "enumerate"
-            else _audit_optimize(problem, f)
-        )
+        return _decide(problem, f, method, brute_limit)
     finally:
+        f.close()
         # the fresh context and everything made in it go now, not at a later GC pass
         f.assertions = f.consts = f.all = []
         f.objective = None
         del f
+
+
+def _decide(problem: Problem, f: Fresh, method: str, brute_limit: int) -> AuditOutcome:
+    if not problem.complete:
+        return _audit_open(f)
+    if method == "auto":
+        out = brute(problem, f, brute_limit)
+        if out is not None:
+            return out
+    return (
+        _audit_enumerate(problem, f) if problem.kind == "enumerate" else _audit_optimize(problem, f)
+    )
 
 
 def audit_puzzle(

@@ -17,7 +17,7 @@ from typing import Any
 import z3
 
 from .auditcapture import Problem, _literal, _z3_value
-from .auditfresh import NET_FACTOR, AuditOutcome, Fresh
+from .auditfresh import AuditOutcome, Fresh, undecided
 
 __all__ = ["brute"]
 
@@ -105,12 +105,9 @@ def brute(problem: Problem, f: Fresh, limit: int) -> AuditOutcome | None:
     found: list[tuple[tuple[tuple[str, str], ...], Fraction | None]] = []
     for combo in itertools.product(*domains):
         if f.out_of_time():
-            return AuditOutcome(
-                "undecided",
-                f"brute force: the wall-clock safety net ({f.seconds * NET_FACTOR:g} s) fired",
-                "brute",
-                True,
-            )
+            out = undecided("brute force", None, f)
+            out.method = "brute"
+            return out
         pairs = list(zip(f.consts, combo, strict=False))
         if not z3.is_true(z3.simplify(z3.substitute(conj, *pairs) if pairs else conj)):
             continue

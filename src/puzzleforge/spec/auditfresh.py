@@ -6,16 +6,21 @@ into a *new* Z3 context under a work bound, and both answer with an ``AuditOutco
 keeping those here lets each way of deciding live in its own module without importing
 the other.
 
-Why work units, not seconds: ``puzzleforge verify`` of one file must print the same
-report on a busy machine as on an idle one. Z3 counts its work deterministically
-(``rlimit``, at spec/budget.py's idle-machine rate), so an audit that ends undecided does
-so on every run. A wall-clock safety net of ``NET_FACTOR`` times the seconds stays,
-because Z3's nonlinear procedures do not always stop at their rlimit (spec/budget.py);
-when it fires the outcome says so (that outcome alone depends on the machine).
+Why CPU time and work units, not wall-clock seconds: ``puzzleforge verify`` of one file
+must print the same report on a busy machine as on an idle one. Z3 counts its work
+(``rlimit``, at spec/budget.py's idle-machine rate), but its nonlinear procedures do not
+always count it (spec/budget.py), so each fresh context also gets a CPU-time share: a
+watcher thread (``CpuWatch``) reads the solving thread's own CPU clock and interrupts the
+context once the share is spent. CPU time of one thread barely moves with the machine's
+load, where wall-clock time moved with it (the same record passed idle and ended
+undecided under load). A generous wall-clock backstop (``NET_FACTOR`` times the share
+plus ``NET_SLACK`` seconds) stays only against a stuck process; when it fires the
+outcome says so (that outcome alone depends on the machine).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +40,8 @@ from .z3space import solver_for
 __all__ = [
     "STATUSES",
     "NET_FACTOR",
+    "NET_SLACK",
+    "CpuWatch",
     "NLSAT",
     "AuditOutcome",
     "Fresh",
@@ -45,8 +52,12 @@ __all__ = [
 
 #: Every outcome, in report order (only "pass" is a success).
 STATUSES = ("pass", "ambiguous", "wrong", "undecided", "error")
-#: The wall-clock safety net of an audit, as a multiple of its seconds (see the module doc).
-NET_FACTOR = 3.0
+#: The wall-clock backstop of a fresh context: this multiple of its CPU share plus
+#: ``NET_SLACK`` seconds (only against a stuck process: see the module doc).
+NET_FACTOR = 10.0
+NET_SLACK = 30.0
+#: How often the watcher reads the solving thread's CPU clock, in seconds.
+POLL = 0.005
 #: The largest value Z3's ``rlimit`` takes.
 _MAX_RLIMIT = (1 << 32) - 1
 #: The plan name of Z3's nlsat tactic (``qfnra-nlsat``: simplification, equation solving,
@@ -65,15 +76,74 @@ class AuditOutcome:
     status: str
     detail: str = ""
     method: str = "solver"
-    #: True when the wall-clock safety net ended the audit (the one load-dependent outcome).
+    #: True when the wall-clock backstop ended the audit (the one load-dependent outcome).
     net_fired: bool = False
+    #: True when it ended undecided because its CPU share or work units ran out (a larger
+    #: share in a later round may decide it; spec/audit.py ``audit_problem``).
+    budget_spent: bool = False
+
+
+class CpuWatch:
+    """Interrupts a Z3 context once the creating thread spent ``cpu`` seconds of CPU time.
+
+    Why a thread: Z3's nonlinear procedures do not count ``rlimit`` work, and Z3's own
+    ``timeout`` is wall-clock. The watcher polls the solving thread's CPU clock
+    (``pthread_getcpuclockid``; the ctypes calls into Z3 release the GIL) and calls the
+    context's ``interrupt()``; it also interrupts at the wall-clock ``backstop``.
+    """
+
+    def __init__(self, ctx: z3.Context, cpu: float, backstop: float) -> None:
+        self.ctx = ctx
+        self.cpu = cpu
+        self.clock = time.pthread_getcpuclockid(threading.get_ident())
+        self.start = time.clock_gettime(self.clock)
+        self.deadline = time.monotonic() + backstop
+        #: set by the watcher: the CPU share was spent / the wall-clock backstop fired
+        self.cpu_spent = False
+        self.net_fired = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="audit-cpu-watch", daemon=True)
+        self._thread.start()
+
+    def used(self) -> float:
+        """CPU seconds the solving thread spent since the watch started."""
+        return time.clock_gettime(self.clock) - self.start
+
+    def _watch(self) -> None:
+        while not self._stop.wait(POLL):
+            if self.used() >= self.cpu:
+                self.cpu_spent = True
+            elif time.monotonic() >= self.deadline:
+                self.net_fired = True
+            else:
+                continue
+            self.ctx.interrupt()
+            return
+
+    def spent(self) -> bool:
+        """True once the share or the backstop ran out (also read between checks)."""
+        if not (self.cpu_spent or self.net_fired):
+            if self.used() >= self.cpu:
+                self.cpu_spent = True
+            elif time.monotonic() >= self.deadline:
+                self.net_fired = True
+        return self.cpu_spent or self.net_fired
+
+    def close(self) -> float:
+        """Stop the watcher; return the CPU seconds used."""
+        used = self.used()
+        self._stop.set()
+        self._thread.join()
+        return used
 
 
 class Fresh:
     """The problem parsed into a new Z3 context, and the work bound of its checks.
 
     ``units`` is what the checks of this audit may still consume (Z3's resource count,
-    read before and after each check); ``net`` is the wall-clock safety net's deadline.
+    read before and after each check); ``watch`` interrupts the checks once ``seconds``
+    of the thread's CPU time are spent (or the wall-clock backstop fires). ``close()``
+    stops the watcher and gives the CPU seconds used.
     """
 
     def __init__(self, problem: Problem, seconds: float, logic: str | None = None) -> None:
@@ -82,8 +152,8 @@ class Fresh:
         self.logic = logic
         self.seed = problem.seed
         self.seconds = seconds
-        self.net = time.monotonic() + seconds * NET_FACTOR
-        self.net_fired = False
+        self.backstop = seconds * NET_FACTOR + NET_SLACK
+        self.watch = CpuWatch(self.ctx, seconds, self.backstop)
         self.assertions = list(z3.parse_smt2_string(problem.smt2, ctx=self.ctx))
         by_name = {str(c): c for c in _consts(self.assertions)}
         self.consts = [by_name.get(n) for n in problem.names]
@@ -108,22 +178,28 @@ class Fresh:
         s.add(self.assertions)
         return s
 
+    @property
+    def net_fired(self) -> bool:
+        return self.watch.net_fired
+
+    def budget_spent(self) -> bool:
+        """True when the CPU share or the work units ran out (not the backstop)."""
+        return self.watch.cpu_spent or self.units <= 0
+
     def out_of_time(self) -> bool:
-        """True once the safety net's deadline passed (and remembers it for the detail)."""
-        if time.monotonic() >= self.net:
-            self.net_fired = True
-        return self.net_fired
+        """True once the CPU share was spent or the wall-clock backstop fired."""
+        return self.watch.spent()
+
+    def close(self) -> float:
+        return self.watch.close()
 
     def check(self, s: z3.Solver) -> Any:
         if self.units <= 0 or self.out_of_time():
             return z3.unknown
         s.set("rlimit", min(_MAX_RLIMIT, self.units))
-        s.set("timeout", max(1, int((self.net - time.monotonic()) * 1000)))
         before = rlimit_count(s)
         r = s.check()
         self.units -= (rlimit_count(s) - before) % (1 << 32)
-        if r == z3.unknown:
-            self.out_of_time()
         return r
 
     def eqs(self, values: list[tuple[str, str]]) -> list:
@@ -153,16 +229,24 @@ class Fresh:
         return ", ".join(parts[:40]) + (" ..." if len(parts) > 40 else "")
 
 
-def undecided(what: str, s: z3.Solver, f: Fresh) -> AuditOutcome:
+def undecided(what: str, s: z3.Solver | None, f: Fresh) -> AuditOutcome:
     if f.net_fired:
         why = (
-            f"the wall-clock safety net ({f.seconds * NET_FACTOR:g} s) fired: this outcome "
-            f"depends on the machine's load"
+            f"the wall-clock backstop ({f.backstop:g} s) fired: the process looked stuck, and "
+            f"this outcome depends on the machine's load"
         )
+    elif f.units <= 0:
+        why = f"within its {f.seconds:g} CPU seconds (its work units ran out)"
+    elif f.watch.cpu_spent:
+        why = f"within its {f.seconds:g} CPU seconds"
     else:
-        why = f"within its {f.seconds:g} s of solver work ({s.reason_unknown()})"
+        reason = s.reason_unknown() if s is not None else "no reason"
+        why = f"within its {f.seconds:g} s of solver work ({reason})"
     return AuditOutcome(
-        "undecided", f"{what}: the fresh solver could not decide {why}", net_fired=f.net_fired
+        "undecided",
+        f"{what}: the fresh solver could not decide {why}",
+        net_fired=f.net_fired,
+        budget_spent=f.budget_spent() and not f.net_fired,
     )
 
 
