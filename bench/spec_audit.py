@@ -9,9 +9,9 @@ re-checked by
 spec/audit.py with ``method="auto"``: brute force (every assignment of Boolean and small
 bounded integer constants, evaluated by Z3's simplifier in a fresh context) where the
 domain has at most ``--brute-limit`` assignments, otherwise fresh Z3 solvers with none of
-the attempt's budget, bounded by ``--audit-seconds`` of solver work and a wall-clock safety
-net (nonlinear real problems: Z3's nlsat tactic, then the default solver; spec/audit.py
-``audit_plans``).
+the attempt's budget, bounded by ``--audit-seconds`` of the solving thread's CPU time (a
+wall-clock backstop only against a stuck process; nonlinear real problems: Z3's nlsat
+tactic and the default solver in rounds of rising shares; spec/audit.py ``audit_problem``).
 
 Prints one row per spec: puzzles generated, failed items, ambiguous (another correct
 answer exists: the goal is 0), wrong, undecided, error, how many were brute-forced, and
