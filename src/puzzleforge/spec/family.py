@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core.alarm import cpu_alarm
 from ..core.difficulty import DifficultyScale, apply_scale
-from ..core.errors import ConfigError, GenerationFailed
+from ..core.errors import ConfigError
 from ..core.family import params_to_dict
 from ..core.limits import is_limit
 from ..core.puzzle import Puzzle
@@ -28,13 +28,15 @@ from .answers import score_answer as _score_by_format
 from .attempt import ExprFailure, Rejection, SpecZ3Contexts, run_attempt
 from .budget import FreshContextNeeded, SafetyNetFired
 from .operatorfiles import load_file_operators
-from .outcome import UNDECIDED
 from .runerrors import (
     SAFETY_NET,
+    UNDECIDED_LIMIT,
     WALL_BACKSTOP,
     SafetyNetFailed,
     SpecExpressionError,
     UndecidedSpec,
+    raise_generation_failure,
+    stop_if_undecided,
     wall_backstop,
 )
 from .schema import Spec, load_spec
@@ -58,10 +60,6 @@ __all__ = [
 
 #: Wall-clock safety net of an audit's config replay (a check, not generation).
 AUDIT_NET_SECONDS = 3600.0
-#: Undecided uniqueness checks one puzzle may meet before the spec is given up: a spec
-#: whose checks Z3 cannot decide (18-numbers, 68-cubic) would otherwise burn every
-#: attempt at the full work budget and still give nothing.
-UNDECIDED_LIMIT = 20
 #: Attempts that must all fail with an expression error before it counts as a spec
 #: error (the run stops). Not fewer: 50-card3's post-generation expression fails on
 #: about half its attempts by the luck of the draw (an IndexError on an empty list), so
@@ -101,25 +99,6 @@ class SpecParams:
             problems.append("max_seconds must be > 0")
         if problems:
             raise ConfigError("; ".join(problems))
-
-
-def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
-    """Raise ``UndecidedSpec`` when one puzzle's rejections hold ``UNDECIDED_LIMIT``
-    undecided checks."""
-    count = reasons.get(UNDECIDED, 0)
-    if count >= UNDECIDED_LIMIT:
-        summary = ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
-        raise UndecidedSpec(
-            f"spec {path}: {count} attempts ended with a uniqueness check Z3 could not decide "
-            f"(limit {UNDECIDED_LIMIT} per puzzle), so generation stops: a puzzle is emitted "
-            f"only when its answer is proven unique, and this spec's checks stay undecided "
-            f"(nonlinear constraints such as squares or cubes of unknowns usually do). Raise "
-            f"--attempt-seconds to give each check more work, or change the spec; rejections "
-            f"by reason: {summary}",
-            attempts=attempts,
-            reasons=dict(reasons),
-            file=path,
-        )
 
 
 def _without_traceback(exc: ExprFailure) -> ExprFailure:
@@ -360,50 +339,10 @@ class SpecFamily:
                 reasons["recursion limit"] += 1
                 continue
             return apply_scale(self._puzzle(params, result, attempts, reasons), SPEC_SCALE)
-        self._raise_failure(
-            attempts, reasons, failures, replay=config is not None, detail=replay_detail
+        raise_generation_failure(
+            self.path, attempts, reasons, failures, replay=config is not None, detail=replay_detail
         )
         raise AssertionError("unreachable")
-
-    def _raise_failure(
-        self, attempts: int, reasons: Counter, failures: dict, replay: bool, detail: str = ""
-    ) -> None:
-        if failures:
-            top, count = max(((k, reasons[k]) for k in failures), key=lambda kv: kv[1])
-            # one failing attempt may be bad luck (random data); the same error on most of
-            # several attempts is a spec error
-            if attempts >= 5 and count * 2 >= sum(reasons.values()):
-                exc = failures[top]
-                code = exc.code
-                raise SpecExpressionError(
-                    f"expression failed: {type(exc.exc).__name__}: {exc.exc} "
-                    f"(in: {' '.join(code.source.split())[:200]})",
-                    file=self.path,
-                    field=code.where,
-                    line=code.line,
-                    expected="an expression that evaluates for the spec's variables and symbols "
-                    "(Z3 formulas must type-check)",
-                )
-        summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common())
-        if failures:
-            summary += "; last expression error: " + "; ".join(
-                f"{k}: {type(e.exc).__name__}: {str(e.exc)[:120]}" for k, e in failures.items()
-            )
-        failed = GenerationFailed(
-            f"{'config replay' if replay else 'spec'} {self.path} gave no puzzle after {attempts} "
-            f"attempt(s); rejections by reason: {summary}" + (f" ({detail})" if detail else ""),
-            attempts=attempts,
-            reasons=dict(reasons),
-            file=self.path,
-        )
-        failed.detail = detail  # the replay's rejection in words (spec generate --config)
-        try:
-            raise failed
-        finally:
-            # the traceback holds this frame: without the del, exception -> frame ->
-            # exception is a cycle that keeps the caller's Z3 context (~17 MB) alive until
-            # the next GC pass, next to the context of the following call
-            del failed
 
     def _puzzle(self, params: SpecParams, result: dict, attempts: int, reasons: Counter) -> Puzzle:
         problem = result["problem"]

@@ -9,7 +9,11 @@ for the same reason (both sides name them).
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 from ..core.errors import GenerationFailed, InvalidSpec
+from .outcome import UNDECIDED
 
 __all__ = [
     "SafetyNetFailed",
@@ -18,6 +22,9 @@ __all__ = [
     "SAFETY_NET",
     "WALL_BACKSTOP",
     "wall_backstop",
+    "UNDECIDED_LIMIT",
+    "stop_if_undecided",
+    "raise_generation_failure",
 ]
 
 #: The rejection reason counted when the safety net fires.
@@ -67,3 +74,77 @@ class SpecExpressionError(InvalidSpec):
     """
 
     ends_run = True
+
+
+#: Undecided uniqueness checks one puzzle may meet before the spec is given up: a spec
+#: whose checks Z3 cannot decide (18-numbers, 68-cubic) would otherwise burn every
+#: attempt at the full work budget and still give nothing.
+UNDECIDED_LIMIT = 20
+
+
+def stop_if_undecided(reasons: Any, path: str, attempts: int) -> None:
+    """Raise ``UndecidedSpec`` when one puzzle's rejections hold ``UNDECIDED_LIMIT``
+    undecided checks."""
+    count = reasons.get(UNDECIDED, 0)
+    if count >= UNDECIDED_LIMIT:
+        summary = ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
+        raise UndecidedSpec(
+            f"spec {path}: {count} attempts ended with a uniqueness check Z3 could not decide "
+            f"(limit {UNDECIDED_LIMIT} per puzzle), so generation stops: a puzzle is emitted "
+            f"only when its answer is proven unique, and this spec's checks stay undecided "
+            f"(nonlinear constraints such as squares or cubes of unknowns usually do). Raise "
+            f"--attempt-seconds to give each check more work, or change the spec; rejections "
+            f"by reason: {summary}",
+            attempts=attempts,
+            reasons=dict(reasons),
+            file=path,
+        )
+
+
+def raise_generation_failure(
+    path: str,
+    attempts: int,
+    reasons: Counter,
+    failures: dict,
+    replay: bool,
+    detail: str = "",
+) -> None:
+    """Raise the error that ends a puzzle's attempts: a ``SpecExpressionError`` when one
+    expression failed on most of several attempts (the spec is wrong, not the draw),
+    else ``GenerationFailed`` with the rejections by reason."""
+    if failures:
+        top, count = max(((k, reasons[k]) for k in failures), key=lambda kv: kv[1])
+        # one failing attempt may be bad luck (random data); the same error on most of
+        # several attempts is a spec error
+        if attempts >= 5 and count * 2 >= sum(reasons.values()):
+            exc = failures[top]
+            code = exc.code
+            raise SpecExpressionError(
+                f"expression failed: {type(exc.exc).__name__}: {exc.exc} "
+                f"(in: {' '.join(code.source.split())[:200]})",
+                file=path,
+                field=code.where,
+                line=code.line,
+                expected="an expression that evaluates for the spec's variables and symbols "
+                "(Z3 formulas must type-check)",
+            )
+    summary = ", ".join(f"{k}: {v}" for k, v in reasons.most_common())
+    if failures:
+        summary += "; last expression error: " + "; ".join(
+            f"{k}: {type(e.exc).__name__}: {str(e.exc)[:120]}" for k, e in failures.items()
+        )
+    failed = GenerationFailed(
+        f"{'config replay' if replay else 'spec'} {path} gave no puzzle after {attempts} "
+        f"attempt(s); rejections by reason: {summary}" + (f" ({detail})" if detail else ""),
+        attempts=attempts,
+        reasons=dict(reasons),
+        file=path,
+    )
+    failed.detail = detail  # the replay's rejection in words (spec generate --config)
+    try:
+        raise failed
+    finally:
+        # the traceback holds this frame: without the del, exception -> frame ->
+        # exception is a cycle that keeps the caller's Z3 context (~17 MB) alive until
+        # the next GC pass, next to the context of the following call
+        del failed
