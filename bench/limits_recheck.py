@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from puzzleforge.core.cputime import child_pids
+
 ROOT = Path(__file__).resolve().parents[1]
 ABCD = ROOT / "examples" / "crossnumber" / "abcd.yaml"
 PY = sys.executable
@@ -310,16 +312,6 @@ def wrong_answer_cases(tmp: Path) -> None:
     )
 
 
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            out += [int(x) for x in (task / "children").read_text().split()]
-        except (OSError, ValueError):
-            continue
-    return out
-
-
 def kill_case(tmp: Path) -> None:
     """kill -9 of a quiet `generate -w 2` once its two pool workers run (children of the
     fork server): no orphan keeps the pipes, also while the killed command is not reaped
@@ -335,7 +327,7 @@ def kill_case(tmp: Path) -> None:
     )
     end = time.monotonic() + 300
     while time.monotonic() < end:
-        workers = [g for c in _children(proc.pid) for g in _children(c)]
+        workers = [g for c in child_pids(proc.pid) for g in child_pids(c)]
         if len(workers) >= 2:
             break
         time.sleep(0.2)

@@ -48,6 +48,8 @@ from spec_throughput import (  # noqa: E402  (bench scripts are not a package)
     ROOT,
     TICK,
     _count_lines,
+    corpus_specs,
+    reference_copy,
 )
 
 
@@ -191,15 +193,9 @@ def main(argv: list[str]) -> int:
     a = ap.parse_args(argv)
     if not REF_PY.exists() or not CORPUS.exists():
         sys.exit(f"needs {REF_PY} (see {REFERENCE}/REFERENCE.md) and {CORPUS}")
-    specs = sorted(CORPUS.glob("*.yaml"), key=lambda p: (int(p.stem.split("-")[0]), p.stem))
-    if a.specs:
-        want = set(a.specs.split(","))
-        specs = [p for p in specs if p.stem in want]
+    specs = corpus_specs(a.specs)
     tmp = Path(tempfile.mkdtemp(prefix="spec-memory-"))
-    ref_dir = tmp / "ref"
-    shutil.copytree(REFERENCE, ref_dir)
-    (ref_dir / "output").mkdir(exist_ok=True)
-    (ref_dir / "temp").mkdir(exist_ok=True)
+    ref_dir = reference_copy(tmp)
     print(f"-n {a.n} --cpu-cap {a.cpu_cap} --seed {a.seed}; load {os.getloadavg()[0]:.1f}")
     print(
         f"{'spec':18} {'ours MB (made)':>15} {'theirs MB (made)':>15} {'ratio':>6} "

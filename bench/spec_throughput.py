@@ -320,6 +320,23 @@ def print_row(row: dict) -> None:
     )
 
 
+def corpus_specs(names: str) -> list[Path]:
+    """The corpus specs in number order, only ``names`` (comma-separated stems) if given."""
+    specs = sorted(CORPUS.glob("*.yaml"), key=lambda p: (int(p.stem.split("-")[0]), p.stem))
+    want = set(names.split(",")) if names else None
+    return [p for p in specs if want is None or p.stem in want]
+
+
+def reference_copy(tmp: Path) -> Path:
+    """A private copy of the reference program under ``tmp`` (it writes into its own
+    output/ and temp/ folders, so runs side by side must not share one)."""
+    ref_dir = tmp / "ref"
+    shutil.copytree(REFERENCE, ref_dir)
+    (ref_dir / "output").mkdir(exist_ok=True)
+    (ref_dir / "temp").mkdir(exist_ok=True)
+    return ref_dir
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--specs", default="", help="comma-separated spec stems (default: all 46)")
@@ -367,15 +384,9 @@ def main(argv: list[str]) -> int:
         return 0
     if not REF_PY.exists() or not CORPUS.exists():
         sys.exit(f"needs {REF_PY} (see {REFERENCE}/REFERENCE.md) and {CORPUS}")
-    specs = sorted(CORPUS.glob("*.yaml"), key=lambda p: (int(p.stem.split("-")[0]), p.stem))
-    if a.specs:
-        want = set(a.specs.split(","))
-        specs = [p for p in specs if p.stem in want]
+    specs = corpus_specs(a.specs)
     tmp = Path(tempfile.mkdtemp(prefix="spec-throughput-"))
-    ref_dir = tmp / "ref"
-    shutil.copytree(REFERENCE, ref_dir)
-    (ref_dir / "output").mkdir(exist_ok=True)
-    (ref_dir / "temp").mkdir(exist_ok=True)
+    ref_dir = reference_copy(tmp)
     print(
         f"-n {a.n} --cpu {a.cpu} --first-cpu {a.first_cpu} --rounds {a.rounds}; "
         f"load {os.getloadavg()[0]:.1f}; rates in puzzles per CPU-second (median of rounds)"

@@ -23,36 +23,23 @@ from pathlib import Path
 
 import pytest
 
+from puzzleforge.core.cputime import child_pids
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Generous bounds, only so that a regression fails instead of hanging the suite.
 START_TIMEOUT = 300.0
 END_TIMEOUT = 300.0
 
 
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as fh:
-                out += [int(x) for x in fh.read().split()]
-        except (OSError, ValueError):
-            continue
-    return out
-
-
 def _tree(pid: int) -> dict[int, int]:
     """Every live descendant of ``pid`` with its depth below it (1: a child)."""
     depth: dict[int, int] = {}
-    stack = [(c, 1) for c in _children(pid)]
+    stack = [(c, 1) for c in child_pids(pid)]
     while stack:
         child, d = stack.pop()
         if child not in depth:
             depth[child] = d
-            stack += [(c, d + 1) for c in _children(child)]
+            stack += [(c, d + 1) for c in child_pids(child)]
     return depth
 
 

@@ -13,12 +13,15 @@ from __future__ import annotations
 import os
 import resource
 
-__all__ = ["cpu_seconds", "process_cpu_seconds"]
+__all__ = ["child_pids", "cpu_seconds", "process_cpu_seconds"]
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _children(pid: int) -> list[int]:
+def child_pids(pid: int) -> list[int]:
+    """The live children of ``pid`` (every thread's, Linux /proc); [] when it is gone.
+
+    Public because tests and benches that check "no orphan survives" walk the same tree."""
     out: list[int] = []
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -51,7 +54,7 @@ def process_cpu_seconds(pid: int) -> float | None:
 def _live_descendants_seconds(pid: int) -> float:
     """utime + stime of the live descendants of ``pid`` (each counted once)."""
     total = 0.0
-    stack = _children(pid)
+    stack = child_pids(pid)
     seen: set[int] = set()
     while stack:
         child = stack.pop()
@@ -65,7 +68,7 @@ def _live_descendants_seconds(pid: int) -> float:
             continue
         # fields[0] is the state (field 3); utime, stime are fields 14, 15
         total += (int(fields[11]) + int(fields[12])) / _TICKS
-        stack += _children(child)
+        stack += child_pids(child)
     return total
 
 

@@ -9,6 +9,7 @@ for the same reason (both sides name them).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -25,6 +26,7 @@ __all__ = [
     "UNDECIDED_LIMIT",
     "stop_if_undecided",
     "raise_generation_failure",
+    "require_random",
 ]
 
 #: The rejection reason counted when the safety net fires.
@@ -148,3 +150,16 @@ def raise_generation_failure(
         # exception is a cycle that keeps the caller's Z3 context (~17 MB) alive until
         # the next GC pass, next to the context of the following call
         del failed
+
+
+def require_random(rng: Any, path: str, worker: str) -> None:
+    """Refuse an ``rng`` whose state cannot travel to a worker process.
+
+    Why: a worker (the sandbox's or the trusted one) advances a copy of the caller's
+    ``random.Random`` and sends its state back, so the caller's generator moves exactly as
+    if the spec had run in process (same seed, same bytes); any other object cannot."""
+    if not isinstance(rng, random.Random):
+        raise GenerationFailed(
+            f"generate needs a random.Random (its state is sent to the {worker} worker)",
+            file=path,
+        )

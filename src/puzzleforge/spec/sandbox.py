@@ -48,6 +48,7 @@ from .runerrors import (
     SafetyNetFailed,
     SpecExpressionError,
     UndecidedSpec,
+    require_random,
     wall_backstop,
 )
 from .sandbox_process import (
@@ -194,11 +195,7 @@ def sandboxed_generate(
     deadline: float,
 ) -> Puzzle:
     """``family.generate`` run by this thread's worker; ``rng`` advances as in process."""
-    if not isinstance(rng, random.Random):
-        raise GenerationFailed(
-            "generate needs a random.Random (its state is sent to the sandboxed worker)",
-            file=family.path,
-        )
+    require_random(rng, family.path, "sandboxed")
     request = {
         "op": "generate",
         "params": asdict(params),

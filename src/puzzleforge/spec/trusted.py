@@ -33,11 +33,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import GenerationFailed
 from ..core.limitedworker import LimitedWorker
 from ..core.limits import LimitExceeded, in_worker
 from .oslock import CPU_GRACE
-from .runerrors import SAFETY_NET, SafetyNetFailed, wall_backstop
+from .runerrors import SAFETY_NET, SafetyNetFailed, require_random, wall_backstop
 
 __all__ = ["trusted_generate", "trusted_capture", "KILL_GRACE"]
 
@@ -144,11 +143,7 @@ def trusted_generate(
     deadline: float,
 ) -> Any:
     """``family.generate_in_process`` in the family's worker; ``rng`` advances as in place."""
-    if not isinstance(rng, random.Random):
-        raise GenerationFailed(
-            "generate needs a random.Random (its state is sent to the trusted worker)",
-            file=family.path,
-        )
+    require_random(rng, family.path, "trusted")
     net = float(params.max_seconds)
     try:
         return _run(
