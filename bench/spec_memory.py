@@ -40,6 +40,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from puzzleforge.core.cputime import child_pids
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from spec_throughput import (  # noqa: E402  (bench scripts are not a package)
     CORPUS,
@@ -61,12 +63,7 @@ def _tree_pids(pid: int) -> list[int]:
         if p in found:
             continue
         found.append(p)
-        try:
-            for task in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{task}/children", "rb") as fh:
-                    todo += [int(c) for c in fh.read().split()]
-        except (OSError, ValueError):
-            continue
+        todo += child_pids(p)
     return found
 
 

@@ -52,6 +52,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from puzzleforge.core.cputime import child_pids
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 if not SHARED.exists():
@@ -118,11 +120,9 @@ def _tree_rss(pid: int) -> int:
         try:
             with open(f"/proc/{p}/statm", "rb") as fh:
                 total += int(fh.read().split()[1]) * PAGE
-            for task in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{task}/children", "rb") as fh:
-                    todo += [int(c) for c in fh.read().split()]
         except (OSError, ValueError):
             continue
+        todo += child_pids(p)
     return total
 
 
