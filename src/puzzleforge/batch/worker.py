@@ -174,11 +174,19 @@ def _bounds_itself(family: Any, params: Any) -> bool:
 
 
 def _own_net(family: Any, params: Any) -> bool:
-    """True for a family with a CPU safety net of its own (``max_seconds``) that runs in
-    this process (spec files with --trust): its attempts go to a worker whose RLIMIT_CPU
-    is that net + ``NET_GRACE``, so work stuck in C (an operator file's endless C call,
-    where the family's CPU alarm never runs) still ends, loudly."""
-    return hasattr(params, "max_seconds") and not _bounds_itself(family, params)
+    """True for a family with a CPU safety net of its own (``max_seconds``) that runs
+    code of the user's in this process (spec files with --trust and ``.py`` operator
+    files: ``trusted_code``): its attempts go to a worker whose RLIMIT_CPU is that net +
+    ``NET_GRACE``, so work stuck in C (an operator file's endless C call, where the
+    family's CPU alarm never runs) still ends, loudly. A trusted spec without operator
+    files runs in place (its CPU alarm is its net), as the Python API runs it: no second
+    process and its ~10-15 MB of peak memory (docs/spec.md) for code that is all ours;
+    ``--timeout-per-item`` still puts every attempt in a bounded worker."""
+    return (
+        hasattr(params, "max_seconds")
+        and not _bounds_itself(family, params)
+        and bool(getattr(family, "trusted_code", True))
+    )
 
 
 def _attempt(
