@@ -433,6 +433,12 @@ def enumerate_terms(a: Attempt, limit: int | None) -> list | None:
     a.check_time()
     ids = [c._pf_id for c in consts]
     doms = term_domains(nodes, st.roots, ids, kinds)
+    if doms is not None and doms[2] == 0:
+        # an empty domain (contradictory bounds): no solution, as both backends below
+        # would find after reading the same domains again
+        column_solved(a)
+        a.col = None
+        return []
     # more assignments than exhaustive evaluation takes (its first test, made here once):
     # CNF from the terms (spec/termsat.py)
     big = doms is not None and doms[2] > MAX_ASSIGNMENTS
