@@ -106,7 +106,10 @@ def _sample_source(rng: random.Random, n: int, k: int, order: bool, dup: bool) -
 
 def as_config(indices: Any) -> Any:
     """The config form of selected indices: every index ``i`` becomes the string ``__i__``."""
-    if isinstance(indices, (list, tuple)):
+    t = type(indices)
+    if t is int:  # the common leaf first
+        return f"__{indices}__"
+    if t is list or t is tuple or isinstance(indices, (list, tuple)):
         return [as_config(x) for x in indices]
     return f"__{indices}__"
 
@@ -135,8 +138,11 @@ def _regroup(groups: list[list[int]], assemble: Callable[[list, list], list]) ->
 
 
 def _to_hashable(x: Any) -> Any:
-    if isinstance(x, (list, tuple)):
-        return tuple(_to_hashable(e) for e in x)
+    t = type(x)
+    if t is int or t is str:  # the common leaves first
+        return x
+    if t is list or t is tuple or isinstance(x, (list, tuple)):
+        return tuple([_to_hashable(e) for e in x])
     return x
 
 
