@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from . import operators
+from .eliminate import eliminated_rows
 from .fastint import FastInt
 from .finite import MAX_ASSIGNMENTS, compile_terms
 from .linear import Lin, _union, rows_of
@@ -452,6 +453,8 @@ def enumerate_terms(a: Attempt, limit: int | None) -> list | None:
     if res is None:
         a.check_time()
         rows = None if doms is None else term_rows(nodes, st.roots, ids, kinds, limit, doms)
+        if rows is None:  # an unknown fixed by an equation, eliminated (spec/eliminate.py)
+            rows = eliminated_rows(st.b, st.roots, ids, kinds, limit)
         if rows is None:
             to_z3(a)
             return None
