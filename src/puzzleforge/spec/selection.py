@@ -106,7 +106,10 @@ def _sample_source(rng: random.Random, n: int, k: int, order: bool, dup: bool) -
 
 def as_config(indices: Any) -> Any:
     """The config form of selected indices: every index ``i`` becomes the string ``__i__``."""
-    if isinstance(indices, (list, tuple)):
+    t = type(indices)
+    if t is int:  # the common leaf first
+        return f"__{indices}__"
+    if t is list or t is tuple or isinstance(indices, (list, tuple)):
         return [as_config(x) for x in indices]
     return f"__{indices}__"
 
