@@ -94,6 +94,10 @@ def audit_algebraic(problem: Problem, seconds: float) -> AuditOutcome | None:
     system = polynomial_system(problem)
     if system is None:
         return None
+    if seconds <= 0:
+        return AuditOutcome(
+            "undecided", f"no CPU seconds to audit with ({seconds:g})", METHOD, budget_spent=True
+        )
 
     def solve() -> list[Point] | str:
         try:
