@@ -90,3 +90,44 @@ def test_a_budget_row_bounds_each_unknown():
     lo, hi = {0: 0, 1: 0, 2: 0}, {}
     tighten_bounds(b.nodes, [row], {0, 1}, lo, hi)
     assert hi == {}
+
+
+def test_an_empty_bound_means_no_solution():
+    # tighten_bounds returns False only when some unknown is left with no value: Z3 must
+    # then find the system unsatisfiable; when it returns True the bounds hold as above
+    rng = random.Random(1127)
+    empty = 0
+    for _ in range(300):
+        b, conj, z3s, lo, hi = _random_system(rng)
+        for i, x in enumerate(b.xs):  # tight boxes, so that contradictions are common
+            hi.setdefault(i, lo.get(i, 0) + rng.randint(0, 6))
+            z3s.append(x <= hi[i])
+        lo2, hi2 = dict(lo), dict(hi)
+        s = z3.Solver()
+        s.add(z3s)
+        if not tighten_bounds(b.nodes, conj, set(range(len(b.xs))), lo2, hi2):
+            empty += 1
+            assert s.check() == z3.unsat
+        else:
+            for i, x in enumerate(b.xs):
+                s.push()
+                s.add(z3.Or(x < lo2[i], x > hi2[i]) if i in lo2 else x > hi2[i])
+                assert s.check() == z3.unsat
+                s.pop()
+    assert empty > 30
+
+
+def test_skipped_bound_atoms_change_nothing():
+    # a conjunct already read as a bound (x >= 0) derives only that bound: skipping it
+    # gives the same bounds
+    rng = random.Random(77)
+    for _ in range(100):
+        b, conj, _, lo, hi = _random_system(rng)
+        atoms = []
+        for i in range(len(b.xs)):
+            if i in lo:
+                atoms.append(b.add(("ge", (b.consts[i], b.num(lo[i])))))
+        lo1, hi1, lo2, hi2 = dict(lo), dict(hi), dict(lo), dict(hi)
+        r1 = tighten_bounds(b.nodes, atoms + conj, set(range(len(b.xs))), lo1, hi1)
+        r2 = tighten_bounds(b.nodes, atoms + conj, set(range(len(b.xs))), lo2, hi2, set(atoms))
+        assert (r1, lo1, hi1) == (r2, lo2, hi2)

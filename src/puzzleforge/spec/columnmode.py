@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from . import operators
+from .eliminate import eliminated_rows
 from .fastint import FastInt
 from .finite import MAX_ASSIGNMENTS, compile_terms
 from .linear import Lin, _union, rows_of
@@ -61,6 +62,8 @@ __all__ = [
 ]
 
 _MISSING = object()
+#: Value types that are never a symbol constant (``convert`` returns them as they are).
+_PLAIN = frozenset((str, int, bool, float, type(None)))
 
 
 @contextmanager
@@ -188,6 +191,8 @@ class _State:
     def convert(self, value: Any) -> Any:
         """Symbol constants inside nested lists/tuples (``_sym``, derived symbols) as leaves."""
         t = type(value)
+        if t in _PLAIN:  # drawn names and numbers (most of ``_sym``): no attribute lookup
+            return value
         if t is list or t is tuple:
             out = [self.convert(v) for v in value]
             return out if t is list else tuple(out)
@@ -256,7 +261,12 @@ def _swaps(a: Attempt, code: Any, st: _State) -> tuple[dict[str, Any], list[str]
     """Names to rebind for a Term evaluation, and all names read; Fallback if ineligible."""
     env = a.env
     exports = a.z3s.exports  # the space's bound Z3 functions, and their term versions
-    lin_dispatch, term_dispatch = a.z3s.dispatch("linear"), a.z3s.dispatch("terms")
+    ops: dict[str, tuple[Any, Any]]
+    if st.linear:
+        dispatch, ops = a.z3s.dispatch("linear"), _LIN_OPERATORS
+    else:
+        dispatch, ops = a.z3s.dispatch("terms"), _OPERATORS
+    symbols, derived, dicts = st.symbols, st.derived, st.dicts
     swaps: dict[str, Any] = {}
     names: list[str] = []
     seen: set[Any] = set()
@@ -268,10 +278,10 @@ def _swaps(a: Attempt, code: Any, st: _State) -> tuple[dict[str, Any], list[str]
         seen.add(c)
         for n in global_names(c):
             names.append(n)
-            if n in st.symbols:
-                d = st.dicts.get(n)
+            if n in symbols:
+                d = dicts.get(n)
                 if d is None:
-                    d = st.dicts[n] = env[n].mapped(st.leaf)
+                    d = dicts[n] = env[n].mapped(st.leaf)
                 swaps[n] = d
                 continue
             v = env.get(n, _MISSING)
@@ -280,14 +290,11 @@ def _swaps(a: Attempt, code: Any, st: _State) -> tuple[dict[str, Any], list[str]
                 if v is _MISSING or not callable(v) or id(v) in _PURE_BUILTINS:
                     continue
                 raise Fallback(f"builtin {n}")
-            dispatch, ops = (
-                (lin_dispatch, _LIN_OPERATORS) if st.linear else (term_dispatch, _OPERATORS)
-            )
             if n in dispatch and v is exports.get(n):
                 swaps[n] = dispatch[n]
             elif n in ops and v is ops[n][0]:
                 swaps[n] = ops[n][1]
-            elif n == "_sym" or n in st.derived:
+            elif n == "_sym" or n in derived:
                 swaps[n] = st.convert(v)
             elif callable(v):
                 if id(v) in _PURE_BUILTINS:
@@ -433,6 +440,12 @@ def enumerate_terms(a: Attempt, limit: int | None) -> list | None:
     a.check_time()
     ids = [c._pf_id for c in consts]
     doms = term_domains(nodes, st.roots, ids, kinds)
+    if doms is not None and doms[2] == 0:
+        # an empty domain (contradictory bounds): no solution, as both backends below
+        # would find after reading the same domains again
+        column_solved(a)
+        a.col = None
+        return []
     # more assignments than exhaustive evaluation takes (its first test, made here once):
     # CNF from the terms (spec/termsat.py)
     big = doms is not None and doms[2] > MAX_ASSIGNMENTS
@@ -440,6 +453,8 @@ def enumerate_terms(a: Attempt, limit: int | None) -> list | None:
     if res is None:
         a.check_time()
         rows = None if doms is None else term_rows(nodes, st.roots, ids, kinds, limit, doms)
+        if rows is None:  # an unknown fixed by an equation, eliminated (spec/eliminate.py)
+            rows = eliminated_rows(st.b, st.roots, ids, kinds, limit)
         if rows is None:
             to_z3(a)
             return None

@@ -195,7 +195,11 @@ def _domains(
             hi[c] = min(hi.get(c, max(vs)), max(vs))
     # bounds the top-level linear rows imply (spec/linbounds.py): sound, so the space
     # still holds every solution
-    tighten_bounds(nodes, conjuncts, {c for c in used if kinds[c] != _BOOL}, lo, hi)
+    ints = {c for c in used if kinds[c] != _BOOL}
+    if not tighten_bounds(nodes, conjuncts, ints, lo, hi, atoms):
+        # some constant has no value: there is no solution, and the empty space (every
+        # domain empty) holds all of them; no other domain need be read
+        return {c: [] for c in used if kinds[c] != _BOOL}
     out: dict[int, list[int]] = {}
     for c in used:
         if kinds[c] == _BOOL:

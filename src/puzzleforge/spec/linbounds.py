@@ -25,7 +25,7 @@ __all__ = ["tighten_bounds", "PASSES"]
 #: Rounds of propagation over all rows (each may use the bounds the previous derived).
 PASSES = 4
 
-Row = tuple[dict[int, int], int]  # sum(coef[c] * c) <= k
+Row = tuple[list[tuple[int, int]], int]  # sum(a * c for c, a in terms) <= k
 
 
 def _form(
@@ -68,10 +68,14 @@ def _form(
     return out
 
 
-def _rows(nodes: list[tuple], conjuncts: Sequence[int], ints: set[int]) -> list[Row]:
+def _rows(
+    nodes: list[tuple], conjuncts: Sequence[int], ints: set[int], skip: set[int]
+) -> list[Row]:
     memo: dict[int, tuple[dict[int, int], int] | None] = {}
     rows: list[Row] = []
     for i in conjuncts:
+        if i in skip:
+            continue
         op, args = nodes[i]
         if op not in ("le", "lt", "ge", "gt", "eq") or len(args) != 2:
             continue
@@ -81,15 +85,15 @@ def _rows(nodes: list[tuple], conjuncts: Sequence[int], ints: set[int]) -> list[
         coef = dict(fa[0])
         for c, v in fb[0].items():
             coef[c] = coef.get(c, 0) - v
-        coef = {c: v for c, v in coef.items() if v}
-        if not coef or not set(coef) <= ints:
+        terms = [(c, v) for c, v in coef.items() if v]
+        if not terms or any(c not in ints for c, _ in terms):
             continue
         k = fb[1] - fa[1]  # sum(coef * x) op k
-        neg = {c: -v for c, v in coef.items()}
+        neg = [(c, -v) for c, v in terms]
         if op in ("le", "eq"):
-            rows.append((coef, k))
+            rows.append((terms, k))
         if op == "lt":
-            rows.append((coef, k - 1))
+            rows.append((terms, k - 1))
         if op in ("ge", "eq"):
             rows.append((neg, -k))
         if op == "gt":
@@ -103,40 +107,50 @@ def tighten_bounds(
     ints: set[int],
     lo: dict[int, int],
     hi: dict[int, int],
-) -> None:
-    """Narrow ``lo``/``hi`` (in place) by the bounds the linear conjuncts imply.
+    skip: set[int] = frozenset(),  # type: ignore[assignment]
+) -> bool:
+    """Narrow ``lo``/``hi`` (in place) by the bounds the linear conjuncts imply; False
+    when they prove some constant has no value (no solution: propagation stops there).
 
     ``ints``: the integer constants (indices of ``const`` nodes); a row over any other
     constant is not used. ``lo``/``hi`` must already hold only bounds every solution meets.
+    ``skip``: conjuncts already read into ``lo``/``hi`` (a constant against a number),
+    whose rows would derive those same bounds again and nothing else.
     """
-    rows = _rows(nodes, conjuncts, ints)
+    rows = _rows(nodes, conjuncts, ints, skip)
     for _ in range(PASSES):
         changed = False
-        for coef, k in rows:
+        for terms, k in rows:
             low = 0  # sum of the known minima of the terms
-            missing = []
-            for c, a in coef.items():
+            missing = None
+            for c, a in terms:
                 b = lo.get(c) if a > 0 else hi.get(c)
                 if b is None:
-                    missing.append(c)
+                    if missing is not None:
+                        break  # two terms without a bound: the row bounds nothing
+                    missing = c
                 else:
                     low += a * b
-            if len(missing) > 1:
-                continue
-            for c, a in coef.items():
-                if missing and c != missing[0]:
-                    continue
-                own = 0 if missing else a * (lo[c] if a > 0 else hi[c])
-                r = k - (low - own)  # a * x_c <= r
-                if a > 0:
-                    ub = r // a
-                    if c not in hi or ub < hi[c]:
-                        hi[c] = ub
-                        changed = True
-                else:
-                    lb = -((-r) // a)  # x_c >= ceil(r / a), a < 0
-                    if c not in lo or lb > lo[c]:
-                        lo[c] = lb
-                        changed = True
+            else:
+                for c, a in terms:
+                    if missing is not None and c != missing:
+                        continue
+                    own = 0 if missing is not None else a * (lo[c] if a > 0 else hi[c])
+                    r = k - (low - own)  # a * x_c <= r
+                    if a > 0:
+                        ub = r // a
+                        if c not in hi or ub < hi[c]:
+                            hi[c] = ub
+                            changed = True
+                            if c in lo and lo[c] > ub:
+                                return False
+                    else:
+                        lb = -((-r) // a)  # x_c >= ceil(r / a), a < 0
+                        if c not in lo or lb > lo[c]:
+                            lo[c] = lb
+                            changed = True
+                            if c in hi and hi[c] < lb:
+                                return False
         if not changed:
             break
+    return True
