@@ -183,6 +183,13 @@ def one_spec(
     return row
 
 
+def write_rows(path: Path, rows: list[dict]) -> None:
+    """Write the rows so far (replacing the file whole, so it is never half-written)."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
+    part.replace(path)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", type=int, default=3, help="puzzles per spec and direction")
@@ -190,7 +197,9 @@ def main() -> None:
     ap.add_argument("--specs", default="", help="comma-separated spec stems (default: all)")
     ap.add_argument("--timeout", type=float, default=240.0, help="wall seconds per reference run")
     ap.add_argument("--cpu", type=float, default=120.0, help="CPU seconds for ours per spec")
-    ap.add_argument("--json", default="", help="also write the rows here")
+    ap.add_argument(
+        "--json", default="", help="also write the rows here (rewritten after each spec)"
+    )
     ap.add_argument("--keep", default="", help="keep the configs and outputs in this folder")
     args = ap.parse_args()
     if not REF_PY.exists() or not CORPUS.exists():
@@ -227,6 +236,8 @@ def main() -> None:
         )
         for note in row["notes"]:
             print(f"    - {note}", flush=True)
+        if args.json:  # after every spec, so a run stopped early keeps the rows it has
+            write_rows(Path(args.json), rows)
     tot = {
         k: sum(r[k] for r in rows)
         for k in (
@@ -257,8 +268,6 @@ def main() -> None:
             f"{who}: {sum(reasons.values())}"
             + "".join(f"\n    {n} x {why}" for why, n in sorted(reasons.items()))
         )
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
     if not args.keep:
         shutil.rmtree(tmp, ignore_errors=True)
     os.sys.stdout.flush()

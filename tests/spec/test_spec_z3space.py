@@ -116,3 +116,22 @@ def test_space_binds_the_spec_namespace_to_its_context() -> None:
     # the symbol cache gives the same constant for the same name and type
     assert space.symbol("v", "int") is space.symbol("v", "int")
     assert space.symbol("v", "int").ctx is ctx
+
+
+def test_symbol_constants_are_the_ones_z3py_makes() -> None:
+    """The direct-call Bool/Int constants are z3py's constants: same AST, class, sort."""
+    from puzzleforge.spec.fastint import FastInt
+    from puzzleforge.spec.z3space import make_constant
+
+    space = Z3Space()
+    for name, type_name in (("num_张伟_a", "int"), ("x", "enum"), ("b_1", "bool"), ("k", "Int")):
+        got = space.symbol(name, type_name)
+        ref = make_constant(name, type_name, space.ctx)
+        assert got.eq(ref)
+        assert type(got) is type(ref)
+        assert got.get_id() == ref.get_id() == got._pf_id
+        assert got.sort().kind() == ref.sort().kind() == got._pf_sort_kind
+        assert got.ctx is space.ctx
+    assert type(space.symbol("y", "int")) is FastInt
+    assert (space.symbol("y", "int") + 1).eq(z3.Int("y", space.ctx) + 1)
+    assert space.symbol("r", "real").sort() == z3.RealSort(space.ctx)  # other types: z3py
