@@ -12,9 +12,12 @@ domain has at most ``--brute-limit`` assignments, otherwise fresh Z3 solvers wit
 the attempt's budget, bounded by ``--audit-seconds`` of the solving thread's CPU time (a
 wall-clock backstop only against a stuck process; nonlinear real problems: Z3's nlsat
 tactic and the default solver in rounds of rising shares; spec/audit.py ``audit_problem``).
+Polynomial equation systems over Real constants are first decided by SymPy's exact
+Groebner basis and real roots (spec/auditalgebra.py), with half of those seconds.
 
 Prints one row per spec: puzzles generated, failed items, ambiguous (another correct
-answer exists: the goal is 0), wrong, undecided, error, how many were brute-forced, and
+answer exists: the goal is 0), wrong, undecided, error, how many were brute-forced and how
+many decided by the algebraic audit, and
 the CPU seconds of generation and audit (this process and its spec workers: the machine
 is shared, so wall time says little). The first non-pass detail of a spec follows its row.
 
@@ -192,6 +195,7 @@ def summarize(stem: str, recs: list[dict], n: int) -> dict:
         "stopped": status.get("stopped", 0) + status.get("load-error", 0),
         "status": status,
         "brute": sum(1 for r in recs if r.get("method") == "brute"),
+        "algebraic": sum(1 for r in recs if r.get("method") == "algebraic"),
         "gen_cpu": sum(r.get("gen_cpu", 0.0) for r in recs),
         "audit_cpu": sum(r.get("audit_cpu", 0.0) for r in recs),
         "reasons": reasons,
@@ -202,8 +206,8 @@ def summarize(stem: str, recs: list[dict], n: int) -> dict:
 
 HEADER = (
     "| spec | items done | generated | failed | ambiguous | wrong | undecided | error "
-    "| brute-forced | gen CPU-s | audit CPU-s | top rejections |\n"
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    "| brute-forced | algebraic | gen CPU-s | audit CPU-s | top rejections |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 )
 
 
@@ -214,7 +218,7 @@ def row_text(row: dict) -> str:
     text = (
         f"| {row['spec']} | {done} | {row['generated']} | {row['failed']} | "
         f"{st.get('ambiguous', 0)} | {st.get('wrong', 0)} | {st.get('undecided', 0)} | "
-        f"{st.get('error', 0)} | {row['brute']} | {row['gen_cpu']:.1f} | "
+        f"{st.get('error', 0)} | {row['brute']} | {row['algebraic']} | {row['gen_cpu']:.1f} | "
         f"{row['audit_cpu']:.1f} | {top} |"
     )
     if row["first"]:

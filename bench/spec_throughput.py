@@ -52,9 +52,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from puzzleforge.core.cputime import child_pids
-
 ROOT = Path(__file__).resolve().parents[1]
+# this tree's code, not the venv's installed puzzleforge (the worker runs this file too):
+# a copy of the tree (a "before" measured next to an "after") measured /work/main's code
+# while the import above came first and the worker's own path insertion too late
+sys.path.insert(0, str(ROOT / "src"))
+
+from puzzleforge.core.cputime import child_pids  # noqa: E402
+
 SHARED = ROOT.parent / "shared"
 if not SHARED.exists():
     SHARED = Path("/work/shared")
@@ -67,7 +72,6 @@ TICK = os.sysconf("SC_CLK_TCK")
 # ---------------------------------------------------------------- ours (child process)
 def worker(spec: str, n: int, seed: int, cpu_cap: float, first_cap: float, max_cap: float) -> None:
     """Print one JSON line per puzzle: index, attempts used, process CPU seconds so far."""
-    sys.path.insert(0, str(ROOT / "src"))
     from puzzleforge.core.errors import GenerationFailed
     from puzzleforge.core.seeding import derive_seed, make_rng
     from puzzleforge.spec.family import SpecParams, load_spec_family

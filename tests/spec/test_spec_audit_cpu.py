@@ -98,18 +98,21 @@ def test_a_hanging_nlsat_no_longer_starves_the_default_solver() -> None:
         r"decide within its 0\.3 CPU seconds",
         out.detail,
     )
-    # the whole audit: nlsat's first round share is 1 CPU second, then the default decides
+    # the solver rounds: nlsat's first round share is 1 CPU second, then the default decides
     for method in ("solver", "auto"):
-        out = audit_problem(problem, 60.0, method=method)
+        out = audit.audit_rounds(problem, 60.0, method, 4096)
         assert (out.status, out.detail, out.net_fired) == (
             "pass",
             "exactly 1 solution(s), proved by a fresh solver",
             False,
         )
+    # the whole audit: SymPy's algebra (spec/auditalgebra.py) decides before the rounds
+    out = audit_problem(problem, 60.0)
+    assert (out.status, out.method) == ("pass", "algebraic")
 
 
 def test_a_tiny_budget_reports_undecided() -> None:
-    out = audit_problem(_problem(STORED), 1e-6)
+    out = audit.audit_rounds(_problem(STORED), 1e-6, "solver", 4096)
     part = (
         "enumerating (found 0 of the 1 stored solutions): the fresh solver could not "
         "decide within its 5e-07 CPU seconds (its work units ran out)"

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import sympy as sp
 
-from puzzleforge.spec.audit import audit_plans, audit_problem
+from puzzleforge.spec.audit import audit_plans, audit_problem, audit_rounds
 from puzzleforge.spec.auditcapture import Problem
 from puzzleforge.spec.auditfresh import NLSAT
 
@@ -62,6 +62,12 @@ def _sympy_real_solutions() -> list[tuple[int, int, int]]:
     return out
 
 
+ONE = (
+    "exactly 1 solution(s) (1 real solution(s) of the equations, 1 meeting every condition), "
+    "proved by SymPy's lex Groebner basis"
+)
+
+
 def _problem(solutions: list) -> Problem:
     return Problem(
         "enumerate",
@@ -79,24 +85,40 @@ def test_item42_has_one_real_solution_and_the_audit_proves_it() -> None:
     problem = _problem(stored)
     assert audit_plans(problem) == [NLSAT, None]
     for method in ("solver", "auto"):
-        out = audit_problem(problem, 60.0, method=method)
+        # the Z3 plans alone (what the audit falls back to after the algebraic audit)
+        out = audit_rounds(problem, 60.0, method, 4096)
         assert (out.status, out.detail, out.net_fired) == (
             "pass",
             "exactly 1 solution(s), proved by a fresh solver",
             False,
         )
+        # the whole audit: SymPy's algebra decides first (spec/auditalgebra.py)
+        out = audit_problem(problem, 60.0, method=method)
+        assert (out.status, out.method, out.detail) == ("pass", "algebraic", ONE)
 
 
 def test_item42_with_a_wrong_or_missing_solution_is_not_a_pass() -> None:
     wrong = _problem([[("real", "35/1"), ("real", "-31/1"), ("real", "44/1")]])
-    out = audit_problem(wrong, 60.0)
+    out = audit_rounds(wrong, 60.0, "solver", 4096)
     assert out.status == "ambiguous"  # the true solution is one the record does not hold
     assert "vars_x=35, vars_y=-31, vars_z=43" in out.detail
+    out = audit_problem(wrong, 60.0)  # the algebra: the one solution is not the stored one
+    assert (out.status, out.detail) == (
+        "wrong",
+        "stored solution 1 is not a solution (1 real solution(s) of the equations, 1 meeting "
+        "every condition: vars_x=35, vars_y=-31, vars_z=43)",
+    )
     open_problem = replace(_problem([]), complete=False)
-    out = audit_problem(open_problem, 60.0)
+    out = audit_rounds(open_problem, 60.0, "solver", 4096)
     assert (out.status, out.detail) == (
         "pass",
         "exactly one solution, proved by a fresh solver (the replay's own check was undecided)",
+    )
+    out = audit_problem(open_problem, 60.0)
+    assert (out.status, out.detail) == (
+        "pass",
+        "exactly one solution (1 real solution(s) of the equations, 1 meeting every "
+        "condition), proved by SymPy",
     )
 
 

@@ -78,6 +78,27 @@ def test_moves_keep_the_set_unique_and_minimal(seed: int) -> None:
         assert _certified(5, 5, cand, sol)
 
 
+def test_repair_turns_a_stuck_minimal_set_into_a_solved_certified_one() -> None:
+    """7x7 seed 2 (found by search: the first seed of 0..2 whose SAT-minimal start the
+    engine's depth-1 refutation cannot solve): ``repair`` continues the stuck engine
+    with type-1 exclusions and hands back a set that is unique, minimal (fresh SAT
+    session) and solved by the engine, with at most 3 exclusions per type-1 clue."""
+    from puzzleforge.zebra.clues import NotClue
+    from puzzleforge.zebra.engine import Engine
+
+    b, pool, sol = _builder(2, 7, 7)
+    start = b.minimal(pool)
+    assert _certified(7, 7, start, sol)
+    assert not Engine(7, 7, start).run(guessing=True).solved
+    fixed = b.repair(start)
+    assert fixed is not None
+    assert _certified(7, 7, fixed, sol)
+    out = Engine(7, 7, fixed).run(guessing=True, rng=random.Random(b.rate_seed))
+    assert out.solved and out.solution() == sol
+    assert all(len(c.others) <= 3 for c in fixed if isinstance(c, NotClue))
+    assert all(c.holds(sol) for c in fixed)
+
+
 def test_a_cut_short_rating_runs_the_same_solves() -> None:
     """rate(above=...) stops early but never changes a rating inside the band."""
     b, pool, _sol = _builder(4)

@@ -33,6 +33,7 @@ from typing import Any
 import z3
 
 from ..core.limits import is_limit
+from .auditalgebra import audit_algebraic
 from .auditbrute import brute
 from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as audit.X
     REPLAY_NET_SECONDS,
@@ -64,6 +65,9 @@ DEFAULT_SECONDS = 60.0
 ROUNDS = 3
 FIRST_SHARE = 1.0
 SECOND_SHARE = 0.1
+#: The share of ``seconds`` the algebraic audit (spec/auditalgebra.py) gets first, where
+#: it applies; the solver rounds get the rest when it ends undecided.
+ALGEBRA_SHARE = 0.5
 #: Stored solutions up to which the audit re-enumerates model by model (beyond: one
 #: check with every stored solution blocked, ``_audit_enumerate_blocked``).
 INCREMENTAL_LIMIT = 50
@@ -287,6 +291,22 @@ def audit_problem(
         return AuditOutcome(
             "pass", "nothing solved: the answer is computed from the drawn values", "none"
         )
+    alg = audit_algebraic(problem, seconds * ALGEBRA_SHARE)
+    if alg is None:
+        return audit_rounds(problem, seconds, method, brute_limit)
+    if alg.status != "undecided":
+        return alg
+    # the share counts as spent whether or not it was: the same plan every run
+    out = audit_rounds(problem, seconds * (1 - ALGEBRA_SHARE), method, brute_limit)
+    if out.status == "undecided":
+        out.detail = f"{alg.detail}; {out.detail}"
+        out.net_fired = out.net_fired or alg.net_fired
+    return out
+
+
+def audit_rounds(problem: Problem, seconds: float, method: str, brute_limit: int) -> AuditOutcome:
+    """The solver plans of ``audit_plans`` in rounds of rising CPU shares (see
+    ``audit_problem``)."""
     plans = audit_plans(problem)
     last: dict[int, AuditOutcome] = {}
     given: dict[int, float] = {}

@@ -92,7 +92,8 @@ class CpuWatch:
     context's ``interrupt()``; it also interrupts at the wall-clock ``backstop``.
     """
 
-    def __init__(self, ctx: z3.Context, cpu: float, backstop: float) -> None:
+    def __init__(self, ctx: Any, cpu: float, backstop: float) -> None:
+        # ctx: anything with ``interrupt()`` (a Z3 context; spec/auditalgebra.py's kick)
         self.ctx = ctx
         self.cpu = cpu
         self.clock = time.pthread_getcpuclockid(threading.get_ident())

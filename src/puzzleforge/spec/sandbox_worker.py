@@ -162,10 +162,13 @@ def _generate(families: _Families, req: dict) -> dict:
 
 
 def _capture(families: _Families, req: dict) -> dict:
-    """spec/audit.py's capture of a puzzle's decided problem (plain data back)."""
+    """spec/audit.py's capture of a puzzle's decided problem (plain data back).
+
+    Imported from spec/auditcapture.py, not spec/audit.py: the worker needs no checker
+    (spec/audit.py loads SymPy for its algebraic audit)."""
     from dataclasses import asdict
 
-    from .audit import capture_config
+    from .auditcapture import capture_config
     from .oslock import set_cpu_limit
 
     fam = families.get(req)

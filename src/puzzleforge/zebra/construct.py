@@ -34,9 +34,43 @@ from .engine import Engine
 from .exact import ExactChecker
 from .tiers import TIER_BAND, below, rate, tier_of
 
-__all__ = ["Builder", "distance"]
+__all__ = ["Builder", "distance", "REPAIR_CLUES", "REPAIR_ROUNDS"]
 
 Cell = tuple[int, int, int, int]
+
+#: Exclusions one repair may add before it gives up (each continues the stuck engine).
+REPAIR_CLUES = 24
+#: Repairs of a start set per attempt (a repaired set made minimal can be stuck again).
+REPAIR_ROUNDS = 3
+#: Exclusions added at once to the stuck engine (one sweep of refutations per batch).
+REPAIR_BATCH = 3
+
+
+def _merge(clues: list[Clue], k: int) -> list[Clue]:
+    """Single-exclusion type-1 clues of one object towards one category joined into one
+    clue (up to 3 exclusions, as drawn ones): the same information, so the set stays
+    unique, every clue stays necessary (each part was) and the engine deduces the same;
+    the text says "neither ... nor ..." once instead of two clues about one object."""
+    room = min(3, k - 2)
+    out: list[Clue] = []
+    for clue in clues:
+        if isinstance(clue, NotClue):
+            for n, prev in enumerate(out):
+                if (
+                    isinstance(prev, NotClue)
+                    and prev.obj == clue.obj
+                    and prev.others[0][0] == clue.others[0][0]
+                    and len(prev.others) + len(clue.others) <= room
+                    and not set(prev.others) & set(clue.others)
+                ):
+                    others = tuple(sorted(prev.others + clue.others))
+                    out[n] = NotClue(obj=clue.obj, others=others)
+                    break
+            else:
+                out.append(clue)
+        else:
+            out.append(clue)
+    return out
 
 
 def distance(rating: dict[str, Any], tier: str) -> float:
@@ -241,6 +275,62 @@ class Builder:
                     yield self.minimal(trial, keep=[cand])
                     break
 
+    def repair(self, clues: list[Clue]) -> list[Clue] | None:
+        """A minimal set the engine gets further with, from a unique set it cannot solve.
+
+        Why: a SAT-minimal set of a big grid (8x8) often needs more than depth-1
+        refutation; moving from it by rating candidates costs a full failing solve per
+        candidate. Here one engine runs to the point where it is stuck, and a type-1
+        exclusion of a cell still open there (false in the hidden solution) joins the
+        *running* engine (``Engine.add_clue``), which continues from that point instead
+        of solving again from an empty grid; repeated until it solves. Every added
+        exclusion is implied by the unique set, so the set is then made minimal again
+        with the exclusions removed last (they take the place of the clues they make
+        unnecessary). None when ``REPAIR_CLUES`` exclusions do not get the engine there
+        (a count, never seconds)."""
+        eng = Engine(self.K, self.k, clues)
+        out = eng.run(guessing=True, rng=random.Random(self.rate_seed))
+        added: list[Clue] = []
+        while not out.solved:
+            if out.contradictory or len(added) >= REPAIR_CLUES:
+                return None
+            for c1, i1, c2, i2 in self._stuck_cells(eng, REPAIR_BATCH):
+                if self.rng.random() < 0.5:
+                    c1, i1, c2, i2 = c2, i2, c1, i1
+                new = NotClue(obj=(c1, i1), others=((c2, i2),))
+                eng.add_clue(new)
+                added.append(new)
+            out = eng.run(guessing=True, rng=random.Random(self.rate_seed))
+        merged = _merge(self.minimal(list(clues) + added, keep=added), self.k)
+        for clue in merged:
+            self.key(clue)  # a joined clue is certified under its own selector
+        return merged
+
+    def _stuck_cells(self, eng: Engine, n: int) -> list[Cell]:
+        """Up to ``n`` open cells (false in the hidden solution, one per line) where the
+        engine is stuck, from the lines with the fewest options left: excluding one
+        there comes closest to a pairing (rule 2), which rules 1, 3 and 4 spread, so a
+        sweep of refutations (the costly part at 8x8) buys the most progress."""
+        g = eng.g
+        cells = [c for c in g.unknown_cells() if self._false(c)]
+        self.rng.shuffle(cells)
+
+        def options(cell: Cell) -> int:
+            c1, i1, c2, i2 = cell
+            return min(g.row(c1, i1, c2).bit_count(), g.row(c2, i2, c1).bit_count())
+
+        cells.sort(key=options)
+        out: list[Cell] = []
+        lines: set[tuple[int, int, int]] = set()
+        for c1, i1, c2, i2 in cells:
+            if (c1, i1, c2) in lines or (c2, i2, c1) in lines:
+                continue
+            lines.update({(c1, i1, c2), (c2, i2, c1)})
+            out.append((c1, i1, c2, i2))
+            if len(out) == n:
+                break
+        return out
+
     # -- the search ----------------------------------------------------------------------
     def _key(self, rating: dict[str, Any], tier: str) -> tuple[float, int]:
         """What the search lowers: the distance to the band (whole units: a rating cut
@@ -269,6 +359,15 @@ class Builder:
         else:
             start = self.minimal(self.pool)
         current, rating = start, self.rate(start, tier)
+        repairs = 0
+        while not rating.get("solved") and repairs < REPAIR_ROUNDS:
+            # the engine cannot solve the start: repair it (one incremental solve and a
+            # minimal pass) instead of rating candidate moves from an unsolvable set
+            repairs += 1
+            fixed = self.repair(current)
+            if fixed is None:
+                break
+            current, rating = fixed, self.rate(fixed, tier)
         key = self._key(rating, tier)
         moves = 0
         while key[0] > 0 and moves < max_moves:
@@ -290,5 +389,5 @@ class Builder:
                 break
             key, current, rating = best
         dist = key[0]
-        work = {"moves": moves, "ratings": self.ratings}
+        work = {"moves": moves, "ratings": self.ratings, "repairs": repairs}
         return (current if dist == 0 else None), rating, work
