@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +37,12 @@ def _target(how: str, value: int = 0) -> tuple[int, int]:
         sum(range(10**12))
     if how == "sleep":  # waits without using CPU
         time.sleep(3600)
+    if how == "starve":  # at nice 19 on one core beside a busy process: starved of CPU
+        os.sched_setaffinity(0, {value})
+        os.nice(19)
+        end = time.process_time() + 0.05
+        while time.process_time() < end:
+            pass
     if how == "say":
         print(f"worker says {value}")
     return os.getpid(), _COUNT["calls"]
@@ -96,3 +105,32 @@ def test_a_call_waiting_without_cpu_is_killed_at_its_wall_clock_backstop() -> No
             "Expected work that finishes, or a larger limit."
         )
         assert info.value.exit_code == LIMIT_EXIT
+
+
+@pytest.mark.skipif(
+    not Path("/proc/thread-self/schedstat").exists(), reason="no per-thread scheduler stats"
+)
+def test_a_call_starved_of_cpu_is_not_killed_at_its_wall_clock_backstop() -> None:
+    # the backstop counts the worker's awake time (core/cputime.py AwakeClock): a worker
+    # that only waits for a core on a loaded machine is not stuck. The call needs 0.05
+    # CPU-s at nice 19 beside a nice-0 spinner on its core (~1.5 % of the core), so its
+    # wall-clock time passes the 1 s backstop; it must still end with its result.
+    core = sorted(os.sched_getaffinity(0))[0]
+    spin = "import os, sys; os.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True: pass\n"
+    spinner = subprocess.Popen([sys.executable, "-c", spin, str(core)])
+    try:
+        with LimitedWorker(_target) as worker:
+            started = time.monotonic()
+            pid, _ = worker.call(
+                "starve",
+                core,
+                cpu_seconds=30,
+                what="the starved call",
+                wall_deadline=time.monotonic() + 1.0,
+            )
+            wall = time.monotonic() - started
+    finally:
+        spinner.kill()
+        spinner.wait()
+    assert pid != os.getpid()
+    assert wall > 1.0  # starved indeed: the old wall-clock backstop would have killed it

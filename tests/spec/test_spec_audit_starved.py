@@ -36,7 +36,7 @@ os.sched_setaffinity(0, {core})
 os.nice(19)
 kick = Kick()
 started = time.monotonic()
-watch = CpuWatch(kick, 0.05, 0.2)   # 0.05 CPU-s share, 0.2 s backstop
+watch = CpuWatch(kick, 0.05, 1.0)   # 0.05 CPU-s share, 1 s backstop
 while not kick.kicked and time.monotonic() - started < 120:
     sum(range(1000))
 wall = time.monotonic() - started
@@ -67,8 +67,8 @@ def test_a_starved_thread_spends_its_cpu_share_and_the_backstop_stays_quiet() ->
         spinner.kill()
         spinner.wait()
     cpu_spent, net_fired, wall, used = done.stdout.split()
-    # starved: the share of 0.05 CPU-s took longer in wall-clock time than the 0.2 s
+    # starved: the share of 0.05 CPU-s took longer in wall-clock time than the 1 s
     # backstop (nice 19 next to nice 0 gets ~1.5 % of the core), so the old net would fire
-    assert float(wall) > 0.2, done.stdout
+    assert float(wall) > 1.0, done.stdout
     assert (cpu_spent, net_fired) == ("True", "False"), done.stdout
     assert float(used) >= 0.05

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .cputime import process_cpu_seconds
+from .cputime import AwakeClock, process_cpu_seconds
 from .limits import (
     _HARD_GRACE,
     _MAX_REPLY,
@@ -183,6 +183,9 @@ class LimitedWorker:
         # limit, rounded up); the SIGKILL this process sends comes _HARD_GRACE later
         self._kill_at = None if start is None else math.ceil(start + cpu_seconds) + _HARD_GRACE
         self._wall_deadline = wall_deadline
+        # the backstop counts the worker's awake time: a worker starved of CPU by a loaded
+        # machine is not stuck (core/cputime.py AwakeClock)
+        self._awake = AwakeClock(self._pid)
         self._killed = ""
         body = pickle.dumps((args, kwargs, cpu_seconds), protocol=pickle.HIGHEST_PROTOCOL)
         try:
@@ -201,7 +204,7 @@ class LimitedWorker:
     def _watch(self) -> None:
         """Kill the worker when it is past the call's CPU limit + _HARD_GRACE (it goes
         on only when its code ignores SIGXCPU: the soft limit is the kernel's, and the
-        hard one cannot follow it up from call to call) or past the wall-clock backstop."""
+        hard one cannot follow it up from call to call) or past the wall-clock backstop (in the worker's awake time)."""
         pid = self._pid
         if pid is None or self._killed:
             return
@@ -210,7 +213,7 @@ class LimitedWorker:
             if used is not None and used >= self._kill_at:
                 self._killed = "cpu"
         deadline = self._wall_deadline
-        if not self._killed and deadline is not None and time.monotonic() >= deadline:
+        if not self._killed and deadline is not None and self._awake.past(deadline):
             self._killed = "wall"
         if self._killed:
             with contextlib.suppress(ProcessLookupError):

@@ -26,6 +26,7 @@ still grows and the net still catches it.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from typing import Any
 
 import z3
 
+from ..core.cputime import AwakeClock
 from .auditcapture import OBJECTIVE, Problem, _consts, _z3_value
 from .budget import (
     NONLINEAR_SOLVER_PARAMS,
@@ -89,33 +91,6 @@ class AuditOutcome:
     budget_spent: bool = False
 
 
-class RunQueueWait:
-    """Seconds one thread spent runnable but waiting for a core, since this object was made.
-
-    Read from the kernel's per-thread scheduler statistics (the second field of
-    ``/proc/self/task/TID/schedstat``, nanoseconds). Where that file does not exist (a
-    kernel without scheduler info, another OS) the wait reads as 0 and the backstop is
-    plain wall-clock time, as before.
-    """
-
-    def __init__(self, native_id: int) -> None:
-        self.path = f"/proc/self/task/{native_id}/schedstat"
-        self.start = self._read()
-
-    def _read(self) -> int | None:
-        try:
-            with open(self.path, encoding="ascii") as f:
-                return int(f.read().split()[1])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def waited(self) -> float:
-        now = self._read()
-        if now is None or self.start is None:
-            return 0.0
-        return (now - self.start) / 1e9
-
-
 class CpuWatch:
     """Interrupts a Z3 context once the creating thread spent ``cpu`` seconds of CPU time.
 
@@ -123,7 +98,7 @@ class CpuWatch:
     ``timeout`` is wall-clock. The watcher polls the solving thread's CPU clock
     (``pthread_getcpuclockid``; the ctypes calls into Z3 release the GIL) and calls the
     context's ``interrupt()``; it also interrupts once the thread's awake time (wall-clock
-    time minus its run-queue wait, ``RunQueueWait``) passes the ``backstop``.
+    time minus its run-queue wait, core/cputime.py ``AwakeClock``) passes the ``backstop``.
     """
 
     def __init__(self, ctx: Any, cpu: float, backstop: float) -> None:
@@ -132,7 +107,7 @@ class CpuWatch:
         self.cpu = cpu
         self.clock = time.pthread_getcpuclockid(threading.get_ident())
         self.start = time.clock_gettime(self.clock)
-        self.queue = RunQueueWait(threading.get_native_id())
+        self.awake = AwakeClock(os.getpid(), threading.get_native_id())
         self.deadline = time.monotonic() + backstop
         #: set by the watcher: the CPU share was spent / the wall-clock backstop fired
         self.cpu_spent = False
@@ -171,8 +146,7 @@ class CpuWatch:
         The run queue is read only after the plain wall-clock deadline passed, so an idle
         machine pays nothing for it.
         """
-        now = time.monotonic()
-        return now >= self.deadline and now - self.queue.waited() >= self.deadline
+        return self.awake.past(self.deadline)
 
     def close(self) -> float:
         """Stop the watcher; return the CPU seconds used."""

@@ -29,7 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
-from ..core.cputime import process_cpu_seconds
+from ..core.cputime import AwakeClock, process_cpu_seconds
 from ..core.errors import PuzzleForgeError
 from .oslock import Limits
 
@@ -139,6 +139,8 @@ class Worker:
         self.cpu = 0.0
         #: the worker's CPU time (process_cpu_seconds) past which the current call stops
         self._cpu_deadline: float | None = None
+        #: the current call's awake clock (the wall-clock deadline counts awake time only)
+        self._awake: AwakeClock | None = None
         #: keys of the specs whose text this worker has
         self.known: set[tuple[str, str]] = set()
         self._finalizer = weakref.finalize(self, _reap, self.proc, self.owner)
@@ -191,7 +193,11 @@ class Worker:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise WorkerTimeout()
+                # past in wall-clock time: a worker only starved of CPU is given its
+                # run-queue wait (core/cputime.py AwakeClock); a stuck one is not
+                if self._awake is None or self._awake.past(deadline):
+                    raise WorkerTimeout()
+                left = _CPU_POLL
             if self._cpu_deadline is not None:
                 left = min(left, _CPU_POLL)
             if poller.poll(max(1, int(left * 1000))):
@@ -236,11 +242,13 @@ class Worker:
         on this call (measured from outside, so it covers every step of the call)."""
         start = process_cpu_seconds(self.pid) if cpu_seconds is not None else None
         self._cpu_deadline = None if start is None else start + float(cpu_seconds or 0)
+        self._awake = AwakeClock(self.pid)
         try:
             self.send(request, deadline)
             reply = self._read(deadline)
         finally:
             self._cpu_deadline = None
+            self._awake = None
         if not isinstance(reply, dict):
             raise WorkerDead(f"reply is a {type(reply).__name__}, not a dict")
         cpu = reply.get("cpu")
