@@ -87,8 +87,9 @@ def _tree_memory(pid: int) -> int:
     """Bytes of memory the process tree holds: its private pages plus its largest shared set.
 
     Why not the summed RSS: ours generates in a forked worker (core/limitedworker.py,
-    the CPU safety net), which shares its parent's pages copy-on-write, and the summed
-    RSS counts those pages twice. Private pages are each process's own; the pages a
+    the CPU safety net) for specs with ``.py`` operator files (the others generate in
+    the command's process), which shares its parent's pages copy-on-write, and the
+    summed RSS counts those pages twice. Private pages are each process's own; the pages a
     forked child shares with its parent are counted once, in the larger ``Shared`` set.
     For one process this is its RSS.
     """

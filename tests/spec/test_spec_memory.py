@@ -184,3 +184,28 @@ def test_real_solutions_keep_z3s_exact_model() -> None:
     assert len(sols) == 1
     assert isinstance(sols[0]._model, z3.ModelRef)  # the float value alone is not exact
     assert sols[0]._model.evaluate(3 * r) == z3.RealVal(1, ctx)
+
+
+def test_cached_systems_keep_no_finished_context_alive() -> None:
+    """spec/mathexpr.py caches translated systems; an entry's terms hold their context, so
+    entries of an earlier context are dropped when a system is made in another one (a
+    fresh context per puzzle kept up to 8 finished contexts, ~17 MB each)."""
+    import weakref
+
+    from puzzleforge.spec import mathexpr
+
+    def system_in_a_new_context() -> tuple[weakref.ref, list]:
+        ctx = z3.Context()
+        zs = [z3.Real("a", ctx), z3.Real("b", ctx)]
+        exprs = mathexpr.build_system(["(Cmp == (Add (Var 0) (Var 1)) (Const 3))"], zs)
+        return weakref.ref(ctx), exprs["z3_expr"]
+
+    first, first_terms = system_in_a_new_context()
+    assert str(first_terms[0]) == "a + b == 3"
+    del first_terms
+    gc.collect()
+    assert first() is not None  # the cache holds it while it is the newest context
+    second, second_terms = system_in_a_new_context()
+    gc.collect()
+    assert first() is None  # freed: the cache keeps the second context's entry only
+    assert second() is not None and str(second_terms[0]) == "a + b == 3"

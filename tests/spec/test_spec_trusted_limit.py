@@ -139,3 +139,40 @@ def test_verify_trust_stops_an_operator_stuck_in_c_with_exit_4(
     assert result.exit_code == 4, text
     assert text.strip().splitlines()[-1] in [t.format(spec=spec.name) for t in _VERIFY_STOPPED]
     assert "Traceback" not in text
+
+
+def test_a_trusted_spec_without_operator_files_generates_in_the_runners_process(
+    tmp_path: Path,
+) -> None:
+    """No code of the user's runs (``trusted_code`` is False), so the batch runner's
+    inline backend generates in its own process, without a forked worker (whose second
+    process cost ~10-15 MB of peak memory), and the records are the same as with two
+    pool workers and as generation by hand."""
+    from puzzleforge.batch import worker
+
+    path = tmp_path / "plain.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    assert not load_spec_family(path, trust=True).trusted_code
+    assert load_spec_family(_spec(tmp_path, "double", DOUBLE), trust=True).trusted_code
+
+    def job() -> BatchJob:
+        return BatchJob(
+            components=(Component(str(path), 4, {}, options={"trust": True}),),
+            seed=3,
+            dedupe=False,
+        )
+
+    worker._FAMILY_CACHE.clear()
+    run_batch(job(), tmp_path / "one.jsonl", workers=1)
+    (family,) = [f for f in worker._FAMILY_CACHE.values() if f.path == str(path)]
+    # generated here: the family's shared Z3 context was made in this process
+    assert getattr(family._z3._local, "space", None) is not None
+    run_batch(job(), tmp_path / "two.jsonl", workers=2)
+    one = (tmp_path / "one.jsonl").read_bytes()
+    assert one == (tmp_path / "two.jsonl").read_bytes()
+    here = load_spec_family(path, trust=True)
+    questions = []
+    for i in range(4):
+        seed = derive_seed(3, here.name, i)
+        questions.append(here.generate(SpecParams(), make_rng(seed)).question)
+    assert [json.loads(x)["question"] for x in one.decode().splitlines()] == questions

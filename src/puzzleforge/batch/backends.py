@@ -8,14 +8,16 @@ what makes the output byte-identical for 1 worker, W workers and Ray.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import BackendUnavailable, ConfigError
 from .worker import ChunkResult, ChunkTask, run_chunk
+
+if TYPE_CHECKING:  # imported by the pool alone: a 1-worker run spares ~2 MB of modules
+    import multiprocessing
+    from concurrent.futures import Future
 
 __all__ = [
     "Backend",
@@ -161,6 +163,9 @@ class LocalPoolBackend(Backend):
     name = "local"
 
     def __init__(self, workers: int, preload: list[str] | None = None) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         self.workers = workers
         ctx: multiprocessing.context.BaseContext
         try:
@@ -186,6 +191,8 @@ class LocalPoolBackend(Backend):
     def next_done(self, timeout: float) -> tuple[int, ChunkResult] | None:
         if not self._futures:
             return None
+        from concurrent.futures import FIRST_COMPLETED, wait
+
         done, _ = wait(list(self._futures), timeout=timeout, return_when=FIRST_COMPLETED)
         if not done:
             return None

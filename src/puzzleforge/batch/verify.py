@@ -23,11 +23,9 @@ regeneration and audit replay run in a forked worker under the kernel's CPU limi
 from __future__ import annotations
 
 import copy
-import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -300,6 +298,9 @@ def verify_file(
         for chunk in _chunks(records, chunk_size):
             take(_check_chunk(chunk, audit, audit_seconds, trust))
         return report
+    import multiprocessing  # the pool alone needs them (a 1-worker run spares ~2 MB)
+    from concurrent.futures import ProcessPoolExecutor
+
     ctx = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(
         max_workers=count, mp_context=ctx, initializer=die_with_parent, initargs=(os.getpid(),)

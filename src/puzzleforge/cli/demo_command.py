@@ -15,8 +15,6 @@ from pathlib import Path
 
 import orjson
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from ..batch import BatchJob, Component, run_batch
 from ..batch.job import family_ref
@@ -68,6 +66,9 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Generate a small verified dataset from every family plus a PDF sheet."""
+        from rich.console import Console  # here: other commands spare its ~2 MB
+        from rich.table import Table
+
         console = Console()
         out.mkdir(parents=True, exist_ok=True)
         dataset = out / "demo.jsonl"

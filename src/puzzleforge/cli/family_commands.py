@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from ..core.family import describe_params
 from ..core.registry import family_names, get_family
@@ -18,6 +16,9 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def families_command() -> None:
         """List the registered families and their parameters (name:type=default)."""
+        from rich.console import Console  # here: other commands spare its ~2 MB
+        from rich.table import Table
+
         table = Table(title="puzzleforge families")
         table.add_column("family", style="bold")
         table.add_column("summary")

@@ -13,9 +13,15 @@ always count it (spec/budget.py), so each fresh context also gets a CPU-time sha
 watcher thread (``CpuWatch``) reads the solving thread's own CPU clock and interrupts the
 context once the share is spent. CPU time of one thread barely moves with the machine's
 load, where wall-clock time moved with it (the same record passed idle and ended
-undecided under load). A generous wall-clock backstop (``NET_FACTOR`` times the share
-plus ``NET_SLACK`` seconds) stays only against a stuck process; when it fires the
-outcome says so (that outcome alone depends on the machine).
+undecided under load). A generous backstop (``NET_FACTOR`` times the share plus
+``NET_SLACK`` seconds) stays only against a stuck process; when it fires the outcome says
+so. The backstop counts the solving thread's *awake* time: wall-clock time minus the time
+the thread sat runnable in the kernel's run queue waiting for a core
+(``/proc/self/task/TID/schedstat``). Why: a thread starved of CPU by a loaded machine is
+not stuck, and a plain wall-clock net fired on it (``verify`` of the same 90 records gave
+90 pass at load 19 and one undecided 37-equation record at load 39, session 12); a thread
+blocked on a lock or in a stuck call does not wait in the run queue, so its awake time
+still grows and the net still catches it.
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ __all__ = [
 
 #: Every outcome, in report order (only "pass" is a success).
 STATUSES = ("pass", "ambiguous", "wrong", "undecided", "error")
-#: The wall-clock backstop of a fresh context: this multiple of its CPU share plus
+#: The backstop of a fresh context (awake time: wall clock minus run-queue wait): this multiple of its CPU share plus
 #: ``NET_SLACK`` seconds (only against a stuck process: see the module doc).
 NET_FACTOR = 10.0
 NET_SLACK = 30.0
@@ -76,11 +82,38 @@ class AuditOutcome:
     status: str
     detail: str = ""
     method: str = "solver"
-    #: True when the wall-clock backstop ended the audit (the one load-dependent outcome).
+    #: True when the backstop ended the audit (the process looked stuck).
     net_fired: bool = False
     #: True when it ended undecided because its CPU share or work units ran out (a larger
     #: share in a later round may decide it; spec/audit.py ``audit_problem``).
     budget_spent: bool = False
+
+
+class RunQueueWait:
+    """Seconds one thread spent runnable but waiting for a core, since this object was made.
+
+    Read from the kernel's per-thread scheduler statistics (the second field of
+    ``/proc/self/task/TID/schedstat``, nanoseconds). Where that file does not exist (a
+    kernel without scheduler info, another OS) the wait reads as 0 and the backstop is
+    plain wall-clock time, as before.
+    """
+
+    def __init__(self, native_id: int) -> None:
+        self.path = f"/proc/self/task/{native_id}/schedstat"
+        self.start = self._read()
+
+    def _read(self) -> int | None:
+        try:
+            with open(self.path, encoding="ascii") as f:
+                return int(f.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def waited(self) -> float:
+        now = self._read()
+        if now is None or self.start is None:
+            return 0.0
+        return (now - self.start) / 1e9
 
 
 class CpuWatch:
@@ -89,7 +122,8 @@ class CpuWatch:
     Why a thread: Z3's nonlinear procedures do not count ``rlimit`` work, and Z3's own
     ``timeout`` is wall-clock. The watcher polls the solving thread's CPU clock
     (``pthread_getcpuclockid``; the ctypes calls into Z3 release the GIL) and calls the
-    context's ``interrupt()``; it also interrupts at the wall-clock ``backstop``.
+    context's ``interrupt()``; it also interrupts once the thread's awake time (wall-clock
+    time minus its run-queue wait, ``RunQueueWait``) passes the ``backstop``.
     """
 
     def __init__(self, ctx: Any, cpu: float, backstop: float) -> None:
@@ -98,6 +132,7 @@ class CpuWatch:
         self.cpu = cpu
         self.clock = time.pthread_getcpuclockid(threading.get_ident())
         self.start = time.clock_gettime(self.clock)
+        self.queue = RunQueueWait(threading.get_native_id())
         self.deadline = time.monotonic() + backstop
         #: set by the watcher: the CPU share was spent / the wall-clock backstop fired
         self.cpu_spent = False
@@ -114,7 +149,7 @@ class CpuWatch:
         while not self._stop.wait(POLL):
             if self.used() >= self.cpu:
                 self.cpu_spent = True
-            elif time.monotonic() >= self.deadline:
+            elif self._net_due():
                 self.net_fired = True
             else:
                 continue
@@ -126,9 +161,18 @@ class CpuWatch:
         if not (self.cpu_spent or self.net_fired):
             if self.used() >= self.cpu:
                 self.cpu_spent = True
-            elif time.monotonic() >= self.deadline:
+            elif self._net_due():
                 self.net_fired = True
         return self.cpu_spent or self.net_fired
+
+    def _net_due(self) -> bool:
+        """True once the thread's awake time (wall minus run-queue wait) passed the backstop.
+
+        The run queue is read only after the plain wall-clock deadline passed, so an idle
+        machine pays nothing for it.
+        """
+        now = time.monotonic()
+        return now >= self.deadline and now - self.queue.waited() >= self.deadline
 
     def close(self) -> float:
         """Stop the watcher; return the CPU seconds used."""
@@ -233,8 +277,8 @@ class Fresh:
 def undecided(what: str, s: z3.Solver | None, f: Fresh) -> AuditOutcome:
     if f.net_fired:
         why = (
-            f"the wall-clock backstop ({f.backstop:g} s) fired: the process looked stuck, and "
-            f"this outcome depends on the machine's load"
+            f"the backstop ({f.backstop:g} s awake without using its CPU share) fired: the "
+            f"process looked stuck"
         )
     elif f.units <= 0:
         why = f"within its {f.seconds:g} CPU seconds (its work units ran out)"

@@ -240,6 +240,17 @@ class SpecFamily:
         )
 
     @property
+    def trusted_code(self) -> bool:
+        """True when ``generate`` runs code of the spec's ``.py`` operator files (``--trust``).
+
+        The batch runner runs such a family's attempts in a forked worker the kernel
+        bounds (batch/worker.py); a trusted spec without operator files runs only the
+        engine, whose Z3 and SAT work the budgets bound and whose Python loops the CPU
+        net stops, so it generates in the runner's process: a second process cost
+        ~10-15 MB of peak memory (docs/spec.md, "Peak memory against the reference")."""
+        return bool(self.file_ops)
+
+    @property
     def sandboxed(self) -> bool:
         """True when ``generate`` runs in the locked-down worker (spec/sandbox.py), which
         enforces the CPU net in the kernel; a trusted family runs in the caller's process

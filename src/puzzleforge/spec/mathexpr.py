@@ -209,6 +209,10 @@ def _value(node: tuple, values: list) -> Any:
 #: texts, the variables' AST ids and their context; an entry keeps its variables alive,
 #: so their ids cannot be reused. Module-level but bounded, and output-neutral: a hit is
 #: checked term for term (``eq``) and gives the very terms a new translation would.
+#: Entries of one context at a time: an entry's terms keep their context alive, and a
+#: spec that makes a fresh context per puzzle (37-equation) kept up to 8 finished
+#: contexts (~17 MB each) in a process that makes many puzzles (~16 MB more per puzzle
+#: up to ~210 MB, where a puzzle needs ~110).
 _SYSTEMS: dict[tuple, tuple] = {}
 _SYSTEMS_MAX = 8
 #: Parsed formulas by (text, number of variables): the same text is parsed by several
@@ -328,6 +332,8 @@ def _z3_system(configs: list[str], zs: list, nodes: list[tuple]) -> tuple[list, 
         return list(hit[2]), list(hit[3])
     exprs, side = _translate(nodes, zs)
     if key is not None:
+        if _SYSTEMS and next(iter(_SYSTEMS))[2] != key[2]:
+            _SYSTEMS.clear()  # another context's entries (see _SYSTEMS)
         if len(_SYSTEMS) >= _SYSTEMS_MAX:
             _SYSTEMS.pop(next(iter(_SYSTEMS)))
         _SYSTEMS[key] = (zs, nodes, tuple(exprs), tuple(side))
