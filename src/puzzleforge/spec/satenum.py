@@ -386,7 +386,11 @@ def enumerate_sat(
 
 
 def solve_projected(
-    clauses: list[list[int]], proj: list[tuple[int, Any]], limit: int | None, amo: bool = True
+    clauses: list[list[int]],
+    proj: list[tuple[int, Any]],
+    limit: int | None,
+    amo: bool = True,
+    budget: int = CONFLICT_BUDGET,
 ) -> list[list[Any]] | None:
     """Every model of ``clauses`` projected on ``proj`` as value rows (unordered).
 
@@ -411,7 +415,7 @@ def solve_projected(
     rows: list[list[Any]] = []
     with Minisat22(bootstrap_with=clauses) as sat:
         while True:
-            sat.conf_budget(CONFLICT_BUDGET)
+            sat.conf_budget(budget)
             ok = sat.solve_limited()
             if ok is None:
                 return None  # undecided within the budget: Z3 decides instead

@@ -28,8 +28,8 @@ projected models of the CNF are exactly the solutions:
   Eén-Sörensson), refused above ``MAX_PB_NODES`` nodes.
 
 Exactness: nothing is approximated and no floating point is involved; the SAT solver
-decides each step completely under a conflict budget (a count, not a clock: a spent
-budget returns None, the Z3 path decides). Tested against brute-force evaluation of
+decides each step completely under a conflict budget (``TERM_CONFLICT_BUDGET``, a count,
+not a clock: a spent budget returns None, the Z3 path decides). Tested against brute-force evaluation of
 random term models (tests/spec/test_spec_termsat.py).
 """
 
@@ -48,6 +48,11 @@ __all__ = ["term_rows", "term_domains", "MAX_DOMAIN", "MAX_PB_NODES"]
 
 #: Largest integer domain encoded one-hot (as spec/satdomains.py).
 MAX_DOMAIN = 64
+#: Conflicts per SAT call on this path before the Z3 path decides instead (a count: the
+#: same path for the same model on every machine; both paths are exact, so the same
+#: solutions). Unsatisfiable permutation models with modular differences (29-dining2)
+#: cost MiniSat up to ~20,000 conflicts where Z3's pre-check takes ~20 ms.
+TERM_CONFLICT_BUDGET = 1_000
 #: Integer-valued and comparison operators.
 _ARITH = {"add", "sub", "mul", "neg", "div", "mod"}
 _CMP = {"le", "lt", "ge", "gt"}
@@ -275,6 +280,8 @@ class _Encoder(Gates):
         for lits in values.values():  # each value taken at most once
             if len(lits) > 1:
                 self.clauses.extend([-p, -q] for j, p in enumerate(lits) for q in lits[j + 1 :])
+        if len(values) == len(ids):  # as many values as constants: each is taken (implied)
+            self.clauses.extend(list(lits) for lits in values.values())
 
 
 def _diff(fa: _Form, fb: _Form) -> _Form:
@@ -356,4 +363,4 @@ def term_rows(
             proj.append((0, enc.var[c]))
         else:
             proj.append((1, list(enc.onehot[c].items())))
-    return solve_projected(enc.clauses, proj, limit, amo=False)
+    return solve_projected(enc.clauses, proj, limit, amo=False, budget=TERM_CONFLICT_BUDGET)
