@@ -137,3 +137,59 @@ def test_random_systems_against_sympy() -> None:
                 assert all(sp.expand(p.subs(dict(zip(ss, pt, strict=True)))) == 0 for p in polys)
         checked += 1
     assert checked >= 30
+
+
+# two irrational real solutions, x = +-sqrt(2) (closed form), y = x + 1
+IRRATIONAL_SPEC = """\
+variables:
+  names:
+    formula: "['x', 'y']"
+symbols:
+  r:
+    source:
+    - names
+    type: float
+conditions:
+  system:
+    formula: And(r['x'] * r['x'] == 2, r['y'] == r['x'] + 1)
+queries:
+  q1:
+    desc: Solve for x and y.
+    ans_formula: to_unique([[get_value(_model, r[n]) for n in names] for _model in _solutions])
+    ans_text: str(_ans)
+    ans_assertion: len(_ans) == 1
+desc: "x * x = 2 and y = x + 1. {q1}"
+max_solution: 1
+"""
+
+
+def test_proven_real_count_past_max_solution_rejects_without_z3(tmp_path, monkeypatch) -> None:
+    """The algebra proves two distinct real solutions (Hermite's count; the equations are
+    the whole model) and max_solution is 1: "too many solutions" before any Z3 backend."""
+    from puzzleforge.core.errors import GenerationFailed
+    from puzzleforge.core.seeding import make_rng
+    from puzzleforge.spec import backends
+    from puzzleforge.spec.family import SpecParams, load_spec_family
+
+    x, y = z3.Reals("x y")
+    assert _solve([x * x == 2, y == x + 1], [x, y]) == Solved(None, 2)
+    with pytest.raises(Rejection, match="too many"):
+        enumerate_algebraic([x * x == 2, y == x + 1], [x, y], 1)
+    ran: list[str] = []
+
+    def spy(b: backends.Backend) -> backends.Backend:
+        def run(a, p, limit):  # type: ignore[no-untyped-def]
+            ran.append(b.name)
+            return b.run(a, p, limit)
+
+        return backends.Backend(b.name, b.applies, run)
+
+    monkeypatch.setattr(backends, "ENUMERATE", tuple(spy(b) for b in backends.ENUMERATE))
+    path = tmp_path / "irrational.yaml"
+    path.write_text(IRRATIONAL_SPEC, encoding="utf-8")
+    family = load_spec_family(path, trust=True)  # in this process: the spy sees the backends
+    with pytest.raises(GenerationFailed) as info:
+        family.generate(SpecParams(attempts=1), make_rng(1))
+    assert info.value.reasons == {"too many solutions": 1}
+    assert ran[-1] == "algebraic"
+    assert not any(name.startswith("z3") for name in ran)

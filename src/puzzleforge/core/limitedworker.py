@@ -204,7 +204,8 @@ class LimitedWorker:
     def _watch(self) -> None:
         """Kill the worker when it is past the call's CPU limit + _HARD_GRACE (it goes
         on only when its code ignores SIGXCPU: the soft limit is the kernel's, and the
-        hard one cannot follow it up from call to call) or past the wall-clock backstop (in the worker's awake time)."""
+        hard one cannot follow it up from call to call) or past the wall-clock backstop
+        (counted in the worker's awake time)."""
         pid = self._pid
         if pid is None or self._killed:
             return

@@ -7,8 +7,9 @@ then ended ``undecided`` on them. This audit decides them by exact algebra that 
 nothing with the generator: the captured SMT-LIB text is parsed in a fresh Z3 context
 (Z3 only reads the text, it decides nothing) into SymPy polynomials, and SymPy computes
 
-1. the reduced lex Groebner basis (grevlex, then FGLM); ``[1]`` means no complex solution, a basis that is
-   not zero-dimensional is undecided (infinitely many complex solutions: not handled);
+1. the reduced lex Groebner basis (grevlex, then FGLM); ``[1]`` means no complex
+   solution, a basis that is not zero-dimensional is undecided (infinitely many complex
+   solutions: not handled);
 2. a *shape* basis ``x_i - h_i(t), g(t)`` with rational ``h_i``: the solutions are in
    one-to-one correspondence with the roots of ``g``, and the real ones with its real
    roots (the last variable as ``t`` first; else the radical by Seidenberg's lemma, the

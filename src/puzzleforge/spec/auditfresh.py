@@ -60,7 +60,8 @@ __all__ = [
 
 #: Every outcome, in report order (only "pass" is a success).
 STATUSES = ("pass", "ambiguous", "wrong", "undecided", "error")
-#: The backstop of a fresh context (awake time: wall clock minus run-queue wait): this multiple of its CPU share plus
+#: The backstop of a fresh context (awake time: wall clock minus run-queue wait): this
+#: multiple of its CPU share plus
 #: ``NET_SLACK`` seconds (only against a stuck process: see the module doc).
 NET_FACTOR = 10.0
 NET_SLACK = 30.0
