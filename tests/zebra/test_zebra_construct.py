@@ -99,6 +99,26 @@ def test_repair_turns_a_stuck_minimal_set_into_a_solved_certified_one() -> None:
     assert all(c.holds(sol) for c in fixed)
 
 
+def test_the_repair_limit_counts_exclusions_and_the_repair_is_deterministic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The repair gives up by a count of exclusions (``REPAIR_CLUES``), never by time:
+    with none allowed the stuck 7x7 seed 2 start is not repaired; with the default it
+    is, and two builders of the same seed hand back the same clue set."""
+    from puzzleforge.zebra import construct
+
+    assert construct.REPAIR_CLUES == 24
+    b1, pool1, _sol = _builder(2, 7, 7)
+    b2, pool2, _sol = _builder(2, 7, 7)
+    fixed1 = b1.repair(b1.minimal(pool1))
+    fixed2 = b2.repair(b2.minimal(pool2))
+    assert fixed1 is not None and fixed2 is not None
+    assert [c.to_dict() for c in fixed1] == [c.to_dict() for c in fixed2]
+    monkeypatch.setattr(construct, "REPAIR_CLUES", 0)
+    b3, pool3, _sol = _builder(2, 7, 7)
+    assert b3.repair(b3.minimal(pool3)) is None
+
+
 def test_a_cut_short_rating_runs_the_same_solves() -> None:
     """rate(above=...) stops early but never changes a rating inside the band."""
     b, pool, _sol = _builder(4)
