@@ -29,8 +29,8 @@ projected models of the CNF are exactly the solutions:
 
 Exactness: nothing is approximated and no floating point is involved; the SAT solver
 decides each step completely under a conflict budget (``TERM_CONFLICT_BUDGET``, a count,
-not a clock: a spent budget returns None, the Z3 path decides). Tested against brute-force evaluation of
-random term models (tests/spec/test_spec_termsat.py).
+not a clock: a spent budget returns None, the Z3 path decides). Tested against
+brute-force evaluation of random term models (tests/spec/test_spec_termsat.py).
 """
 
 from __future__ import annotations
