@@ -153,7 +153,7 @@ def _fmt(cpu: float) -> str:
 
 def table(paths: list[str]) -> str:
     """Markdown table of recorded rows (``--jsonl``), one line per size, tier and
-    language in the order first recorded; records of one row are joined by seed index
+    language (sorted by K, k, tier, language); records of one row are joined by seed index
     (the first record of a seed wins), so a row run in pieces (``--first``) is one row."""
     rows: dict[tuple[str, str, str], dict] = {}
     for path in paths:
@@ -169,7 +169,13 @@ def table(paths: list[str]) -> str:
         "g med | clues | per seed (CPU s, seed order) | target | met |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for (size, tier, lang), row in rows.items():
+    tiers = ["any", "easy", "medium", "hard", "expert"]
+
+    def order(key: tuple[str, str, str]) -> tuple:
+        size, tier, lang = key
+        return (*(int(x) for x in size.split("x")), tiers.index(tier), lang)
+
+    for (size, tier, lang), row in sorted(rows.items(), key=lambda kv: order(kv[0])):
         rec = row["rec"]
         target = TARGETS.get(size)
         head = f"| {size} | {tier} | {lang} |"
@@ -184,7 +190,8 @@ def table(paths: list[str]) -> str:
             _fmt(s["cpu"]) + ("" if s["ok"] else " (capped)" if s.get("capped") else " (failed)")
             for s in seeds
         )
-        done = [s for s in seeds if s["ok"]]
+        # seeds taken from a --progress log carry no clue count or g
+        done = [s for s in seeds if s["ok"] and s.get("score") is not None]
         g = f"{statistics.median(s['score'] for s in done):.1f}" if done else "-"
         clues = f"{statistics.mean(s['clues'] for s in done):.1f}" if done else "-"
         met = "-" if target is None else ("met" if med <= target and not fails else "NOT met")
