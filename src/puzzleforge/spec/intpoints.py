@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd, lcm
-
-import flint
+from typing import Any
 
 __all__ = [
     "GiveUp",
@@ -25,6 +24,15 @@ __all__ = [
     "roots_in",
     "form_points",
 ]
+
+
+def _flint() -> Any:
+    """FLINT, imported on first use: a spec that never reaches this backend's number
+    theory never loads it (peak memory, docs/spec.md "Peak memory")."""
+    import flint
+
+    return flint
+
 
 #: Candidate points, divisor lines and elimination rows examined before giving up.
 MAX_WORK = 200_000
@@ -65,7 +73,7 @@ def int_roots(coeffs: list[int]) -> list[int] | None:
         return None
     if len(coeffs) == 1:
         return []
-    return sorted(int(r) for r, _ in flint.fmpz_poly(coeffs).roots())
+    return sorted(int(r) for r, _ in _flint().fmpz_poly(coeffs).roots())
 
 
 def roots_in(p: dict[tuple[int, ...], Fraction], z: int) -> list[int] | None:
@@ -81,7 +89,7 @@ def roots_in(p: dict[tuple[int, ...], Fraction], z: int) -> list[int] | None:
 def _divisors(c: int, work: Work) -> list[int]:
     if c.bit_length() > MAX_C_BITS:
         raise GiveUp()
-    primes = flint.fmpz(c).factor()
+    primes = _flint().fmpz(c).factor()
     count = 1
     for _, e in primes:
         count *= int(e) + 1
@@ -97,7 +105,7 @@ def _linear_factor(form: list[int]) -> tuple[int, int] | None:
     n = len(form) - 1
     if form[n] == 0:
         return 0, 1  # no x^n term: y divides the form
-    _, factors = flint.fmpz_poly(form).factor()
+    _, factors = _flint().fmpz_poly(form).factor()
     for f, _ in factors:
         if f.degree() == 1:
             b, a = (int(v) for v in f.coeffs())  # a t + b, t = x / y
@@ -148,8 +156,8 @@ def form_points(
         for e in (d, -d):
             work.spend()
             x0, y0 = u * e, v * e
-            xs, ys = flint.fmpz_poly([x0, b]), flint.fmpz_poly([y0, -a])
-            poly = flint.fmpz_poly([-target])
+            xs, ys = _flint().fmpz_poly([x0, b]), _flint().fmpz_poly([y0, -a])
+            poly = _flint().fmpz_poly([-target])
             for j, c in enumerate(form):
                 if c:
                     poly += c * xs**j * ys ** (n - j)
