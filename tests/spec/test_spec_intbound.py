@@ -274,3 +274,27 @@ def test_two_squares_spec_is_proven() -> None:
     puzzle = fam.generate(fam.Params(attempts=1), make_rng(1))
     assert puzzle.answer == "50"
     assert fam.audit_uniqueness(puzzle, 60.0).status == "pass"
+
+
+def test_audit_wide_box_and_ranged_variable() -> None:
+    """A box too wide to scan (``x**3 - y**3 = 885248 = 1729 * 8**3``, the taxicab number
+    times a cube: ``8**3 + 96**3 = 72**3 + 80**3``; the audit's box is
+    ~2170 wide) is solved column by column; a variable no equation determines but numbers
+    bound on both sides (``1 <= z <= 3``) is tried over its range, in generation as in the
+    audit. Expected sets by brute force over the proved boxes."""
+    c = 885248
+    want = _box(lambda x, y: x**3 - y**3 == c, _odd_power_bound(c, 3) + 1)
+    assert want == [(8, -96), (72, -80), (80, -72), (96, -8)]
+    assert audit_int_box(_problem(lambda x, y: [x**3 - y**3 == c], "x y", want), 120).status == (
+        "pass"
+    )
+
+    def ranged(x, y, z):
+        return [x**3 - y**3 == 7, z >= 1, z <= 3]
+
+    base = _box(lambda x, y: x**3 - y**3 == 7, _odd_power_bound(7, 3) + 1)
+    assert base == [(-1, -2), (2, 1)]
+    sols = sorted((x, y, z) for x, y in base for z in (1, 2, 3))
+    assert _solve(ranged, "x y z") == sols
+    assert audit_int_box(_problem(ranged, "x y z", sols), 60).status == "pass"
+    assert audit_int_box(_problem(ranged, "x y z", sols[:-1]), 60).status == "ambiguous"
