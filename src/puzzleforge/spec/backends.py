@@ -260,9 +260,9 @@ ENUMERATE: tuple[Backend, ...] = (
         "Int/Real constants, the constraints a conjunction of polynomial equations with "
         "rational coefficients and some product or power of unknowns (spec/polysystem.py), "
         "a Groebner basis within realsolve.GB_LIMITS, a finite solution set of at most "
-        "realsolve.MAX_QUOTIENT complex points, every real one rational (spec/realsolve.py: "
-        "exact; when some real solution is irrational only their count is passed on and "
-        "the Z3 enumeration ends when it has found that many)",
+        "realsolve.MAX_QUOTIENT complex points (spec/realsolve.py: exact; irrational real "
+        "solutions built by spec/realpoints.py within its work limits; past them only "
+        "their count is passed on and the Z3 enumeration ends when it has found that many)",
         _algebraic,
     ),
     Backend(
