@@ -270,7 +270,8 @@ ENUMERATE: tuple[Backend, ...] = (
         "Int constants, the equations polynomial with some product or power of unknowns "
         "(other conjuncts are checked point by point), and after eliminating variables that "
         "occur linearly every unknown bounded: by a relation F(x, y) = C (F a binary form with "
-        "a rational linear factor, C != 0: the factor divides C), by a univariate polynomial, "
+        "a rational linear factor, C != 0: the factor divides C; or F with no zero direction: "
+        "a box), by a univariate polynomial, "
         "or by numbers on both sides; within intbound.MAX_WORK candidates (spec/intbound.py)",
         _int_bound,
     ),
