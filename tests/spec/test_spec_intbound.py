@@ -274,3 +274,68 @@ def test_two_squares_spec_is_proven() -> None:
     puzzle = fam.generate(fam.Params(attempts=1), make_rng(1))
     assert puzzle.answer == "50"
     assert fam.audit_uniqueness(puzzle, 60.0).status == "pass"
+
+
+def test_audit_wide_box_and_ranged_variable() -> None:
+    """A box too wide to scan (``x**3 - y**3 = 885248 = 1729 * 8**3``, the taxicab number
+    times a cube: ``8**3 + 96**3 = 72**3 + 80**3``; the audit's box is
+    ~2170 wide) is solved column by column; a variable no equation determines but numbers
+    bound on both sides (``1 <= z <= 3``) is tried over its range, in generation as in the
+    audit. Expected sets by brute force over the proved boxes."""
+    c = 885248
+    want = _box(lambda x, y: x**3 - y**3 == c, _odd_power_bound(c, 3) + 1)
+    assert want == [(8, -96), (72, -80), (80, -72), (96, -8)]
+    assert audit_int_box(_problem(lambda x, y: [x**3 - y**3 == c], "x y", want), 120).status == (
+        "pass"
+    )
+
+    def ranged(x, y, z):
+        return [x**3 - y**3 == 7, z >= 1, z <= 3]
+
+    base = _box(lambda x, y: x**3 - y**3 == 7, _odd_power_bound(7, 3) + 1)
+    assert base == [(-1, -2), (2, 1)]
+    sols = sorted((x, y, z) for x, y in base for z in (1, 2, 3))
+    assert _solve(ranged, "x y z") == sols
+    assert audit_int_box(_problem(ranged, "x y z", sols), 60).status == "pass"
+    assert audit_int_box(_problem(ranged, "x y z", sols[:-1]), 60).status == "ambiguous"
+
+
+@pytest.mark.parametrize(
+    ("form", "box"),
+    [
+        # x^2 + y^2 = c: |x|, |y| <= isqrt(c)
+        (lambda x, y: x * x + y * y, lambda c: math.isqrt(c)),
+        # x^2 + x y + y^2 >= (x^2 + y^2) / 2: |x|, |y| <= isqrt(2c)
+        (lambda x, y: x * x + x * y + y * y, lambda c: math.isqrt(2 * c)),
+        # x^2 + 3 y^2 = c: |x|, |y| <= isqrt(c)
+        (lambda x, y: x * x + 3 * y * y, lambda c: math.isqrt(c)),
+        # x^4 + y^4 = c: |x|, |y| <= c^(1/4) <= isqrt(c)
+        (lambda x, y: x**4 + y**4, lambda c: math.isqrt(c)),
+    ],
+)
+def test_definite_forms_match_brute_force(form, box) -> None:
+    """Forms with no real linear factor and no zero direction (no divisor argument): the
+    backend bounds ``max(|x|, |y|)`` by the form's minimum on the unit square's boundary."""
+    for c in (1, 2, 3, 25, 50, 65, 97, 325, 1105, 4901):
+        want = _box(lambda x, y, c=c: form(x, y) == c, box(c))
+        assert _solve(lambda x, y, c=c: [form(x, y) == c], "x y") == want, c
+
+
+def test_sum_of_squares_system_and_its_audit() -> None:
+    """``m + 3 = x^2, 47 - m = y^2`` with positive unknowns: ``x^2 + y^2 = 50`` (so
+    ``x, y <= 7``): the brute force over that box gives (m, x, y) = (22, 5, 5), (46, 7, 1);
+    the audit agrees by its own box."""
+
+    def build(m, x, y):
+        return [m + 3 == x**2, 47 - m == y**2, m > 0, x > 0, y > 0]
+
+    want = sorted(
+        (x * x - 3, x, y)
+        for x in range(1, 8)
+        for y in range(1, 8)
+        if x * x + y * y == 50 and x * x - 3 > 0
+    )
+    assert want == [(22, 5, 5), (46, 7, 1)]
+    assert _solve(build, "m x y") == want
+    assert audit_int_box(_problem(build, "m x y", want), 60).status == "pass"
+    assert audit_int_box(_problem(build, "m x y", want[:1]), 60).status == "ambiguous"

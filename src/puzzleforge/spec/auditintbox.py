@@ -19,9 +19,11 @@ polysystem or FLINT; Z3 only parses the captured text, spec/auditpoly.py):
    ``[-1, 1]``, bounded below by exact interval arithmetic on bisections; two
    independent linear factors bound ``x, y`` through the inverse of their 2x2 matrix.
    Either gives ``max(|x|, |y|) <= B``, tightened by the side conditions ``v op number``.
-3. **Brute force** over the box (at most ``MAX_BOX`` points, exact integers), then every
-   other variable from an equation left in one unknown (SymPy's exact roots over Q, kept
-   when integral), and every equation and side condition checked exactly.
+3. **Brute force** over the box (at most ``MAX_BOX`` points, exact integers; a wider box
+   of at most ``MAX_LINES`` columns gets each column's integer zeros from SymPy's exact
+   roots instead), then every other variable from an equation left in one unknown (exact
+   roots over Q, kept when integral) or, failing that, over its range from the side
+   conditions, and every equation and side condition checked exactly.
 4. The solutions found are compared with the stored ones: the same set is ``pass``,
    one more ``ambiguous``, a stored one missing ``wrong``.
 
@@ -47,6 +49,8 @@ __all__ = ["METHOD", "MAX_BOX", "audit_int_box"]
 METHOD = "int-box"
 #: Most integer points of a box tried by brute force.
 MAX_BOX = 4_000_000
+#: Most columns of a box too large to scan, each solved exactly instead.
+MAX_LINES = 20_000
 #: Most bisection levels of the interval lower bound of a definite form.
 MAX_DEPTH = 14
 
@@ -174,8 +178,9 @@ def _points(system: System) -> list[dict[int, int]]:
         return range(-b if low is None else max(-b, low), (b if high is None else min(b, high)) + 1)
 
     xs, ys = span(i), span(j)
-    if len(xs) * len(ys) > MAX_BOX:
-        raise _Undecided(f"a box of {len(xs) * len(ys)} points (at most {MAX_BOX})")
+    scan = len(xs) * len(ys) <= MAX_BOX
+    if not scan and len(xs) > MAX_LINES:
+        raise _Undecided(f"a box of {len(xs)} x {len(ys)} points (at most {MAX_BOX})")
     den = 1
     for _, c in f.terms():
         den = sp.ilcm(den, sp.Rational(c).q)
@@ -186,17 +191,30 @@ def _points(system: System) -> list[dict[int, int]]:
         cy = [0] * (top + 1)
         for a, e, c in terms:
             cy[e] += c * xv**a
+        if not scan:  # a wide box: each column's integer zeros exactly (SymPy), not a scan
+            found += [{i: xv, j: yv} for yv in _column(cy, ys)]
+            continue
         for yv in ys:
             acc = 0
             for c in reversed(cy):
                 acc = acc * yv + c
             if acc == 0:
                 found.append({i: xv, j: yv})
-    return [pt for p in found for pt in _extend(system, p)]
+    return [pt for p in found for pt in _extend(system, p, ranges)]
 
 
-def _extend(system: System, known: dict[int, int]) -> list[dict[int, int]]:
-    """Every integer completion of ``known`` by equations left in one unknown."""
+def _column(cy: list[int], ys: range) -> list[int]:
+    """The ``y`` in ``ys`` with ``sum cy[k] y^k == 0`` (every one when all are zero)."""
+    if not any(cy):
+        return list(ys)
+    y = sp.Symbol("y")
+    roots = sp.Poly(list(reversed(cy)), y, domain=sp.ZZ).ground_roots()
+    return sorted(int(r) for r in roots if int(r) in ys)
+
+
+def _extend(system: System, known: dict[int, int], ranges: list) -> list[dict[int, int]]:
+    """Every integer completion of ``known`` by equations left in one unknown (else by a
+    variable's range from the side conditions, when it is bounded on both sides)."""
     gens = system.gens
     if len(known) == len(gens):
         return [known] if _holds(system, known) else []
@@ -210,8 +228,14 @@ def _extend(system: System, known: dict[int, int]) -> list[dict[int, int]]:
         out = []
         for r in roots:
             if sp.Rational(r).q == 1:
-                out += _extend(system, {**known, left[0]: int(r)})
+                out += _extend(system, {**known, left[0]: int(r)}, ranges)
         return out
+    for k in range(len(gens)):
+        low, high = ranges[k]
+        if k not in known and low is not None and high is not None and high - low < MAX_BOX:
+            return [
+                pt for v in range(low, high + 1) for pt in _extend(system, {**known, k: v}, ranges)
+            ]
     raise _Undecided("a variable is not determined by the equations")
 
 

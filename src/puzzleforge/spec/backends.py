@@ -260,9 +260,9 @@ ENUMERATE: tuple[Backend, ...] = (
         "Int/Real constants, the constraints a conjunction of polynomial equations with "
         "rational coefficients and some product or power of unknowns (spec/polysystem.py), "
         "a Groebner basis within realsolve.GB_LIMITS, a finite solution set of at most "
-        "realsolve.MAX_QUOTIENT complex points, every real one rational (spec/realsolve.py: "
-        "exact; when some real solution is irrational only their count is passed on and "
-        "the Z3 enumeration ends when it has found that many)",
+        "realsolve.MAX_QUOTIENT complex points (spec/realsolve.py: exact; irrational real "
+        "solutions built by spec/realpoints.py within its work limits; past them only "
+        "their count is passed on and the Z3 enumeration ends when it has found that many)",
         _algebraic,
     ),
     Backend(
@@ -270,7 +270,8 @@ ENUMERATE: tuple[Backend, ...] = (
         "Int constants, the equations polynomial with some product or power of unknowns "
         "(other conjuncts are checked point by point), and after eliminating variables that "
         "occur linearly every unknown bounded: by a relation F(x, y) = C (F a binary form with "
-        "a rational linear factor, C != 0: the factor divides C), by a univariate polynomial, "
+        "a rational linear factor, C != 0: the factor divides C; or F with no zero direction: "
+        "a box), by a univariate polynomial, "
         "or by numbers on both sides; within intbound.MAX_WORK candidates (spec/intbound.py)",
         _int_bound,
     ),

@@ -20,8 +20,10 @@ decides it exactly, in integer arithmetic:
    ``a x + b y = e`` are ``(x0 + b k, y0 - a k)``, and ``F - C`` along it is a polynomial
    in ``k``: its integer roots are the only candidates (a zero polynomial means
    infinitely many: not claimed). ``x**n - y**n`` (odd ``n``), ``x**n + y**n`` (odd
-   ``n``), ``x**2 - y**2`` and any form with a rational root are this shape; Pell's
-   ``x**2 - 2 y**2`` is not (no linear factor: infinitely many solutions).
+   ``n``), ``x**2 - y**2`` and any form with a rational root are this shape. A form with
+   no zero direction (``x**2 + y**2``, ``x**4 + y**4``) instead bounds ``max(|x|, |y|)``
+   by its minimum on the unit square's boundary (spec/intpoints.py). Pell's
+   ``x**2 - 2 y**2`` is neither (infinitely many solutions).
 4. **Propagation.** With some variables fixed, a relation left in one unknown is a
    univariate polynomial whose integer roots (FLINT, exact) extend each candidate; a
    variable with numbers on both sides is tried over its range; one that no equation or

@@ -1,5 +1,8 @@
 """Integer points of one-variable polynomials and of ``F(x, y) = C`` (spec/intbound.py).
 
+``F`` a binary form with a rational linear factor (divisor lines), or with no zero
+direction at all (a box from its minimum, ``_definite_points``).
+
 Why a module of its own: these are the exact number-theoretic steps of the ``int-bound``
 backend (step 3 of spec/intbound.py: a rational linear factor ``L`` of the binary form
 ``F`` divides ``C``; each divisor's line is searched by a polynomial in one integer), kept
@@ -36,6 +39,8 @@ def _flint() -> Any:
 
 #: Candidate points, divisor lines and elimination rows examined before giving up.
 MAX_WORK = 200_000
+#: Finest grid of the lower bound of a definite form on ``[-1, 1]``.
+MAX_GRID = 4096
 #: Largest constant ``C`` (in bits) whose divisors are enumerated (factoring cost).
 MAX_C_BITS = 160
 
@@ -147,7 +152,7 @@ def form_points(
             form[m[x]] += c
     lin = _linear_factor(form)
     if lin is None:
-        return None
+        return _definite_points(form, -const, work)
     a, b = lin
     target = -const
     u, v = _bezout(a, b)
@@ -166,3 +171,67 @@ def form_points(
                 raise GiveUp()  # F == C along the whole line: infinitely many
             out.extend((x0 + b * k, y0 - a * k) for k in roots)
     return sorted(set(out))
+
+
+def _grid_min(coeffs: list[int], work: Work) -> Fraction | None:
+    """A positive lower bound of ``|g|`` on ``[-1, 1]`` (``g = sum coeffs[k] t^k``), or None.
+
+    ``|g'| <= L = sum |k coeffs[k]|`` there, so every ``t`` within ``1/N`` of a grid point
+    ``t_i = -1 + 2i/N`` has ``|g(t)| >= |g(t_i)| - L/N``; the grid is refined (``N`` up to
+    ``MAX_GRID``) until that is positive, which happens exactly when ``g`` has no zero there.
+    """
+    lip = sum(abs(k * c) for k, c in enumerate(coeffs))
+    n = 16
+    while n <= MAX_GRID:
+        work.spend(n + 1)
+        low = None
+        signs = set()
+        for i in range(n + 1):
+            t = Fraction(2 * i - n, n)
+            v = Fraction(0)
+            for c in reversed(coeffs):
+                v = v * t + c
+            signs.add((v > 0) - (v < 0))
+            low = abs(v) if low is None else min(low, abs(v))
+        if len(signs) > 1 or 0 in signs:
+            return None  # a zero in [-1, 1] (a sign change): no positive bound exists
+        assert low is not None
+        bound = low - Fraction(lip, n)
+        if bound > 0:
+            return bound
+        n *= 2
+    return None
+
+
+def _definite_points(form: list[int], target: int, work: Work) -> list[tuple[int, int]] | None:
+    """Every integer point of ``F(x, y) = target`` for a form ``F`` with no zero direction.
+
+    ``|F(x, y)| >= mu * max(|x|, |y|)^n`` with ``mu`` the least of the lower bounds of
+    ``|F(t, 1)|`` and ``|F(1, s)|`` on ``[-1, 1]`` (``F(x, y) = y^n F(x/y, 1)`` when
+    ``|x| <= |y|``, ``x^n F(1, y/x)`` otherwise), so ``max(|x|, |y|) <= B`` with
+    ``mu B^n <= |target|``; each ``x`` in ``[-B, B]`` leaves a polynomial in ``y`` whose
+    integer roots are the points. None when some direction is a zero (no bound).
+    """
+    n = len(form) - 1
+    g_min = _grid_min(form, work)  # F(t, 1) = sum form[j] t^j
+    h_min = _grid_min(list(reversed(form)), work) if g_min is not None else None
+    if g_min is None or h_min is None:
+        return None
+    top = Fraction(abs(target)) / min(g_min, h_min)
+    b = 0  # the largest b with b^n <= top
+    step = 1 << ((int(top).bit_length() // n) + 1)
+    while step:
+        if (b + step) ** n <= top:
+            b += step
+        step >>= 1
+    work.spend(2 * b + 1)
+    out: list[tuple[int, int]] = []
+    for xv in range(-b, b + 1):
+        coeffs = [form[j] * xv**j for j in range(n + 1)]  # coefficient of y^(n - j)
+        poly = list(reversed(coeffs))
+        poly[0] -= target
+        roots = int_roots(poly)
+        if roots is None:
+            raise GiveUp()  # cannot be: the form is nonzero in y for every x
+        out.extend((xv, yv) for yv in roots)
+    return sorted(out)
