@@ -10,11 +10,11 @@ constant True (``-1`` False); literals are DIMACS integers.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .finitekernel import Unsupported
 
-__all__ = ["Gates", "holds", "MAX_PB_NODES", "MAX_PB_TERMS"]
+__all__ = ["Gates", "holds", "test_of", "MAX_PB_NODES", "MAX_PB_TERMS"]
 
 #: Largest decision diagram of one pseudo-Boolean comparison.
 MAX_PB_NODES = 20_000
@@ -33,6 +33,11 @@ _OPS = {
 
 def holds(op: str, a: int, b: int) -> bool:
     return bool(_OPS[op](a, b))
+
+
+def test_of(op: str) -> Callable[[int, int], bool]:
+    """``holds`` with the operator looked up once (for loops over a domain's values)."""
+    return _OPS[op]
 
 
 class Gates:
@@ -62,6 +67,22 @@ class Gates:
 
     # ---- gates (simplified, memoised) ----
     def and_(self, lits: Sequence[int]) -> int:
+        if len(lits) == 2:  # the common gate (If bits, decision-diagram leaves), inline
+            a, b = lits
+            if a == -1 or b == -1 or a == -b:
+                return -1
+            if a == 1 or a == b:
+                return b
+            if b == 1:
+                return a
+            key: tuple = ("and", a, b) if a < b else ("and", b, a)
+            g = self.gates.get(key)
+            if g is None:
+                g = self.gates[key] = self.new()
+                pair = {a, b}  # the same clause order as the general case below
+                self.clauses.extend([-g, x] for x in pair)
+                self.clauses.append([g, *(-x for x in pair)])
+            return g
         out: set[int] = set()
         for x in lits:
             if x == -1:

@@ -42,7 +42,7 @@ import z3
 
 from .finitekernel import _CONST, _LIT, _NUM, Unsupported
 from .finitespace import _conjuncts, _domains
-from .satgates import MAX_PB_NODES, Gates, holds
+from .satgates import MAX_PB_NODES, Gates, holds, test_of
 
 __all__ = ["term_rows", "term_domains", "MAX_DOMAIN", "MAX_PB_NODES"]
 
@@ -210,10 +210,17 @@ class _Encoder(Gates):
             if len(lin) == 1:
                 ((c, co),) = lin.items()
                 on = self.onehot[c]
-                good = [x for v, x in on.items() if holds(op, co * v + k, 0)]
+                if op == "eq":  # the one value solving co * v + k == 0, if any
+                    w, r = divmod(-k, co)
+                    x = on.get(w) if r == 0 else None
+                    good = [] if x is None else [x]
+                else:
+                    test = test_of(op)
+                    good = [x for v, x in on.items() if test(co * v + k, 0)]
                 if 2 * len(good) <= len(on):
                     return self.or_(good)
-                return -self.or_([x for v, x in on.items() if not holds(op, co * v + k, 0)])
+                keep = set(good)
+                return -self.or_([x for x in on.values() if x not in keep])
             return self._pair(op, d)
         return self.pb(op, self._bits(d), self._offset(d))
 
@@ -226,7 +233,7 @@ class _Encoder(Gates):
         t = self.new()
         ys = self.onehot[cy]
         n = len(ys)
-        test = holds
+        test = test_of(op)
         out = self.clauses
         for v, xv in self.onehot[cx].items():
             base = ax * v + k
@@ -240,7 +247,7 @@ class _Encoder(Gates):
                 else:
                     out += [[t, -xv, yw], [-t, -xv, -yw]]
                 continue
-            good = [yw for w, yw in ys.items() if test(op, base + ay * w, 0)]
+            good = [yw for w, yw in ys.items() if test(base + ay * w, 0)]
             if len(good) == n:
                 out.append([t, -xv])
             elif not good:
@@ -249,7 +256,7 @@ class _Encoder(Gates):
                 out.append([-t, -xv, *good])
                 out.extend([t, -xv, -yw] for yw in good)
             else:
-                bad = [yw for w, yw in ys.items() if not test(op, base + ay * w, 0)]
+                bad = [yw for w, yw in ys.items() if not test(base + ay * w, 0)]
                 out.append([t, -xv, *bad])
                 out.extend([-t, -xv, -yw] for yw in bad)
         return t
