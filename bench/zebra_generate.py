@@ -13,14 +13,27 @@ as "refused" with no timing.
 
     .venv/bin/python bench/zebra_generate.py [--n 10] [--sizes 4x5,5x5,6x6,8x8]
         [--tiers any,easy,medium,hard,expert] [--langs en,pl] [--progress]
+        [--first 0] [--jsonl rows.jsonl]
+    .venv/bin/python bench/zebra_generate.py --table rows.jsonl,more.jsonl   # markdown
+
+``--jsonl`` appends one record per row (commit, load average before and after, each
+seed's CPU s, attempts, clues and g in seed order, failures, the verdict) and ``--table``
+prints recorded rows as docs/zebra.md's table. ``--first`` starts a row at seed index
+``first`` (the same seeds as a longer run from 0), so the seeds of a slow row can run in
+separate processes; ``--table`` joins the records of one row by seed index (when a seed
+was recorded twice, the first record wins) and takes median, p90 and max over the
+joined seeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import time
+from pathlib import Path
 
 from puzzleforge.core.errors import GenerationFailed
 from puzzleforge.core.limits import LimitExceeded, Limits, run_limited
@@ -37,12 +50,18 @@ def _one_seed(K: int, k: int, tier: str | None, lang: str, i: int, seed0: int) -
     start = time.process_time()
     try:
         p = generate_puzzle(rng, K=K, k=k, lang=lang, difficulty=tier)
-    except GenerationFailed:
-        return {"ok": False, "cpu": time.process_time() - start}
+    except GenerationFailed as e:
+        return {"ok": False, "cpu": time.process_time() - start, "why": str(e)}
     cpu = time.process_time() - start
     assert p.certificate["unique"] and p.certificate["all_clues_necessary"]
     assert tier is None or p.rating["tier"] == tier
-    return {"ok": True, "cpu": cpu, "clues": len(p.clues), "score": p.rating["score"]}
+    return {
+        "ok": True,
+        "cpu": cpu,
+        "clues": len(p.clues),
+        "score": p.rating["score"],
+        "attempts": p.certificate.get("attempts"),
+    }
 
 
 def run_row(
@@ -54,6 +73,7 @@ def run_row(
     seed0: int,
     progress: bool = False,
     cpu_cap: float = 600.0,
+    first: int = 0,
 ) -> dict:
     """``n`` puzzles of one row. Each runs in a forked worker the kernel stops after
     ``cpu_cap`` CPU seconds (core.limits.run_limited), so a row cannot run forever; a
@@ -61,7 +81,8 @@ def run_row(
     The cap is the bench's only: generation itself counts attempts, moves and
     conflicts, never seconds."""
     cpu, clues, scores, fails, capped = [], [], [], 0, 0
-    for i in range(n):
+    seeds: list[dict] = []
+    for i in range(first, first + n):
         try:
             r = run_limited(
                 _one_seed,
@@ -76,7 +97,8 @@ def run_row(
             )
         except LimitExceeded:
             capped += 1
-            r = {"ok": False, "cpu": cpu_cap}
+            r = {"ok": False, "cpu": cpu_cap, "capped": True}
+        seeds.append({"seed": i, **{key: r[key] for key in sorted(r)}})
         cpu.append(r["cpu"])
         if not r["ok"]:
             fails += 1
@@ -99,7 +121,78 @@ def run_row(
         "capped": capped,
         "clues": statistics.mean(clues) if clues else float("nan"),
         "score": statistics.median(scores) if scores else float("nan"),
+        "seeds": seeds,
     }
+
+
+def _commit() -> str:
+    """The measured commit (short id), for the JSONL records."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent,
+            check=False,
+        )
+        return out.stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+def _summary(cpu: list[float]) -> tuple[float, float, float]:
+    """Median, p90 (nearest rank, as the printed rows) and max of CPU seconds."""
+    cpu = sorted(cpu)
+    return statistics.median(cpu), cpu[round(0.9 * (len(cpu) - 1))], cpu[-1]
+
+
+def _fmt(cpu: float) -> str:
+    """CPU seconds for the table: 3 decimals below 1 s (the 4x5 target is 0.3 s), else 2."""
+    return f"{cpu:.3f}" if cpu < 1 else f"{cpu:.2f}"
+
+
+def table(paths: list[str]) -> str:
+    """Markdown table of recorded rows (``--jsonl``), one line per size, tier and
+    language in the order first recorded; records of one row are joined by seed index
+    (the first record of a seed wins), so a row run in pieces (``--first``) is one row."""
+    rows: dict[tuple[str, str, str], dict] = {}
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            key = (rec["size"], rec["tier"], rec["lang"])
+            row = rows.setdefault(key, {"rec": rec, "seeds": {}, "commits": set()})
+            row["commits"].add(rec["commit"])
+            for seed in rec.get("seeds", []):
+                row["seeds"].setdefault(seed["seed"], seed)
+    out = [
+        "| size | tier | lang | seeds | median CPU s | p90 | max | failures | "
+        "g med | clues | per seed (CPU s, seed order) | target | met |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for (size, tier, lang), row in rows.items():
+        rec = row["rec"]
+        target = TARGETS.get(size)
+        head = f"| {size} | {tier} | {lang} |"
+        if "refused" in rec:
+            why = rec["refused"].split(")")[0] + ")"  # the size clause; the rest is tiers.py's
+            out.append(f"{head} - | - | - | - | - | - | - | {why} | - | refused |")
+            continue
+        seeds = [row["seeds"][i] for i in sorted(row["seeds"])]
+        med, p90, top = _summary([s["cpu"] for s in seeds])
+        fails = sum(1 for s in seeds if not s["ok"])
+        per = ", ".join(
+            _fmt(s["cpu"]) + ("" if s["ok"] else " (capped)" if s.get("capped") else " (failed)")
+            for s in seeds
+        )
+        done = [s for s in seeds if s["ok"]]
+        g = f"{statistics.median(s['score'] for s in done):.1f}" if done else "-"
+        clues = f"{statistics.mean(s['clues'] for s in done):.1f}" if done else "-"
+        met = "-" if target is None else ("met" if med <= target and not fails else "NOT met")
+        out.append(
+            f"{head} {len(seeds)} | {_fmt(med)} | {_fmt(p90)} | {_fmt(top)} | {fails}/{len(seeds)} | "
+            f"{g} | {clues} | {per} | {'-' if target is None else f'<= {target:g} s'} | {met} |"
+        )
+    return "\n".join(out)
 
 
 def main() -> None:
@@ -113,11 +206,18 @@ def main() -> None:
     ap.add_argument(
         "--cpu-cap", type=float, default=600.0, help="CPU seconds a puzzle may take (a failure)"
     )
+    ap.add_argument("--first", type=int, default=0, help="index of a row's first seed")
+    ap.add_argument("--jsonl", default="", help="append one JSON record per row here")
+    ap.add_argument("--table", default="", help="print the rows of these JSONL files")
     args = ap.parse_args()
+    if args.table:
+        print(table(args.table.split(",")))
+        return
+    commit = _commit()
     generate_puzzle(make_rng(0), K=3, k=4, lang="en")  # load the category data once
     generate_puzzle(make_rng(0), K=3, k=4, lang="pl")
     print(
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+        f"commit {commit}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
         f"CPU seconds per puzzle (process time), cap {args.cpu_cap:g} s a puzzle"
     )
     print(
@@ -130,10 +230,15 @@ def main() -> None:
             tier = None if tier_name == "any" else tier_name
             for lang in args.langs.split(","):
                 why = unreachable(K, k, tier)
+                rec: dict = {"size": size, "tier": tier_name, "lang": lang, "commit": commit}
                 if why:
                     print(f"{size:>5} {tier_name:>7} {lang:>4}  refused: {why}", flush=True)
+                    _record(args.jsonl, {**rec, "refused": why})
                     continue
-                r = run_row(K, k, tier, lang, args.n, args.seed, args.progress, args.cpu_cap)
+                load0 = os.getloadavg()[0]
+                r = run_row(
+                    K, k, tier, lang, args.n, args.seed, args.progress, args.cpu_cap, args.first
+                )
                 target = TARGETS.get(size)
                 verdict = (
                     ""
@@ -147,6 +252,20 @@ def main() -> None:
                     + (f" ({r['capped']} over {args.cpu_cap:g} CPU s)" if r["capped"] else ""),
                     flush=True,
                 )
+                rec.update(
+                    load=[round(load0, 1), round(os.getloadavg()[0], 1)],
+                    cpu_cap=args.cpu_cap,
+                    base_seed=args.seed,
+                    seeds=r["seeds"],
+                )
+                _record(args.jsonl, rec)
+
+
+def _record(path: str, rec: dict) -> None:
+    """Append one row's record to ``path`` (``--jsonl``; nothing when empty)."""
+    if path:
+        with open(path, "a", encoding="utf-8") as sink:
+            sink.write(json.dumps(rec) + "\n")
 
 
 if __name__ == "__main__":

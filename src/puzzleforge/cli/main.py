@@ -28,6 +28,9 @@ from ..core.limits import (
     set_limits,
 )
 from .errors import set_debug
+from .plainvalues import install as _install_plain_values
+
+_install_plain_values()  # option values without pydantic (cli/plainvalues.py: why)
 
 __all__ = ["app", "main", "ENGINE_APPS", "COMMAND_MODULES"]
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import z3
 
 from .argmax import multiple_optima, needs_unique_optimum
@@ -212,7 +211,7 @@ def finite_optimum(a: Attempt, prob: Any, objv: Any, consts: list, kind: str, ct
     if not len(prob.rows):
         raise Rejection("no solution", "the optimization constraints have no solution")
     best = int(objv.max() if kind == "maximize" else objv.min())
-    hits = np.flatnonzero(objv == best)
+    hits = (objv == best).nonzero()[0]  # objv: numpy, 1-D (np.flatnonzero without np)
     if len(hits) > 1 and needs_unique_optimum(a.spec):
         raise multiple_optima(best)
     # several optima allowed: the rows are in canonical order, so hits[0] is the

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 
-from .finitekernel import Unsupported
+from .finitedomains import Unsupported
 
 __all__ = ["Gates", "holds", "test_of", "MAX_PB_NODES", "MAX_PB_TERMS"]
 

@@ -40,8 +40,7 @@ from typing import Any
 
 import z3
 
-from .finitekernel import _CONST, _LIT, _NUM, Unsupported
-from .finitespace import _conjuncts, _domains
+from .finitedomains import _CONST, _LIT, _NUM, Unsupported, _conjuncts, _domains
 from .satgates import MAX_PB_NODES, Gates, holds, test_of
 
 __all__ = ["term_rows", "term_domains", "MAX_DOMAIN", "MAX_PB_NODES"]
