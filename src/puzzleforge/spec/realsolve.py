@@ -39,7 +39,11 @@ from .realpoints import RealPoint, real_points, univariate_representation
 __all__ = ["Solved", "solve_polynomials", "GB_LIMITS", "MAX_QUOTIENT", "MAX_CANDIDATES"]
 
 #: FLINT Buchberger limits: (basis length, terms of a polynomial, bits of a coefficient).
-GB_LIMITS = (100, 2000, 20000)
+#: 200 terms (2000 until session 13): a reduced basis of an ideal with at most
+#: MAX_QUOTIENT standard monomials has at most MAX_QUOTIENT + 1 terms a polynomial, and
+#: past 200 the naive algorithm's intermediate polynomials ran for seconds to minutes on
+#: 7-8 unknowns (each such basis, when it finished, had more than MAX_QUOTIENT points).
+GB_LIMITS = (100, 200, 20000)
 #: Most elements of the quotient algebra's basis (the number of complex solutions with
 #: multiplicity): the matrices are this size.
 MAX_QUOTIENT = 64
