@@ -152,6 +152,9 @@ def precheck(a: Attempt) -> None:
     solver.set("random_seed", 0)
     try:
         solver.add(a.assertions if shared else [x.translate(ctx) for x in a.assertions])
+        if a.sym_fix is not None:  # rotation-invariant (spec/rotation.py): unsat iff with x0 = 0
+            fix = a.sym_fix if shared else a.sym_fix.translate(ctx)
+            solver.add(fix == 0)
         before = rlimit_count(solver)
         result = a.budget.run(solver, PRECHECK_MS, charge=False)  # spec/budget.py
         spent = (rlimit_count(solver) - before) % (1 << 32)
