@@ -339,3 +339,126 @@ def test_sum_of_squares_system_and_its_audit() -> None:
     assert _solve(build, "m x y") == want
     assert audit_int_box(_problem(build, "m x y", want), 60).status == "pass"
     assert audit_int_box(_problem(build, "m x y", want[:1]), 60).status == "ambiguous"
+
+
+def _line_cubic_brute(c: int) -> list[tuple[int, int]]:
+    """``(x - y)(x^2 - 2y^2) = c != 0`` by brute force over ``|x|, |y| <= 4|c|``: ``d = x - y``
+    divides ``c``, so ``0 < |d| <= |c|``; with ``x = y + d``, ``x^2 - 2y^2 = c / d`` reads
+    ``(y - d)^2 = 2d^2 - c/d <= 3c^2``, so ``|y| <= |d| + 2|c| <= 3|c|`` and
+    ``|x| <= |y| + |d| <= 4|c|``."""
+    return _box(lambda x, y: (x - y) * (x * x - 2 * y * y) == c, 4 * abs(c))
+
+
+def test_audit_divisor_lines_of_an_indefinite_cofactor() -> None:
+    """``(x - y)(x^2 - 2y^2) = c``: the only linear factor's cofactor is Pell's indefinite
+    form, so no box exists; generation (spec/intbound.py) and the audit (its own divisor
+    lines) both give the brute-force set; a stored non-solution is ``wrong``, a missing
+    one ``ambiguous``. ``x (x^2 - 2y^2) = c`` and ``y (y^2 - 2x^2) = c`` (lines with one
+    coefficient zero): ``x`` divides ``c``, ``2y^2 = x^2 - c/x <= 2c^2``, so
+    ``|x|, |y| <= |c|`` (and symmetrically)."""
+
+    def cubic(x, y, c):
+        return (x - y) * (x * x - 2 * y * y) - c
+
+    for c in (1, 2, 14, 29, 34, -34, 56):
+        want = _line_cubic_brute(c)
+        assert want, c
+
+        def build(x, y, c=c):
+            return [cubic(x, y, c) == 0]
+
+        assert _solve(build, "x y") == want, c
+        assert audit_int_box(_problem(build, "x y", want), 60).status == "pass", c
+        bad = want[:-1] + [(want[-1][0], want[-1][1] + 1)]
+        assert audit_int_box(_problem(build, "x y", bad), 60).status == "wrong", c
+        if len(want) > 1:
+            assert audit_int_box(_problem(build, "x y", want[1:]), 60).status == "ambiguous"
+    for c in (-28, 7, 12):
+        for form in (
+            lambda x, y: x * (x * x - 2 * y * y),
+            lambda x, y: y * (y * y - 2 * x * x),
+        ):
+            want = _box(lambda x, y, c=c, form=form: form(x, y) == c, abs(c))
+
+            def build(x, y, c=c, form=form):
+                return [form(x, y) == c]
+
+            assert _solve(build, "x y") == want, c
+            assert audit_int_box(_problem(build, "x y", want), 60).status == "pass", c
+
+
+def test_audit_divisor_lines_positive_unknowns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``x, y > 0``: ``c = 29`` has the single solution (99, 70) (brute force above:
+    the box ``|x|, |y| <= 116``), which ``verify``'s entry point (audit_problem) proves
+    by the ``int-box`` method (before, the Z3 rounds stayed undecided); ``c = 42`` has two,
+    (4, 1) and (8, 5): one stored is ``ambiguous``, a wrong one ``wrong``. Past the count
+    of divisor lines the audit says ``undecided`` (56 has 8 divisors: 16 lines)."""
+    from puzzleforge.spec import auditintbox
+
+    def build(x, y, c):
+        return [(x - y) * (x * x - 2 * y * y) == c, x > 0, y > 0]
+
+    def positive(c):
+        return [p for p in _line_cubic_brute(c) if p[0] > 0 and p[1] > 0]
+
+    assert positive(29) == [(99, 70)] and positive(42) == [(4, 1), (8, 5)]
+    one = _problem(lambda x, y: build(x, y, 29), "x y", [(99, 70)])
+    assert _solve(lambda x, y: build(x, y, 29), "x y") == [(99, 70)]
+    out = audit_problem(one, 30.0)
+    assert (out.status, out.method) == ("pass", "int-box")
+    assert _solve(lambda x, y: build(x, y, 42), "x y") == [(4, 1), (8, 5)]
+    two = _problem(lambda x, y: build(x, y, 42), "x y", [(8, 5)])
+    assert audit_int_box(two, 60).status == "ambiguous"
+    off = _problem(lambda x, y: build(x, y, 42), "x y", [(4, 1), (8, 6)])
+    assert audit_int_box(off, 60).status == "wrong"
+    capped = _problem(lambda x, y: build(x, y, 56), "x y", positive(56))
+    assert audit_int_box(capped, 60).status == "pass"
+    monkeypatch.setattr(auditintbox, "MAX_DIVISOR_LINES", 15)
+    assert audit_int_box(capped, 60).status == "undecided"
+
+
+def test_audit_does_not_claim_a_whole_line() -> None:
+    """``(x - y)^3 = 8``: the line ``x - y = 2`` is all solutions (infinitely many): the
+    audit does not apply (None), as generation does not (above)."""
+    whole = _problem(lambda x, y: [(x - y) ** 3 == 8], "x y", [(2, 0)])
+    assert audit_int_box(whole, 60) is None
+
+
+CUBIC_LINE_SPEC = """\
+variables:
+  k:
+    type: int
+    domain: "[29, 29]"
+symbols:
+  vars:
+    source:
+    - "['x', 'y']"
+    type: int
+conditions:
+  positive:
+    formula: And([v > 0 for v in vars])
+  relation:
+    formula: (vars['x'] - vars['y']) * (vars['x'] ** 2 - 2 * vars['y'] ** 2) == k
+max_solution: 1
+queries:
+  q1:
+    desc: What is x?
+    ans_formula: get_value(_solutions[0], vars['x'])
+    ans_text: str(_ans)
+desc: "(x - y)(x^2 - 2y^2) = {k} with positive whole numbers x and y. {q1}"
+"""
+
+
+def test_indefinite_cofactor_spec_is_generated_and_verified(tmp_path: Path) -> None:
+    """A spec of that shape (``c = 29``, x, y > 0: only (99, 70), brute force above): the
+    puzzle's answer is 99 and its uniqueness audit passes by the divisor lines (before,
+    generation proved it and ``verify`` said ``undecided``)."""
+    from puzzleforge.spec.family import load_spec_family
+
+    path = tmp_path / "cubic_line.yaml"
+    path.write_text(CUBIC_LINE_SPEC, encoding="utf-8")
+    fam = load_spec_family(path, trust=True)
+    puzzle = fam.generate(fam.Params(attempts=1), make_rng(1))
+    assert puzzle.answer == "99"
+    out = fam.audit_uniqueness(puzzle, 60.0)
+    assert (out.status, out.method) == ("pass", "int-box")

@@ -19,16 +19,27 @@ polysystem or FLINT; Z3 only parses the captured text, spec/auditpoly.py):
    ``[-1, 1]``, bounded below by exact interval arithmetic on bisections; two
    independent linear factors bound ``x, y`` through the inverse of their 2x2 matrix.
    Either gives ``max(|x|, |y|) <= B``, tightened by the side conditions ``v op number``.
+2b. **Divisor lines**, when no pair has a box (a linear factor whose cofactor is
+   indefinite, e.g. ``(x - y)(x^2 - 2 y^2) = C``): with ``f`` scaled to integer
+   coefficients, ``F + c'``, and ``L = a x + b y`` a primitive integer linear factor of
+   ``F``, Gauss's lemma makes ``F = L G`` with integral ``G``, so at an integer zero
+   ``L(x, y)`` divides ``N = -c'``. For each divisor ``e`` of ``N`` (both signs, at most
+   ``MAX_DIVISOR_LINES`` lines, ``|N|`` at most ``MAX_C_BITS`` bits, else ``undecided``)
+   the line ``a x + b y = e`` turns ``f`` into a polynomial in one unknown whose exact
+   rational roots (SymPy) give the candidates (kept when both coordinates are integers);
+   a line along which ``f`` vanishes identically is infinitely many zeros: not claimed.
 3. **Brute force** over the box (at most ``MAX_BOX`` points, exact integers; a wider box
    of at most ``MAX_LINES`` columns gets each column's integer zeros from SymPy's exact
-   roots instead), then every other variable from an equation left in one unknown (exact
-   roots over Q, kept when integral) or, failing that, over its range from the side
-   conditions, and every equation and side condition checked exactly.
+   roots instead), or the divisor lines' candidates; then every other variable from an
+   equation left in one unknown (exact roots over Q, kept when integral) or, failing
+   that, over its range from the side conditions, and every equation and side condition
+   checked exactly.
 4. The solutions found are compared with the stored ones: the same set is ``pass``,
    one more ``ambiguous``, a stored one missing ``wrong``.
 
-No pair with a box: the audit does not apply (None). A variable no equation determines
-or a box past ``MAX_BOX``: ``undecided``, and the solver rounds of spec/audit.py go on.
+No pair with a box or a linear factor: the audit does not apply (None). A variable no
+equation determines, a box past ``MAX_BOX`` or divisor lines past their caps:
+``undecided``, and the solver rounds of spec/audit.py go on.
 """
 
 from __future__ import annotations
@@ -51,8 +62,17 @@ METHOD = "int-box"
 MAX_BOX = 4_000_000
 #: Most columns of a box too large to scan, each solved exactly instead.
 MAX_LINES = 20_000
+#: Most divisor lines ``a x + b y = e`` solved (step 2b).
+MAX_DIVISOR_LINES = 20_000
+#: Largest ``|N|`` (in bits) whose divisors are enumerated (factoring cost).
+MAX_C_BITS = 128
 #: Most bisection levels of the interval lower bound of a definite form.
 MAX_DEPTH = 14
+
+
+#: A primitive integer linear factor ``a x + b y`` of an eliminant's form and the integer
+#: ``N`` that its value divides at every integer zero.
+_Line = tuple[int, int, int]
 
 
 class _Undecided(Exception):
@@ -129,6 +149,65 @@ def _box(f: sp.Poly) -> int | None:
     return best
 
 
+def _line(f: sp.Poly) -> _Line | None:
+    """A primitive integer linear factor ``a x + b y`` of ``f``'s form and the integer
+    ``N`` it must divide (step 2b), or None (no such form or no rational linear factor).
+
+    ``f`` is scaled to integer coefficients, ``D f = F + c'``; ``L`` primitive divides the
+    integer form ``F``, so ``F = L G`` with ``G`` integral (Gauss's lemma) and at an integer
+    zero ``L(x, y) G(x, y) = -c'``: ``L(x, y)`` divides ``N = -c'``."""
+    x, y = f.gens
+    c = f.coeff_monomial(1)
+    degs = {sum(m) for m in f.monoms() if any(m)}
+    if c == 0 or len(degs) != 1 or min(degs) < 2:
+        return None
+    den = 1
+    for _, v in f.terms():
+        den = sp.ilcm(den, sp.Rational(v).q)
+    scaled = f * den
+    _, factors = sp.factor_list((scaled - scaled.coeff_monomial(1)).as_expr(), x, y)
+    for p, _ in factors:
+        p = sp.Poly(p, x, y)
+        if p.total_degree() != 1:
+            continue
+        a, b = sp.Rational(p.coeff_monomial(x)), sp.Rational(p.coeff_monomial(y))
+        a, b = a * sp.ilcm(a.q, b.q), b * sp.ilcm(a.q, b.q)
+        g = sp.igcd(int(a), int(b))
+        return int(a) // g, int(b) // g, -int(scaled.coeff_monomial(1))
+    return None
+
+
+def _line_points(f: sp.Poly, line: _Line) -> list[tuple[int, int]]:
+    """Every integer zero of ``f`` (step 2b): on each line ``a x + b y = e``, ``e`` a
+    divisor of ``N`` of either sign, the zeros are the integer roots of one polynomial."""
+    a, b, n = line
+    if n.bit_length() > MAX_C_BITS:
+        raise _Undecided(f"a constant of {n.bit_length()} bits (at most {MAX_C_BITS})")
+    x, y = f.gens
+    flip = b == 0  # then a = +-1: solve for x instead of y
+    u, v, cu, cv = (y, x, b, a) if flip else (x, y, a, b)
+    e = sp.Dummy("e")
+    # cv**deg * f(u, (e - cu u) / cv): a polynomial in u whose coefficients are in e
+    deg = f.total_degree()
+    along = sp.Poly(sp.expand(f.as_expr().subs(v, (e - cu * u) / cv) * cv**deg), u)
+    coeffs = [sp.Poly(k, e) for k in along.all_coeffs()]
+    divs = sp.divisors(abs(n))
+    if 2 * len(divs) > MAX_DIVISOR_LINES:
+        raise _Undecided(f"{2 * len(divs)} divisor lines (at most {MAX_DIVISOR_LINES})")
+    out = []
+    for ev in [s * d for d in divs for s in (1, -1)]:
+        row = [k.eval(ev) for k in coeffs]
+        if not any(row):
+            raise _NoShape()  # the whole line is zeros: infinitely many, not claimed
+        for r in sp.Poly(row, u, domain=sp.QQ).ground_roots():
+            r = sp.Rational(r)
+            if r.q != 1 or (ev - cu * int(r)) % cv:
+                continue
+            uv, vv = int(r), (ev - cu * int(r)) // cv
+            out.append((vv, uv) if flip else (uv, vv))
+    return out
+
+
 def _ranges(system: System) -> list[list[int | None]]:
     """``[low, high]`` per variable from the side conditions ``a v + b op 0``."""
     out: list[list[int | None]] = [[None, None] for _ in system.gens]
@@ -152,10 +231,13 @@ def _ranges(system: System) -> list[list[int | None]]:
     return out
 
 
-def _seed(system: System) -> tuple[int, int, sp.Poly, int]:
-    """A pair ``(i, j)``, its eliminant ``f(x_i, x_j)`` and a box bound for it."""
+def _seed(system: System) -> tuple[int, int, sp.Poly, int | None, _Line | None]:
+    """A pair ``(i, j)``, its eliminant ``f(x_i, x_j)`` and a box bound for it, else (no
+    pair has a box) the first eliminant with a rational linear factor and its divisor
+    lines' data (step 2b)."""
     gens = system.gens
     eqs = [p.as_expr() for p in system.equations]
+    fallback = None
     for i, j in itertools.combinations(range(len(gens)), 2):
         order = [g for k, g in enumerate(gens) if k not in (i, j)] + [gens[i], gens[j]]
         basis = sp.groebner(eqs, *order, order="lex")
@@ -165,13 +247,24 @@ def _seed(system: System) -> tuple[int, int, sp.Poly, int]:
             f = sp.Poly(q, gens[i], gens[j])
             b = _box(f)
             if b is not None:
-                return i, j, f, b
-    raise _NoShape()
+                return i, j, f, b, None
+            line = _line(f) if fallback is None else None
+            if line is not None:
+                fallback = (i, j, f, None, line)
+    if fallback is None:
+        raise _NoShape()
+    return fallback
 
 
-def _points(system: System) -> list[dict[int, int]]:
-    i, j, f, b = _seed(system)
+def _points(system: System) -> tuple[list[dict[int, int]], str]:
+    """The integer solutions and how they were found (the verdict's words)."""
+    i, j, f, b, line = _seed(system)
     ranges = _ranges(system)
+    if line is not None:
+        found = [{i: xv, j: yv} for xv, yv in _line_points(f, line)]
+        where = "on the divisor lines of a linear factor"
+        return [pt for p in found for pt in _extend(system, p, ranges)], where
+    assert b is not None
 
     def span(k: int) -> range:
         low, high = ranges[k]
@@ -200,7 +293,7 @@ def _points(system: System) -> list[dict[int, int]]:
                 acc = acc * yv + c
             if acc == 0:
                 found.append({i: xv, j: yv})
-    return [pt for p in found for pt in _extend(system, p, ranges)]
+    return [pt for p in found for pt in _extend(system, p, ranges)], "in the bounded box"
 
 
 def _column(cy: list[int], ys: range) -> list[int]:
@@ -264,7 +357,7 @@ def audit_int_box(problem: Problem, seconds: float) -> AuditOutcome | None:
     if len(system.integers) != len(system.gens):
         return None
 
-    def solve() -> list[dict[int, int]] | str | None:
+    def solve() -> tuple[list[dict[int, int]], str] | str | None:
         try:
             return _points(system)
         except _Undecided as exc:
@@ -285,13 +378,15 @@ def audit_int_box(problem: Problem, seconds: float) -> AuditOutcome | None:
         return None  # not this shape: the solver rounds decide, as before
     if isinstance(got, str):
         return AuditOutcome("undecided", f"bounded box: {got}", METHOD)
-    return _compare(problem, system, got)
+    return _compare(problem, system, *got)
 
 
-def _compare(problem: Problem, system: System, points: list[dict[int, int]]) -> AuditOutcome:
+def _compare(
+    problem: Problem, system: System, points: list[dict[int, int]], where: str
+) -> AuditOutcome:
     names = len(system.names)
     found = sorted({tuple(pt[k] for k in range(names)) for pt in points})
-    how = f"{len(found)} integer solution(s) in the bounded box"
+    how = f"{len(found)} integer solution(s) {where}"
     if not problem.complete:
         if len(found) == 1:
             return AuditOutcome("pass", f"exactly one solution ({how})", METHOD)
@@ -305,4 +400,4 @@ def _compare(problem: Problem, system: System, points: list[dict[int, int]]) -> 
     extra = [s for s in found if s not in stored]
     if extra:
         return AuditOutcome("ambiguous", f"another solution exists ({how}): {extra[0]}", METHOD)
-    return AuditOutcome("pass", f"exactly {len(found)} solution(s) ({how}), by brute force", METHOD)
+    return AuditOutcome("pass", f"exactly {len(found)} solution(s) ({how})", METHOD)
