@@ -196,6 +196,24 @@ def test_crossnumber_parse_is_under_the_limit(tmp_path: Path) -> None:
     assert "`puzzleforge crossnumber solve` was stopped at its limit of 1 CPU seconds" in out
 
 
+def test_a_limit_does_not_carry_over_to_the_next_invocation() -> None:
+    """The root options set this process's limits; a later command without them must get
+    the defaults again (it once inherited an earlier test's --cpu-limit 1)."""
+    from puzzleforge.core.limits import DEFAULT_CPU_SECONDS, ENV_CPU, current_limits
+
+    code, out = invoke("--cpu-limit", "1", "grid", "genres")
+    assert code == 0, out
+    assert current_limits().cpu_seconds == 1
+    saved = os.environ.pop(ENV_CPU, None)
+    try:
+        code, out = invoke("grid", "genres")
+        assert code == 0, out
+        assert current_limits().cpu_seconds == DEFAULT_CPU_SECONDS
+    finally:
+        if saved is not None:
+            os.environ[ENV_CPU] = saved
+
+
 def test_bad_limit_options_are_usage_errors() -> None:
     for value in ("0", "-1", "nan", "inf"):
         code, out = invoke("--cpu-limit", value, "grid", "genres")

@@ -11,9 +11,10 @@ again by a fresh solver with no work budget (spec/audit.py): anything but "pass"
 the test: no retry and no search for another seed (an engine change that alters which
 attempts succeed must re-record them, deliberately: ``python tests/spec/find_corpus_seeds.py``).
 
-Specs in NO_PROOF give no puzzle at all since issue 23 ("proof or nothing"): every
-uniqueness check Z3 meets there stays undecided, so each recorded seed must now be
-rejected as "uniqueness undecided" (never emitted).
+Specs in NO_PROOF would give no puzzle at all since issue 23 ("proof or nothing"): every
+uniqueness check there stays undecided, so each recorded seed must be rejected as
+"uniqueness undecided" (never emitted). None is left: 68-cubic was one until session 13,
+when spec/intbound.py proved its integer systems (its seeds are recorded like any other).
 
 PUZZLEFORGE_SPEC_CORPUS_N=20 instead searches N puzzles per spec from scratch, exactly as
 ``puzzleforge spec generate -n 20`` does (slow: minutes per hard spec; see also
@@ -39,7 +40,7 @@ N = int(os.environ.get("PUZZLEFORGE_SPEC_CORPUS_N", "0"))
 #: Verified puzzles each spec must show in the default run (issue 3).
 REQUIRED = 20
 #: Specs whose uniqueness checks all stay undecided: no puzzle (docs/spec.md, issue 23).
-NO_PROOF = {"68-cubic"}
+NO_PROOF: set[str] = set()
 #: Recorded seeds of a NO_PROOF spec that are replayed (each costs a full undecided check).
 NO_PROOF_SAMPLE = 3
 #: Wall-clock bound of each puzzle's uniqueness audit.

@@ -153,9 +153,11 @@ def test_nonlinear_objective_argmax(tmp_path, limit, optima):
 
 
 def test_undecided_uniqueness_is_rejected_never_emitted():
-    # two_squares: 50 is the only answer (21 = 1*21 = 3*7; 3*7 gives 2**2 < 50), but Z3
-    # cannot prove that no second number exists: no puzzle, and the reason is counted
-    fam = load_spec_family(DATA / "two_squares.yaml")
+    # mordell: m + 44 a square, m + 25 a cube (a**2 = b**3 + 19); m = 100 fits, but Z3
+    # cannot prove that no second number exists and spec/intbound.py does not claim the
+    # shape: no puzzle, and the reason is counted (two_squares, used here until session
+    # 13, is now proven: tests/spec/test_spec_intbound.py)
+    fam = load_spec_family(DATA / "mordell.yaml")
     with pytest.raises(GenerationFailed) as info:
         fam.generate(SpecParams(attempts=2, attempt_seconds=2.0), make_rng(1))
     assert info.value.reasons.get("uniqueness undecided", 0) >= 1

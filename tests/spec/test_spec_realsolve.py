@@ -14,9 +14,11 @@ import pytest
 import sympy as sp
 import z3
 
+from puzzleforge.spec import realpoints
 from puzzleforge.spec.algebraic import enumerate_algebraic
 from puzzleforge.spec.outcome import Rejection
 from puzzleforge.spec.polysystem import polynomial_system
+from puzzleforge.spec.realpoints import RealPoint
 from puzzleforge.spec.realsolve import Solved, solve_polynomials
 
 pytest.importorskip("flint")
@@ -41,8 +43,16 @@ def test_hand_solved_real_systems() -> None:
     # rational non-integer: 4x^2 = 1, y = 2x -> (-1/2, -1), (1/2, 1)
     got = _solve([4 * x * x == 1, y == 2 * x], [x, y])
     assert got == Solved([(Fraction(-1, 2), Fraction(-1)), (Fraction(1, 2), Fraction(1))])
-    # x^2 = 2: two irrational real roots, only their number is proven
-    assert _solve([x**2 == 2], [x]) == Solved(None, 2)
+    # x^2 = 2: two irrational real roots, x = -+sqrt(2) = -+1.41421356237309...
+    assert _solve([x**2 == 2], [x]) == Solved(
+        None, 2, [RealPoint(("-1.4142135623",)), RealPoint(("1.4142135623",))]
+    )
+    # x^2 = 3, y = 2: an irrational coordinate next to a rational one (sqrt(3) = 1.7320508075688...)
+    assert _solve([x**2 == 3, y == 2], [x, y]) == Solved(
+        None,
+        2,
+        [RealPoint(("-1.7320508075", Fraction(2))), RealPoint(("1.7320508075", Fraction(2)))],
+    )
     # x^2 = 1 and x = 3: no solution; x^2 = -1: none over the reals
     assert _solve([x**2 == 1, x == 3], [x]) == Solved([])
     assert _solve([x**2 == -1, y == x], [x, y]) == Solved([])
@@ -81,7 +91,9 @@ def test_backend_values_and_limit() -> None:
     assert [[s[x], s[y]] for s in sols] == [[-2.0, 5.0], [2.0, 1.0]]
     with pytest.raises(Rejection, match="too many"):
         enumerate_algebraic([x**2 == 4, x + y == 3], [x, y], 1)
-    assert enumerate_algebraic([x**2 == 2, y == 1], [x, y], None) == 2
+    sols = enumerate_algebraic([x**2 == 2, y == 1], [x, y], None)
+    assert isinstance(sols, list)
+    assert [[s[x], s[y]] for s in sols] == [[-1.4142135623, 1.0], [1.4142135623, 1.0]]
     assert enumerate_algebraic([x + y == 2, x - y == 0], [x, y], None) is None  # linear
 
 
@@ -172,7 +184,14 @@ def test_proven_real_count_past_max_solution_rejects_without_z3(tmp_path, monkey
     from puzzleforge.spec.family import SpecParams, load_spec_family
 
     x, y = z3.Reals("x y")
-    assert _solve([x * x == 2, y == x + 1], [x, y]) == Solved(None, 2)
+    assert _solve([x * x == 2, y == x + 1], [x, y]) == Solved(
+        None,
+        2,
+        [
+            RealPoint(("-1.4142135623", "-0.4142135623")),
+            RealPoint(("1.4142135623", "2.4142135623")),
+        ],
+    )
     with pytest.raises(Rejection, match="too many"):
         enumerate_algebraic([x * x == 2, y == x + 1], [x, y], 1)
     ran: list[str] = []
@@ -193,3 +212,67 @@ def test_proven_real_count_past_max_solution_rejects_without_z3(tmp_path, monkey
     assert info.value.reasons == {"too many solutions": 1}
     assert ran[-1] == "algebraic"
     assert not any(name.startswith("z3") for name in ran)
+
+
+def test_irrational_points_past_the_size_limit_pass_on_the_count(monkeypatch) -> None:
+    """Past a work limit (here coefficient size, realpoints.MAX_BITS): only the number of
+    real solutions is proven, as before the points were built."""
+    x, y = z3.Reals("x y")
+    monkeypatch.setattr(realpoints, "MAX_BITS", 1)
+    assert _solve([x**2 == 2, y == 1], [x, y]) == Solved(None, 2, None)
+    assert enumerate_algebraic([x**2 == 2, y == 1], [x, y], None) == 2
+
+
+def _truncated(v: sp.Expr) -> str:
+    """SymPy's value of ``v`` (exact when rational, else to 40 significant digits),
+    truncated toward zero to 10 places."""
+    value = v if v.is_Rational else sp.Float(sp.N(v, 40), 40)
+    num = int(sp.floor(abs(value) * 10**10))
+    whole, frac = divmod(num, 10**10)
+    return f"{'-' if value < 0 else ''}{whole}.{frac:010d}"
+
+
+def test_irrational_points_against_sympy() -> None:
+    """Random systems with irrational real solutions: every point's decimals against
+    SymPy's lexicographic basis in shape position, its exact real roots (``CRootOf``)
+    and 40-digit evaluation of the other coordinates (an independent computation)."""
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(80):
+        n = rng.choice([2, 3])
+        xs = z3.Reals(" ".join(f"v{i}" for i in range(n)))
+        ss = sp.symbols(" ".join(f"v{i}" for i in range(n)))
+        eqs, polys = [], []
+        for _i in range(n):
+            k = rng.choice([2, 3])
+            coef = [rng.randint(-3, 3) for _ in range(n)]
+            j = rng.randrange(n)
+            val = rng.randint(-6, 6)
+            eqs.append(xs[j] ** k + sum(c * v for c, v in zip(coef, xs, strict=True)) == val)
+            polys.append(ss[j] ** k + sum(c * v for c, v in zip(coef, ss, strict=True)) - val)
+        got = _solve(eqs, list(xs))
+        if got is None or got.real is None:
+            continue
+        g = sp.groebner(polys, *ss, order="lex")
+        last = ss[-1]
+        uni = [p for p in g.exprs if p.free_symbols <= {last}]
+        if len(uni) != 1 or len(g.exprs) != n:
+            continue
+        back = {}
+        for p, v in zip(g.exprs[:-1], ss[:-1], strict=True):
+            sol = sp.solve(p, v)
+            if len(sol) != 1 or not sol[0].free_symbols <= {last}:
+                break
+            back[v] = sol[0]
+        else:
+            expected = set()
+            for t in sp.Poly(sp.sqf_part(uni[0]), last).real_roots():
+                pt = [back[v].subs(last, t) if v in back else t for v in ss]
+                expected.add(tuple(_truncated(c) for c in pt))
+            decimals = {
+                tuple(c if isinstance(c, str) else _truncated(sp.Rational(c)) for c in p.coords)
+                for p in got.real
+            }
+            assert decimals == expected, (eqs, got)
+            checked += 1
+    assert checked >= 10

@@ -185,3 +185,47 @@ def test_a_boolean_in_no_clause_still_enumerates() -> None:
     roots = [DISPATCH["Or"](p, DISPATCH["Not"](p)).i, (x >= 0).i, (x <= 1).i]
     rows = term_rows(b.nodes, roots, [1, 2], [z3.Z3_BOOL_SORT, z3.Z3_INT_SORT], None)
     assert sorted(map(tuple, rows)) == [(False, 0), (False, 1), (True, 0), (True, 1)]
+
+
+def _general_and(gates, lits):
+    """The n-ary ``and_`` path for two literals (a list of three, the third True)."""
+    return gates.and_([*lits, 1])
+
+
+def test_two_literal_and_is_the_general_gate() -> None:
+    """The inline two-literal ``and_`` makes the same variable and clauses, in the same
+    order, as the n-ary path (so the CNF, and MiniSat's search, are unchanged)."""
+    from puzzleforge.spec.satgates import Gates
+
+    rng = random.Random(5)
+    for _ in range(300):
+        a, b = (rng.choice([1, -1, *range(2, 7), *range(-6, -1)]) for _ in range(2))
+        fast, slow = Gates(), Gates()
+        fast.top = slow.top = 6
+        assert fast.and_([a, b]) == _general_and(slow, [a, b])
+        assert fast.clauses == slow.clauses
+        assert fast.gates == slow.gates
+
+
+def test_direct_clause_loading_gives_the_same_models() -> None:
+    """``load_clauses`` (one C call a clause) against PySAT's ``bootstrap_with``: the same
+    complete model set of a random CNF, enumerated by blocking clauses."""
+    from pysat.solvers import Minisat22
+
+    from puzzleforge.spec.satenum import load_clauses
+
+    rng = random.Random(11)
+    for _ in range(20):
+        cnf = [[rng.choice([-1, 1]) * rng.randint(1, 8) for _ in range(3)] for _ in range(20)]
+
+        def models(sat) -> set:
+            out = set()
+            while sat.solve():
+                m = tuple(x > 0 for x in sat.get_model()[:8])
+                out.add(m)
+                sat.add_clause([-(i + 1) if t else i + 1 for i, t in enumerate(m)])
+            return out
+
+        with Minisat22(bootstrap_with=cnf) as ref, Minisat22() as ours:
+            load_clauses(ours, cnf)
+            assert models(ours) == models(ref)

@@ -26,9 +26,9 @@ DATA = Path(__file__).resolve().parent / "data" / "unseen"
 
 
 def test_nonlinear_undecided_uniqueness_is_rejected_never_emitted():
-    # 50 + 50 = 10**2 and 50 + 71 = 11**2 is the only solution (the other factorisation
-    # of 21 gives 2**2 < 50), but Z3 cannot prove that: no puzzle
-    family = load_spec_family(DATA / "two_squares.yaml")
+    # m = 100: 144 = 12**2, 125 = 5**3 (Mordell's a**2 = b**3 + 19); Z3 cannot prove that
+    # no other number fits, and spec/intbound.py does not claim the shape: no puzzle
+    family = load_spec_family(DATA / "mordell.yaml")
     with pytest.raises(GenerationFailed) as info:
         family.generate(SpecParams(attempts=3, attempt_seconds=5.0), make_rng(1))
     assert info.value.reasons.get("uniqueness undecided", 0) >= 1
@@ -36,7 +36,7 @@ def test_nonlinear_undecided_uniqueness_is_rejected_never_emitted():
 
 
 def test_spec_whose_checks_stay_undecided_is_stopped():
-    family = load_spec_family(DATA / "two_squares.yaml")
+    family = load_spec_family(DATA / "mordell.yaml")
     with pytest.raises(UndecidedSpec) as info:
         family.generate(SpecParams(attempts=60, attempt_seconds=1.0), make_rng(1))
     assert info.value.reasons["uniqueness undecided"] == UNDECIDED_LIMIT == 20

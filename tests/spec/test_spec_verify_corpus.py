@@ -9,8 +9,8 @@ and pass its uniqueness audit. The record of each spec is made from the cheapest
 recorded seeds (data/corpus_seeds.json, the accepted attempts of ``spec generate SPEC
 --seed 2026``; test_spec_corpus.py checks that each still gives its recorded answer), one
 attempt each and stamped with its seed as a batch run does, so the file costs a few seconds
-to make. 68-cubic gives no puzzle by design
-(proof or nothing). Skips when ../shared is absent.
+to make. Every corpus spec has one (68-cubic too since session 13: spec/intbound.py).
+Skips when ../shared is absent.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus" / "puzzleclone"
 SEEDS_FILE = Path(__file__).resolve().parent / "data" / "corpus_seeds.json"
 #: Specs that give no puzzle (every uniqueness check stays undecided; test_spec_corpus.py).
-NO_PROOF = {"68-cubic"}
+NO_PROOF: set[str] = set()
 
 
 def _verify(path: Path) -> subprocess.CompletedProcess:
@@ -63,7 +63,7 @@ def test_verify_of_every_corpus_spec_is_byte_identical_twice(tmp_path: Path) -> 
     data = tmp_path / "corpus.jsonl"
     data.write_text("\n".join(lines) + "\n", encoding="utf-8")
     total = len(stems) - len(NO_PROOF)
-    assert len(lines) == total == 45
+    assert len(lines) == total == 46
     first, second = _verify(data), _verify(data)
     assert (first.returncode, second.returncode) == (0, 0), first.stdout + first.stderr[-2000:]
     assert first.stdout == second.stdout

@@ -156,3 +156,24 @@ def test_8x8_middle_tiers_are_refused_before_any_work(tier: str) -> None:
     with pytest.raises(ConfigError) as err:
         puzzleforge.generate("zebra", seed=0, K=8, k=8, difficulty=tier)
     assert f"difficulty='{tier}' at K=8, k=8 is refused" in str(err.value)
+
+
+def test_the_repair_continues_the_ratings_stuck_engine_with_the_same_result() -> None:
+    """A rating that cannot solve the set hands its stuck engine to the repair (one
+    failing solve instead of two); depth-1 refutation reaches the same fixpoint in any
+    box order, so the repaired set equals the one a fresh solve gives (7x7 seed 2)."""
+    b1, pool1, sol = _builder(2, 7, 7)
+    b2, pool2, _sol = _builder(2, 7, 7)
+    start1, start2 = b1.minimal(pool1), b2.minimal(pool2)
+    assert b1.rate(start1, "expert") == {"solved": False}
+    assert b2.rate(start2, "expert") == {"solved": False}
+    assert b2.stuck(pool2) is None  # only for the set that was rated
+    eng = b2.stuck(start2)
+    assert eng is not None and not eng.g.is_complete()
+    assert b2.stuck(start2) is None  # handed over once
+    fresh, continued = b1.repair(start1), b2.repair(start2, eng)
+    assert fresh is not None and continued is not None
+    assert [c.to_dict() for c in continued] == [c.to_dict() for c in fresh]
+    assert _certified(7, 7, continued, sol)
+    solved = b2.rate(continued, "expert")
+    assert solved["solved"] and b2.stuck(continued) is None

@@ -28,6 +28,9 @@ from ..core.limits import (
     set_limits,
 )
 from .errors import set_debug
+from .plainvalues import install as _install_plain_values
+
+_install_plain_values()  # option values without pydantic (cli/plainvalues.py: why)
 
 __all__ = ["app", "main", "ENGINE_APPS", "COMMAND_MODULES"]
 
@@ -89,6 +92,10 @@ def _root(
     ),
 ) -> None:
     set_debug(debug)
+    # Every invocation starts from the environment and the defaults: a limit given to
+    # an earlier command of the same process (an embedding program, CliRunner in tests)
+    # must not carry over into this one.
+    set_limits(None)
     if cpu_limit is not None or memory_limit is not None:
         base = current_limits()
         set_limits(

@@ -7,8 +7,9 @@ canonical text instead, and every draw goes through an explicit ``random.Random`
 
 from __future__ import annotations
 
-import hashlib
 import random
+
+from .digests import blake2b
 
 __all__ = ["derive_seed", "make_rng", "stable_hash", "SEED_MIN", "SEED_MAX"]
 
@@ -25,7 +26,7 @@ def stable_hash(*parts: object, digest_size: int = 8) -> str:
     '77a04fc5efe83b6a'
     """
     text = "/".join(str(p) for p in parts)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=digest_size).hexdigest()
+    return blake2b(text.encode("utf-8"), digest_size=digest_size).hexdigest()
 
 
 def derive_seed(base_seed: int, family: str, index: int, attempt: int = 0) -> int:

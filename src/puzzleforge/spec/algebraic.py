@@ -24,7 +24,9 @@ from .solmodel import solution_order_key as _order_key
 __all__ = ["enumerate_algebraic"]
 
 
-def _value(v: Fraction, const: Any) -> Any:
+def _value(v: Fraction | str, const: Any) -> Any:
+    if isinstance(v, str):  # an irrational coordinate's truncated decimal (spec/realpoints.py)
+        return float(v)
     if const.is_int():
         return int(v)
     return z3_to_py(z3.RealVal(f"{v.numerator}/{v.denominator}", const.ctx))
@@ -34,9 +36,11 @@ def enumerate_algebraic(
     assertions: list, consts: list, limit: int | None
 ) -> list[SolModel] | int | None:
     """Every solution projected on ``consts`` (their complete set, sorted), when the
-    algebra proves it; else the number of distinct real solutions when only that is
-    proven (every constant Real: the Z3 enumeration may stop once it has found that
-    many); else None (the shape does not fit or the algebra did not decide).
+    algebra proves it (an irrational Real value as the decimal z3_to_py makes of a
+    rational: 10 places, truncated; spec/realpoints.py); else the number of distinct
+    real solutions when only that is proven (every constant Real: the Z3 enumeration
+    may stop once it has found that many); else None (the shape does not fit or the
+    algebra did not decide).
 
     Raises ``Rejection`` ("too many solutions") past ``limit``, as the other backends do.
     """
@@ -50,7 +54,11 @@ def enumerate_algebraic(
     assert found is not None
     if limit is not None and found > limit:
         raise Rejection("too many solutions", f"more than max_solution = {limit}")
-    if got.points is None:
+    if got.points is not None:
+        points: list[tuple[Fraction | str, ...]] = list(got.points)
+    elif got.real is not None:
+        points = [pt.coords for pt in got.real]
+    else:
         return found
     ids = [c.get_id() for c in consts]
     all_consts = dict(zip(ids, consts, strict=True))
@@ -59,7 +67,7 @@ def enumerate_algebraic(
             {k: _value(v, c) for k, v, c in zip(ids, pt, consts, strict=True)},
             all_consts,
         )
-        for pt in got.points
+        for pt in points
     ]
     sols.sort(key=lambda sol: [_order_key(sol.values.get(k)) for k in ids])
     return sols

@@ -109,6 +109,8 @@ class Attempt:
     #: (assertion list, its length, spec/finite.py's walk of it or None): the pre-check's
     #: finite walk (spec/model.py), reused by the solving stage's projection
     finite_walk: tuple | None = None
+    #: an Int constant a rotation-invariant term model may fix to 0 (spec/rotation.py)
+    sym_fix: Any = None
 
     def __post_init__(self) -> None:
         if not self.env:

@@ -45,6 +45,7 @@ from .auditcapture import (  # noqa: F401 - REPLAY_* and capture_config: read as
     capture_problem,
 )
 from .auditfresh import NLSAT, STATUSES, AuditOutcome, Fresh, nonlinear_real, undecided
+from .auditintbox import audit_int_box
 
 __all__ = [
     "Problem",
@@ -292,6 +293,8 @@ def audit_problem(
             "pass", "nothing solved: the answer is computed from the drawn values", "none"
         )
     alg = audit_algebraic(problem, seconds * ALGEBRA_SHARE)
+    if alg is None:  # all-Int polynomial systems: a bounded box (spec/auditintbox.py)
+        alg = audit_int_box(problem, seconds * ALGEBRA_SHARE)
     if alg is None:
         return audit_rounds(problem, seconds, method, brute_limit)
     if alg.status != "undecided":

@@ -54,6 +54,7 @@ from .fastz3 import (
     is_nonlinear_real,
 )
 from .finite import FiniteWalk, compile_finite, walk_finite
+from .intbound import enumerate_int_bound
 from .linearise import linearise_products
 from .model import finite_optimum, finite_sols
 from .modelloop import collect_models, undecided_check
@@ -186,6 +187,13 @@ def _algebraic(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] |
     return got
 
 
+def _int_bound(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
+    if p.linear or not p.int_only:
+        return None
+    a.check_time()
+    return enumerate_int_bound(p.assertions, p.consts, limit)
+
+
 def _nonlinear(a: Attempt, p: Projection, limit: int | None) -> list[SolModel] | None:
     if p.linear:
         return None
@@ -252,10 +260,20 @@ ENUMERATE: tuple[Backend, ...] = (
         "Int/Real constants, the constraints a conjunction of polynomial equations with "
         "rational coefficients and some product or power of unknowns (spec/polysystem.py), "
         "a Groebner basis within realsolve.GB_LIMITS, a finite solution set of at most "
-        "realsolve.MAX_QUOTIENT complex points, every real one rational (spec/realsolve.py: "
-        "exact; when some real solution is irrational only their count is passed on and "
-        "the Z3 enumeration ends when it has found that many)",
+        "realsolve.MAX_QUOTIENT complex points (spec/realsolve.py: exact; irrational real "
+        "solutions built by spec/realpoints.py within its work limits; past them only "
+        "their count is passed on and the Z3 enumeration ends when it has found that many)",
         _algebraic,
+    ),
+    Backend(
+        "int-bound",
+        "Int constants, the equations polynomial with some product or power of unknowns "
+        "(other conjuncts are checked point by point), and after eliminating variables that "
+        "occur linearly every unknown bounded: by a relation F(x, y) = C (F a binary form with "
+        "a rational linear factor, C != 0: the factor divides C; or F with no zero direction: "
+        "a box), by a univariate polynomial, "
+        "or by numbers on both sides; within intbound.MAX_WORK candidates (spec/intbound.py)",
+        _int_bound,
     ),
     Backend(
         "z3-nonlinear",

@@ -34,6 +34,7 @@ from .model import add_assertion, finite_optimum, finite_sols, precheck
 from .operators import SolModel, solution_order_key
 from .outcome import Rejection, ev
 from .pureops import _MAKE_EXPR
+from .rotation import rotated_rows
 from .safe import SAFE_BUILTINS, SafeCode
 from .terms import (
     BOOL,
@@ -452,7 +453,13 @@ def enumerate_terms(a: Attempt, limit: int | None) -> list | None:
     res = None if big else compile_terms(nodes, st.roots, None, index, kinds, limit=limit)
     if res is None:
         a.check_time()
-        rows = None if doms is None else term_rows(nodes, st.roots, ids, kinds, limit, doms)
+        # a round-table model: one seat fixed, the solutions rotated back (spec/rotation.py)
+        rot = None if doms is None else rotated_rows(st.b, st.roots, ids, kinds, limit, doms)
+        if rot is not None:
+            rows, k = rot
+            a.sym_fix = consts[k]  # the Z3 pre-check may fix it too
+        else:
+            rows = None if doms is None else term_rows(nodes, st.roots, ids, kinds, limit, doms)
         if rows is None:  # an unknown fixed by an equation, eliminated (spec/eliminate.py)
             rows = eliminated_rows(st.b, st.roots, ids, kinds, limit)
         if rows is None:

@@ -30,7 +30,7 @@ from typing import Any
 
 import z3
 
-from .finitespace import _conjuncts
+from .finitedomains import _conjuncts
 
 __all__ = ["eliminated_rows", "MAX_TRIES"]
 

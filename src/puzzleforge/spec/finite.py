@@ -14,24 +14,26 @@ integers ascending), so solutions come out in the canonical order the Z3 path so
 
 This module is the front end: it compiles the constraints (Z3 terms through the C API,
 or spec/terms.py's Python-built nodes) into one IR node list; spec/finitespace.py
-evaluates that list over the assignment space.
+evaluates that list over the assignment space, once spec/finitedomains.py has found it
+small enough: only then are it and numpy imported (``_evaluate``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 from z3 import z3core as zc
 
-from .finitekernel import _CONST, _LIT, _NUM, Unsupported
-from .finitespace import MAX_ASSIGNMENTS, FiniteProblem, _evaluate
+from .finitedomains import _CONST, _LIT, _NUM, MAX_ASSIGNMENTS, Unsupported, space_plan
 from .z3raw import RAW, ptr
 from .z3raw import unchecked as _raw
 
+if TYPE_CHECKING:
+    from .finitespace import FiniteProblem
+
 __all__ = [
-    "FiniteProblem",
     "FiniteWalk",
     "compile_finite",
     "compile_terms",
@@ -168,6 +170,26 @@ class _Compiler:
 #: Deepest Python-built term walked (deeper: None, and the caller's Z3 path decides,
 #: exactly as before, whether its own recursive walk can take it).
 _MAX_TERM_DEPTH = 200
+
+
+def _evaluate(
+    nodes: list[tuple],
+    roots: list[int],
+    obj: int | None,
+    used: list[int],
+    kinds: list[int],
+    limit: int | None,
+) -> tuple[FiniteProblem, Any] | None:
+    """finitespace's evaluation of a node list, or None when its space is too large.
+
+    Why here: the size is decided without numpy (``space_plan``), so specs whose spaces are
+    all too large for the exhaustive path (their backends: SAT, Z3) never import numpy."""
+    plan = space_plan(nodes, roots, obj, used, kinds)
+    if plan is None:
+        return None
+    from .finitespace import evaluate_space
+
+    return evaluate_space(nodes, plan, obj, used, kinds, limit)
 
 
 def compile_finite(

@@ -12,12 +12,7 @@ from typing import Any
 
 import numpy as np
 
-_CONST, _NUM, _LIT = "const", "num", "lit"
-
-
-class Unsupported(Exception):
-    """The problem is outside what the exhaustive evaluator models exactly."""
-
+from .finitedomains import _CONST, _LIT, _NUM, Unsupported
 
 _NDARRAY = np.ndarray
 

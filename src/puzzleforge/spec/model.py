@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import z3
 
 from .argmax import multiple_optima, needs_unique_optimum
@@ -153,6 +152,9 @@ def precheck(a: Attempt) -> None:
     solver.set("random_seed", 0)
     try:
         solver.add(a.assertions if shared else [x.translate(ctx) for x in a.assertions])
+        if a.sym_fix is not None:  # rotation-invariant (spec/rotation.py): unsat iff with x0 = 0
+            fix = a.sym_fix if shared else a.sym_fix.translate(ctx)
+            solver.add(fix == 0)
         before = rlimit_count(solver)
         result = a.budget.run(solver, PRECHECK_MS, charge=False)  # spec/budget.py
         spent = (rlimit_count(solver) - before) % (1 << 32)
@@ -212,7 +214,7 @@ def finite_optimum(a: Attempt, prob: Any, objv: Any, consts: list, kind: str, ct
     if not len(prob.rows):
         raise Rejection("no solution", "the optimization constraints have no solution")
     best = int(objv.max() if kind == "maximize" else objv.min())
-    hits = np.flatnonzero(objv == best)
+    hits = (objv == best).nonzero()[0]  # objv: numpy, 1-D (np.flatnonzero without np)
     if len(hits) > 1 and needs_unique_optimum(a.spec):
         raise multiple_optima(best)
     # several optima allowed: the rows are in canonical order, so hits[0] is the

@@ -10,6 +10,7 @@ its seed. Behaviour follows the format's public documentation; the code is our o
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import Callable
@@ -66,6 +67,8 @@ Z3_EXPORTS: dict[str, Any] = z3_table(FAST_EXPORTS)
 def _key(x: Any) -> Any:
     if isinstance(x, z3.AstRef):
         pid = getattr(x, "_pf_id", None)  # a symbol constant's cached AST id (symbols.py)
+        if pid is None:  # a stored derived symbol's (``store``), else a C call
+            pid = getattr(x, "_pf_ast", None)
         return ("z3", x.get_id() if pid is None else pid)
     if isinstance(x, (list, tuple)):
         return tuple(_key(e) for e in x)
@@ -158,7 +161,15 @@ class Runtime:
 
     # ---- symbol metadata -------------------------------------------------------
     def store(self, sym: Any, conf: dict) -> None:
-        self.sym_config[_key(sym)] = conf
+        key = _key(sym)
+        if isinstance(sym, z3.AstRef) and getattr(sym, "_pf_id", None) is None:
+            # a derived symbol (a Z3 term) is looked up by get_data/get_desc/get_p once per
+            # use in every condition (47-map: ~60,000 lookups a puzzle); its AST id is
+            # fixed while the object lives, so it is kept on it (not as ``_pf_id``, which
+            # marks symbol constants for spec/columnmode.py)
+            with contextlib.suppress(AttributeError):  # a wrapper class without a dict
+                sym._pf_ast = key[1]
+        self.sym_config[key] = conf
 
     def _lookup(self, sym: Any, field: str, what: str) -> Any:
         key = _key(sym)

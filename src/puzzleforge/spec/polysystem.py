@@ -19,7 +19,7 @@ from typing import Any
 
 import z3
 
-__all__ = ["Poly", "polynomial_system", "MAX_DEGREE", "MAX_TERMS"]
+__all__ = ["Poly", "polynomial_system", "split_equations", "MAX_DEGREE", "MAX_TERMS"]
 
 Poly = dict[tuple[int, ...], Fraction]
 
@@ -172,3 +172,32 @@ def polynomial_system(assertions: list, consts: list) -> list[Poly] | None:
     except RecursionError:
         return None
     return polys
+
+
+def split_equations(assertions: list, consts: list) -> tuple[list[Poly], list] | None:
+    """The conjuncts of ``assertions`` as (polynomial equations ``p = 0``, the rest).
+
+    Why: spec/intbound.py bounds integer systems by their equations and checks every
+    other conjunct (inequalities, anything this module does not translate) afterwards,
+    point by point; an equation it cannot translate lands in the rest too. None when a
+    constant is not Int/Real.
+    """
+    if not consts or any(c.sort_kind() not in (z3.Z3_INT_SORT, z3.Z3_REAL_SORT) for c in consts):
+        return None
+    tr = _Translator(consts)
+    polys: list[Poly] = []
+    rest: list = []
+    for e in _conjuncts(assertions):
+        if z3.is_eq(e) and e.arg(0).sort_kind() in (z3.Z3_INT_SORT, z3.Z3_REAL_SORT):
+            try:
+                p = _add(tr.poly(e.arg(0)), tr.poly(e.arg(1)), -1)
+            except (_NotPolynomial, RecursionError):
+                rest.append(e)
+                continue
+            if any(sum(m) > MAX_DEGREE for m in p):
+                rest.append(e)
+            elif p:
+                polys.append(p)
+        else:
+            rest.append(e)
+    return polys, rest

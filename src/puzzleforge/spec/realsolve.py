@@ -20,9 +20,11 @@ no puzzle). Computer algebra answers it directly, in exact rational arithmetic:
 
 When every real solution is rational (the count of 4 equals the points of 3) the set is
 complete and proven; for integer unknowns the rational points with integer coordinates
-are complete without 4. Otherwise (an irrational real solution, a positive-dimensional
-set, a basis past its limits) the answer is None and Z3 decides as before. Nothing here
-uses floating point.
+are complete without 4. When some real solution is irrational, spec/realpoints.py gives
+every real one exactly from the same matrices and trace form (its decimals counted in
+bisection steps); past its limits only their number is passed on. Otherwise (a
+positive-dimensional set, a basis past its limits) the answer is None and Z3 decides as
+before. Nothing here uses floating point.
 """
 
 from __future__ import annotations
@@ -32,11 +34,16 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .polysystem import Poly
+from .realpoints import RealPoint, real_points, univariate_representation
 
 __all__ = ["Solved", "solve_polynomials", "GB_LIMITS", "MAX_QUOTIENT", "MAX_CANDIDATES"]
 
 #: FLINT Buchberger limits: (basis length, terms of a polynomial, bits of a coefficient).
-GB_LIMITS = (100, 2000, 20000)
+#: 200 terms (2000 until session 13): a reduced basis of an ideal with at most
+#: MAX_QUOTIENT standard monomials has at most MAX_QUOTIENT + 1 terms a polynomial, and
+#: past 200 the naive algorithm's intermediate polynomials ran for seconds to minutes on
+#: 7-8 unknowns (each such basis, when it finished, had more than MAX_QUOTIENT points).
+GB_LIMITS = (100, 200, 20000)
 #: Most elements of the quotient algebra's basis (the number of complex solutions with
 #: multiplicity): the matrices are this size.
 MAX_QUOTIENT = 64
@@ -205,8 +212,8 @@ def _evaluate(p: Poly, point: tuple[Fraction, ...]) -> Fraction:
     return total
 
 
-def _real_count(flint: Any, q: _Quotient, mats: list[Any]) -> int:
-    """Distinct real solutions: the signature of Hermite's trace form (exact)."""
+def _real_count(flint: Any, q: _Quotient, mats: list[Any]) -> tuple[int, Any]:
+    """Distinct real solutions: the signature of Hermite's trace form (exact); and the form."""
     d = len(q.monos)
     by_mono: dict[tuple[int, ...], Any] = {}
     for b in q.monos:  # ascending: every b / x_i of a standard monomial is standard
@@ -233,15 +240,17 @@ def _real_count(flint: Any, q: _Quotient, mats: list[Any]) -> int:
     pos = sum(1 for a, b in itertools.pairwise(nonzero) if (a > 0) != (b > 0))
     neg_coeffs = [c * (-1 if k % 2 else 1) for k, c in enumerate(coeffs) if c != 0]
     neg = sum(1 for a, b in itertools.pairwise(neg_coeffs) if (a > 0) != (b > 0))
-    return pos - neg
+    return pos - neg, herm
 
 
 class Solved(NamedTuple):
     """What the algebra proved: ``points``, every solution (sorted), when all are
-    rational; else ``real_count``, the number of distinct real solutions (all unknowns Real)."""
+    rational; else ``real_count``, the number of distinct real solutions (all unknowns Real),
+    and ``real``, every one of them (spec/realpoints.py), unless past its work limits."""
 
     points: list[tuple[Fraction, ...]] | None
     real_count: int | None = None
+    real: list[RealPoint] | None = None
 
 
 def solve_polynomials(polys: list[Poly], n: int, integer: list[bool]) -> Solved | None:
@@ -270,11 +279,14 @@ def solve_polynomials(polys: list[Poly], n: int, integer: list[bool]) -> Solved 
         coords.append(roots)
     points = [pt for pt in itertools.product(*coords) if all(_evaluate(p, pt) == 0 for p in polys)]
     if not all(integer):
-        count = _real_count(flint, q, mats)
+        count, herm = _real_count(flint, q, mats)
         if count < len(points):  # cannot be (the points are distinct real solutions)
             return None
-        if count > len(points):  # an irrational real solution: only the count is known
-            return Solved(None, count) if not any(integer) else None
+        if count > len(points):  # an irrational real solution
+            if any(integer):
+                return None
+            uni = univariate_representation(flint, mats, herm)
+            return Solved(None, count, real_points(flint, uni, count) if uni else None)
     return Solved(
         sorted(
             pt

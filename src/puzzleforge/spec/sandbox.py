@@ -88,12 +88,11 @@ def _spec_text(family: Any) -> tuple[tuple[str, str], str]:
     """The spec's text and its key (path + digest), read once per family."""
     cached = family.__dict__.get("_sandbox_text")
     if cached is None:
-        import hashlib
-
+        from ..core.digests import blake2b
         from ..core.yamlio import read_yaml_text
 
         text = read_yaml_text(family.path, what="spec", require_suffix=False)
-        key = (family.path, hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest())
+        key = (family.path, blake2b(text.encode("utf-8"), digest_size=16).hexdigest())
         cached = family._sandbox_text = (key, text)
     return cached
 

@@ -32,6 +32,7 @@ same as Z3's enumeration gives; the caller sorts it into the same canonical orde
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -385,6 +386,28 @@ def enumerate_sat(
     return solve_projected(clauses, proj, limit)
 
 
+def load_clauses(sat: Any, clauses: list[list[int]]) -> None:
+    """Add ``clauses`` to a PySAT MiniSat 2.2 solver, one C call each.
+
+    Why: ``Minisat22(bootstrap_with=...)`` and ``append_formula`` add each clause through
+    the Python method ``add_clause`` (a wrapper over the same C call); on the term SAT
+    path's 700-4,300 clauses a model that wrapper was ~25 % of loading them. The same
+    clauses in the same order, so the same solver state. A PySAT without the C entry
+    takes its public method.
+    """
+    try:  # PySAT's C extension, the module its solver classes call
+        add = importlib.import_module("pysolvers").minisat22_add_cl
+    except (ImportError, AttributeError):  # pragma: no cover - another PySAT layout
+        add = None
+    handle = getattr(sat, "minisat", None)
+    if handle is None or add is None:  # pragma: no cover - another PySAT layout
+        for clause in clauses:
+            sat.add_clause(clause)
+        return
+    for clause in clauses:  # a clause found conflicting leaves MiniSat unsatisfiable
+        add(handle, clause)
+
+
 def solve_projected(
     clauses: list[list[int]],
     proj: list[tuple[int, Any]],
@@ -407,13 +430,15 @@ def solve_projected(
         from pysat.solvers import Minisat22
     except ImportError:  # pragma: no cover - python-sat is a dependency
         return None
-    clauses = list(clauses)
-    for kind, p in proj:
-        if kind == 1 and amo:
-            lits = [v for _, v in p]
-            clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
+    if amo:
+        clauses = list(clauses)
+        for kind, p in proj:
+            if kind == 1:
+                lits = [v for _, v in p]
+                clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
     rows: list[list[Any]] = []
-    with Minisat22(bootstrap_with=clauses) as sat:
+    with Minisat22() as sat:
+        load_clauses(sat, clauses)
         while True:
             sat.conf_budget(budget)
             ok = sat.solve_limited()

@@ -10,11 +10,11 @@ constant True (``-1`` False); literals are DIMACS integers.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from .finitekernel import Unsupported
+from .finitedomains import Unsupported
 
-__all__ = ["Gates", "holds", "MAX_PB_NODES", "MAX_PB_TERMS"]
+__all__ = ["Gates", "holds", "test_of", "MAX_PB_NODES", "MAX_PB_TERMS"]
 
 #: Largest decision diagram of one pseudo-Boolean comparison.
 MAX_PB_NODES = 20_000
@@ -33,6 +33,11 @@ _OPS = {
 
 def holds(op: str, a: int, b: int) -> bool:
     return bool(_OPS[op](a, b))
+
+
+def test_of(op: str) -> Callable[[int, int], bool]:
+    """``holds`` with the operator looked up once (for loops over a domain's values)."""
+    return _OPS[op]
 
 
 class Gates:
@@ -62,6 +67,22 @@ class Gates:
 
     # ---- gates (simplified, memoised) ----
     def and_(self, lits: Sequence[int]) -> int:
+        if len(lits) == 2:  # the common gate (If bits, decision-diagram leaves), inline
+            a, b = lits
+            if a == -1 or b == -1 or a == -b:
+                return -1
+            if a == 1 or a == b:
+                return b
+            if b == 1:
+                return a
+            key: tuple = ("and", a, b) if a < b else ("and", b, a)
+            g = self.gates.get(key)
+            if g is None:
+                g = self.gates[key] = self.new()
+                pair = {a, b}  # the same clause order as the general case below
+                self.clauses.extend([-g, x] for x in pair)
+                self.clauses.append([g, *(-x for x in pair)])
+            return g
         out: set[int] = set()
         for x in lits:
             if x == -1:
@@ -116,10 +137,44 @@ class Gates:
             self.clauses += [[-a, -b, g], [a, b, -g]]
         return g
 
+    def ite_down(self, c: int, a: int, b: int) -> int:
+        """``g -> ite(c, a, b)`` only (one direction, Plaisted-Greenbaum): for a decision
+        diagram asserted true at the top level, whose nodes are needed only when true.
+        Its own gate table entry, never mistaken for a full ``ite``."""
+        if c == 1 or a == b:
+            return a
+        if c == -1:
+            return b
+        key = ("ite>", c, a, b)
+        g = self.gates.get(key)
+        if g is None:
+            g = self.gates[key] = self.new()
+            if a != 1:
+                self.clauses.append([-g, -c, a])
+            if b != 1:
+                self.clauses.append([-g, c, b])
+        return g
+
     def pb(self, op: str, bits: dict[int, int], k: int) -> int:
         """``sum(w * [lit]) + k op 0`` as one literal (a decision diagram)."""
         if op == "distinct":
             return -self.pb("eq", bits, k)
+        return self._diagram(op, bits, k, self.ite)
+
+    def assert_pb(self, op: str, bits: dict[int, int], k: int) -> None:
+        """Assert ``sum(w * [lit]) + k op 0`` at the top level: the same diagram with its
+        nodes one-directional (``ite_down``), a third of the clauses of full gates. The
+        models projected on ``bits``' literals are the same: any solution extends by
+        giving each node its value, and a model's true root forces the sum's test along
+        the path the literals take."""
+        if op == "distinct":
+            self.clauses.append([self.pb(op, bits, k)])
+            return
+        self.clauses.append([self._diagram(op, bits, k, self.ite_down)])
+
+    def _diagram(
+        self, op: str, bits: dict[int, int], k: int, ite: Callable[[int, int, int], int]
+    ) -> int:
         if op in ("ge", "gt"):  # -(sum + k) <= 0 (< 0)
             bits = {x: -w for x, w in bits.items()}
             k = -k
@@ -153,7 +208,7 @@ class Gates:
                 if self.pb_nodes > MAX_PB_NODES:
                     raise Unsupported("a pseudo-Boolean comparison too large to encode")
                 x, w = items[j]
-                got = memo[key] = self.ite(x, node(j + 1, rest - w), node(j + 1, rest))
+                got = memo[key] = ite(x, node(j + 1, rest - w), node(j + 1, rest))
             return got
 
         try:

@@ -14,11 +14,11 @@ choice queries, option templates) in spec/schemaqueries.py.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.digests import sha256
 from ..core.errors import InvalidSpec
 from ..core.yamlio import read_yaml_text
 from .safe import SAFE_BUILTINS, SafeCode
@@ -96,7 +96,7 @@ def parse_spec_text(text: str, file: str, root: Path | None = None) -> Spec:
         root=root or Path.cwd(),
         raw=data,
         lines=lines,
-        digest=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        digest=sha256(text.encode("utf-8")).hexdigest(),
     )
 
     # custom_operator

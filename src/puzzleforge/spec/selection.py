@@ -206,11 +206,25 @@ def select_indices(
             return bool(func(arg))
         return bool(func)
 
+    # a dimension constraint reads only its fields of each row: its verdict is memoised
+    # per projection for this call (8-stone: 264 candidates a call, 4 distinct projections;
+    # as options' ``accept`` verdicts are, below), so it runs once per distinct argument
+    dim_fields = [[f for f in range(ns) if f in set(cond["fields"])] for cond in dim_conds]
+    dim_memo: dict[tuple, bool] = {}
+
     def dim_ok(cand: list) -> bool:
         for i, cond in enumerate(dim_conds):
-            fields = set(cond["fields"])
-            arg = [[_tolist(item) for idx, item in enumerate(row) if idx in fields] for row in cand]
-            if not apply(constraint_of(i, cond), arg):
+            idxs = dim_fields[i]
+            key: tuple = (i, *[tuple([row[f] for f in idxs]) for row in cand])
+            try:
+                got = dim_memo.get(key)
+            except TypeError:  # a list among the items: the nested-tuple form
+                key = (i, *[tuple([_to_hashable(row[f]) for f in idxs]) for row in cand])
+                got = dim_memo.get(key)
+            if got is None:
+                arg = [[_tolist(row[f]) for f in idxs] for row in cand]
+                got = dim_memo[key] = apply(constraint_of(i, cond), arg)
+            if not got:
                 return False
         return True
 

@@ -40,9 +40,8 @@ from typing import Any
 
 import z3
 
-from .finitekernel import _CONST, _LIT, _NUM, Unsupported
-from .finitespace import _conjuncts, _domains
-from .satgates import MAX_PB_NODES, Gates, holds
+from .finitedomains import _CONST, _LIT, _NUM, Unsupported, _conjuncts, _domains
+from .satgates import MAX_PB_NODES, Gates, holds, test_of
 
 __all__ = ["term_rows", "term_domains", "MAX_DOMAIN", "MAX_PB_NODES"]
 
@@ -210,58 +209,106 @@ class _Encoder(Gates):
             if len(lin) == 1:
                 ((c, co),) = lin.items()
                 on = self.onehot[c]
-                good = [x for v, x in on.items() if holds(op, co * v + k, 0)]
+                if op == "eq":  # the one value solving co * v + k == 0, if any
+                    w, r = divmod(-k, co)
+                    x = on.get(w) if r == 0 else None
+                    good = [] if x is None else [x]
+                else:
+                    test = test_of(op)
+                    good = [x for v, x in on.items() if test(co * v + k, 0)]
                 if 2 * len(good) <= len(on):
                     return self.or_(good)
-                return -self.or_([x for v, x in on.items() if not holds(op, co * v + k, 0)])
+                keep = set(good)
+                return -self.or_([x for x in on.values() if x not in keep])
             return self._pair(op, d)
         return self.pb(op, self._bits(d), self._offset(d))
 
-    def _pair(self, op: str, d: _Form) -> int:
+    def _pair(self, op: str, d: _Form, root: bool = False) -> int:
         """``ax * x + ay * y + k op 0`` over two Ints: ``t`` with, for each value ``v`` of
         ``x``, ``x = v -> (t <-> y in good(v))``, written on the smaller side of ``y``'s
-        values (good or bad)."""
+        values (good or bad). ``root``: the comparison is asserted, so only ``x = v -> y in
+        good(v)`` is written, without ``t`` (returned as True)."""
         k, lin, _ = d
         (cx, ax), (cy, ay) = lin.items()
-        t = self.new()
+        t = 1 if root else self.new()
         ys = self.onehot[cy]
         n = len(ys)
-        test = holds
+        test = test_of(op)
         out = self.clauses
+        # need: the clauses with -t (x = v -> y in good(v)), written without it at the
+        # root; conv: those with t (the converse), not needed when the atom is asserted
+        need = out.append if not root else (lambda c: out.append(c[1:]))
+        conv = out.append if not root else (lambda c: None)
         for v, xv in self.onehot[cx].items():
             base = ax * v + k
             if op == "eq" or op == "distinct":  # one value of y solves ay * y = -base
                 w, r = divmod(-base, ay)
                 yw = ys.get(w) if r == 0 else None
-                if yw is None:
-                    out.append([-t, -xv] if op == "eq" else [t, -xv])
+                if yw is None and op == "eq":
+                    need([-t, -xv])
+                elif yw is None:
+                    conv([t, -xv])
                 elif op == "eq":
-                    out += [[-t, -xv, yw], [t, -xv, -yw]]
+                    need([-t, -xv, yw])
+                    conv([t, -xv, -yw])
                 else:
-                    out += [[t, -xv, yw], [-t, -xv, -yw]]
+                    conv([t, -xv, yw])
+                    need([-t, -xv, -yw])
                 continue
-            good = [yw for w, yw in ys.items() if test(op, base + ay * w, 0)]
+            good = [yw for w, yw in ys.items() if test(base + ay * w, 0)]
             if len(good) == n:
-                out.append([t, -xv])
+                conv([t, -xv])
             elif not good:
-                out.append([-t, -xv])
+                need([-t, -xv])
             elif 2 * len(good) <= n:  # t <-> y in good (given x = v)
-                out.append([-t, -xv, *good])
-                out.extend([t, -xv, -yw] for yw in good)
+                need([-t, -xv, *good])
+                for yw in good:
+                    conv([t, -xv, -yw])
             else:
-                bad = [yw for w, yw in ys.items() if not test(op, base + ay * w, 0)]
-                out.append([t, -xv, *bad])
-                out.extend([-t, -xv, -yw] for yw in bad)
+                bad = [yw for w, yw in ys.items() if not test(base + ay * w, 0)]
+                conv([t, -xv, *bad])
+                for yw in bad:
+                    need([-t, -xv, -yw])
         return t
 
     def assert_root(self, i: int) -> None:
         op, args = self.nodes[i]
         if op == "or":
             self.clauses.append([self.lit(a) for a in args])
+        elif (
+            i not in self.bmemo
+            and (op in _CMP or op == "eq" or op == "distinct")
+            and len(args) == 2
+            and self.sort(args[0]) == "int"
+        ):
+            self._assert_compare(op, args[0], args[1])
         elif op == "distinct" and len(args) > 2 and self.sort(args[0]) == "int":
             self._all_different(args)
         else:
             self.clauses.append([self.lit(i)])
+
+    def _assert_compare(self, op: str, a: int, b: int) -> None:
+        """A comparison asserted at the top level, written as clauses of its meaning with
+        no literal standing for it (``compare`` makes one, both directions, for use under
+        other operators): fewer variables and clauses, the same projected models."""
+        d = _diff(self.form(a), self.form(b))
+        k, lin, bits = d
+        if not bits and len(lin) == 1:
+            ((c, co),) = lin.items()
+            on = self.onehot[c]
+            test = test_of(op)
+            good = [x for v, x in on.items() if test(co * v + k, 0)]
+            if 2 * len(good) <= len(on):  # one of the good values (exactly one is true)
+                self.clauses.append(good or [-1])
+            else:  # none of the bad ones
+                keep = set(good)
+                self.clauses.extend([-x] for x in on.values() if x not in keep)
+        elif not bits and len(lin) == 2:
+            self._pair(op, d, root=True)
+        elif bits or lin:
+            self.assert_pb(op, self._bits(d), self._offset(d))
+        else:
+            self.clauses.append([1 if holds(op, k, 0) else -1])
 
     def _all_different(self, args: Sequence[int]) -> None:
         ids = []

@@ -117,6 +117,9 @@ class Builder:
         self.rate_seed = rng.getrandbits(32)
         self.ratings = 0
         self.open = 0
+        #: the last rating's engine when it could not solve the set: the repair and the
+        #: strengthening move continue from it instead of solving the set again
+        self._stuck: tuple[tuple[int, ...], Engine] | None = None
 
     # -- primitives ----------------------------------------------------------------------
     def key(self, clue: Clue) -> int:
@@ -173,7 +176,17 @@ class Builder:
             probe=probe,
         )
         self.open = int(probe["open"])
+        eng = probe.get("engine")
+        self._stuck = None if eng is None else (tuple(id(c) for c in clues), eng)
         return out
+
+    def stuck(self, clues: Sequence[Clue]) -> Engine | None:
+        """The engine the last rating left stuck, if that rating was of ``clues``
+        (handed over once: the repair continues it with more clues)."""
+        if self._stuck is None or self._stuck[0] != tuple(id(c) for c in clues):
+            return None
+        eng, self._stuck = self._stuck[1], None
+        return eng
 
     # -- moves ---------------------------------------------------------------------------
     def _false(self, cell: Cell) -> bool:
@@ -205,8 +218,12 @@ class Builder:
         next other solution the SAT session finds, preferring cells the engine had to
         refute (plain deduction missed them); clues they make unnecessary are removed.
         An exclusion added to a minimal set alone would be unnecessary itself."""
-        eng = Engine(self.K, self.k, clues)
-        eng.run(guessing=True, rng=random.Random(self.rate_seed))
+        eng = None if rating.get("solved") else self.stuck(clues)
+        if eng is None:
+            # (a set the rating found stuck: its engine's refutations, not a second
+            # failing solve of seconds at 8x8)
+            eng = Engine(self.K, self.k, clues)
+            eng.run(guessing=True, rng=random.Random(self.rate_seed))
         wanted = set(eng.refuted)
         victims = list(clues)
         self.rng.shuffle(victims)
@@ -275,7 +292,7 @@ class Builder:
                     yield self.minimal(trial, keep=[cand])
                     break
 
-    def repair(self, clues: list[Clue]) -> list[Clue] | None:
+    def repair(self, clues: list[Clue], eng: Engine | None = None) -> list[Clue] | None:
         """A minimal set the engine gets further with, from a unique set it cannot solve.
 
         Why: a SAT-minimal set of a big grid (8x8) often needs more than depth-1
@@ -287,12 +304,22 @@ class Builder:
         exclusion is implied by the unique set, so the set is then made minimal again
         with the exclusions removed last (they take the place of the clues they make
         unnecessary). None when ``REPAIR_CLUES`` exclusions do not get the engine there
-        (a count, never seconds)."""
-        eng = Engine(self.K, self.k, clues)
-        out = eng.run(guessing=True, rng=random.Random(self.rate_seed))
+        (a count, never seconds).
+
+        ``eng``: the rating's engine, already stuck on ``clues`` (``rate`` stops at the
+        first failing solve and hands it over), so the set is not solved a second time
+        only to get stuck at the same place: depth-1 refutation reaches the same
+        fixpoint in any order (every deduction is monotone), so the stuck grid, the cells
+        picked there and the repaired set are the ones a fresh solve gives."""
+        if eng is None:
+            eng = Engine(self.K, self.k, clues)
+            out = eng.run(guessing=True, rng=random.Random(self.rate_seed))
+            solved, contradictory = out.solved, out.contradictory
+        else:
+            solved = contradictory = False
         added: list[Clue] = []
-        while not out.solved:
-            if out.contradictory or len(added) >= REPAIR_CLUES:
+        while not solved:
+            if contradictory or len(added) >= REPAIR_CLUES:
                 return None
             for c1, i1, c2, i2 in self._stuck_cells(eng, REPAIR_BATCH):
                 if self.rng.random() < 0.5:
@@ -301,6 +328,7 @@ class Builder:
                 eng.add_clue(new)
                 added.append(new)
             out = eng.run(guessing=True, rng=random.Random(self.rate_seed))
+            solved, contradictory = out.solved, out.contradictory
         merged = _merge(self.minimal(list(clues) + added, keep=added), self.k)
         for clue in merged:
             self.key(clue)  # a joined clue is certified under its own selector
@@ -364,7 +392,7 @@ class Builder:
             # the engine cannot solve the start: repair it (one incremental solve and a
             # minimal pass) instead of rating candidate moves from an unsolvable set
             repairs += 1
-            fixed = self.repair(current)
+            fixed = self.repair(current, self.stuck(current))
             if fixed is None:
                 break
             current, rating = fixed, self.rate(fixed, tier)

@@ -137,7 +137,8 @@ def rate(
     The runs share one engine: plain deduction (no refutation, the same in every run)
     is propagated once and each run restarts from that fixpoint, which gives the same
     counts as five solves from an empty grid. ``probe`` (a dict) receives ``open``, the
-    cells plain deduction leaves open (the construction's finer signal)."""
+    cells plain deduction leaves open (the construction's finer signal), and, when the
+    engine cannot solve the set, ``engine``: the engine where it got stuck."""
     guesses: list[int] = []
     steps: list[int] = []
     eng = Engine(K, k, clues)
@@ -163,6 +164,10 @@ def rate(
             score = round(sum(guesses) / len(guesses), 1)
             return {"solved": True, "partial": True, "score": score, "tier": tier_of(score)}
         if not out.solved:
+            if probe is not None:
+                # the engine stuck at its fixpoint: the construction's repair continues
+                # it instead of solving the same set again (construct.py)
+                probe["engine"] = eng
             return {"solved": False}
         guesses.append(out.guesses)
         steps.append(out.step_count)
